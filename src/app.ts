@@ -1,0 +1,36 @@
+/**
+ * createApp(config): the one object both shells (CLI and MCP) call. Heavy
+ * parts (the ONNX session, LanceDB) load on first use, never at start-up.
+ */
+import type { Config } from "./config/load-config.ts";
+import { OnnxEmbedder, type Embedder } from "./embed/embedder.ts";
+import { resolveModelFolder } from "./embed/model-folder.ts";
+import { logLine } from "./log.ts";
+
+export interface AppOptions {
+  log?: (line: string) => void;
+}
+
+export interface App {
+  readonly config: Config;
+  readonly log: (line: string) => void;
+  embedder(): Promise<Embedder>;
+}
+
+export function createApp(config: Config, options: AppOptions = {}): App {
+  const log = options.log ?? logLine;
+  let embedder: Promise<Embedder> | undefined;
+  return {
+    config,
+    log,
+    embedder() {
+      embedder ??= (async () => {
+        const folder = await resolveModelFolder(config.modelName, { cacheDir: config.cacheDir, endpoint: config.hfEndpoint, log });
+        return OnnxEmbedder.load(folder);
+      })();
+      // A failed load is not cached: the next call retries (say, after the network returns).
+      embedder.catch(() => (embedder = undefined));
+      return embedder;
+    },
+  };
+}

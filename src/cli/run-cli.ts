@@ -1,0 +1,45 @@
+/** The CLI shell: citty routing, errors as `error: …` plus the hint, exit code 1 on failure. */
+import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
+import { describeError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { commands } from "./commands/index.ts";
+
+const main = defineCommand({
+  meta: { name: "minirag-mcp", version: VERSION, description: "Local-first RAG over your documents. No arguments: run the MCP server on stdio." },
+  subCommands: commands,
+});
+
+export async function runCli(argv: string[]): Promise<void> {
+  const verbose = argv.includes("--verbose");
+  try {
+    if (argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
+      process.stdout.write(`${await renderUsage(main)}\n`);
+      return;
+    }
+    const name = argv[0]!;
+    if (!(name in commands)) {
+      process.stderr.write(`error: unknown command "${name}". Run minirag-mcp --help for the list.\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const command = (await commands[name]!()) as CommandDef;
+    if (argv.includes("--help") || argv.includes("-h")) {
+      const sub = await subcommandFor(command, argv.slice(1));
+      process.stdout.write(`${await renderUsage(sub ?? command, main)}\n`);
+      return;
+    }
+    await runCommand(command, { rawArgs: argv.slice(1) });
+  } catch (error) {
+    process.stderr.write(`error: ${describeError(error)}\n`);
+    if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    process.exitCode = 1;
+  }
+}
+
+async function subcommandFor(command: CommandDef, rest: string[]): Promise<CommandDef | undefined> {
+  const subs = typeof command.subCommands === "function" ? await command.subCommands() : await command.subCommands;
+  const name = rest.find((a) => !a.startsWith("-"));
+  if (!subs || !name || !(name in subs)) return undefined;
+  const sub = subs[name]!;
+  return (typeof sub === "function" ? await sub() : await sub) as CommandDef;
+}

@@ -1,0 +1,45 @@
+/**
+ * Flags every subcommand takes, and the Config they produce. citty keeps only
+ * the last of a repeated flag, so repeatable flags are collected from the raw
+ * arguments here.
+ */
+import type { ArgsDef } from "citty";
+import { loadConfig, type Config } from "../config/load-config.ts";
+
+export const sharedArgs = {
+  "base-dir": { type: "string", description: "Document root (repeatable); overrides BASE_DIR and BASE_DIRS" },
+  "db-path": { type: "string", description: "Index directory (DB_PATH)" },
+  "cache-dir": { type: "string", description: "Embedding model cache (CACHE_DIR)" },
+  "model-name": { type: "string", description: "Model id or absolute model folder (MODEL_NAME)" },
+  json: { type: "boolean", description: "Print JSON with the same fields as the MCP tool" },
+  verbose: { type: "boolean", description: "Print stack traces with errors" },
+} as const satisfies ArgsDef;
+
+/** Every value of a repeatable flag, in order (`--flag v` and `--flag=v`), up to a bare `--`. */
+export function repeatedFlag(rawArgs: string[], flag: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < rawArgs.length; i++) {
+    const arg = rawArgs[i]!;
+    if (arg === "--") break;
+    if (arg === `--${flag}` && i + 1 < rawArgs.length) values.push(rawArgs[++i]!);
+    else if (arg.startsWith(`--${flag}=`)) values.push(arg.slice(flag.length + 3));
+  }
+  return values;
+}
+
+interface SharedValues {
+  "db-path"?: string;
+  "cache-dir"?: string;
+  "model-name"?: string;
+}
+
+export function configFromArgs(rawArgs: string[], args: SharedValues): Config {
+  return loadConfig({
+    flags: {
+      baseDirs: repeatedFlag(rawArgs, "base-dir"),
+      dbPath: args["db-path"],
+      cacheDir: args["cache-dir"],
+      modelName: args["model-name"],
+    },
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * The one zod schema for every environment variable the product reads. Each
+ * field parses strictly and says what is allowed; load-config turns an issue
+ * into a message that names the variable and its value.
+ */
+import { z } from "zod";
+import {
+  DEFAULT_CHUNK_TOKEN_BUDGET,
+  DEFAULT_HYBRID_WEIGHT,
+  DEFAULT_MAX_FILE_SIZE,
+  DEFAULT_OCR_LANG,
+  DEFAULT_OCR_MIN_CHARS_PER_PAGE,
+  OCR_LANGUAGES,
+} from "./defaults.ts";
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+function numberVar(opts: { integer: boolean; min: number; max?: number }) {
+  const kind = opts.integer ? "an integer" : "a number";
+  const range = opts.max === undefined ? `>= ${opts.min}` : `from ${opts.min} to ${opts.max}`;
+  const allowed = `must be ${kind} ${range}`;
+  return z.string().transform((raw, ctx) => {
+    const text = raw.trim();
+    const value = Number(text);
+    const ok =
+      NUMBER.test(text) &&
+      Number.isFinite(value) &&
+      (!opts.integer || Number.isInteger(value)) &&
+      value >= opts.min &&
+      (opts.max === undefined || value <= opts.max);
+    if (!ok) {
+      ctx.addIssue({ code: "custom", message: allowed });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+/** A path-like variable where an empty value means "use the default". */
+const optionalPath = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+const TRUE = new Set(["1", "true", "yes", "on"]);
+const FALSE = new Set(["0", "false", "no", "off", ""]);
+
+const baseDirs = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    const message = 'must be a JSON array of one or more non-empty path strings, e.g. ["/docs/a", "/docs/b"]';
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((p) => typeof p === "string" && p.trim())) {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return (parsed as string[]).map((p) => p.trim());
+  });
+
+export const EnvConfig = z.object({
+  BASE_DIR: optionalPath,
+  BASE_DIRS: baseDirs,
+  DB_PATH: optionalPath,
+  CACHE_DIR: optionalPath,
+  MODEL_NAME: optionalPath,
+  MAX_FILE_SIZE: numberVar({ integer: true, min: 1 }).default(DEFAULT_MAX_FILE_SIZE),
+  CHUNK_TOKEN_BUDGET: numberVar({ integer: true, min: 16, max: 128 }).default(DEFAULT_CHUNK_TOKEN_BUDGET),
+  RAG_HYBRID_WEIGHT: numberVar({ integer: false, min: 0, max: 1 }).default(DEFAULT_HYBRID_WEIGHT),
+  RAG_GROUPING: z.enum(["similar", "related"], { message: "must be similar or related" }).optional(),
+  RAG_MAX_DISTANCE: numberVar({ integer: false, min: 0 }).optional(),
+  RAG_MAX_FILES: numberVar({ integer: true, min: 1 }).optional(),
+  RAG_OCR_LANG: z
+    .string()
+    .transform((v) => v.trim())
+    .refine((v) => v in OCR_LANGUAGES, { message: `must be one of ${Object.keys(OCR_LANGUAGES).join(", ")}` })
+    .default(DEFAULT_OCR_LANG),
+  RAG_OCR_MIN_CHARS_PER_PAGE: numberVar({ integer: true, min: 0 }).default(DEFAULT_OCR_MIN_CHARS_PER_PAGE),
+  RAG_INSTRUCTIONS_APPEND: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
+  ALLOW_PRIVATE_URLS: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const v = (raw ?? "").trim().toLowerCase();
+      if (TRUE.has(v)) return true;
+      if (FALSE.has(v)) return false;
+      ctx.addIssue({ code: "custom", message: "must be one of 1, true, yes, on, 0, false, no, off" });
+      return z.NEVER;
+    }),
+  /** Where model files are downloaded from; huggingface_hub's own variable name. */
+  HF_ENDPOINT: optionalPath,
+});
+export type EnvConfig = z.output<typeof EnvConfig>;
+
+/** The names EnvConfig reads, so callers can pick exactly these from process.env. */
+export const ENV_NAMES = Object.keys(EnvConfig.shape) as (keyof EnvConfig)[];

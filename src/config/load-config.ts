@@ -1,0 +1,100 @@
+/**
+ * Environment + CLI flags -> a validated Config. The only place that reads
+ * configuration environment variables.
+ */
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { AppError } from "../errors.ts";
+import { defaultCacheDir } from "./cache-dir.ts";
+import { DEFAULT_MODEL } from "./defaults.ts";
+import { ENV_NAMES, EnvConfig } from "./env-schema.ts";
+
+export interface Config {
+  roots: string[];
+  dbPath: string;
+  cacheDir: string;
+  modelName: string;
+  maxFileSize: number;
+  chunkTokenBudget: number;
+  hybridWeight: number;
+  grouping?: "similar" | "related";
+  maxDistance?: number;
+  maxFiles?: number;
+  ocrLang: string;
+  ocrMinCharsPerPage: number;
+  instructionsAppend?: string;
+  allowPrivateUrls: boolean;
+  hfEndpoint: string;
+}
+
+/** CLI flags that override the environment. */
+export interface ConfigFlags {
+  baseDirs?: string[];
+  dbPath?: string;
+  cacheDir?: string;
+  modelName?: string;
+}
+
+export interface ConfigSources {
+  env?: Record<string, string | undefined>;
+  flags?: ConfigFlags;
+  cwd?: string;
+  home?: string;
+}
+
+export const DEFAULT_HF_ENDPOINT = "https://huggingface.co";
+
+function expandHome(path: string, home: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
+  return path;
+}
+
+/** Loads and validates configuration; throws AppError("CONFIG") naming the variable, value and rule. */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env;
+  const flags = sources.flags ?? {};
+  const cwd = sources.cwd ?? process.cwd();
+  const home = sources.home ?? homedir();
+  const picked = Object.fromEntries(ENV_NAMES.map((name) => [name, env[name]]));
+  const parsed = EnvConfig.safeParse(picked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new AppError(
+      "CONFIG",
+      `Configuration error: ${name}=${JSON.stringify(env[name] ?? "")} is invalid: ${issue.message}`,
+      `Fix or unset ${name} in the server's environment, then restart it.`,
+    );
+  }
+  const e = parsed.data;
+  const absolute = (p: string) => resolve(cwd, expandHome(p, home));
+  const flagRoots = flags.baseDirs?.filter((d) => d.trim());
+  const rootList = flagRoots?.length ? flagRoots : (e.BASE_DIRS ?? (e.BASE_DIR ? [e.BASE_DIR] : [cwd]));
+  const roots = [...new Set(rootList.map(absolute))];
+  const dbPath = flags.dbPath?.trim() || e.DB_PATH;
+  const cacheDir = flags.cacheDir?.trim() || e.CACHE_DIR;
+  const modelName = flags.modelName?.trim() || e.MODEL_NAME || DEFAULT_MODEL;
+  return {
+    roots,
+    dbPath: dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
+    cacheDir: cacheDir ? absolute(cacheDir) : defaultCacheDir(env, home),
+    modelName: modelName.startsWith("~") ? absolute(modelName) : modelName,
+    maxFileSize: e.MAX_FILE_SIZE,
+    chunkTokenBudget: e.CHUNK_TOKEN_BUDGET,
+    hybridWeight: e.RAG_HYBRID_WEIGHT,
+    grouping: e.RAG_GROUPING,
+    maxDistance: e.RAG_MAX_DISTANCE,
+    maxFiles: e.RAG_MAX_FILES,
+    ocrLang: e.RAG_OCR_LANG,
+    ocrMinCharsPerPage: e.RAG_OCR_MIN_CHARS_PER_PAGE,
+    instructionsAppend: e.RAG_INSTRUCTIONS_APPEND,
+    allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    hfEndpoint: (e.HF_ENDPOINT ?? DEFAULT_HF_ENDPOINT).replace(/\/+$/, ""),
+  };
+}
+
+/** True when MODEL_NAME names a folder rather than a known model id. */
+export function isModelPath(modelName: string): boolean {
+  return isAbsolute(modelName);
+}

@@ -1,0 +1,44 @@
+/**
+ * The model's own tokenizer in two roles: encoding for the encoder (with
+ * truncation at the model's max length) and counting tokens with truncation
+ * off, so the chunker can tell 128 tokens from 900.
+ */
+import { Tokenizer } from "@huggingface/tokenizers";
+
+export interface Encoded {
+  ids: number[];
+  attentionMask: number[];
+  typeIds: number[];
+}
+
+export class ModelTokenizer {
+  private readonly tokenizer: Tokenizer;
+
+  constructor(
+    tokenizerJson: object,
+    tokenizerConfig: object,
+    readonly maxLength: number,
+  ) {
+    this.tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+  }
+
+  /** Tokens in text including the special tokens, never truncated. */
+  count(text: string): number {
+    return this.tokenizer.encode(text, { add_special_tokens: true }).ids.length;
+  }
+
+  /** Encodes for the encoder, keeping the first maxLength-1 tokens plus the closing special token. */
+  encode(text: string): Encoded {
+    const e = this.tokenizer.encode(text, { add_special_tokens: true, return_token_type_ids: true });
+    let ids = e.ids;
+    let mask = e.attention_mask;
+    let types = e.token_type_ids ?? new Array<number>(ids.length).fill(0);
+    if (ids.length > this.maxLength) {
+      const keep = this.maxLength - 1;
+      ids = [...ids.slice(0, keep), ids[ids.length - 1]!];
+      mask = [...mask.slice(0, keep), mask[mask.length - 1]!];
+      types = [...types.slice(0, keep), types[types.length - 1]!];
+    }
+    return { ids, attentionMask: mask, typeIds: types };
+  }
+}

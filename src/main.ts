@@ -1,0 +1,17 @@
+#!/usr/bin/env bun
+/**
+ * The one entry point. No arguments: the MCP server on stdio. Otherwise the
+ * CLI. Both are imported lazily so `--version` and the handshake stay fast.
+ */
+import { VERSION } from "./version.ts";
+
+const argv = process.argv.slice(2);
+if (argv.length === 0) {
+  const { runStdioServer } = await import("./mcp/run-stdio.ts");
+  await runStdioServer();
+} else if (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "version") {
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { runCli } = await import("./cli/run-cli.ts");
+  await runCli(argv);
+}
