@@ -55,7 +55,7 @@ for (const target of wanted) {
   const exe = join(out, target.platform === "win32" ? "minirag-mcp.exe" : "minirag-mcp");
   const result = await Bun.build({
     entrypoints: [join(root, "src/main.ts")],
-    compile: { target: target.bunTarget as Bun.Build.Target, outfile: exe, autoloadDotenv: false, autoloadBunfig: false },
+    compile: { target: target.bunTarget as Bun.Build.CompileTarget, outfile: exe, autoloadDotenv: false, autoloadBunfig: false },
     minify: true,
     // Bytecode cuts start-up from ~100 ms to ~10 ms; it needs ESM because main.ts uses top-level await.
     bytecode: true,

@@ -6,17 +6,22 @@ import { toolResult } from "../tool-result.ts";
 
 export const StatusInput = z.object({});
 
-export const StatusOutput = z
-  .object({
-    version: z.string(),
-    configError: z.string().optional(),
-    roots: z.array(z.string()).optional(),
-    dbPath: z.string().optional(),
-    model: z.string().optional(),
-    hybridWeight: z.number().optional(),
-    chunkScheme: z.number().optional(),
-  })
-  .passthrough();
+export const StatusOutput = z.object({
+  version: z.string(),
+  configError: z.string().optional(),
+  roots: z.array(z.string()).optional(),
+  dbPath: z.string().optional(),
+  model: z.string().optional(),
+  hybridWeight: z.number().optional(),
+  chunkScheme: z.number().optional(),
+  ocr: z.string().optional(),
+  ocrHint: z.string().optional(),
+  chunkCount: z.number().optional(),
+  sourceCount: z.number().optional(),
+  staleChunkCount: z.number().optional(),
+  schemeWarning: z.string().optional(),
+  indexError: z.string().optional(),
+});
 
 export function registerStatusTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(

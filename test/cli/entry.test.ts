@@ -1,0 +1,73 @@
+import { describe, expect, test } from "bun:test";
+import { TINY_MODEL, runCli, tempDir } from "../helpers.ts";
+import pkg from "../../package.json" with { type: "json" };
+
+describe("the CLI entry", () => {
+  test("--version prints the package version", () => {
+    const r = runCli(["--version"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+
+  test("--help lists the commands", () => {
+    const r = runCli(["--help"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("status");
+  });
+
+  test("an unknown command is an error naming it", () => {
+    const r = runCli(["frobnicate"]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  test("status --json prints the configuration", () => {
+    const root = tempDir();
+    const r = runCli(["status", "--json", "--base-dir", root, "--base-dir", `${root}/b`]);
+    expect(r.exitCode).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.roots).toEqual([root, `${root}/b`]);
+    expect(s.dbPath).toBe(`${root}/.minirag/lancedb`);
+    expect(s.chunkScheme).toBe(3);
+    expect(s.hybridWeight).toBe(0.6);
+  });
+});
+
+describe("bad configuration", () => {
+  test.each([
+    ["BASE_DIRS that is not a JSON array", { BASE_DIRS: "/a:/b" }, "BASE_DIRS"],
+    ["a budget of 0", { CHUNK_TOKEN_BUDGET: "0" }, "CHUNK_TOKEN_BUDGET"],
+  ])("%s: status exits 0 with {version, configError}", (_name, env, variable) => {
+    const r = runCli(["status", "--json"], { env });
+    expect(r.exitCode).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(Object.keys(s).sort()).toEqual(["configError", "version"]);
+    expect(s.configError).toContain(variable);
+  });
+
+  test.each([
+    ["BASE_DIRS that is not a JSON array", { BASE_DIRS: "nope" }, "BASE_DIRS"],
+    ["a budget of 0", { CHUNK_TOKEN_BUDGET: "0" }, "CHUNK_TOKEN_BUDGET"],
+    ["an unknown model id", { MODEL_NAME: "acme/unknown" }, 'Unknown model "acme/unknown"'],
+    ["a model folder without model.onnx", { MODEL_NAME: "/nonexistent/model" }, "/nonexistent/model"],
+  ])("%s: other commands exit 1 with one clear error and no stack trace", (_name, env, needle) => {
+    const r = runCli(["debug", "embed", "hello"], { env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toStartWith("error: ");
+    expect(r.stderr).toContain(needle);
+    expect(r.stderr).not.toContain("    at ");
+  });
+
+  test("--verbose adds the stack trace", () => {
+    const r = runCli(["debug", "embed", "hello", "--verbose"], { env: { MODEL_NAME: "acme/unknown" } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("    at ");
+  });
+
+  test("a working model folder embeds through the CLI", () => {
+    const r = runCli(["debug", "embed", "hello world", "--model-name", TINY_MODEL]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).dimensions).toBe(32);
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * Runs before every test file: each run gets its own temp HOME and cache, and
+ * no configuration leaks in from the developer's environment.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const home = mkdtempSync(join(tmpdir(), "minirag-test-home-"));
+process.env.HOME = home;
+process.env.XDG_CACHE_HOME = join(home, ".cache");
+for (const name of [
+  "BASE_DIR", "BASE_DIRS", "DB_PATH", "CACHE_DIR", "MODEL_NAME", "MAX_FILE_SIZE", "CHUNK_TOKEN_BUDGET",
+  "RAG_HYBRID_WEIGHT", "RAG_GROUPING", "RAG_MAX_DISTANCE", "RAG_MAX_FILES", "RAG_OCR_LANG",
+  "RAG_OCR_MIN_CHARS_PER_PAGE", "RAG_INSTRUCTIONS_APPEND", "ALLOW_PRIVATE_URLS", "HF_ENDPOINT",
+]) {
+  delete process.env[name];
+}
+// Tests must never reach the network: a model id would try Hugging Face.
+process.env.HF_ENDPOINT = "http://127.0.0.1:9";
