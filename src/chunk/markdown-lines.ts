@@ -1,0 +1,51 @@
+/** Line-level Markdown facts the chunker shares: fences, headings, table rows, timestamps, slide markers. */
+
+export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+export const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
+export const SLIDE_MARKER = /^\s*<!--\s*Slide number:\s*(\d+)\s*-->\s*$/i;
+export const TABLE_ROW = /^\s*\|.*\|\s*$/;
+export const TABLE_DELIMITER = /^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$/;
+/** An optional **speaker** (1-80 chars), then M:SS, MM:SS or H:MM:SS, alone on its line. */
+export const TIMESTAMP_LINE = /^\s*(?:\*\*([^*\n]{1,80})\*\*\s+)?(?:(\d):([0-5]\d):([0-5]\d)|(\d{1,2}):([0-5]\d))\s*$/;
+
+/** For each line, whether it sits inside a closed fenced code block (fence lines included). */
+export function fencedLines(lines: string[]): boolean[] {
+  const inside = new Array<boolean>(lines.length).fill(false);
+  let open = -1;
+  let marker = "";
+  for (let i = 0; i < lines.length; i++) {
+    const m = FENCE.exec(lines[i]!);
+    if (open < 0) {
+      if (m) {
+        open = i;
+        marker = m[1]!;
+      }
+    } else if (m && m[1]![0] === marker[0] && m[1]!.length >= marker.length && lines[i]!.trim() === m[1]) {
+      for (let j = open; j <= i; j++) inside[j] = true;
+      open = -1;
+    }
+  }
+  // An unclosed fence is prose: its lines stay outside.
+  return inside;
+}
+
+/** Seconds of a timestamp line, or null when the line is not one. */
+export function timestampSeconds(line: string): number | null {
+  const m = TIMESTAMP_LINE.exec(line);
+  if (!m) return null;
+  if (m[2] !== undefined) return Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]);
+  return Number(m[5]) * 60 + Number(m[6]);
+}
+
+/** Heading text with emphasis markers removed and whitespace collapsed. */
+export function cleanHeading(text: string): string {
+  return text
+    .replace(/\s+#+\s*$/, "")
+    .replace(/\*\*|__/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export function isTableRow(line: string): boolean {
+  return TABLE_ROW.test(line);
+}
