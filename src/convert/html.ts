@@ -1,0 +1,77 @@
+/**
+ * HTML -> Markdown with linkedom and turndown. Scripts, styles, navigation
+ * and page chrome are dropped; when the page marks its main content (main,
+ * article, role=main, a wiki's content div) only that is converted. Tables
+ * stay Markdown tables; inlined data: images keep only their alt text; the
+ * <title> becomes metadata.
+ */
+import { parseHTML } from "linkedom";
+import TurndownService from "turndown";
+import { basename } from "node:path";
+import { decodeText } from "./decode-text.ts";
+import type { Converted } from "./types.ts";
+
+const DROP = "script, style, noscript, template, svg, iframe, nav, form, button, select, [role=navigation], [aria-hidden=true], .mw-jump-link, #toc";
+const MAIN = ["#mw-content-text", "main", "[role=main]", "article"];
+
+function cellText(service: TurndownService, cell: Element): string {
+  return service
+    .turndown(cell.innerHTML)
+    .replace(/\s*\n+\s*/g, " ")
+    .replace(/\|/g, "\\|")
+    .trim();
+}
+
+/** Bing result links wrap the target as base64 in the u parameter. */
+function unwrapRedirect(href: string): string {
+  const m = /^https?:\/\/www\.bing\.com\/ck\/a\?.*?[?&]u=a1([^&]+)/.exec(href);
+  if (!m) return href;
+  try {
+    return Buffer.from(m[1]!.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("utf8");
+  } catch {
+    return href;
+  }
+}
+
+function createService(): TurndownService {
+  const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+  service.addRule("table", {
+    filter: "table",
+    replacement(_content, node) {
+      const rows = Array.from((node as Element).querySelectorAll("tr")).filter((tr) => tr.closest("table") === node);
+      const cells = rows.map((tr) => Array.from(tr.children).filter((c) => c.tagName === "TD" || c.tagName === "TH").map((c) => cellText(service, c)));
+      const width = Math.max(0, ...cells.map((r) => r.length));
+      if (width === 0) return "";
+      const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => r[i] ?? "").join(" | ")} |`;
+      return `\n\n${[line(cells[0]!), `|${" --- |".repeat(width)}`, ...cells.slice(1).map(line)].join("\n")}\n\n`;
+    },
+  });
+  service.addRule("inlineImage", {
+    filter: (node) => node.nodeName === "IMG" && (node.getAttribute("src") ?? "").startsWith("data:"),
+    replacement: (_content, node) => (node as Element).getAttribute("alt")?.trim() ?? "",
+  });
+  service.addRule("redirectLink", {
+    filter: (node) => node.nodeName === "A" && /^https?:\/\/www\.bing\.com\/ck\//.test(node.getAttribute("href") ?? ""),
+    replacement: (content, node) => (content.trim() ? `[${content}](${unwrapRedirect((node as Element).getAttribute("href")!)})` : ""),
+  });
+  return service;
+}
+
+/** A page title without its chapter number: "Chapter 1. Definitions" names the document "Definitions". */
+function cleanPageTitle(raw: string): string | undefined {
+  const title = raw.replace(/\s+/g, " ").trim();
+  return title.replace(/^(chapter|part|appendix|глава|часть|приложение)\s+[\dIVXLCDMА-Я]+[.:]?\s+(?=\S)/iu, "") || undefined;
+}
+
+export function htmlToMarkdown(html: string): Converted {
+  const { document } = parseHTML(html.includes("<html") ? html : `<!doctype html><html><body>${html}</body></html>`);
+  const metadataTitle = cleanPageTitle(document.querySelector("title")?.textContent ?? "");
+  for (const node of [...document.querySelectorAll(DROP)]) node.remove();
+  const root = MAIN.map((s) => document.querySelector(s)).find((n) => n && n.textContent?.trim()) ?? document.body ?? document.documentElement;
+  const markdown = root ? createService().turndown(root.innerHTML) : "";
+  return { markdown: markdown.replace(/\n{3,}/g, "\n\n").trim(), metadataTitle };
+}
+
+export function convertHtml(bytes: Uint8Array, path: string): Converted {
+  return htmlToMarkdown(decodeText(bytes, basename(path)));
+}

@@ -1,0 +1,8 @@
+/** .md, .markdown and .txt: the text itself, decoded. */
+import { basename } from "node:path";
+import { decodeText } from "./decode-text.ts";
+import type { Converted } from "./types.ts";
+
+export function convertPlainText(bytes: Uint8Array, path: string): Converted {
+  return { markdown: decodeText(bytes, basename(path)) };
+}

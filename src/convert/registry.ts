@@ -1,0 +1,33 @@
+/**
+ * Extension -> converter, each loaded on first use. Every supported format
+ * is one file; formats that later land (office, PDF, EPUB, VTT, images) add
+ * a line here.
+ */
+import { extname } from "node:path";
+import { AppError } from "../errors.ts";
+import type { Converter } from "./types.ts";
+
+const CONVERTERS: Record<string, () => Promise<Converter>> = {
+  ".md": () => import("./plain-text.ts").then((m) => m.convertPlainText),
+  ".markdown": () => import("./plain-text.ts").then((m) => m.convertPlainText),
+  ".txt": () => import("./plain-text.ts").then((m) => m.convertPlainText),
+  ".html": () => import("./html.ts").then((m) => m.convertHtml),
+  ".htm": () => import("./html.ts").then((m) => m.convertHtml),
+  ".csv": () => import("./csv.ts").then((m) => m.convertCsv),
+  ".ipynb": () => import("./ipynb.ts").then((m) => m.convertNotebook),
+};
+
+/** Extensions a scan picks up (lower case, with the dot). */
+export const SUPPORTED_EXTENSIONS = new Set(Object.keys(CONVERTERS));
+
+export async function converterFor(path: string): Promise<Converter> {
+  const load = CONVERTERS[extname(path).toLowerCase()];
+  if (!load) {
+    throw new AppError(
+      "UNSUPPORTED_FORMAT",
+      `Unsupported file type: ${path}`,
+      `Supported extensions: ${[...SUPPORTED_EXTENSIONS].join(" ")}.`,
+    );
+  }
+  return load();
+}

@@ -1,0 +1,108 @@
+import { describe, expect, test } from "bun:test";
+import { convertCsv } from "../../src/convert/csv.ts";
+import { decodeText } from "../../src/convert/decode-text.ts";
+import { htmlToMarkdown } from "../../src/convert/html.ts";
+import { stripInlineImages } from "../../src/convert/inline-images.ts";
+import { convertNotebook } from "../../src/convert/ipynb.ts";
+import { AppError } from "../../src/errors.ts";
+
+const utf16 = (text: string, le: boolean, bom: boolean) => {
+  const out: number[] = bom ? (le ? [0xff, 0xfe] : [0xfe, 0xff]) : [];
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    out.push(...(le ? [code & 0xff, code >> 8] : [code >> 8, code & 0xff]));
+  }
+  return Uint8Array.from(out);
+};
+const cp1251 = (text: string) =>
+  Uint8Array.from([...text].map((c) => (c === "ё" ? 0xb8 : c === "Ё" ? 0xa8 : c.charCodeAt(0) >= 0x410 ? c.charCodeAt(0) - 0x410 + 0xc0 : c.charCodeAt(0))));
+
+describe("text encodings", () => {
+  const russian = "Отчёт о работе склада за год";
+  test.each([
+    ["UTF-8", new TextEncoder().encode(russian)],
+    ["UTF-8 with BOM", Uint8Array.from([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(russian)])],
+    ["UTF-16LE with BOM", utf16(russian, true, true)],
+    ["UTF-16BE with BOM", utf16(russian, false, true)],
+    ["UTF-16LE without BOM", utf16("Plain ASCII text in UTF-16", true, false)],
+    ["Windows-1251", cp1251(russian)],
+  ])("%s", (_name, bytes) => {
+    const text = decodeText(bytes, "f.txt");
+    expect(text === russian || text === "Plain ASCII text in UTF-16").toBe(true);
+  });
+
+  test("bytes that fit no known encoding are refused with the file name and the fix", () => {
+    const junk = Uint8Array.from({ length: 400 }, (_, i) => [0x81, 0xfe, 0x02, 0xff, 0x9d][i % 5]!);
+    try {
+      decodeText(junk, "mystery.txt");
+      throw new Error("expected a failure");
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).message).toContain("mystery.txt");
+      expect((error as AppError).hint).toContain("UTF-8");
+    }
+  });
+});
+
+describe("CSV", () => {
+  test.each([
+    ["commas", "a,b\n1,2\n3,4"],
+    ["semicolons", "a;b\n1;2\n3;4"],
+    ["tabs", "a\tb\n1\t2\n3\t4"],
+  ])("the delimiter is detected: %s", (_name, csv) => {
+    expect(convertCsv(new TextEncoder().encode(csv), "t.csv").markdown).toBe("| a | b |\n| --- | --- |\n| 1 | 2 |\n| 3 | 4 |");
+  });
+
+  test("quoted fields keep their commas, newlines become spaces and pipes are escaped", () => {
+    const md = convertCsv(new TextEncoder().encode('name,note\n"Smith, J","line one\nline two | x"'), "t.csv").markdown;
+    expect(md).toContain("| Smith, J | line one line two \\| x |");
+  });
+});
+
+describe("HTML", () => {
+  test("scripts, styles and navigation are dropped; tables stay tables; the title is metadata", () => {
+    const r = htmlToMarkdown(
+      "<html><head><title>Page</title><style>p{}</style></head><body><nav>Home | About</nav><h1>Head</h1><script>alert(1)</script>" +
+        "<p>Body text.</p><table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table></body></html>",
+    );
+    expect(r.metadataTitle).toBe("Page");
+    expect(r.markdown).toContain("# Head");
+    expect(r.markdown).toContain("| k | v |\n| --- | --- |\n| a | 1 |");
+    expect(r.markdown).not.toContain("alert");
+    expect(r.markdown).not.toContain("About");
+  });
+
+  test("an inlined image keeps only its alt text", () => {
+    expect(htmlToMarkdown('<p>See <img alt="chart" src="data:image/png;base64,AAAA"> here</p>').markdown).toBe("See chart here");
+  });
+});
+
+describe("inline images", () => {
+  test.each([
+    ["text ![a chart ](data:image/png;base64,AAAA) more", "text a chart more"],
+    ["![](data:image/png;base64,AAAA)\n\nbody", "\n\nbody"],
+    ["![logo](images/logo.png) stays", "![logo](images/logo.png) stays"],
+    ["```\n![x](data:image/png;base64,AAAA)\n```", "```\n![x](data:image/png;base64,AAAA)\n```"],
+    ["![](data:image/png;base64,AAAA)", "![](data:image/png;base64,AAAA)"],
+  ])("%o", (input, output) => {
+    expect(stripInlineImages(input)).toBe(output);
+  });
+});
+
+describe("notebooks", () => {
+  test("markdown cells, fenced code with the language, text outputs, no images", () => {
+    const nb = {
+      metadata: { kernelspec: { language: "python" } },
+      cells: [
+        { cell_type: "markdown", source: ["# Title\n", "Intro"] },
+        { cell_type: "code", source: "print(1)", outputs: [{ output_type: "stream", text: ["1\n"] }, { output_type: "display_data", data: { "image/png": "iVBOR" } }] },
+      ],
+    };
+    const md = convertNotebook(new TextEncoder().encode(JSON.stringify(nb)), "n.ipynb").markdown;
+    expect(md).toBe("# Title\nIntro\n\n```python\nprint(1)\n```\n\n```\n1\n```");
+  });
+
+  test("a file that is not JSON is a clear conversion error", () => {
+    expect(() => convertNotebook(new TextEncoder().encode("{nope"), "bad.ipynb")).toThrow("bad.ipynb: not a valid notebook");
+  });
+});
