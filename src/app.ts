@@ -6,6 +6,7 @@ import type { Config } from "./config/load-config.ts";
 import { OnnxEmbedder, type Embedder } from "./embed/embedder.ts";
 import { resolveModelFolder } from "./embed/model-folder.ts";
 import { logLine } from "./log.ts";
+import { ChunkStore } from "./store/chunk-store.ts";
 
 export interface AppOptions {
   log?: (line: string) => void;
@@ -14,6 +15,7 @@ export interface AppOptions {
 export interface App {
   readonly config: Config;
   readonly log: (line: string) => void;
+  readonly store: ChunkStore;
   embedder(): Promise<Embedder>;
 }
 
@@ -23,6 +25,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   return {
     config,
     log,
+    store: new ChunkStore(config.dbPath),
     embedder() {
       embedder ??= (async () => {
         const folder = await resolveModelFolder(config.modelName, { cacheDir: config.cacheDir, endpoint: config.hfEndpoint, log });

@@ -1,6 +1,8 @@
 /** The status report: configuration and index health. It always answers. */
 import { CHUNK_SCHEME } from "./config/defaults.ts";
+import type { App } from "./app.ts";
 import type { Config } from "./config/load-config.ts";
+import { describeError } from "./errors.ts";
 import { VERSION } from "./version.ts";
 
 export interface StatusReport {
@@ -32,4 +34,21 @@ export function configStatus(config: Config): StatusReport {
 
 export function configErrorStatus(message: string): StatusReport {
   return { version: VERSION, configError: message };
+}
+
+/** Config status plus index figures; an index that cannot be opened is reported, not thrown. */
+export async function fullStatus(app: App): Promise<StatusReport> {
+  const report = configStatus(app.config);
+  if (!app.store.exists()) return { ...report, chunkCount: 0, sourceCount: 0, staleChunkCount: 0 };
+  try {
+    const sources = await app.store.listSources();
+    const stale = await app.store.countRows(`scheme < ${CHUNK_SCHEME}`);
+    report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
+    report.sourceCount = sources.length;
+    report.staleChunkCount = stale;
+    if (stale > 0) report.schemeWarning = `${stale} chunks were cut by an older chunking scheme: re-sync (sync_start, or minirag-mcp sync) to rebuild them.`;
+  } catch (error) {
+    report.indexError = describeError(error);
+  }
+  return report;
 }

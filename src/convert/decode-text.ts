@@ -8,7 +8,7 @@ import { AppError } from "../errors.ts";
 
 function tryDecode(encoding: string, bytes: Uint8Array): string | null {
   try {
-    return new TextDecoder(encoding, { fatal: true }).decode(bytes);
+    return new TextDecoder(encoding as ConstructorParameters<typeof TextDecoder>[0], { fatal: true }).decode(bytes);
   } catch {
     return null;
   }

@@ -11,10 +11,20 @@ import { basename } from "node:path";
 import { decodeText } from "./decode-text.ts";
 import type { Converted } from "./types.ts";
 
+/** The slice of the DOM this file touches (the project compiles without the DOM lib). */
+interface DomElement {
+  tagName: string;
+  innerHTML: string;
+  children: ArrayLike<DomElement>;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  closest(selector: string): DomElement | null;
+  getAttribute(name: string): string | null;
+}
+
 const DROP = "script, style, noscript, template, svg, iframe, nav, form, button, select, [role=navigation], [aria-hidden=true], .mw-jump-link, #toc";
 const MAIN = ["#mw-content-text", "main", "[role=main]", "article"];
 
-function cellText(service: TurndownService, cell: Element): string {
+function cellText(service: TurndownService, cell: DomElement): string {
   return service
     .turndown(cell.innerHTML)
     .replace(/\s*\n+\s*/g, " ")
@@ -38,7 +48,7 @@ function createService(): TurndownService {
   service.addRule("table", {
     filter: "table",
     replacement(_content, node) {
-      const rows = Array.from((node as Element).querySelectorAll("tr")).filter((tr) => tr.closest("table") === node);
+      const rows = Array.from((node as unknown as DomElement).querySelectorAll("tr")).filter((tr) => tr.closest("table") === (node as unknown));
       const cells = rows.map((tr) => Array.from(tr.children).filter((c) => c.tagName === "TD" || c.tagName === "TH").map((c) => cellText(service, c)));
       const width = Math.max(0, ...cells.map((r) => r.length));
       if (width === 0) return "";
@@ -48,11 +58,11 @@ function createService(): TurndownService {
   });
   service.addRule("inlineImage", {
     filter: (node) => node.nodeName === "IMG" && (node.getAttribute("src") ?? "").startsWith("data:"),
-    replacement: (_content, node) => (node as Element).getAttribute("alt")?.trim() ?? "",
+    replacement: (_content, node) => (node as unknown as DomElement).getAttribute("alt")?.trim() ?? "",
   });
   service.addRule("redirectLink", {
     filter: (node) => node.nodeName === "A" && /^https?:\/\/www\.bing\.com\/ck\//.test(node.getAttribute("href") ?? ""),
-    replacement: (content, node) => (content.trim() ? `[${content}](${unwrapRedirect((node as Element).getAttribute("href")!)})` : ""),
+    replacement: (content, node) => (content.trim() ? `[${content}](${unwrapRedirect((node as unknown as DomElement).getAttribute("href")!)})` : ""),
   });
   return service;
 }

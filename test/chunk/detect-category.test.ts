@@ -17,7 +17,7 @@ describe("category detection (case 28, 35)", () => {
     ["two headings", "# A\n\ntext\n\n## B\n\nmore", "headings"],
     ["a heading inside a fence does not count", "# A\n\n```\n# not a heading\n```", "generic"],
     ["plain prose", "Just a paragraph.\n\nAnother one.", "generic"],
-  ])("%s", (_name, markdown, category) => {
+  ] as const)("%s", (_name, markdown, category) => {
     expect(detectCategory(markdown)).toBe(category);
   });
 });

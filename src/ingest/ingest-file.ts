@@ -1,0 +1,40 @@
+/** Ingest one file: size check before any parsing, convert, title, then index. */
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
+import type { App } from "../app.ts";
+import { converterFor } from "../convert/registry.ts";
+import { AppError } from "../errors.ts";
+import { chooseFileTitle } from "../title/choose-title.ts";
+import { indexMarkdown, type IngestResult } from "./index-markdown.ts";
+
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+export function tooLarge(path: string, size: number, limit: number): AppError {
+  return new AppError(
+    "FILE_TOO_LARGE",
+    `${path} exceeds MAX_FILE_SIZE (${limit}): it is ${size} bytes`,
+    "Raise the limit, e.g. export MAX_FILE_SIZE=209715200 (200 MB), or move the file out of the roots.",
+  );
+}
+
+/** Indexes the file at an absolute path already checked to lie inside the roots. */
+export async function ingestFile(app: App, path: string): Promise<IngestResult> {
+  const info = await stat(path);
+  if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
+  const convert = await converterFor(path);
+  const bytes = new Uint8Array(await readFile(path));
+  const converted = await convert(bytes, path);
+  const title = chooseFileTitle(path, converted.markdown, converted.metadataTitle);
+  return indexMarkdown(app, {
+    source: path,
+    sourceType: "file",
+    markdown: converted.markdown,
+    title,
+    seedTitle: true,
+    contentHash: sha256(bytes),
+    mtime: info.mtimeMs,
+    fileSize: info.size,
+  });
+}

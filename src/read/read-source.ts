@@ -1,0 +1,70 @@
+/** Reading back from the index: whole documents, neighbouring chunks, and deletion. */
+import { existsSync, statSync } from "node:fs";
+import type { App } from "../app.ts";
+import { joinDocument } from "../chunk/join-parent.ts";
+import { AppError } from "../errors.ts";
+import { sqlString } from "../store/chunk-row.ts";
+import type { Hit } from "../store/chunk-store.ts";
+
+export interface ChunkResult {
+  text: string;
+  source: string;
+  title: string;
+  chunkIndex: number;
+  score: number;
+  distance: number | null;
+  parentId: string | null;
+}
+
+export function toChunkResult(row: Hit, score: number, distance: number | null): ChunkResult {
+  return { text: row.text, source: row.source, title: row.title, chunkIndex: row.chunk_index, score, distance, parentId: row.parent_id ?? null };
+}
+
+function notIndexed(source: string): AppError {
+  return new AppError("SOURCE_NOT_FOUND", `Source not found in index: ${source} — ingest it first`, "Run sync (or ingest_file / ingest_data) and try again; list shows what is indexed.");
+}
+
+/** For a file path, the disk errors come first: a missing file and a folder read differently from "not indexed". */
+export function checkFileSource(source: string): void {
+  if (!source.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(source)) return;
+  if (!existsSync(source)) throw new AppError("PATH_NOT_FOUND", `File does not exist: ${source}`, "Check the path, or use --source for data and url sources.");
+  if (!statSync(source).isFile()) throw new AppError("NOT_A_FILE", `Not a file: ${source}`, "Pass a file path.");
+}
+
+export interface ReadFileResult {
+  source: string;
+  sourceType: string;
+  title: string;
+  chunkCount: number;
+  text: string;
+}
+
+export async function readSource(app: App, source: string): Promise<ReadFileResult> {
+  const chunks = await app.store.sourceChunks(source);
+  if (chunks.length === 0) throw notIndexed(source);
+  return {
+    source,
+    sourceType: chunks[0]!.source_type,
+    title: chunks[0]!.title,
+    chunkCount: chunks.length,
+    text: joinDocument(chunks.map((c) => ({ text: c.text, parentId: c.parent_id }))),
+  };
+}
+
+export async function readNeighbors(app: App, source: string, chunkIndex: number, before = 1, after = 1): Promise<{ chunks: ChunkResult[] }> {
+  for (const [name, value] of [["chunkIndex", chunkIndex], ["before", before], ["after", after]] as const) {
+    if (!Number.isInteger(value) || value < 0) throw new AppError("INVALID_ARGUMENT", `${name} must be a whole number >= 0, got ${value}`);
+  }
+  const chunks = await app.store.sourceChunks(source, Math.max(0, chunkIndex - before), chunkIndex + after);
+  if (chunks.length === 0) {
+    if ((await app.store.countRows(`source = ${sqlString(source)}`)) === 0) throw notIndexed(source);
+    throw new AppError("INVALID_ARGUMENT", `${source} has no chunk ${chunkIndex}`, "chunkIndex comes from a query result.");
+  }
+  return { chunks: chunks.map((c) => toChunkResult(c, 0, null)) };
+}
+
+export async function deleteSource(app: App, source: string): Promise<{ source: string; deletedChunks: number }> {
+  const deletedChunks = await app.store.deleteSource(source);
+  if (deletedChunks === 0) throw notIndexed(source);
+  return { source, deletedChunks };
+}

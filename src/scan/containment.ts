@@ -1,0 +1,55 @@
+/**
+ * The security boundary: every file operation resolves the real path
+ * (symlinks followed) and requires it to be a root or lie under one.
+ */
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, resolve, sep } from "node:path";
+import { AppError } from "../errors.ts";
+
+/** True when path equals root or lies under it, matching at separators. */
+export function isInside(path: string, root: string): boolean {
+  const base = root.endsWith(sep) ? root.slice(0, -1) : root;
+  return path === base || path.startsWith(base + sep);
+}
+
+function realRoots(roots: string[]): string[] {
+  return roots.map((r) => (existsSync(r) ? realpathSync(r) : r));
+}
+
+export function isInsideRoots(realPath: string, roots: string[]): boolean {
+  return realRoots(roots).some((r) => isInside(realPath, r)) || roots.some((r) => isInside(realPath, r));
+}
+
+export interface ResolveOptions {
+  /** MCP paths must be absolute; CLI paths resolve against the current directory. */
+  requireAbsolute: boolean;
+  cwd?: string;
+}
+
+/** Resolves a user-given path to an absolute path inside the roots; throws a clear error otherwise. */
+export function resolveInsideRoots(path: string, roots: string[], options: ResolveOptions): string {
+  if (options.requireAbsolute && !isAbsolute(path)) {
+    throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
+  }
+  const absolute = resolve(options.cwd ?? process.cwd(), path);
+  const outside = () =>
+    new AppError(
+      "PATH_OUTSIDE_ROOTS",
+      `Path outside configured document roots: ${absolute} (roots: ${roots.join(", ")})`,
+      "Index files under a root, or add the folder to BASE_DIRS and restart.",
+    );
+  if (!existsSync(absolute)) {
+    // Judge containment lexically first, so a missing file outside the roots is reported as outside.
+    if (!roots.some((r) => isInside(absolute, r))) throw outside();
+    throw new AppError("PATH_NOT_FOUND", `File does not exist: ${absolute}`, "Check the path; list shows what is under the roots.");
+  }
+  if (!isInsideRoots(realpathSync(absolute), roots)) throw outside();
+  return absolute;
+}
+
+/** Like resolveInsideRoots, and the path must be a regular file. */
+export function resolveFileInsideRoots(path: string, roots: string[], options: ResolveOptions): string {
+  const absolute = resolveInsideRoots(path, roots, options);
+  if (!statSync(absolute).isFile()) throw new AppError("NOT_A_FILE", `Not a file: ${absolute}`, "Pass a file; to index a folder use sync or ingest <folder>.");
+  return absolute;
+}

@@ -1,0 +1,39 @@
+/**
+ * Weighted reciprocal rank fusion of the vector and keyword rankings:
+ * score = (1 - w) / (k + 1 + vector rank) + w / (k + 1 + keyword rank), k = 60,
+ * ranks 0-based. Fusing ranks, not raw scores, because L2 distance and BM25
+ * live on incomparable scales. Ties keep insertion order, vector hits first.
+ */
+export const RRF_K = 60;
+
+export interface Candidate {
+  id: string;
+  /** Squared L2 distance from the vector side; null when only the keyword side found it. */
+  distance: number | null;
+}
+
+export interface Fused<T> {
+  item: T;
+  score: number;
+  distance: number | null;
+}
+
+export function fuseRankings<T extends Candidate>(vectorHits: T[], keywordHits: T[], weight: number): Fused<T>[] {
+  const fused = new Map<string, Fused<T>>();
+  vectorHits.forEach((hit, rank) => {
+    fused.set(hit.id, { item: hit, distance: hit.distance, score: (1 - weight) / (RRF_K + 1 + rank) });
+  });
+  keywordHits.forEach((hit, rank) => {
+    const add = weight / (RRF_K + 1 + rank);
+    const existing = fused.get(hit.id);
+    if (existing) existing.score += add;
+    else fused.set(hit.id, { item: hit, distance: null, score: add });
+  });
+  // Array.prototype.sort is stable, so equal scores keep insertion order.
+  return [...fused.values()].sort((a, b) => b.score - a.score);
+}
+
+/** Vector-only ranking (weight 0, or the keyword side failed): score = 1 / (1 + distance). */
+export function vectorOnly<T extends Candidate>(vectorHits: T[]): Fused<T>[] {
+  return vectorHits.map((hit) => ({ item: hit, distance: hit.distance, score: 1 / (1 + (hit.distance ?? 0)) }));
+}

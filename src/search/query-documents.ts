@@ -1,0 +1,99 @@
+/**
+ * query_documents: vector and BM25 candidates, fused by weighted RRF, then
+ * the distance, grouping, file and topK filters, then the enclosing sections
+ * (parents) once each, and the cited documents (sources) in rank order.
+ */
+import type { App } from "../app.ts";
+import { joinParent } from "../chunk/join-parent.ts";
+import { AppError } from "../errors.ts";
+import { toChunkResult, type ChunkResult } from "../read/read-source.ts";
+import type { Hit } from "../store/chunk-store.ts";
+import { displayPath } from "./display-path.ts";
+import { fuseRankings, vectorOnly, type Fused } from "./fusion.ts";
+import { applyResultFilters } from "./result-filters.ts";
+import { scopeFilter } from "./scope.ts";
+
+export const MAX_TOP_K = 100;
+export const DEFAULT_TOP_K = 10;
+export const MIN_CANDIDATES = 50;
+
+export interface QueryInput {
+  query: string;
+  topK?: number;
+  scope?: string[];
+  /** Overrides RAG_HYBRID_WEIGHT (for tests and benchmarks). */
+  hybridWeight?: number;
+}
+
+export interface SourceRef {
+  source: string;
+  title: string;
+  hits: number;
+  displayPath: string;
+}
+
+export interface QueryResult {
+  results: ChunkResult[];
+  sources: SourceRef[];
+  parents: Record<string, string>;
+  notice?: string;
+}
+
+export function validateQuery(query: string, topK: number | undefined): number {
+  if (!query.trim()) throw new AppError("INVALID_ARGUMENT", "query must not be empty", "Pass the words to search for.");
+  const k = topK ?? DEFAULT_TOP_K;
+  if (!Number.isInteger(k) || k < 1) throw new AppError("INVALID_ARGUMENT", `topK must be at least 1, got ${k}`, `Use a whole number from 1 to ${MAX_TOP_K}.`);
+  return Math.min(k, MAX_TOP_K);
+}
+
+type Candidate = Hit & { distance: number | null };
+
+export async function queryDocuments(app: App, input: QueryInput): Promise<QueryResult> {
+  const topK = validateQuery(input.query, input.topK);
+  const { config, store } = app;
+  const filter = scopeFilter(input.scope);
+  const total = await store.countRows();
+  if (total === 0) {
+    return { results: [], sources: [], parents: {}, notice: "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first." };
+  }
+  if (filter && (await store.countRows(filter)) === 0) {
+    return { results: [], sources: [], parents: {}, notice: `No indexed documents under scope ${input.scope!.join(", ")}. A scope is an absolute path or source id prefix.` };
+  }
+  const weight = input.hybridWeight ?? config.hybridWeight;
+  const candidates = Math.max(4 * topK, MIN_CANDIDATES);
+  const embedder = await app.embedder();
+  const [queryVector] = await embedder.embed([input.query]);
+  const vectorHits: Candidate[] = (await store.vectorSearch(queryVector!, candidates, filter)).map((h) => ({ ...h, distance: h._distance ?? null }));
+  let fused: Fused<Candidate>[];
+  if (weight === 0) fused = vectorOnly(vectorHits);
+  else {
+    let keywordHits: Candidate[] | null = null;
+    try {
+      keywordHits = (await store.keywordSearch(input.query, candidates, filter)).map((h) => ({ ...h, distance: null }));
+    } catch (error) {
+      app.log(`keyword search failed, ranking by vectors only: ${(error as Error).message}`);
+    }
+    fused = keywordHits ? fuseRankings(vectorHits, keywordHits, weight) : vectorOnly(vectorHits);
+  }
+  const ranked = fused.map((f) => ({ ...toChunkResult(f.item, f.score, f.distance) }));
+  const results = applyResultFilters(ranked, { maxDistance: config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
+  return { results, sources: citedSources(results, config.roots), parents: await parentsOf(app, results) };
+}
+
+function citedSources(results: ChunkResult[], roots: string[]): SourceRef[] {
+  const bySource = new Map<string, SourceRef>();
+  for (const r of results) {
+    const ref = bySource.get(r.source);
+    if (ref) ref.hits++;
+    else bySource.set(r.source, { source: r.source, title: r.title, hits: 1, displayPath: displayPath(r.source, roots) });
+  }
+  return [...bySource.values()];
+}
+
+async function parentsOf(app: App, results: ChunkResult[]): Promise<Record<string, string>> {
+  const ids = [...new Set(results.map((r) => r.parentId).filter((id): id is string => id !== null))];
+  const chunks = await app.store.parentChunks(ids);
+  const parents: Record<string, string> = {};
+  for (const id of ids) parents[id] = joinParent(chunks.filter((c) => c.parent_id === id).map((c) => c.text));
+  return parents;
+}

@@ -1,0 +1,48 @@
+/** The chunks table: one row per retrieval unit. Columns are snake_case because LanceDB's SQL folds unquoted names. */
+import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from "apache-arrow";
+
+export type SourceType = "file" | "data" | "url";
+
+export interface ChunkRow {
+  id: string;
+  source: string;
+  source_type: SourceType;
+  title: string;
+  chunk_index: number;
+  parent_id: string | null;
+  text: string;
+  vector: Float32Array;
+  scheme: number;
+  content_hash: string;
+  mtime: number;
+  file_size: number;
+  ingested_at: string;
+  ocr_engine: string;
+}
+
+/** Every column but the vector: what reads and searches fetch. */
+export const META_COLUMNS = ["id", "source", "source_type", "title", "chunk_index", "parent_id", "text", "scheme", "content_hash", "mtime", "file_size", "ingested_at", "ocr_engine"] as const;
+
+export function chunkSchema(dimensions: number): Schema {
+  return new Schema([
+    new Field("id", new Utf8(), false),
+    new Field("source", new Utf8(), false),
+    new Field("source_type", new Utf8(), false),
+    new Field("title", new Utf8(), false),
+    new Field("chunk_index", new Int32(), false),
+    new Field("parent_id", new Utf8(), true),
+    new Field("text", new Utf8(), false),
+    new Field("vector", new FixedSizeList(dimensions, new Field("item", new Float32(), true)), false),
+    new Field("scheme", new Int32(), false),
+    new Field("content_hash", new Utf8(), false),
+    new Field("mtime", new Float64(), false),
+    new Field("file_size", new Float64(), false),
+    new Field("ingested_at", new Utf8(), false),
+    new Field("ocr_engine", new Utf8(), false),
+  ]);
+}
+
+/** A SQL string literal: quotes doubled. */
+export function sqlString(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}

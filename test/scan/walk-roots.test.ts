@@ -1,0 +1,79 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { SUPPORTED_EXTENSIONS } from "../../src/convert/registry.ts";
+import { resolveFileInsideRoots, resolveInsideRoots } from "../../src/scan/containment.ts";
+import { walkRoots } from "../../src/scan/walk-roots.ts";
+import { AppError } from "../../src/errors.ts";
+import { tempDir } from "../helpers.ts";
+
+function tree(files: string[]): string {
+  const root = tempDir();
+  for (const f of files) {
+    mkdirSync(dirname(join(root, f)), { recursive: true });
+    writeFileSync(join(root, f), `content of ${f}`);
+  }
+  return root;
+}
+const rel = (root: string, paths: { path: string }[]) => paths.map((p) => p.path.slice(root.length + 1));
+
+describe("scanning the roots (case 5)", () => {
+  test("keeps supported files; skips dot-names, lock files, node_modules, __pycache__, virtualenvs", async () => {
+    const root = tree(["a.md", "sub/b.txt", "sub/deep/c.html", "skip.py", ".hidden.md", ".git/x.md", "node_modules/y.md", "__pycache__/z.md", ".venv/v.md", "venv/w.md", "~$report.md", "UPPER.MD"]);
+    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["UPPER.MD", "a.md", "sub/b.txt", "sub/deep/c.html"]);
+  });
+
+  test("a symlink to a file outside the roots is not scanned (case 6)", async () => {
+    const root = tree(["a.md"]);
+    const outside = tree(["secret.md"]);
+    symlinkSync(join(outside, "secret.md"), join(root, "innocent.md"));
+    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["a.md"]);
+  });
+
+  test("a symlink to a file inside is reported under the link's path only (case 7)", async () => {
+    const root = tree(["sub/target.md"]);
+    symlinkSync(join(root, "sub/target.md"), join(root, "alias.md"));
+    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["alias.md"]);
+  });
+
+  test("symlinked directories are never entered", async () => {
+    const root = tree(["a.md", "real/b.md"]);
+    symlinkSync(join(root, "real"), join(root, "linked"));
+    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["a.md", "real/b.md"]);
+  });
+});
+
+describe("containment (case 57)", () => {
+  const root = tree(["x.md", "sub/y.md"]);
+  const fail = (fn: () => unknown): AppError => {
+    try {
+      fn();
+    } catch (error) {
+      return error as AppError;
+    }
+    throw new Error("expected a failure");
+  };
+
+  test.each([
+    ["/etc/passwd", "PATH_OUTSIDE_ROOTS"],
+    [`${root}/../x.md`, "PATH_OUTSIDE_ROOTS"],
+    [`${root}-other/x.md`, "PATH_OUTSIDE_ROOTS"],
+    ["x.md", "INVALID_ARGUMENT"],
+    [`${root}/missing.md`, "PATH_NOT_FOUND"],
+    [`${root}/sub`, "NOT_A_FILE"],
+  ] as const)("%s -> %s", (path, code) => {
+    const error = fail(() => resolveFileInsideRoots(path, [root], { requireAbsolute: true }));
+    expect(error.code).toBe(code);
+    if (code === "PATH_OUTSIDE_ROOTS") expect(error.message).toContain(root);
+  });
+
+  test("relative CLI paths resolve against the current directory", () => {
+    expect(resolveInsideRoots("sub/y.md", [root], { requireAbsolute: false, cwd: root })).toBe(join(root, "sub/y.md"));
+  });
+
+  test("a symlink escaping the roots is refused", () => {
+    const outside = tree(["s.md"]);
+    symlinkSync(join(outside, "s.md"), join(root, "escape.md"));
+    expect(fail(() => resolveFileInsideRoots(join(root, "escape.md"), [root], { requireAbsolute: true })).code).toBe("PATH_OUTSIDE_ROOTS");
+  });
+});
