@@ -1,7 +1,9 @@
 /**
  * Markdown -> retrieval units and their sections. The title is seeded as a
- * `# Title` line into the first section (unless it already appears there),
- * so it reaches the vector of chunk 0 as well as the keyword index.
+ * `# Title` line into chunk 0 (unless the first section already carries it),
+ * so it reaches that chunk's vector too. It goes in after chunk 0's prefix,
+ * so chunk 0 still starts like its siblings and its section reconstructs;
+ * boundaries, ids and counts do not change.
  */
 import { capSection } from "./cap-section.ts";
 import { detectCategory, type Category } from "./detect-category.ts";
@@ -34,16 +36,20 @@ export function chunkDocument(markdown: string, options: ChunkOptions): ChunkedD
     capSection(s.body).map((body) => ({ ...s, body })),
   );
   const title = options.title.trim();
-  if (options.seedTitle && title) {
-    const first = sections[0];
-    if (!first) sections.push({ ladder: [""], body: `# ${title}` });
-    else if (!first.body.includes(title) && !first.ladder[0]!.includes(title)) first.body = `# ${title}\n\n${first.body}`;
-  }
+  const seed = options.seedTitle && title !== "";
+  if (seed && sections.length === 0) sections.push({ ladder: [""], body: `# ${title}` });
   const chunks: ChunkDraft[] = [];
   sections.forEach((section, parentIndex) => {
-    for (const text of packSection(section, options.budget, options.count)) {
-      chunks.push({ text, chunkIndex: chunks.length, parentIndex });
-    }
+    const packed = packSection(section, options.budget, options.count);
+    packed.units.forEach((text, i) => {
+      const first = parentIndex === 0 && i === 0;
+      const seeded = first && seed && !section.body.includes(title) && !packed.prefix.includes(title);
+      chunks.push({ text: seeded ? withTitle(text, packed.prefix, title) : text, chunkIndex: chunks.length, parentIndex });
+    });
   });
   return { category, chunks };
+}
+
+function withTitle(text: string, prefix: string, title: string): string {
+  return prefix ? `${prefix}\n\n# ${title}\n\n${text.slice(prefix.length + 2)}` : `# ${title}\n\n${text}`;
 }

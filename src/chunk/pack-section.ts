@@ -26,11 +26,17 @@ export function choosePrefix(ladder: string[], budget: number, count: CountToken
   return ladder.find((rung) => rung === "" || count(`${rung}\n\n`) <= room) ?? "";
 }
 
-export function packSection(section: Section, budget: number, count: CountTokens): string[] {
+export interface PackedSection {
+  prefix: string;
+  /** Unit texts, each already carrying the prefix. */
+  units: string[];
+}
+
+export function packSection(section: Section, budget: number, count: CountTokens): PackedSection {
   const prefix = choosePrefix(section.ladder, budget, count);
   const packer = new Packer(prefix, budget, count);
   for (const block of splitBlocks(section.body)) packer.add(block);
-  return packer.finish();
+  return { prefix, units: packer.finish() };
 }
 
 const SENTENCE_END = /(?<=[.!?…])\s+/;

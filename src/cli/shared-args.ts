@@ -4,6 +4,7 @@
  * arguments here.
  */
 import type { ArgsDef } from "citty";
+import { createApp, type App } from "../app.ts";
 import { loadConfig, type Config } from "../config/load-config.ts";
 
 export const sharedArgs = {
@@ -42,4 +43,13 @@ export function configFromArgs(rawArgs: string[], args: SharedValues): Config {
       modelName: args["model-name"],
     },
   });
+}
+
+export function appFromArgs(rawArgs: string[], args: SharedValues): App {
+  return createApp(configFromArgs(rawArgs, args));
+}
+
+/** Positional arguments after the subcommand, up to and after a bare `--`. */
+export function positionals(args: { _: string[] }): string[] {
+  return args._.filter((a) => a !== "--");
 }

@@ -74,9 +74,10 @@ export class ChunkStore {
     const db = await this.connect();
     const table = await db.createEmptyTable(TABLE_NAME, chunkSchema(dimensions), { existOk: true });
     await table.add(firstRows as unknown as Record<string, unknown>[]);
-    const fts = lance.Index.fts({ withPosition: false, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false });
-    await table.createIndex("text", { config: fts });
-    await table.createIndex("title", { config: fts });
+    // An Index object is consumed by createIndex, so each column gets its own.
+    const fts = () => lance.Index.fts({ withPosition: false, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false });
+    await table.createIndex("text", { config: fts() });
+    await table.createIndex("title", { config: fts() });
     this.table = table;
     return { table, created: true };
   }
@@ -110,12 +111,13 @@ export class ChunkStore {
     if (table) await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
   }
 
-  async sourceChunks(source: string, from = 0, to = Number.MAX_SAFE_INTEGER): Promise<Meta[]> {
+  async sourceChunks(source: string, from?: number, to?: number): Promise<Meta[]> {
     const table = await this.open();
     if (!table) return [];
+    const range = from === undefined || to === undefined ? "" : ` AND chunk_index >= ${from} AND chunk_index <= ${Math.min(to, 2 ** 31 - 1)}`;
     const rows = (await table
       .query()
-      .where(`source = ${sqlString(source)} AND chunk_index >= ${from} AND chunk_index <= ${to}`)
+      .where(`source = ${sqlString(source)}${range}`)
       .select([...META_COLUMNS])
       .toArray()) as Meta[];
     return rows.map(plain).sort((a, b) => a.chunk_index - b.chunk_index);

@@ -84,7 +84,7 @@ describe("code fences", () => {
 describe("long text", () => {
   test("4,000 х with the estimator at budget 40 -> pieces within budget that concatenate back (case 26)", () => {
     const text = "х".repeat(4000);
-    const units = packSection({ ladder: [""], body: text }, 40, estimateTokens);
+    const { units } = packSection({ ladder: [""], body: text }, 40, estimateTokens);
     expect(units.length).toBeGreaterThan(1);
     for (const u of units) expect(estimateTokens(u)).toBeLessThanOrEqual(40);
     expect(units.join("")).toBe(text);
@@ -138,5 +138,16 @@ describe("parents", () => {
     const units = chunk("# A\n\none\n\n# B\n\ntwo");
     expect(units.map((u) => u.chunkIndex)).toEqual([0, 1]);
     expect(units.map((u) => u.parentIndex)).toEqual([0, 1]);
+  });
+});
+
+describe("title seeding leaves boundaries alone", () => {
+  test("the title goes into chunk 0 after its prefix; counts and later chunks are unchanged", () => {
+    const md = `# Intro\n\n${Array.from({ length: 30 }, (_, i) => `Fact ${i} about the warehouse.`).join(" ")}\n\n# Other\n\nMore.`;
+    const plain = chunk(md, 60);
+    const seeded = chunkDocument(md, { title: "Stock manual", seedTitle: true, budget: 60, count: fakeCount }).chunks;
+    expect(seeded).toHaveLength(plain.length);
+    expect(seeded[0]!.text).toBe(plain[0]!.text.replace("Intro\n\n", "Intro\n\n# Stock manual\n\n"));
+    expect(seeded.slice(1)).toEqual(plain.slice(1));
   });
 });

@@ -48,7 +48,7 @@ describe("data and url titles", () => {
     [{ id: "note-1", md: "# Introduction\n\nbody" }, { title: "Introduction", seed: true }],
     [{ id: "note-1", md: "body", meta: "Page Title" }, { title: "Page Title", seed: true }],
     [{ id: "note-1", md: "body" }, { title: "note-1", seed: false }],
-  ] as [{ id: string; md: string; explicit?: string; meta?: string }, object][])("%o", (input, expected) => {
+  ] as [{ id: string; md: string; explicit?: string; meta?: string }, { title: string; seed: boolean }][])("%o", (input, expected) => {
     expect(chooseSourceTitle(input.id, input.md, input.explicit, input.meta)).toEqual(expected);
   });
 });

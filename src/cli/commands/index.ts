@@ -4,6 +4,13 @@ import type { CommandDef } from "citty";
 type Lazy = () => Promise<CommandDef<any>>;
 
 export const commands: Record<string, Lazy> = {
+  ingest: () => import("./ingest.ts").then((m) => m.default),
+  sync: () => import("./sync.ts").then((m) => m.default),
+  query: () => import("./query.ts").then((m) => m.default),
+  "read-neighbors": () => import("./read-neighbors.ts").then((m) => m.default),
+  read: () => import("./read.ts").then((m) => m.default),
+  list: () => import("./list.ts").then((m) => m.default),
   status: () => import("./status.ts").then((m) => m.default),
+  delete: () => import("./delete.ts").then((m) => m.default),
   debug: () => import("./debug.ts").then((m) => m.default),
 };

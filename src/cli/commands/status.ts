@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { AppError } from "../../errors.ts";
-import { configErrorStatus, configStatus, type StatusReport } from "../../status.ts";
+import { createApp } from "../../app.ts";
+import { configErrorStatus, fullStatus, type StatusReport } from "../../status.ts";
 import { printJson, printLines } from "../output.ts";
 import { configFromArgs, sharedArgs } from "../shared-args.ts";
 
@@ -10,7 +11,7 @@ export default defineCommand({
   async run({ rawArgs, args }) {
     let report: StatusReport;
     try {
-      report = configStatus(configFromArgs(rawArgs, args));
+      report = await fullStatus(createApp(configFromArgs(rawArgs, args)));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== "CONFIG") throw error;
       report = configErrorStatus(error.message);

@@ -1,0 +1,26 @@
+import { defineCommand } from "citty";
+import { AppError } from "../../errors.ts";
+import { deleteSource } from "../../read/read-source.ts";
+import { resolveInsideRoots } from "../../scan/containment.ts";
+import { printJson, printLines } from "../output.ts";
+import { appFromArgs, sharedArgs } from "../shared-args.ts";
+import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+
+export default defineCommand({
+  meta: { name: "delete", description: "Remove a document from the index (the file on disk is untouched)" },
+  args: { ...sharedArgs, path: { type: "positional", required: false, description: "A file under the roots" }, source: { type: "string", description: "A data or url source id" } },
+  async run({ rawArgs, args }) {
+    const app = appFromArgs(rawArgs, args);
+    if (!args.path && !args.source) throw new AppError("INVALID_ARGUMENT", "delete needs a file path or --source");
+    // A file already gone from disk can still be deleted from the index by its path.
+    const source = args.path
+      ? existsSync(resolve(args.path))
+        ? resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false })
+        : resolve(args.path)
+      : args.source!;
+    const result = await deleteSource(app, source);
+    if (args.json) return printJson(result);
+    printLines(`deleted ${result.deletedChunks} chunks of ${result.source}`);
+  },
+});

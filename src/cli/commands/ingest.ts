@@ -1,0 +1,42 @@
+import { defineCommand } from "citty";
+import { statSync } from "node:fs";
+import { SUPPORTED_EXTENSIONS } from "../../convert/registry.ts";
+import { AppError, describeError } from "../../errors.ts";
+import { ingestFile } from "../../ingest/ingest-file.ts";
+import type { IngestResult } from "../../ingest/index-markdown.ts";
+import { resolveInsideRoots } from "../../scan/containment.ts";
+import { walkRoots } from "../../scan/walk-roots.ts";
+import { markFailed, printJson, printLines, warn } from "../output.ts";
+import { progressReporter } from "../progress.ts";
+import { appFromArgs, positionals, sharedArgs } from "../shared-args.ts";
+
+export default defineCommand({
+  meta: { name: "ingest", description: "Index files and folders (recursively), replacing what was indexed for them" },
+  args: { ...sharedArgs, path: { type: "positional", description: "Files or folders under the roots", required: true } },
+  async run({ rawArgs, args }) {
+    const app = appFromArgs(rawArgs, args);
+    const files: string[] = [];
+    for (const given of positionals(args)) {
+      const path = resolveInsideRoots(given, app.config.roots, { requireAbsolute: false });
+      if (statSync(path).isDirectory()) files.push(...(await walkRoots(app.config.roots, SUPPORTED_EXTENSIONS, [path])).map((f) => f.path));
+      else if (SUPPORTED_EXTENSIONS.has(path.slice(path.lastIndexOf(".")).toLowerCase())) files.push(path);
+      else throw new AppError("UNSUPPORTED_FORMAT", `Unsupported file type: ${path}`, `Supported extensions: ${[...SUPPORTED_EXTENSIONS].join(" ")}.`);
+    }
+    const progress = progressReporter("ingesting");
+    const ingested: IngestResult[] = [];
+    const errors: { source: string; error: string }[] = [];
+    for (const [i, file] of files.entries()) {
+      progress(i, files.length, file);
+      try {
+        ingested.push(await ingestFile(app, file));
+      } catch (error) {
+        errors.push({ source: file, error: describeError(error) });
+      }
+    }
+    if (ingested.length) await app.store.optimize();
+    for (const e of errors) warn(`${e.source}: ${e.error}`);
+    if (errors.length) markFailed();
+    if (args.json) return printJson({ ingested: ingested.length, failed: errors.length, files: ingested, errors });
+    printLines(`ingested ${ingested.length}, failed ${errors.length}, chunks ${ingested.reduce((s, r) => s + r.chunkCount, 0)}`);
+  },
+});

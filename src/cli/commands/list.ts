@@ -1,0 +1,17 @@
+import { defineCommand } from "citty";
+import { resolve } from "node:path";
+import { listFiles } from "../../read/list-files.ts";
+import { printJson, printLines } from "../output.ts";
+import { appFromArgs, repeatedFlag, sharedArgs } from "../shared-args.ts";
+
+export default defineCommand({
+  meta: { name: "list", description: "Every file under the roots with its state, plus indexed data and url sources" },
+  args: { ...sharedArgs, scope: { type: "string", description: "Only under this path (repeatable)" } },
+  async run({ rawArgs, args }) {
+    const app = appFromArgs(rawArgs, args);
+    const scope = repeatedFlag(rawArgs, "scope").map((s) => resolve(s));
+    const result = await listFiles(app, scope.length ? scope : undefined);
+    if (args.json) return printJson(result);
+    for (const f of result.files) printLines(`${f.state.padEnd(12)} ${f.displayPath}${f.ocrEngine ? ` [ocr:${f.ocrEngine}]` : ""}`);
+  },
+});

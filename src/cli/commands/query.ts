@@ -1,0 +1,35 @@
+import { defineCommand } from "citty";
+import { AppError } from "../../errors.ts";
+import { queryDocuments } from "../../search/query-documents.ts";
+import { printJson, printLines } from "../output.ts";
+import { appFromArgs, positionals, repeatedFlag, sharedArgs } from "../shared-args.ts";
+import { resolve } from "node:path";
+
+export default defineCommand({
+  meta: { name: "query", description: "Hybrid search: semantic similarity plus a keyword boost for exact terms" },
+  args: {
+    ...sharedArgs,
+    text: { type: "positional", description: "What to search for", required: true },
+    "top-k": { type: "string", description: "How many passages (1-100, default 10)" },
+    scope: { type: "string", description: "Only under this path (repeatable)" },
+  },
+  async run({ rawArgs, args }) {
+    const app = appFromArgs(rawArgs, args);
+    const topK = args["top-k"] === undefined ? undefined : Number(args["top-k"]);
+    if (topK !== undefined && !Number.isFinite(topK)) throw new AppError("INVALID_ARGUMENT", `--top-k must be a number, got ${args["top-k"]}`);
+    const scope = repeatedFlag(rawArgs, "scope").map((s) => resolve(s));
+    const result = await queryDocuments(app, { query: positionals(args).join(" "), topK, scope });
+    if (args.json) return printJson(result);
+    if (result.results.length === 0) {
+      printLines("no results");
+      if (result.notice) process.stderr.write(`${result.notice}\n`);
+      return;
+    }
+    const shown = new Map(result.sources.map((s) => [s.source, s.displayPath]));
+    for (const r of result.results) {
+      const distance = r.distance === null ? "keyword" : r.distance.toFixed(3);
+      printLines(`[${r.score.toFixed(4)} ${distance}] ${shown.get(r.source)} #${r.chunkIndex}`, `  ${r.text.replace(/\s+/g, " ").slice(0, 240)}`);
+    }
+    printLines("", "Sources:", ...result.sources.map((s) => s.displayPath));
+  },
+});

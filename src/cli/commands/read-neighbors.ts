@@ -1,0 +1,34 @@
+import { defineCommand } from "citty";
+import { AppError } from "../../errors.ts";
+import { readNeighbors } from "../../read/read-source.ts";
+import { resolveInsideRoots } from "../../scan/containment.ts";
+import { printJson, printLines } from "../output.ts";
+import { appFromArgs, sharedArgs } from "../shared-args.ts";
+
+const whole = (name: string, value: string | undefined, fallback: number) => {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new AppError("INVALID_ARGUMENT", `--${name} must be a whole number >= 0, got ${value}`);
+  return n;
+};
+
+export default defineCommand({
+  meta: { name: "read-neighbors", description: "Print the chunks around one chunk of a document" },
+  args: {
+    ...sharedArgs,
+    "file-path": { type: "string", description: "A file under the roots" },
+    source: { type: "string", description: "A data or url source id" },
+    "chunk-index": { type: "string", description: "The chunk to centre on", required: true },
+    before: { type: "string", description: "Chunks before (default 1)" },
+    after: { type: "string", description: "Chunks after (default 1)" },
+  },
+  async run({ rawArgs, args }) {
+    const app = appFromArgs(rawArgs, args);
+    const path = args["file-path"];
+    if (!path && !args.source) throw new AppError("INVALID_ARGUMENT", "read-neighbors needs --file-path or --source");
+    const source = path ? resolveInsideRoots(path, app.config.roots, { requireAbsolute: false }) : args.source!;
+    const result = await readNeighbors(app, source, whole("chunk-index", args["chunk-index"], 0), whole("before", args.before, 1), whole("after", args.after, 1));
+    if (args.json) return printJson(result);
+    for (const c of result.chunks) printLines(`--- #${c.chunkIndex}`, c.text);
+  },
+});

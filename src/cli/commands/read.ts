@@ -1,0 +1,23 @@
+import { defineCommand } from "citty";
+import { AppError } from "../../errors.ts";
+import { checkFileSource, readSource } from "../../read/read-source.ts";
+import { resolveInsideRoots } from "../../scan/containment.ts";
+import { printJson, printLines } from "../output.ts";
+import { appFromArgs, sharedArgs } from "../shared-args.ts";
+
+export default defineCommand({
+  meta: { name: "read", description: "Print an indexed document back as Markdown, rebuilt from its chunks" },
+  args: { ...sharedArgs, path: { type: "positional", required: false, description: "A file under the roots" }, source: { type: "string", description: "A data or url source id" } },
+  async run({ rawArgs, args }) {
+    const app = appFromArgs(rawArgs, args);
+    if (!args.path && !args.source) throw new AppError("INVALID_ARGUMENT", "read needs a file path or --source", "e.g. minirag-mcp read notes.md, or minirag-mcp read --source release-notes");
+    let source = args.source;
+    if (args.path) {
+      source = resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false });
+      checkFileSource(source);
+    }
+    const result = await readSource(app, source!);
+    if (args.json) return printJson(result);
+    printLines(result.text);
+  },
+});
