@@ -28,3 +28,25 @@ export function runCli(args: string[], options: { env?: Record<string, string | 
   });
   return { stdout: proc.stdout.toString(), stderr: proc.stderr.toString(), exitCode: proc.exitCode ?? -1 };
 }
+
+/** An app over real LanceDB and the tiny ONNX model, rooted at fresh temp folders. */
+export async function testApp(env: Record<string, string> = {}, roots?: string[]) {
+  const { createApp } = await import("../src/app.ts");
+  const { loadConfig } = await import("../src/config/load-config.ts");
+  const rootList = roots ?? [tempDir("minirag-root-")];
+  const config = loadConfig({
+    env: { MODEL_NAME: TINY_MODEL, BASE_DIRS: JSON.stringify(rootList), DB_PATH: join(tempDir("minirag-db-"), "lancedb"), ...env },
+  });
+  const lines: string[] = [];
+  return { app: createApp(config, { log: (l) => lines.push(l) }), root: rootList[0]!, logs: lines };
+}
+
+/** Writes files (path -> content) under a root, creating folders. */
+export function writeTree(root: string, files: Record<string, string | Uint8Array>): void {
+  const { mkdirSync, writeFileSync } = require("node:fs") as typeof import("node:fs");
+  const { dirname } = require("node:path") as typeof import("node:path");
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+}

@@ -2,6 +2,7 @@
  * Runs before every test file: each run gets its own temp HOME and cache, and
  * no configuration leaks in from the developer's environment.
  */
+import { setDefaultTimeout } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,3 +19,6 @@ for (const name of [
 }
 // Tests must never reach the network: a model id would try Hugging Face.
 process.env.HF_ENDPOINT = "http://127.0.0.1:9";
+
+// End-to-end tests drive a compiled binary over hundreds of files; bunfig's timeout key is not read by bun 1.4.
+setDefaultTimeout(120_000);

@@ -1,0 +1,113 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { AppError } from "../../src/errors.ts";
+import { ingestData } from "../../src/ingest/ingest-data.ts";
+import { ingestFile } from "../../src/ingest/ingest-file.ts";
+import { syncIndex } from "../../src/ingest/sync-index.ts";
+import { listFiles } from "../../src/read/list-files.ts";
+import { checkFileSource, deleteSource, readNeighbors, readSource } from "../../src/read/read-source.ts";
+import { fullStatus } from "../../src/status.ts";
+import { testApp, writeTree } from "../helpers.ts";
+
+async function failure(promise: Promise<unknown> | (() => unknown)): Promise<AppError> {
+  try {
+    await (typeof promise === "function" ? promise() : promise);
+  } catch (error) {
+    return error as AppError;
+  }
+  throw new Error("expected a failure");
+}
+
+const table = (rows: number) => `| item | qty |\n| --- | --- |\n${Array.from({ length: rows }, (_, i) => `| widget number ${i} | ${i * 7} |`).join("\n")}`;
+
+describe("read_file", () => {
+  test("reconstructs a document without repeated breadcrumbs or header rows", async () => {
+    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40" });
+    writeTree(root, { "stock.md": `# Stock\n\nIntro line.\n\n## Warehouse\n\n${table(30)}` });
+    const result = await ingestFile(app, join(root, "stock.md"));
+    expect(result.chunkCount).toBeGreaterThan(3);
+    const read = await readSource(app, join(root, "stock.md"));
+    expect(read).toMatchObject({ source: join(root, "stock.md"), sourceType: "file", title: "Stock", chunkCount: result.chunkCount });
+    expect(read.text.match(/\| item \| qty \|/g)).toHaveLength(1);
+    expect(read.text.match(/Stock > Warehouse/g)).toHaveLength(1);
+    for (let i = 0; i < 30; i++) expect(read.text).toContain(`| widget number ${i} | ${i * 7} |`);
+  });
+
+  test("distinct errors: missing file, a folder, and a file not indexed", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "x.md": "never ingested" });
+    mkdirSync(join(root, "dir"));
+    expect((await failure(() => checkFileSource(join(root, "nope.md")))).message).toContain("File does not exist");
+    expect((await failure(() => checkFileSource(join(root, "dir")))).message).toContain("Not a file");
+    const notIndexed = await failure(readSource(app, join(root, "x.md")));
+    expect(notIndexed.message).toContain("Source not found in index");
+    expect(notIndexed.message).toContain("ingest it first");
+  });
+});
+
+describe("neighbours", () => {
+  test("returns chunks i-before..i+after with score 0 and no distance", async () => {
+    const { app } = await testApp({ CHUNK_TOKEN_BUDGET: "30" });
+    const content = Array.from({ length: 12 }, (_, i) => `Paragraph ${i} tells a small story about item ${i}.`).join("\n\n");
+    await ingestData(app, { content, source: "story" });
+    const { chunks } = await readNeighbors(app, "story", 3, 2, 1);
+    expect(chunks.map((c) => c.chunkIndex)).toEqual([1, 2, 3, 4]);
+    expect(chunks.every((c) => c.score === 0 && c.distance === null && c.source === "story")).toBe(true);
+    expect((await readNeighbors(app, "story", 0)).chunks.map((c) => c.chunkIndex)).toEqual([0, 1]);
+  });
+});
+
+describe("delete", () => {
+  test("returns the number of chunks deleted; deleting 0 chunks is an error", async () => {
+    const { app } = await testApp();
+    await ingestData(app, { content: "some text", source: "note" });
+    expect(await deleteSource(app, "note")).toEqual({ source: "note", deletedChunks: 1 });
+    expect((await failure(deleteSource(app, "note"))).code).toBe("SOURCE_NOT_FOUND");
+  });
+});
+
+describe("ingest_data", () => {
+  test.each([
+    [{ content: "x", source: "s", format: "pdf" }, 'Unknown format "pdf"'],
+    [{ content: "x", source: "  " }, "source must not be empty"],
+    [{ content: "  ", source: "s" }, "content must not be empty"],
+  ])("%o is refused", async (input, message) => {
+    const { app } = await testApp();
+    expect((await failure(ingestData(app, input))).message).toContain(message);
+    expect(app.store.exists()).toBe(false);
+  });
+
+  test("content over MAX_FILE_SIZE is refused and the index is untouched", async () => {
+    const { app } = await testApp({ MAX_FILE_SIZE: "100" });
+    await ingestData(app, { content: "small", source: "keep" });
+    expect((await failure(ingestData(app, { content: "y".repeat(101), source: "big" }))).message).toContain("MAX_FILE_SIZE");
+    expect((await app.store.listSources()).map((s) => s.source)).toEqual(["keep"]);
+  });
+});
+
+describe("list and status", () => {
+  test("states for ingested, changed and new files, plus data sources", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "alpha", "b.md": "beta" });
+    await syncIndex(app);
+    writeTree(root, { "b.md": "beta changed", "c.md": "gamma" });
+    await ingestData(app, { content: "data", source: "note" });
+    const { files } = await listFiles(app);
+    expect(files.map((f) => [f.displayPath, f.state, f.sourceType])).toEqual([
+      ["a.md", "ingested", "file"],
+      ["b.md", "stale", "file"],
+      ["c.md", "not_ingested", "file"],
+      ["note", "ingested", "data"],
+    ]);
+    const status = await fullStatus(app);
+    expect(status).toMatchObject({ chunkScheme: 3, sourceCount: 3, staleChunkCount: 0 });
+    expect(status.schemeWarning).toBeUndefined();
+  });
+
+  test("a fresh index reports zero counts without creating anything (case 59)", async () => {
+    const { app } = await testApp();
+    expect(await fullStatus(app)).toMatchObject({ chunkCount: 0, sourceCount: 0, staleChunkCount: 0 });
+    expect(app.store.exists()).toBe(false);
+  });
+});

@@ -1,0 +1,125 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { App } from "../../src/app.ts";
+import { AppError } from "../../src/errors.ts";
+import { ingestData } from "../../src/ingest/ingest-data.ts";
+import { syncIndex } from "../../src/ingest/sync-index.ts";
+import { queryDocuments } from "../../src/search/query-documents.ts";
+import { testApp, writeTree } from "../helpers.ts";
+
+let app: App;
+let root: string;
+
+beforeAll(async () => {
+  ({ app, root } = await testApp());
+  const rules = Array.from({ length: 40 }, (_, i) => `Rule ${i}: a request must carry a valid token number ${i}.`).join("\n\n");
+  writeTree(root, {
+    "recipes/pancakes.md": "# Pancakes\n\nMix flour, milk and eggs. Fry in butter until golden.",
+    "errors/network.md": "# Network errors\n\nWhen the browser shows ERR_CONNECTION_REFUSED the server is not listening on that port.",
+    "ZX-4471_cooling.md": "# Introduction\n\nThe pumps run at night and the valves stay shut during the day.",
+    "policy/rules.md": `# Policy\n\nIntro.\n\n## Rules\n\n${rules}`,
+    "proj/a.md": "project notes about apples",
+    "project-secret/a.md": "secret notes about apples",
+  });
+  await syncIndex(app);
+});
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as AppError;
+  }
+  throw new Error("expected a failure");
+}
+
+describe("query validation (case 49)", () => {
+  test.each([
+    ["", 5, "query must not be empty"],
+    ["   ", 5, "query must not be empty"],
+    ["x", 0, "topK must be at least 1, got 0"],
+    ["x", -5, "topK must be at least 1, got -5"],
+  ])("%o topK %d -> %s", async (query, topK, message) => {
+    expect((await failure(queryDocuments(app, { query, topK }))).message).toBe(message);
+  });
+
+  test("a topK of 10^8 is clamped to 100", async () => {
+    const r = await queryDocuments(app, { query: "notes", topK: 1e8 });
+    expect(r.results.length).toBeLessThanOrEqual(100);
+    expect(r.results.length).toBeGreaterThan(0);
+  });
+});
+
+describe("hybrid ranking", () => {
+  test("an exact identifier is first at w = 1 (case 44)", async () => {
+    const r = await queryDocuments(app, { query: "ERR_CONNECTION_REFUSED", topK: 3, hybridWeight: 1 });
+    expect(r.results[0]!.source).toBe(join(root, "errors/network.md"));
+  });
+
+  test("a term only in a title is found at w = 0.6 and not at w = 0 (case 47)", async () => {
+    const hybrid = await queryDocuments(app, { query: "ZX-4471", topK: 1, hybridWeight: 0.6 });
+    expect(hybrid.results[0]!.source).toBe(join(root, "ZX-4471_cooling.md"));
+    expect(hybrid.results[0]!.title).toBe("ZX-4471 cooling");
+    const vector = await queryDocuments(app, { query: "ZX-4471", topK: 1, hybridWeight: 0 });
+    expect(vector.results[0]!.source).not.toBe(join(root, "ZX-4471_cooling.md"));
+  });
+
+  test("keyword-only hits carry a null distance; vector hits a squared L2 distance in [0, 4]", async () => {
+    const r = await queryDocuments(app, { query: "ERR_CONNECTION_REFUSED", topK: 50, hybridWeight: 0.6 });
+    for (const hit of r.results) if (hit.distance !== null) expect(hit.distance).toBeWithin(0, 4.0001);
+    expect(r.results.every((h) => typeof h.score === "number")).toBe(true);
+  });
+
+  test("at w = 0 scores are 1 / (1 + distance)", async () => {
+    const r = await queryDocuments(app, { query: "apples", topK: 3, hybridWeight: 0 });
+    for (const hit of r.results) expect(hit.score).toBeCloseTo(1 / (1 + hit.distance!), 9);
+  });
+});
+
+describe("response shape", () => {
+  test("results, sources with displayPath in rank order, and each parent once (case 51)", async () => {
+    const r = await queryDocuments(app, { query: "request token rule", topK: 10, hybridWeight: 1 });
+    const ruleHits = r.results.filter((h) => h.source.endsWith("rules.md"));
+    expect(ruleHits.length).toBeGreaterThan(1);
+    const parentIds = new Set(ruleHits.map((h) => h.parentId));
+    for (const id of parentIds) {
+      expect(Object.keys(r.parents)).toContain(id!);
+    }
+    for (const h of ruleHits) expect(r.parents[h.parentId!]).toContain(h.text.split("\n\n").pop()!);
+    expect(r.parents[ruleHits[0]!.parentId!]!.match(/Policy > Rules/g)).toHaveLength(1);
+    const rules = r.sources.find((s) => s.source.endsWith("rules.md"))!;
+    expect(rules).toEqual({ source: join(root, "policy/rules.md"), title: "Policy", hits: ruleHits.length, displayPath: "policy/rules.md" });
+    expect(r.sources.map((s) => s.source)).toEqual([...new Set(r.results.map((h) => h.source))]);
+  });
+});
+
+describe("scope", () => {
+  test("matches at path separators and ORs several scopes", async () => {
+    const one = await queryDocuments(app, { query: "apples notes", topK: 20, scope: [join(root, "proj")] });
+    expect(new Set(one.results.map((h) => h.source))).toEqual(new Set([join(root, "proj/a.md")]));
+    const two = await queryDocuments(app, { query: "apples notes", topK: 20, scope: [join(root, "proj"), join(root, "project-secret")] });
+    expect(new Set(two.results.map((h) => h.source)).size).toBe(2);
+  });
+
+  test("a scope that excludes everything comes back with a notice", async () => {
+    const r = await queryDocuments(app, { query: "apples", scope: ["/nowhere"] });
+    expect(r.results).toEqual([]);
+    expect(r.notice).toContain("No indexed documents under scope /nowhere");
+  });
+});
+
+describe("empty index", () => {
+  test("answers with a notice that says to sync", async () => {
+    const { app: empty } = await testApp();
+    const r = await queryDocuments(empty, { query: "anything" });
+    expect(r.results).toEqual([]);
+    expect(r.notice).toContain("sync");
+  });
+
+  test("data sources are searchable and cited by their id", async () => {
+    const { app: fresh } = await testApp();
+    await ingestData(fresh, { content: "<html><head><title>Release notes</title></head><body><p>Version 7 adds zebra mode.</p></body></html>", source: "release-notes", format: "html" });
+    const r = await queryDocuments(fresh, { query: "zebra", hybridWeight: 1 });
+    expect(r.sources[0]).toEqual({ source: "release-notes", title: "Release notes", hits: 1, displayPath: "release-notes" });
+  });
+});
