@@ -18,7 +18,7 @@ if (run([process.execPath, "x", "tsc", "--noEmit", "-p", "."]) !== 0) {
 }
 mkdirSync(join(root, ".ci"), { recursive: true });
 const report = join(root, ".ci", "junit.xml");
-const code = run([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)]);
+const code = run([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)]);
 if (existsSync(report)) {
   const xml = readFileSync(report, "utf8");
   const attr = (name: string) => Number(new RegExp(`<testsuites[^>]*\\s${name}="(\\d+)"`).exec(xml)?.[1] ?? 0);

@@ -20,5 +20,6 @@ for (const name of [
 // Tests must never reach the network: a model id would try Hugging Face.
 process.env.HF_ENDPOINT = "http://127.0.0.1:9";
 
-// End-to-end tests drive a compiled binary over hundreds of files; bunfig's timeout key is not read by bun 1.4.
+// Slow tests (a compiled binary over hundreds of files) also pass their own timeout:
+// bunfig's timeout key is not read by bun 1.4, and this call covers only the first file.
 setDefaultTimeout(120_000);

@@ -30,7 +30,7 @@ describe("the binary over xquad-en", () => {
     const r = json(["ingest", "."]);
     expect(r.ingested).toBe(241);
     expect(r.failed).toBe(0);
-  });
+  }, 120_000);
 
   test("sync on the unchanged folder re-embeds nothing", () => {
     const r = json(["sync"]);
