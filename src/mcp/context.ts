@@ -1,14 +1,39 @@
-/** What every tool handler gets: the app, or the configuration error that stopped it. */
+/** What every tool handler gets: the app (or the configuration error that stopped it) and the sync jobs. */
 import type { App } from "../app.ts";
 import { AppError } from "../errors.ts";
+import { resolveFileInsideRoots, resolveInsideRoots } from "../scan/containment.ts";
+import { SyncJobs } from "../sync/sync-jobs.ts";
 
 export interface ToolContext {
   app?: App;
   configError?: string;
+  jobs?: SyncJobs;
 }
 
 /** The app, or the configuration error as the tool's failure. */
 export function requireApp(ctx: ToolContext): App {
   if (ctx.app) return ctx.app;
   throw new AppError("CONFIG", ctx.configError ?? "Configuration error", "Fix the server's environment and restart it; the status tool shows the error.");
+}
+
+export function syncJobs(ctx: ToolContext): SyncJobs {
+  ctx.jobs ??= new SyncJobs(requireApp(ctx));
+  return ctx.jobs;
+}
+
+/** An MCP file path: absolute, inside a root, an existing file. */
+export function mcpFile(app: App, filePath: string): string {
+  return resolveFileInsideRoots(filePath, app.config.roots, { requireAbsolute: true });
+}
+
+/** An MCP path that may be a folder. */
+export function mcpPath(app: App, path: string): string {
+  return resolveInsideRoots(path, app.config.roots, { requireAbsolute: true });
+}
+
+/** Exactly one of filePath and source names a document. */
+export function oneSource(filePath: string | undefined, source: string | undefined): { filePath?: string; source?: string } {
+  if (filePath === undefined && source === undefined) throw new AppError("INVALID_ARGUMENT", "Pass filePath (a file) or source (a data or url item).");
+  if (filePath !== undefined && source !== undefined) throw new AppError("INVALID_ARGUMENT", "Pass filePath or source, not both.");
+  return { filePath, source };
 }

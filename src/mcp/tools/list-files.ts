@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { listFiles } from "../../read/list-files.ts";
+import { READ_ONLY, defineTool } from "../define-tool.ts";
+import { requireApp } from "../context.ts";
+import { Scope, scopeList } from "../schemas.ts";
+
+export const listFilesTool = defineTool({
+  name: "list_files",
+  title: "List documents",
+  description:
+    "List every supported file under the document roots with its state (ingested, stale, stale_scheme, not_ingested), plus the indexed data and url items.",
+  input: z.object({ scope: Scope }),
+  output: z.object({
+    files: z.array(
+      z.object({
+        source: z.string(),
+        displayPath: z.string(),
+        sourceType: z.string(),
+        state: z.string(),
+        title: z.string().optional(),
+        chunkCount: z.number().optional(),
+        ocrEngine: z.string(),
+      }),
+    ),
+  }),
+  annotations: READ_ONLY,
+  run: (args, ctx) => listFiles(requireApp(ctx), scopeList(args.scope)),
+});

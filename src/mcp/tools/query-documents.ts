@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { queryDocuments } from "../../search/query-documents.ts";
+import { READ_ONLY, defineTool } from "../define-tool.ts";
+import { requireApp } from "../context.ts";
+import { CITATION_RULE } from "../instructions.ts";
+import { ChunkResult, Scope, SourceRef, scopeList } from "../schemas.ts";
+
+export const queryDocumentsTool = defineTool({
+  name: "query_documents",
+  title: "Search the documents",
+  description:
+    "Hybrid search over the user's indexed documents: semantic similarity plus a keyword boost for exact terms, names and codes. " +
+    "Each hit has text (the passage that matched) and parentId; read the enclosing section in the response's parents map. " +
+    `sources lists each document once with its displayPath. ${CITATION_RULE}`,
+  input: z.object({
+    query: z.string().describe("What to look for, in the words the documents would use."),
+    topK: z.number().int().optional().describe("How many passages, 1-100 (default 10)."),
+    scope: Scope,
+  }),
+  output: z.object({
+    results: z.array(ChunkResult),
+    sources: z.array(SourceRef),
+    parents: z.record(z.string(), z.string()),
+    notice: z.string().optional(),
+  }),
+  annotations: READ_ONLY,
+  run: (args, ctx) => queryDocuments(requireApp(ctx), { query: args.query, topK: args.topK, scope: scopeList(args.scope) }),
+});

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { READ_ONLY, defineTool } from "../define-tool.ts";
+import { syncJobs } from "../context.ts";
+
+const Counts = z.object({ scanned: z.number(), ingested: z.number(), skipped: z.number(), deleted: z.number(), unreadable: z.number(), failed: z.number() });
+
+export const syncStatusTool = defineTool({
+  name: "sync_status",
+  title: "Sync job status",
+  description:
+    "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts (scanned, ingested, skipped, deleted, unreadable, failed), " +
+    "per-file errors, startedAt and finishedAt. Only the latest job is kept.",
+  input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),
+  output: z.object({
+    jobId: z.string(),
+    state: z.enum(["pending", "running", "succeeded", "failed"]),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+    counts: Counts,
+    errors: z.array(z.object({ source: z.string(), error: z.string() })),
+    error: z.string().nullable(),
+  }),
+  annotations: READ_ONLY,
+  run: (args, ctx) => ({ ...syncJobs(ctx).status(args.jobId) }),
+});

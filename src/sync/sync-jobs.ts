@@ -1,0 +1,73 @@
+/**
+ * Background sync jobs for the MCP server: start returns a job id at once and
+ * the sync runs without blocking other calls. Only the latest job is kept.
+ */
+import { randomUUID } from "node:crypto";
+import type { App } from "../app.ts";
+import { AppError, describeError } from "../errors.ts";
+import { emptyCounts, syncIndex, type SyncCounts } from "../ingest/sync-index.ts";
+import { acquireSyncLock } from "./sync-lock.ts";
+
+export type JobState = "pending" | "running" | "succeeded" | "failed";
+
+export interface SyncJob {
+  jobId: string;
+  state: JobState;
+  startedAt: string;
+  finishedAt: string | null;
+  counts: SyncCounts;
+  errors: { source: string; error: string }[];
+  error: string | null;
+}
+
+export type ProgressListener = (done: number, total: number, message: string) => void;
+
+export class SyncJobs {
+  private latest: SyncJob | null = null;
+  private running = false;
+
+  constructor(private readonly app: App) {}
+
+  /** Starts a job (refused while one runs); the returned record is live. */
+  start(scope?: string, onProgress?: ProgressListener): SyncJob {
+    if (this.running) throw new AppError("SYNC_BUSY", "A sync job is already running", "Poll sync_status with its jobId until it finishes.");
+    const release = acquireSyncLock(this.app.config.dbPath);
+    this.running = true;
+    const job: SyncJob = { jobId: randomUUID().replace(/-/g, ""), state: "pending", startedAt: new Date().toISOString(), finishedAt: null, counts: emptyCounts(), errors: [], error: null };
+    this.latest = job;
+    queueMicrotask(() => void this.run(job, release, scope, onProgress));
+    return job;
+  }
+
+  private async run(job: SyncJob, release: () => void, scope: string | undefined, onProgress?: ProgressListener): Promise<void> {
+    job.state = "running";
+    let outcome: JobState = "succeeded";
+    try {
+      const report = await syncIndex(this.app, {
+        scope,
+        onProgress: (done, total, path) => {
+          job.counts.ingested = done;
+          onProgress?.(done, total, path);
+        },
+      });
+      job.counts = report.counts;
+      job.errors = report.errors;
+    } catch (error) {
+      outcome = "failed";
+      job.error = describeError(error);
+      this.app.log(`sync job ${job.jobId} failed: ${job.error}`);
+    }
+    // Finish and unlock before publishing the terminal state, so start -> poll -> start is never refused.
+    job.finishedAt = new Date().toISOString();
+    release();
+    this.running = false;
+    job.state = outcome;
+  }
+
+  status(jobId: string): SyncJob {
+    if (!this.latest || this.latest.jobId !== jobId) {
+      throw new AppError("SYNC_JOB_UNKNOWN", `Unknown sync job '${jobId}' (only the latest job is retained)`, "Start a new one with sync_start.");
+    }
+    return this.latest;
+  }
+}

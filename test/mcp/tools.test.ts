@@ -1,0 +1,177 @@
+/** Every tool through a real MCP client, in process: happy paths and the bad input each must refuse. */
+import { beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { join } from "node:path";
+import type { App } from "../../src/app.ts";
+import { testApp, writeTree } from "../helpers.ts";
+import { call, connectInMemory, errorText } from "./mcp-client.ts";
+
+let client: Client;
+let app: App;
+let root: string;
+
+async function waitForSync(jobId: string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 600; i++) {
+    const r = await call(client, "sync_status", { jobId });
+    const state = r.structuredContent!.state;
+    if (state === "succeeded" || state === "failed") return r.structuredContent!;
+    await Bun.sleep(20);
+  }
+  throw new Error("sync did not finish");
+}
+
+beforeAll(async () => {
+  ({ app, root } = await testApp());
+  writeTree(root, {
+    "notes/alpha.md": "# Alpha project\n\nThe alpha launch moved to March.\n\n## Budget\n\nThe budget is 40 thousand.",
+    "notes/beta.md": "# Beta\n\nBeta testing runs in April.",
+    "broken.txt": Uint8Array.from({ length: 300 }, (_, i) => [0x81, 0x02, 0xff][i % 3]!),
+  });
+  client = await connectInMemory({ app });
+});
+
+describe("tools/list", () => {
+  test("lists the 12 tools, each described in more than 40 characters and annotated", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ["delete_file", "find_mentions", "ingest_data", "ingest_file", "ingest_url", "list_files", "query_documents", "read_chunk_neighbors", "read_file", "status", "sync_start", "sync_status"].sort(),
+    );
+    for (const t of tools) {
+      expect(t.description!.length).toBeGreaterThan(40);
+      expect(t.annotations?.readOnlyHint).toBeDefined();
+      expect(t.outputSchema).toBeDefined();
+    }
+    expect(tools.find((t) => t.name === "query_documents")!.description).toContain("`displayPath` copied verbatim");
+  });
+});
+
+describe("sync", () => {
+  test("sync_start returns a job id at once; sync_status reports it through to succeeded with counts and per-file errors", async () => {
+    const started = await call(client, "sync_start");
+    expect(started.structuredContent!.jobId).toMatch(/^[0-9a-f]{32}$/);
+    const done = await waitForSync(started.structuredContent!.jobId as string);
+    expect(done.state).toBe("succeeded");
+    expect(done.counts).toMatchObject({ scanned: 3, ingested: 2, failed: 1 });
+    expect((done.errors as { source: string }[])[0]!.source).toBe(join(root, "broken.txt"));
+    expect(done.finishedAt).toBeString();
+  });
+
+  test("an unknown job id gets the reference's message", async () => {
+    expect(errorText(await call(client, "sync_status", { jobId: "nope" }))).toContain("Unknown sync job 'nope' (only the latest job is retained)");
+  });
+
+  test("a second sync while one runs is refused; start -> poll -> start again is not", async () => {
+    const first = await call(client, "sync_start");
+    const second = await call(client, "sync_start");
+    expect(errorText(second)).toContain("already running");
+    await waitForSync(first.structuredContent!.jobId as string);
+    const third = await call(client, "sync_start");
+    expect(third.isError).toBeFalsy();
+    await waitForSync(third.structuredContent!.jobId as string);
+  });
+
+  test("a sync path outside the roots is refused", async () => {
+    expect(errorText(await call(client, "sync_start", { path: "/etc" }))).toContain("Path outside configured document roots");
+  });
+});
+
+describe("query_documents", () => {
+  test("returns results, sources and parents", async () => {
+    const r = (await call(client, "query_documents", { query: "alpha launch", topK: 3 })).structuredContent!;
+    const results = r.results as { source: string; parentId: string }[];
+    expect(results.length).toBeGreaterThan(0);
+    expect((r.sources as { displayPath: string }[]).map((s) => s.displayPath)).toContain("notes/alpha.md");
+    for (const hit of results) expect(Object.keys(r.parents as object)).toContain(hit.parentId);
+  });
+
+  test.each([
+    [{ query: "", topK: 3 }, "query must not be empty"],
+    [{ query: "x", topK: 0 }, "topK must be at least 1, got 0"],
+  ])("%o is refused", async (args, message) => {
+    expect(errorText(await call(client, "query_documents", args))).toContain(message);
+  });
+
+  test("scope may be one path or several", async () => {
+    const one = (await call(client, "query_documents", { query: "testing", scope: join(root, "notes/beta.md") })).structuredContent!;
+    expect(new Set((one.results as { source: string }[]).map((h) => h.source))).toEqual(new Set([join(root, "notes/beta.md")]));
+    const none = (await call(client, "query_documents", { query: "testing", scope: ["/elsewhere"] })).structuredContent!;
+    expect(none.notice).toContain("/elsewhere");
+  });
+});
+
+describe("reading", () => {
+  test("read_file rebuilds a document; relative, outside and unknown paths are refused", async () => {
+    const r = (await call(client, "read_file", { filePath: join(root, "notes/alpha.md") })).structuredContent!;
+    expect(r).toMatchObject({ source: join(root, "notes/alpha.md"), sourceType: "file", title: "Alpha project" });
+    expect(r.text).toContain("The budget is 40 thousand.");
+    expect(errorText(await call(client, "read_file", { filePath: "notes/alpha.md" }))).toContain("must be absolute");
+    expect(errorText(await call(client, "read_file", { filePath: "/etc/passwd" }))).toContain("outside configured document roots");
+    expect(errorText(await call(client, "read_file", { filePath: join(root, "missing.md") }))).toContain("File does not exist");
+    expect(errorText(await call(client, "read_file", { source: "unknown-id" }))).toContain("Source not found in index");
+    expect(errorText(await call(client, "read_file", {}))).toContain("filePath");
+  });
+
+  test("read_chunk_neighbors returns the chunks around a hit", async () => {
+    const r = (await call(client, "read_chunk_neighbors", { filePath: join(root, "notes/alpha.md"), chunkIndex: 0, after: 1 })).structuredContent!;
+    expect((r.chunks as { chunkIndex: number }[]).map((c) => c.chunkIndex)).toEqual([0, 1]);
+  });
+
+  test("list_files lists files with their state", async () => {
+    const r = (await call(client, "list_files", { scope: join(root, "notes") })).structuredContent!;
+    expect((r.files as { displayPath: string; state: string }[]).map((f) => [f.displayPath, f.state])).toEqual([
+      ["notes/alpha.md", "ingested"],
+      ["notes/beta.md", "ingested"],
+    ]);
+  });
+});
+
+describe("writing", () => {
+  test("ingest_data indexes content under its id; read_file and delete_file take the id", async () => {
+    const r = (await call(client, "ingest_data", { content: "# Minutes\n\nWe agreed on gamma.", source: "minutes-1", format: "markdown" })).structuredContent!;
+    expect(r).toEqual({ source: "minutes-1", sourceType: "data", title: "Minutes", chunkCount: 1 });
+    expect((await call(client, "read_file", { source: "minutes-1" })).structuredContent!.text).toContain("gamma");
+    expect((await call(client, "delete_file", { source: "minutes-1" })).structuredContent).toEqual({ source: "minutes-1", deletedChunks: 1 });
+    expect(errorText(await call(client, "delete_file", { source: "minutes-1" }))).toContain("Source not found");
+  });
+
+  test("ingest_data over MAX_FILE_SIZE is refused and changes nothing", async () => {
+    const { app: small } = await testApp({ MAX_FILE_SIZE: "1000" });
+    const c = await connectInMemory({ app: small });
+    expect(errorText(await call(c, "ingest_data", { content: "z".repeat(1001), source: "huge" }))).toContain("MAX_FILE_SIZE");
+    expect(small.store.exists()).toBe(false);
+  });
+
+  test("ingest_file re-ingests one file; a relative path is refused", async () => {
+    const r = (await call(client, "ingest_file", { filePath: join(root, "notes/beta.md") })).structuredContent!;
+    expect(r).toMatchObject({ source: join(root, "notes/beta.md"), chunkCount: 1 });
+    expect(errorText(await call(client, "ingest_file", { filePath: "beta.md" }))).toContain("must be absolute");
+  });
+
+  test("tools whose engine is not built yet say so and name a way around", async () => {
+    expect(errorText(await call(client, "ingest_url", { url: "https://example.com" }))).toContain("not available in this build yet");
+    expect(errorText(await call(client, "find_mentions", { terms: ["alpha"] }))).toContain("not available in this build yet");
+  });
+});
+
+describe("protocol errors", () => {
+  test("a schema violation is a JSON-RPC InvalidParams error, not a tool result", async () => {
+    await expect(client.callTool({ name: "query_documents", arguments: { query: 5 } })).rejects.toThrow(/Invalid arguments for tool query_documents/);
+    await expect(client.callTool({ name: "ingest_data", arguments: { content: "x", source: "s", format: "pdf" } })).rejects.toThrow(/format/);
+    await expect(client.callTool({ name: "read_file", arguments: { filePath: "/x", bogus: 1 } })).rejects.toThrow(/Invalid arguments/);
+  });
+
+  test("with a configuration error every tool but status fails with that error", async () => {
+    const c = await connectInMemory({ configError: 'Configuration error: BASE_DIRS="x" is invalid' });
+    expect(errorText(await call(c, "query_documents", { query: "x" }))).toContain("BASE_DIRS");
+    expect(errorText(await call(c, "sync_start"))).toContain("BASE_DIRS");
+    expect((await call(c, "status")).isError).toBeFalsy();
+  });
+
+  test("none of the refused calls changed the index", async () => {
+    const before = await app.store.listSources();
+    await call(client, "read_file", { filePath: "/etc/passwd" });
+    await call(client, "delete_file", { filePath: "/etc/passwd" });
+    await call(client, "query_documents", { query: "" });
+    expect(await app.store.listSources()).toEqual(before);
+  });
+});
