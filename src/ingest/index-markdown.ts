@@ -1,11 +1,14 @@
 /**
- * The shared tail of every ingest: chunk the Markdown to the token budget,
- * embed the chunks, and swap them into the index in one commit.
+ * The shared tail of every ingest, in two steps so that a batch can span
+ * documents: prepare (chunk to the token budget) and store (embed every
+ * chunk of the batch at once, then swap all their sources in one commit,
+ * which is atomic per source).
  */
 import type { App } from "../app.ts";
-import { chunkDocument } from "../chunk/chunk-document.ts";
+import { chunkDocument, type ChunkDraft } from "../chunk/chunk-document.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
+import type { Embedder } from "../embed/embedder.ts";
 import type { ChunkRow, SourceType } from "../store/chunk-row.ts";
 
 export interface DocumentToIndex {
@@ -20,6 +23,10 @@ export interface DocumentToIndex {
   ocrEngine?: string;
 }
 
+export interface PreparedDocument extends Omit<DocumentToIndex, "markdown" | "seedTitle"> {
+  chunks: ChunkDraft[];
+}
+
 export interface IngestResult {
   source: string;
   sourceType: SourceType;
@@ -27,33 +34,47 @@ export interface IngestResult {
   chunkCount: number;
 }
 
-export async function indexMarkdown(app: App, doc: DocumentToIndex): Promise<IngestResult> {
-  const embedder = await app.embedder();
-  const markdown = stripInlineImages(doc.markdown);
-  const { chunks } = chunkDocument(markdown, {
+export function prepareDocument(app: App, embedder: Embedder, doc: DocumentToIndex): PreparedDocument {
+  const { markdown, seedTitle, ...rest } = doc;
+  const { chunks } = chunkDocument(stripInlineImages(markdown), {
     title: doc.title,
-    seedTitle: doc.seedTitle,
+    seedTitle,
     budget: app.config.chunkTokenBudget,
     count: (t) => embedder.countTokens(t),
   });
-  const vectors = await embedder.embed(chunks.map((c) => c.text));
+  return { ...rest, chunks };
+}
+
+/** Embeds and stores prepared documents: one embedding pass, one commit. */
+export async function storeDocuments(app: App, embedder: Embedder, docs: PreparedDocument[]): Promise<IngestResult[]> {
+  if (docs.length === 0) return [];
+  const vectors = await embedder.embed(docs.flatMap((d) => d.chunks.map((c) => c.text)));
   const ingestedAt = new Date().toISOString();
-  const rows: ChunkRow[] = chunks.map((c, i) => ({
-    id: `${doc.source}#${c.chunkIndex}`,
-    source: doc.source,
-    source_type: doc.sourceType,
-    title: doc.title,
-    chunk_index: c.chunkIndex,
-    parent_id: `${doc.source}#p${c.parentIndex}`,
-    text: c.text,
-    vector: vectors[i]!,
-    scheme: CHUNK_SCHEME,
-    content_hash: doc.contentHash,
-    mtime: doc.mtime,
-    file_size: doc.fileSize,
-    ingested_at: ingestedAt,
-    ocr_engine: doc.ocrEngine ?? "",
-  }));
-  await app.store.replaceSource(doc.source, rows, embedder.dimensions);
-  return { source: doc.source, sourceType: doc.sourceType, title: doc.title, chunkCount: rows.length };
+  let next = 0;
+  const rows: ChunkRow[] = docs.flatMap((doc) =>
+    doc.chunks.map((c) => ({
+      id: `${doc.source}#${c.chunkIndex}`,
+      source: doc.source,
+      source_type: doc.sourceType,
+      title: doc.title,
+      chunk_index: c.chunkIndex,
+      parent_id: `${doc.source}#p${c.parentIndex}`,
+      text: c.text,
+      vector: vectors[next++]!,
+      scheme: CHUNK_SCHEME,
+      content_hash: doc.contentHash,
+      mtime: doc.mtime,
+      file_size: doc.fileSize,
+      ingested_at: ingestedAt,
+      ocr_engine: doc.ocrEngine ?? "",
+    })),
+  );
+  await app.store.replaceSources(docs.map((d) => d.source), rows, embedder.dimensions);
+  return docs.map((d) => ({ source: d.source, sourceType: d.sourceType, title: d.title, chunkCount: d.chunks.length }));
+}
+
+export async function indexMarkdown(app: App, doc: DocumentToIndex): Promise<IngestResult> {
+  const embedder = await app.embedder();
+  const [result] = await storeDocuments(app, embedder, [prepareDocument(app, embedder, doc)]);
+  return result!;
 }

@@ -3,9 +3,10 @@ import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { converterFor } from "../convert/registry.ts";
+import type { Embedder } from "../embed/embedder.ts";
 import { AppError } from "../errors.ts";
 import { chooseFileTitle } from "../title/choose-title.ts";
-import { indexMarkdown, type IngestResult } from "./index-markdown.ts";
+import { prepareDocument, storeDocuments, type IngestResult, type PreparedDocument } from "./index-markdown.ts";
 
 export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -19,22 +20,27 @@ export function tooLarge(path: string, size: number, limit: number): AppError {
   );
 }
 
-/** Indexes the file at an absolute path already checked to lie inside the roots. */
-export async function ingestFile(app: App, path: string): Promise<IngestResult> {
+/** Reads, converts and chunks a file at an absolute path already checked to lie inside the roots. */
+export async function prepareFile(app: App, embedder: Embedder, path: string): Promise<PreparedDocument> {
   const info = await stat(path);
   if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
   const convert = await converterFor(path);
   const bytes = new Uint8Array(await readFile(path));
   const converted = await convert(bytes, path);
-  const title = chooseFileTitle(path, converted.markdown, converted.metadataTitle);
-  return indexMarkdown(app, {
+  return prepareDocument(app, embedder, {
     source: path,
     sourceType: "file",
     markdown: converted.markdown,
-    title,
+    title: chooseFileTitle(path, converted.markdown, converted.metadataTitle),
     seedTitle: true,
     contentHash: sha256(bytes),
     mtime: info.mtimeMs,
     fileSize: info.size,
   });
+}
+
+export async function ingestFile(app: App, path: string): Promise<IngestResult> {
+  const embedder = await app.embedder();
+  const [result] = await storeDocuments(app, embedder, [await prepareFile(app, embedder, path)]);
+  return result!;
 }

@@ -8,10 +8,10 @@ import { readFile } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
-import { describeError } from "../errors.ts";
 import { walkRoots, type ScannedFile } from "../scan/walk-roots.ts";
 import { inScope } from "../search/scope.ts";
-import { ingestFile, sha256, tooLarge } from "./ingest-file.ts";
+import { sha256, tooLarge } from "./ingest-file.ts";
+import { ingestFiles } from "./ingest-files.ts";
 
 export interface SyncCounts {
   scanned: number;
@@ -60,17 +60,10 @@ export async function syncIndex(app: App, options: SyncOptions = {}): Promise<Sy
   }
   counts.scanned = toIngest.length + counts.skipped + oversized.length;
 
-  let done = 0;
-  for (const file of toIngest) {
-    options.onProgress?.(done++, toIngest.length, file.path);
-    try {
-      await ingestFile(app, file.path);
-      counts.ingested++;
-    } catch (error) {
-      counts.failed++;
-      ingestErrors.push({ source: file.path, error: describeError(error) });
-    }
-  }
+  const ingested = await ingestFiles(app, toIngest.map((f) => f.path), options.onProgress);
+  counts.ingested = ingested.results.length;
+  counts.failed += ingested.errors.length;
+  ingestErrors.push(...ingested.errors);
 
   const present = new Set(files.map((f) => f.path));
   for (const source of indexed.keys()) {

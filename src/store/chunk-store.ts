@@ -82,16 +82,16 @@ export class ChunkStore {
     return { table, created: true };
   }
 
-  /** Replaces every chunk of one source with rows, in one commit. */
-  async replaceSource(source: string, rows: ChunkRow[], dimensions: number): Promise<void> {
-    if (rows.length === 0) throw new AppError("INDEX", `Nothing to index for ${source}.`);
+  /** Replaces every chunk of the given sources with rows, in one commit: each source swaps whole. */
+  async replaceSources(sources: string[], rows: ChunkRow[], dimensions: number): Promise<void> {
+    if (rows.length === 0) throw new AppError("INDEX", `Nothing to index for ${sources.join(", ")}.`);
     const { table, created } = await this.openForWrite(dimensions, rows);
     if (created) return;
     await table
       .mergeInsert("id")
       .whenMatchedUpdateAll()
       .whenNotMatchedInsertAll()
-      .whenNotMatchedBySourceDelete({ where: `source = ${sqlString(source)}` })
+      .whenNotMatchedBySourceDelete({ where: `source IN (${sources.map(sqlString).join(", ")})` })
       .execute(rows as unknown as Record<string, unknown>[]);
   }
 

@@ -1,9 +1,8 @@
 import { defineCommand } from "citty";
 import { statSync } from "node:fs";
 import { SUPPORTED_EXTENSIONS } from "../../convert/registry.ts";
-import { AppError, describeError } from "../../errors.ts";
-import { ingestFile } from "../../ingest/ingest-file.ts";
-import type { IngestResult } from "../../ingest/index-markdown.ts";
+import { AppError } from "../../errors.ts";
+import { ingestFiles } from "../../ingest/ingest-files.ts";
 import { resolveInsideRoots } from "../../scan/containment.ts";
 import { walkRoots } from "../../scan/walk-roots.ts";
 import { markFailed, printJson, printLines, warn } from "../output.ts";
@@ -22,17 +21,7 @@ export default defineCommand({
       else if (SUPPORTED_EXTENSIONS.has(path.slice(path.lastIndexOf(".")).toLowerCase())) files.push(path);
       else throw new AppError("UNSUPPORTED_FORMAT", `Unsupported file type: ${path}`, `Supported extensions: ${[...SUPPORTED_EXTENSIONS].join(" ")}.`);
     }
-    const progress = progressReporter("ingesting");
-    const ingested: IngestResult[] = [];
-    const errors: { source: string; error: string }[] = [];
-    for (const [i, file] of files.entries()) {
-      progress(i, files.length, file);
-      try {
-        ingested.push(await ingestFile(app, file));
-      } catch (error) {
-        errors.push({ source: file, error: describeError(error) });
-      }
-    }
+    const { results: ingested, errors } = await ingestFiles(app, files, progressReporter("ingesting"));
     if (ingested.length) await app.store.optimize();
     for (const e of errors) warn(`${e.source}: ${e.error}`);
     if (errors.length) markFailed();

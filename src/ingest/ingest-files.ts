@@ -1,0 +1,55 @@
+/**
+ * Ingests many files as a pipeline: files are converted and chunked on the
+ * main thread while the previous group's chunks embed (ONNX Runtime runs off
+ * the main thread), and each group is written in one commit. A file that
+ * fails is reported and the rest carry on; a group that fails to store keeps
+ * every old chunk of its files.
+ */
+import type { App } from "../app.ts";
+import { describeError } from "../errors.ts";
+import type { IngestResult, PreparedDocument } from "./index-markdown.ts";
+import { storeDocuments } from "./index-markdown.ts";
+import { prepareFile } from "./ingest-file.ts";
+
+/** Chunks per embedding pass and commit: large enough to amortise a LanceDB commit, small enough to keep memory flat. */
+export const GROUP_CHUNKS = 256;
+
+export interface IngestFilesReport {
+  results: IngestResult[];
+  errors: { source: string; error: string }[];
+}
+
+export async function ingestFiles(app: App, paths: string[], onProgress?: (done: number, total: number, path: string) => void): Promise<IngestFilesReport> {
+  const report: IngestFilesReport = { results: [], errors: [] };
+  if (paths.length === 0) return report;
+  const embedder = await app.embedder();
+  let group: PreparedDocument[] = [];
+  let groupChunks = 0;
+  let inFlight: Promise<void> = Promise.resolve();
+
+  const launch = (docs: PreparedDocument[]) =>
+    storeDocuments(app, embedder, docs).then(
+      (results) => void report.results.push(...results),
+      (error) => void report.errors.push(...docs.map((d) => ({ source: d.source, error: describeError(error) }))),
+    );
+
+  for (const [i, path] of paths.entries()) {
+    onProgress?.(i, paths.length, path);
+    try {
+      const doc = await prepareFile(app, embedder, path);
+      group.push(doc);
+      groupChunks += doc.chunks.length;
+    } catch (error) {
+      report.errors.push({ source: path, error: describeError(error) });
+    }
+    if (groupChunks >= GROUP_CHUNKS) {
+      await inFlight; // at most one group embeds while the next is prepared
+      inFlight = launch(group);
+      group = [];
+      groupChunks = 0;
+    }
+  }
+  await inFlight;
+  await launch(group);
+  return report;
+}
