@@ -5,11 +5,13 @@
  * an absolute folder path.
  *
  *   bun scripts/make-test-model.ts --shape tiny --out test/fixtures/models/tiny
- *   bun scripts/make-test-model.ts --shape l12  --out /tmp/l12
+ *   bun scripts/make-test-model.ts --shape l12  --out /tmp/l12 [--quantize]
  *
  * tiny is committed and used by the tests. l12 has the compute of the real
  * default model (12 layers, hidden 384, 12 heads, intermediate 1536) for
  * benchmarks; its weights are random, so it says nothing about quality.
+ * --quantize makes the dense layers dynamic int8, as in the default model's
+ * quantized export.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -28,11 +30,12 @@ const { values } = parseArgs({
     shape: { type: "string", default: "tiny" },
     out: { type: "string" },
     corpus: { type: "string", default: resolve(import.meta.dir, "../../shared/corpus") },
+    quantize: { type: "boolean", default: false },
   },
 });
 const shape = SHAPES[values.shape!];
 if (!shape || !values.out) {
-  console.error("usage: make-test-model.ts --shape tiny|l12 --out DIR [--corpus DIR]");
+  console.error("usage: make-test-model.ts --shape tiny|l12 --out DIR [--quantize] [--corpus DIR]");
   process.exit(2);
 }
 
@@ -51,7 +54,7 @@ function vocabulary(): string[] {
 const vocab = vocabulary();
 const out = resolve(values.out);
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, "model.onnx"), buildBert({ ...shape, vocabSize: vocab.length }));
+writeFileSync(join(out, "model.onnx"), buildBert({ ...shape, vocabSize: vocab.length, quantize: values.quantize }));
 writeFileSync(join(out, "tokenizer.json"), JSON.stringify(tokenizerJson(vocab, MAX_LENGTH)));
 writeFileSync(join(out, "tokenizer_config.json"), JSON.stringify(tokenizerConfig(MAX_LENGTH), null, 2));
 writeFileSync(

@@ -5,17 +5,21 @@
 import type { Config } from "./config/load-config.ts";
 import { OnnxEmbedder, type Embedder } from "./embed/embedder.ts";
 import { resolveModelFolder } from "./embed/model-folder.ts";
+import type { IngestMetrics } from "./ingest/ingest-metrics.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore } from "./store/chunk-store.ts";
 
 export interface AppOptions {
   log?: (line: string) => void;
+  /** Benchmarks pass this to time the ingest phases. */
+  metrics?: IngestMetrics;
 }
 
 export interface App {
   readonly config: Config;
   readonly log: (line: string) => void;
   readonly store: ChunkStore;
+  readonly metrics?: IngestMetrics;
   embedder(): Promise<Embedder>;
 }
 
@@ -26,6 +30,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     config,
     log,
     store: new ChunkStore(config.dbPath),
+    metrics: options.metrics,
     embedder() {
       embedder ??= (async () => {
         const folder = await resolveModelFolder(config.modelName, { cacheDir: config.cacheDir, endpoint: config.hfEndpoint, log });

@@ -13,6 +13,8 @@ export interface BertShape {
   heads: number;
   intermediate: number;
   maxPositions: number;
+  /** Dense layers as dynamic int8 (DynamicQuantizeLinear + MatMulInteger), like a quantize_dynamic export. */
+  quantize?: boolean;
 }
 
 /** Seeded normal numbers, so the same command writes the same bytes. */
@@ -45,8 +47,19 @@ export function buildBert(shape: BertShape, seed = 42): Uint8Array {
       { name: "axis", int: -1 },
       { name: "epsilon", float: 1e-12 },
     ]);
-  const dense = (x: string, prefix: string, inDim: number, outDim: number) =>
+  const denseFloat = (x: string, prefix: string, inDim: number, outDim: number) =>
     g.op("Add", [g.op("MatMul", [x, random(`${prefix}.weight`, [inDim, outDim])]), random(`${prefix}.bias`, [outDim])]);
+  // Per-tensor symmetric int8 weights; activations quantized to uint8 at run time.
+  const denseInt8 = (x: string, prefix: string, inDim: number, outDim: number) => {
+    const weights = new Float32Array(inDim * outDim).map(() => normal() * 0.02);
+    const scale = weights.reduce((m, w) => Math.max(m, Math.abs(w)), 0) / 127;
+    const quantized = Int8Array.from(weights, (w) => Math.round(w / scale));
+    const [xq, xScale, xZero] = g.opMulti("DynamicQuantizeLinear", [x], 3) as [string, string, string];
+    const product = g.op("MatMulInteger", [xq, g.int8s(`${prefix}.weight_q`, [inDim, outDim], quantized), xZero, g.int8s(`${prefix}.weight_zero`, [], Int8Array.of(0))]);
+    const rescale = g.op("Mul", [xScale, constant(`${prefix}.weight_scale`, [], scale)]);
+    return g.op("Add", [g.op("Mul", [g.op("Cast", [product], [{ name: "to", int: 1 }]), rescale]), random(`${prefix}.bias`, [outDim])]);
+  };
+  const dense = shape.quantize ? denseInt8 : denseFloat;
 
   const inputIds = g.input("input_ids", "int64", ["batch", "sequence"]);
   const attentionMask = g.input("attention_mask", "int64", ["batch", "sequence"]);

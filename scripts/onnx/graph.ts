@@ -5,7 +5,10 @@
 import { ProtoWriter } from "./protobuf.ts";
 
 const FLOAT = 1;
+const UINT8 = 2;
+const INT8 = 3;
 const INT64 = 7;
+const TYPE_CODES = { float: FLOAT, uint8: UINT8, int8: INT8, int64: INT64 } as const;
 
 type Attr =
   | { name: string; int: number }
@@ -22,8 +25,8 @@ interface Node {
 interface Initializer {
   name: string;
   dims: number[];
-  type: "float" | "int64";
-  data: Float32Array | BigInt64Array;
+  type: keyof typeof TYPE_CODES;
+  data: Float32Array | BigInt64Array | Int8Array | Uint8Array;
 }
 
 interface ValueInfo {
@@ -56,6 +59,19 @@ export class GraphBuilder {
   ints(name: string, dims: number[], values: number[]): string {
     this.inits.push({ name, dims, type: "int64", data: BigInt64Array.from(values.map(BigInt)) });
     return name;
+  }
+
+  int8s(name: string, dims: number[], data: Int8Array): string {
+    this.inits.push({ name, dims, type: "int8", data });
+    return name;
+  }
+
+  /** Adds a node with several outputs and returns their names. */
+  opMulti(op: string, inputs: string[], outputs: number, attrs: Attr[] = []): string[] {
+    const base = `${op.toLowerCase()}_${this.counter++}`;
+    const names = Array.from({ length: outputs }, (_, i) => `${base}_${i}`);
+    this.nodes.push({ op, inputs, outputs: names, attrs });
+    return names;
   }
 
   /** Adds a node and returns its (single) output name. */
@@ -101,7 +117,7 @@ function writeNode(w: ProtoWriter, node: Node): void {
 
 function writeTensor(w: ProtoWriter, init: Initializer): void {
   for (const d of init.dims) w.int(1, d);
-  w.int(2, init.type === "float" ? FLOAT : INT64);
+  w.int(2, TYPE_CODES[init.type]);
   w.string(8, init.name);
   w.bytes(9, new Uint8Array(init.data.buffer, init.data.byteOffset, init.data.byteLength));
 }

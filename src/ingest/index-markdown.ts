@@ -10,6 +10,7 @@ import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import type { ChunkRow, SourceType } from "../store/chunk-row.ts";
+import { timed } from "./ingest-metrics.ts";
 
 export interface DocumentToIndex {
   source: string;
@@ -34,21 +35,25 @@ export interface IngestResult {
   chunkCount: number;
 }
 
-export function prepareDocument(app: App, embedder: Embedder, doc: DocumentToIndex): PreparedDocument {
+export async function prepareDocument(app: App, embedder: Embedder, doc: DocumentToIndex): Promise<PreparedDocument> {
   const { markdown, seedTitle, ...rest } = doc;
-  const { chunks } = chunkDocument(stripInlineImages(markdown), {
-    title: doc.title,
-    seedTitle,
-    budget: app.config.chunkTokenBudget,
-    count: (t) => embedder.countTokens(t),
-  });
+  const { chunks } = await timed(app.metrics, "chunkMs", () =>
+    chunkDocument(stripInlineImages(markdown), {
+      title: doc.title,
+      seedTitle,
+      budget: app.config.chunkTokenBudget,
+      count: (t) => embedder.countTokens(t),
+    }),
+  );
   return { ...rest, chunks };
 }
 
 /** Embeds and stores prepared documents: one embedding pass, one commit. */
 export async function storeDocuments(app: App, embedder: Embedder, docs: PreparedDocument[]): Promise<IngestResult[]> {
   if (docs.length === 0) return [];
-  const vectors = await embedder.embed(docs.flatMap((d) => d.chunks.map((c) => c.text)));
+  const texts = docs.flatMap((d) => d.chunks.map((c) => c.text));
+  app.metrics?.embedGroups.push(texts);
+  const vectors = await timed(app.metrics, "embedMs", () => embedder.embed(texts));
   const ingestedAt = new Date().toISOString();
   let next = 0;
   const rows: ChunkRow[] = docs.flatMap((doc) =>
@@ -69,12 +74,12 @@ export async function storeDocuments(app: App, embedder: Embedder, docs: Prepare
       ocr_engine: doc.ocrEngine ?? "",
     })),
   );
-  await app.store.replaceSources(docs.map((d) => d.source), rows, embedder.dimensions);
+  await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, embedder.dimensions));
   return docs.map((d) => ({ source: d.source, sourceType: d.sourceType, title: d.title, chunkCount: d.chunks.length }));
 }
 
 export async function indexMarkdown(app: App, doc: DocumentToIndex): Promise<IngestResult> {
   const embedder = await app.embedder();
-  const [result] = await storeDocuments(app, embedder, [prepareDocument(app, embedder, doc)]);
+  const [result] = await storeDocuments(app, embedder, [await prepareDocument(app, embedder, doc)]);
   return result!;
 }

@@ -7,6 +7,7 @@ import type { Embedder } from "../embed/embedder.ts";
 import { AppError } from "../errors.ts";
 import { chooseFileTitle } from "../title/choose-title.ts";
 import { prepareDocument, storeDocuments, type IngestResult, type PreparedDocument } from "./index-markdown.ts";
+import { timed } from "./ingest-metrics.ts";
 
 export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -25,8 +26,10 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
   const info = await stat(path);
   if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
   const convert = await converterFor(path);
-  const bytes = new Uint8Array(await readFile(path));
-  const converted = await convert(bytes, path);
+  const { bytes, converted } = await timed(app.metrics, "convertMs", async () => {
+    const bytes = new Uint8Array(await readFile(path));
+    return { bytes, converted: await convert(bytes, path) };
+  });
   return prepareDocument(app, embedder, {
     source: path,
     sourceType: "file",

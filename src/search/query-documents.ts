@@ -61,20 +61,22 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   }
   const weight = input.hybridWeight ?? config.hybridWeight;
   const candidates = Math.max(4 * topK, MIN_CANDIDATES);
+  // The keyword side needs no query vector, so it runs while the query embeds and the vector side searches.
+  const keywordSide: Promise<Candidate[] | null> =
+    weight === 0
+      ? Promise.resolve(null)
+      : store.keywordSearch(input.query, candidates, filter).then(
+          (hits) => hits.map((h) => ({ ...h, distance: null })),
+          (error) => {
+            app.log(`keyword search failed, ranking by vectors only: ${(error as Error).message}`);
+            return null;
+          },
+        );
   const embedder = await app.embedder();
   const [queryVector] = await embedder.embed([input.query]);
   const vectorHits: Candidate[] = (await store.vectorSearch(queryVector!, candidates, filter)).map((h) => ({ ...h, distance: h._distance ?? null }));
-  let fused: Fused<Candidate>[];
-  if (weight === 0) fused = vectorOnly(vectorHits);
-  else {
-    let keywordHits: Candidate[] | null = null;
-    try {
-      keywordHits = (await store.keywordSearch(input.query, candidates, filter)).map((h) => ({ ...h, distance: null }));
-    } catch (error) {
-      app.log(`keyword search failed, ranking by vectors only: ${(error as Error).message}`);
-    }
-    fused = keywordHits ? fuseRankings(vectorHits, keywordHits, weight) : vectorOnly(vectorHits);
-  }
+  const keywordHits = await keywordSide;
+  const fused: Fused<Candidate>[] = keywordHits ? fuseRankings(vectorHits, keywordHits, weight) : vectorOnly(vectorHits);
   const ranked = fused.map((f) => ({ ...toChunkResult(f.item, f.score, f.distance) }));
   const results = applyResultFilters(ranked, { maxDistance: config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
   return { results, sources: citedSources(results, config.roots), parents: await parentsOf(app, results) };

@@ -11,6 +11,14 @@ import { loadLanceDb } from "../native/lancedb.ts";
 import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 
 export const TABLE_NAME = "chunks";
+/**
+ * Past this many chunks, flat vector search becomes the slowest part of a query
+ * (72 ms at 100k on 2 cores), so an IVF_FLAT index is built: 9 ms at 100k with
+ * recall@50 of 0.998 against flat search, and distances stay exact.
+ */
+export const ANN_THRESHOLD = 10_000;
+/** Rebuild the vector index once the table has grown this many times past what it was trained on. */
+const ANN_REBUILD_GROWTH = 4;
 type Meta = Omit<ChunkRow, "vector">;
 export type Hit = Meta & { _distance?: number; _score?: number };
 
@@ -30,7 +38,10 @@ export class ChunkStore {
   private table: Table | null = null;
   private connection: Connection | null = null;
 
-  constructor(readonly dbPath: string) {}
+  constructor(
+    readonly dbPath: string,
+    private readonly annThreshold = ANN_THRESHOLD,
+  ) {}
 
   /** True when an index exists on disk (status and reads need not load LanceDB otherwise). */
   exists(): boolean {
@@ -70,14 +81,10 @@ export class ChunkStore {
       }
       return { table: existing, created: false };
     }
-    const lance = await loadLanceDb();
     const db = await this.connect();
     const table = await db.createEmptyTable(TABLE_NAME, chunkSchema(dimensions), { existOk: true });
     await table.add(firstRows as unknown as Record<string, unknown>[]);
-    // An Index object is consumed by createIndex, so each column gets its own.
-    const fts = () => lance.Index.fts({ withPosition: false, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false });
-    await table.createIndex("text", { config: fts() });
-    await table.createIndex("title", { config: fts() });
+    await createChunkIndexes(table);
     this.table = table;
     return { table, created: true };
   }
@@ -105,10 +112,24 @@ export class ChunkStore {
     return count;
   }
 
-  /** Folds new rows into the full-text and vector indexes and compacts small fragments. */
+  /** Folds new rows into the full-text and vector indexes, compacts small fragments, and builds the vector index once it pays. */
   async optimize(): Promise<void> {
     const table = await this.open();
-    if (table) await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    if (!table) return;
+    await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    await this.ensureVectorIndex(table);
+  }
+
+  private async ensureVectorIndex(table: Table): Promise<void> {
+    const rows = await table.countRows();
+    if (rows < this.annThreshold) return;
+    const existing = (await table.listIndices()).find((i) => i.columns.includes("vector"));
+    if (existing) {
+      const stats = await table.indexStats(existing.name);
+      if (stats && stats.numIndexedRows * ANN_REBUILD_GROWTH > rows) return;
+    }
+    const lance = await loadLanceDb();
+    await table.createIndex("vector", { config: lance.Index.ivfFlat({ distanceType: "l2" }), replace: true });
   }
 
   async sourceChunks(source: string, from?: number, to?: number): Promise<Meta[]> {
@@ -187,6 +208,17 @@ export class ChunkStore {
     if (filter) query = query.where(filter);
     return ((await query.toArray()) as Hit[]).map(plain);
   }
+}
+
+/** BM25 over text and title, and scalar indexes so reads by source and by parent id are lookups, not scans. */
+export async function createChunkIndexes(table: Table): Promise<void> {
+  const lance = await loadLanceDb();
+  // An Index object is consumed by createIndex, so each column gets its own.
+  const fts = () => lance.Index.fts({ withPosition: false, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false });
+  await table.createIndex("text", { config: fts() });
+  await table.createIndex("title", { config: fts() });
+  await table.createIndex("source", { config: lance.Index.btree() });
+  await table.createIndex("parent_id", { config: lance.Index.btree() });
 }
 
 /** Arrow rows are proxies; copy the fields out so callers get plain objects. */

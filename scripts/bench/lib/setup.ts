@@ -1,0 +1,81 @@
+/** Bench plumbing: the l12 model, temp corpora, subprocess timing, folder sizes and RSS. */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+
+export const REPO = resolve(import.meta.dir, "../../..");
+export const RESULTS = join(REPO, "bench-results");
+export const BINARY = join(REPO, "dist", `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`, "minirag-mcp");
+
+/**
+ * The 12-layer, 384-wide random-weight model with int8 dense layers: the
+ * compute of the default model's quantized export. Made once.
+ */
+export function ensureL12Model(): string {
+  const dir = join(RESULTS, "models", "l12-int8");
+  if (!existsSync(join(dir, "model.onnx"))) {
+    const r = Bun.spawnSync([process.execPath, join(REPO, "scripts/make-test-model.ts"), "--shape", "l12", "--quantize", "--out", dir], { stderr: "inherit" });
+    if (r.exitCode !== 0) throw new Error("make-test-model failed");
+  }
+  return dir;
+}
+
+export function ensureBinary(): string {
+  if (!existsSync(BINARY)) {
+    const r = Bun.spawnSync([process.execPath, join(REPO, "scripts/build.ts")], { stdout: "ignore", stderr: "inherit" });
+    if (r.exitCode !== 0) throw new Error("build failed");
+  }
+  return BINARY;
+}
+
+export function tempDir(prefix: string): string {
+  mkdirSync(join(RESULTS, "tmp"), { recursive: true });
+  return mkdtempSync(join(tmpdir(), `minirag-bench-${prefix}-`));
+}
+
+/** Copies files into a fresh folder; returns it. */
+export function corpusCopy(files: string[], prefix: string): string {
+  const dir = tempDir(prefix);
+  for (const f of files) cpSync(f, join(dir, basename(f)));
+  return dir;
+}
+
+export function folderBytes(path: string): number {
+  if (!existsSync(path)) return 0;
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.size;
+  return readdirSync(path).reduce((sum, e) => sum + folderBytes(join(path, e)), 0);
+}
+
+export function filesBytes(files: string[]): number {
+  return files.reduce((s, f) => s + statSync(f).size, 0);
+}
+
+export interface Timed {
+  ms: number;
+  maxRssBytes: number;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion, with wall time and the child's peak RSS. */
+export async function timedRun(cmd: string[], env: Record<string, string>, cwd?: string): Promise<Timed> {
+  const start = performance.now();
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env } as Record<string, string>, cwd, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const exitCode = await proc.exited;
+  const ms = performance.now() - start;
+  // Bun reports maxRSS in bytes.
+  return { ms, maxRssBytes: proc.resourceUsage()?.maxRSS ?? 0, exitCode, stdout, stderr };
+}
+
+/** Peak RSS of a live process (Linux), or NaN. */
+export function peakRss(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}

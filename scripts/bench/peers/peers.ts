@@ -1,0 +1,165 @@
+/**
+ * The peers, installed by this script into bench-results/peers and fed the
+ * same l12 model files offline:
+ *  - mcp-local-rag (npm), run under Bun (it asks for Node >= 22), model in
+ *    transformers.js's cache layout;
+ *  - the reference Python minirag-mcp (PyPI) in a venv, model in fastembed's
+ *    Hugging Face cache layout under the default model's pinned revision,
+ *    with HF_HUB_OFFLINE=1.
+ * Each is measured the same way as ours: ingest of the same files through
+ * its CLI, start-up, warm query latency over MCP stdio, peak RSS, index size.
+ */
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openSession, timeQueries } from "../lib/mcp-driver.ts";
+import { RESULTS, corpusCopy, folderBytes, tempDir, timedRun } from "../lib/setup.ts";
+import { median, percentile } from "../lib/stats.ts";
+
+export const LOCAL_RAG_VERSION = "0.19.1";
+export const REFERENCE_VERSION = "1.0.0";
+const REFERENCE_REPO = "models--qdrant--paraphrase-multilingual-MiniLM-L12-v2-onnx-Q";
+const REFERENCE_REVISION = "faf4aa4225822f3bc6376869cb1164e8e3feedd0";
+
+export interface PeerFigures {
+  name: string;
+  ok: boolean;
+  why?: string;
+  ingestMs?: number;
+  ingestMaxRss?: number;
+  chunks?: number;
+  indexBytes?: number;
+  statusMs?: number;
+  toolsListMs?: number;
+  queryP50?: number;
+  queryP95?: number;
+  serverRss?: number;
+}
+
+interface Peer {
+  name: string;
+  install(): Promise<void>;
+  /** Model files placed where the peer looks for them; returns its environment. */
+  env(modelDir: string, root: string, dbPath: string): Record<string, string>;
+  ingest(root: string): string[];
+  status: string[];
+  server: string[];
+  queryArgs(query: string): Record<string, unknown>;
+}
+
+function run(cmd: string[], env: Record<string, string> = {}): void {
+  const r = Bun.spawnSync(cmd, { env: { ...process.env, ...env } as Record<string, string>, stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed: ${r.stderr.toString().slice(-600)}`);
+}
+
+const modelConfig = (vocabSize: number) => ({
+  model_type: "bert",
+  architectures: ["BertModel"],
+  hidden_size: 384,
+  num_hidden_layers: 12,
+  num_attention_heads: 12,
+  intermediate_size: 1536,
+  max_position_embeddings: 512,
+  vocab_size: vocabSize,
+  type_vocab_size: 2,
+});
+
+function vocabSize(modelDir: string): number {
+  return Object.keys(JSON.parse(require("node:fs").readFileSync(join(modelDir, "tokenizer.json"), "utf8")).model.vocab).length;
+}
+
+const localRagDir = join(RESULTS, "peers", "mcp-local-rag");
+const localRag: Peer = {
+  name: `mcp-local-rag ${LOCAL_RAG_VERSION}`,
+  async install() {
+    if (existsSync(join(localRagDir, "node_modules/mcp-local-rag/dist/index.js"))) return;
+    mkdirSync(localRagDir, { recursive: true });
+    // Its onnxruntime-node install script fetches GPU files from a host this machine cannot reach; the CPU build ships in the package.
+    run(["npm", "install", "--prefix", localRagDir, "--no-audit", "--no-fund", `mcp-local-rag@${LOCAL_RAG_VERSION}`], { ONNXRUNTIME_NODE_INSTALL: "skip" });
+  },
+  env(modelDir, root, dbPath) {
+    const cache = join(RESULTS, "peers", "local-rag-cache");
+    const dir = join(cache, "bench", "l12");
+    if (!existsSync(join(dir, "onnx", "model.onnx"))) {
+      mkdirSync(join(dir, "onnx"), { recursive: true });
+      cpSync(join(modelDir, "model.onnx"), join(dir, "onnx", "model.onnx"));
+      for (const f of ["tokenizer.json", "tokenizer_config.json"]) cpSync(join(modelDir, f), join(dir, f));
+      writeFileSync(join(dir, "config.json"), JSON.stringify(modelConfig(vocabSize(modelDir))));
+    }
+    return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, MODEL_NAME: "bench/l12", HF_HUB_OFFLINE: "1" };
+  },
+  ingest: (root) => [process.execPath, join(localRagDir, "node_modules/mcp-local-rag/dist/index.js"), "ingest", root],
+  status: [process.execPath, join(localRagDir, "node_modules/mcp-local-rag/dist/index.js"), "status"],
+  server: [process.execPath, join(localRagDir, "node_modules/mcp-local-rag/dist/index.js")],
+  queryArgs: (query) => ({ query, limit: 10 }),
+};
+
+const referenceDir = join(RESULTS, "peers", "minirag-mcp-python");
+const referenceExe = join(referenceDir, "venv", "bin", "minirag-mcp");
+const reference: Peer = {
+  name: `minirag-mcp (Python) ${REFERENCE_VERSION}`,
+  async install() {
+    if (existsSync(referenceExe)) return;
+    rmSync(referenceDir, { recursive: true, force: true });
+    run(["python3", "-m", "venv", join(referenceDir, "venv")]);
+    run([join(referenceDir, "venv", "bin", "pip"), "install", "-q", `minirag-mcp==${REFERENCE_VERSION}`]);
+  },
+  env(modelDir, root, dbPath) {
+    const cache = join(RESULTS, "peers", "reference-cache");
+    const snapshot = join(cache, REFERENCE_REPO, "snapshots", REFERENCE_REVISION);
+    if (!existsSync(join(snapshot, "model_optimized.onnx"))) {
+      mkdirSync(snapshot, { recursive: true });
+      mkdirSync(join(cache, REFERENCE_REPO, "refs"), { recursive: true });
+      writeFileSync(join(cache, REFERENCE_REPO, "refs", "main"), REFERENCE_REVISION);
+      cpSync(join(modelDir, "model.onnx"), join(snapshot, "model_optimized.onnx"));
+      for (const f of ["tokenizer.json", "tokenizer_config.json"]) cpSync(join(modelDir, f), join(snapshot, f));
+      writeFileSync(join(snapshot, "config.json"), JSON.stringify(modelConfig(vocabSize(modelDir))));
+      writeFileSync(join(snapshot, "special_tokens_map.json"), JSON.stringify({ cls_token: "[CLS]", sep_token: "[SEP]", pad_token: "[PAD]", unk_token: "[UNK]", mask_token: "[MASK]" }));
+    }
+    return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, HF_HUB_OFFLINE: "1" };
+  },
+  ingest: () => [referenceExe, "sync"],
+  status: [referenceExe, "status", "--json"],
+  server: [referenceExe],
+  queryArgs: (query) => ({ query, topK: 10 }),
+};
+
+export const PEERS = [localRag, reference];
+
+export async function benchPeer(peer: Peer, files: string[], modelDir: string, queries: string[], runs: number): Promise<PeerFigures> {
+  const figures: PeerFigures = { name: peer.name, ok: false };
+  try {
+    await peer.install();
+  } catch (error) {
+    return { ...figures, why: `could not be installed: ${(error as Error).message}` };
+  }
+  try {
+    const root = corpusCopy(files, "peer");
+    const dbPath = join(tempDir("peer-db"), "db");
+    const env = peer.env(modelDir, root, dbPath);
+    const ingest = await timedRun(peer.ingest(root), env, root);
+    if (ingest.exitCode !== 0) return { ...figures, why: `ingest exited ${ingest.exitCode}: ${ingest.stderr.slice(-400)}` };
+    figures.ingestMs = ingest.ms;
+    figures.ingestMaxRss = ingest.maxRssBytes;
+    figures.indexBytes = folderBytes(dbPath) || folderBytes(join(root, ".minirag"));
+    const status: number[] = [];
+    const list: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      status.push((await timedRun(peer.status, env, root)).ms);
+      const s = await openSession({ command: peer.server[0]!, args: peer.server.slice(1), env, cwd: root });
+      list.push(s.listMs);
+      await s.close();
+    }
+    figures.statusMs = median(status);
+    figures.toolsListMs = median(list);
+    const session = await openSession({ command: peer.server[0]!, args: peer.server.slice(1), env, cwd: root });
+    await timeQueries(session.client, "query_documents", peer.queryArgs, queries.slice(0, 5));
+    const times = await timeQueries(session.client, "query_documents", peer.queryArgs, queries);
+    figures.serverRss = await session.close();
+    figures.queryP50 = percentile(times, 50);
+    figures.queryP95 = percentile(times, 95);
+    figures.ok = true;
+    return figures;
+  } catch (error) {
+    return { ...figures, why: (error as Error).message.slice(0, 500) };
+  }
+}

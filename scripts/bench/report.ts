@@ -1,0 +1,108 @@
+/** The benchmark report: Markdown tables, ratios against the peers, and the issue's targets. */
+import { cpus } from "node:os";
+import type { PeerFigures } from "./peers/peers.ts";
+import type { IngestFigures } from "./sections/ingest.ts";
+import type { LatencyRow } from "./sections/latency.ts";
+import type { QualityRow } from "./sections/quality.ts";
+import type { StartupFigures } from "./sections/startup.ts";
+import { fmt, mib } from "./lib/stats.ts";
+
+export interface ReportInput {
+  quick: boolean;
+  withPeers: boolean;
+  ingest: IngestFigures;
+  latency: LatencyRow[];
+  startup: StartupFigures;
+  quality: QualityRow[];
+  realModel: boolean;
+  peers: PeerFigures[];
+  minutes: number;
+}
+
+const table = (head: string[], rows: (string | number)[][]) =>
+  [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+
+export function renderReport(r: ReportInput): string {
+  const { ingest } = r;
+  const s = ingest.inProcessMs / 1000;
+  const overhead = (ingest.inProcessMs - ingest.modelOnlyMs) / ingest.modelOnlyMs;
+  const oursChunksPerSecond = ingest.chunks / (ingest.binaryMs / 1000);
+  const lat = (chunks: number, mode: string, transport = "mcp-stdio") => r.latency.find((x) => x.chunks === chunks && x.mode === mode && x.transport === transport);
+  const smallest = Math.min(...r.latency.map((x) => x.chunks));
+  const out: string[] = [];
+  out.push(`# minirag-mcp benchmark${r.quick ? " (--quick)" : ""}`);
+  out.push(`${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${process.platform}-${process.arch}, bun ${Bun.version}. Took ${fmt(r.minutes)} min.`);
+  out.push("> Speed runs use a model with random weights in the default model's shape (12 layers, hidden 384, dense layers dynamic int8 like its quantized export, our 4.5k-token WordPiece vocabulary), so every tool does the real model's compute on the same files. Random weights say nothing about retrieval quality.");
+
+  out.push("## Ingest");
+  out.push(
+    table(
+      ["figure", "value"],
+      [
+        ["documents / chunks / MB", `${ingest.docs} / ${ingest.chunks} / ${fmt(mib(ingest.bytes), 2)}`],
+        ["in-process ingest (model loaded)", `${fmt(s)} s: ${fmt(ingest.docs / s)} docs/s, ${fmt(ingest.chunks / s)} chunks/s, ${fmt(mib(ingest.bytes) / s, 3)} MB/s`],
+        ["model only, same chunk texts, same batches", `${fmt(ingest.modelOnlyMs / 1000)} s`],
+        ["pipeline overhead (ingest - model) / model", `${fmt(overhead * 100)}%`],
+        ["split (wall per phase; phases overlap)", `convert ${fmt(ingest.split.convertMs / 1000, 2)} s, chunk ${fmt(ingest.split.chunkMs / 1000, 2)} s, embed ${fmt(ingest.split.embedMs / 1000, 2)} s, store ${fmt(ingest.split.storeMs / 1000, 2)} s`],
+        ["compiled binary `sync` (start, model load, ingest)", `${fmt(ingest.binaryMs / 1000)} s, ${fmt(oursChunksPerSecond)} chunks/s, peak RSS ${fmt(mib(ingest.binaryMaxRss), 0)} MiB`],
+        ["index on disk", `${fmt(mib(ingest.indexBytes), 1)} MiB, ${fmt(mib(ingest.indexBytes) / (ingest.chunks / 1000), 2)} MiB per 1k chunks`],
+      ],
+    ),
+  );
+
+  out.push("## Query latency (warm, topK 10, ms)");
+  out.push(table(["chunks", "mode", "transport", "p50", "p95", "p99", "server peak RSS"], r.latency.map((x) => [x.chunks, x.mode, x.transport, fmt(x.p50), fmt(x.p95), fmt(x.p99), x.serverRss ? `${fmt(mib(x.serverRss), 0)} MiB` : ""])));
+
+  out.push("## Start-up");
+  out.push(table(["figure", "ms"], [["spawn -> `status` printed", fmt(r.startup.statusMs)], ["spawn -> `tools/list` answered", fmt(r.startup.toolsListMs)], ["spawn -> first query answered (loads the model)", fmt(r.startup.firstQueryMs)]]));
+
+  out.push("## Retrieval quality (document level)");
+  if (!r.realModel) out.push("> No real embedding model here (MINIRAG_BENCH_MODEL unset): the index uses the tiny random-weight test model, so only keyword (BM25) rows are shown. Vector and hybrid rows would be noise.");
+  out.push(table(["set", "ranking", "queries", "nDCG@10", "Recall@10", "Recall@100", "MRR@10"], r.quality.map((q) => [q.set, q.label, q.queries, fmt(q.ndcg10, 3), fmt(q.recall10, 3), fmt(q.recall100, 3), fmt(q.mrr10, 3)])));
+  const sciBm25 = r.quality.find((q) => q.set === "scifact" && q.label === "BM25 alone");
+  if (sciBm25) out.push(`Published BEIR BM25 on scifact: nDCG@10 0.665. Ours (chunk-level BM25 over text and title, best chunk per document): ${fmt(sciBm25.ndcg10, 3)}.`);
+
+  if (r.withPeers) {
+    out.push("## Peers (same files, same model files, same run)");
+    const oursLat = lat(smallest, "hybrid");
+    const rows: (string | number)[][] = [["minirag-mcp (this)", fmt(ingest.binaryMs / 1000), fmt(mib(ingest.binaryMaxRss), 0), fmt(mib(ingest.indexBytes), 1), fmt(r.startup.statusMs), fmt(r.startup.toolsListMs), oursLat ? fmt(oursLat.p50) : "", ""]];
+    for (const p of r.peers) {
+      rows.push(p.ok ? [p.name, fmt(p.ingestMs! / 1000), fmt(mib(p.ingestMaxRss!), 0), fmt(mib(p.indexBytes!), 1), fmt(p.statusMs!), fmt(p.toolsListMs!), fmt(p.queryP50!), ""] : [p.name, "", "", "", "", "", "", `did not run: ${p.why}`]);
+    }
+    out.push(table(["tool", "ingest s", "ingest peak RSS MiB", "index MiB", "status ms", "tools/list ms", "query p50 ms", "note"], rows));
+    out.push(`Our query p50 here is at ${smallest} chunks; the peers' is on their own ${ingest.docs}-document index.`);
+    out.push("Ratios, ours ÷ theirs (below 1 is better for us):");
+    out.push(
+      table(
+        ["peer", "ingest time", "query p50", "start (status)", "ingest RSS", "index size"],
+        r.peers.filter((p) => p.ok).map((p) => [p.name, fmt(ingest.binaryMs / p.ingestMs!, 2), oursLat ? fmt(oursLat.p50 / p.queryP50!, 2) : "", fmt(r.startup.statusMs / p.statusMs!, 2), fmt(ingest.binaryMaxRss / p.ingestMaxRss!, 2), fmt(ingest.indexBytes / p.indexBytes!, 2)]),
+      ),
+    );
+  } else out.push(`## Peers\nNot run${r.quick ? " in --quick mode (their installs and ingests take minutes)" : " (--no-peers)"}.`);
+
+  out.push("## Targets");
+  const target = (name: string, value: string, ok: boolean | null) => [name, value, ok === null ? "not measured in this run" : ok ? "met" : "NOT met"];
+  const localRag = r.peers.find((p) => p.ok && p.name.startsWith("mcp-local-rag"));
+  const reference = r.peers.find((p) => p.ok && p.name.startsWith("minirag-mcp (Python)"));
+  const speedup = (p?: PeerFigures) => (p ? p.ingestMs! / ingest.binaryMs : null);
+  const h20 = lat(20000, "hybrid");
+  const h100 = lat(100000, "hybrid");
+  const sci = r.quality.find((q) => q.set === "scifact" && q.label === "BM25 alone");
+  out.push(
+    table(
+      ["target", "measured", "verdict"],
+      [
+        target("pipeline overhead <= 15%", `${fmt(overhead * 100)}%`, overhead <= 0.15),
+        target("ingest >= 2x mcp-local-rag", speedup(localRag) ? `${fmt(speedup(localRag)!, 2)}x` : "n/a", speedup(localRag) === null ? null : speedup(localRag)! >= 2),
+        target("ingest >= 1.3x reference Python", speedup(reference) ? `${fmt(speedup(reference)!, 2)}x` : "n/a", speedup(reference) === null ? null : speedup(reference)! >= 1.3),
+        target("hybrid p50 at 20k <= 25 ms", h20 ? `${fmt(h20.p50)} ms` : "n/a", h20 ? h20.p50 <= 25 : null),
+        target("hybrid p50 at 100k <= 60 ms", h100 ? `${fmt(h100.p50)} ms` : "n/a", h100 ? h100.p50 <= 60 : null),
+        target("spawn -> status <= 150 ms", `${fmt(r.startup.statusMs)} ms`, r.startup.statusMs <= 150),
+        target("spawn -> tools/list <= 300 ms", `${fmt(r.startup.toolsListMs)} ms`, r.startup.toolsListMs <= 300),
+        target("ingest peak RSS <= 500 MB", `${fmt(ingest.binaryMaxRss / 1e6, 0)} MB`, ingest.binaryMaxRss <= 500e6),
+        target("BM25 nDCG@10 on scifact >= 0.665", sci ? fmt(sci.ndcg10, 3) : "n/a", sci ? sci.ndcg10 >= 0.665 : null),
+      ],
+    ),
+  );
+  return `${out.join("\n\n")}\n`;
+}

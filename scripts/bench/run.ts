@@ -1,0 +1,88 @@
+#!/usr/bin/env bun
+/**
+ * bun run bench [--quick] [--no-peers]
+ *
+ * Measures ingest, query latency, start-up, memory and retrieval quality, and
+ * the peers (mcp-local-rag, the reference Python minirag-mcp) on the same
+ * files and model in the same run. Prints one Markdown report (also written
+ * to bench-results/report.md) and PNG charts into bench-results/. Timings are
+ * reported, never asserted.
+ *
+ * Speed runs use random weights in the default model's shape (12 layers,
+ * hidden 384). Quality runs use MINIRAG_BENCH_MODEL (an absolute model folder)
+ * when set; without a real model only the BM25 rows mean anything.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadSet } from "./lib/datasets.ts";
+import { lineChartPng } from "./lib/png-chart.ts";
+import { RESULTS, ensureBinary, ensureL12Model, REPO } from "./lib/setup.ts";
+import { benchIngest } from "./sections/ingest.ts";
+import { benchLatency, replicateIndex, type LatencyRow } from "./sections/latency.ts";
+import { benchStartup } from "./sections/startup.ts";
+import { evaluate, evaluateKeyword, evaluateStemmed, indexSet, type QualityRow } from "./sections/quality.ts";
+import { PEERS, benchPeer, type PeerFigures } from "./peers/peers.ts";
+import { renderReport } from "./report.ts";
+
+const quick = process.argv.includes("--quick");
+const withPeers = !quick && !process.argv.includes("--no-peers");
+const plan = quick
+  ? { ingestDocs: 40, sizes: [1000], queries: 20, startupRuns: 3, qualitySets: ["xquad-en"], qualityQueries: 100 }
+  : { ingestDocs: 300, sizes: [5000, 20000, 100000], queries: 200, startupRuns: 10, qualitySets: ["scifact", "xquad-en", "xquad-ru"], qualityQueries: 100_000 };
+const began = performance.now();
+const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(0)}s] ${line}\n`);
+
+mkdirSync(RESULTS, { recursive: true });
+const binary = ensureBinary();
+const l12 = ensureL12Model();
+const scifact = loadSet("scifact");
+const queries = Array.from({ length: plan.queries }, (_, i) => scifact.queries[i % scifact.queries.length]!.text);
+
+log(`ingest: ${plan.ingestDocs} scifact abstracts, l12-shape model`);
+const ingest = await benchIngest(scifact.docs.slice(0, plan.ingestDocs), l12, binary);
+
+const latency: LatencyRow[] = [];
+for (const size of plan.sizes) {
+  log(`latency: building a ${size}-chunk index`);
+  const dbPath = await replicateIndex(ingest.dbPath, size, ingest.root);
+  latency.push(...(await benchLatency(dbPath, ingest.root, size, l12, binary, queries)));
+}
+
+log("start-up");
+const startup = await benchStartup(binary, ingest.root, ingest.dbPath, l12, plan.startupRuns);
+
+const realModel = process.env.MINIRAG_BENCH_MODEL;
+const qualityModel = realModel ?? join(REPO, "test/fixtures/models/tiny");
+const quality: QualityRow[] = [];
+for (const name of plan.qualitySets) {
+  log(`quality: ${name}`);
+  const set = loadSet(name);
+  const app = await indexSet(set, qualityModel);
+  quality.push(await evaluateKeyword(app, set, "BM25 alone", plan.qualityQueries));
+  quality.push(await evaluate(app, set, 1, "query_documents, w = 1", plan.qualityQueries));
+  if (realModel) {
+    for (const w of [0, 0.3, 0.6, 0.8]) quality.push(await evaluate(app, set, w, `query_documents, w = ${w}`, plan.qualityQueries));
+  }
+  if (name === "xquad-ru") quality.push(await evaluateStemmed(app, set, "Russian", plan.qualityQueries));
+}
+
+const peers: PeerFigures[] = [];
+if (withPeers) {
+  for (const peer of PEERS) {
+    log(`peer: ${peer.name}`);
+    peers.push(await benchPeer(peer, scifact.docs.slice(0, plan.ingestDocs), l12, queries.slice(0, 50), 3));
+  }
+}
+
+const chart = lineChartPng(
+  "WARM QUERY P50 VS INDEX SIZE (MCP STDIO)",
+  "CHUNKS",
+  "MS",
+  ["hybrid", "vector", "bm25"].map((mode) => ({ name: mode, points: latency.filter((r) => r.mode === mode && r.transport === "mcp-stdio").map((r) => [r.chunks, r.p50] as [number, number]) })),
+);
+writeFileSync(join(RESULTS, "latency.png"), chart);
+
+const report = renderReport({ quick, withPeers, ingest, latency, startup, quality, realModel: Boolean(realModel), peers, minutes: (performance.now() - began) / 60000 });
+writeFileSync(join(RESULTS, "report.md"), report);
+process.stdout.write(report);
+log(`done; report in ${join(RESULTS, "report.md")}, chart in ${join(RESULTS, "latency.png")}`);

@@ -1,0 +1,58 @@
+/**
+ * Ingest throughput on real documents with the l12-shape model: in process
+ * (for the convert/chunk/embed/store split and the model-only floor on the
+ * same batches) and through the compiled binary (wall time and peak RSS).
+ */
+import { createApp } from "../../../src/app.ts";
+import { loadConfig } from "../../../src/config/load-config.ts";
+import { newIngestMetrics, type IngestMetrics } from "../../../src/ingest/ingest-metrics.ts";
+import { syncIndex } from "../../../src/ingest/sync-index.ts";
+import { corpusCopy, filesBytes, folderBytes, tempDir, timedRun } from "../lib/setup.ts";
+import { join } from "node:path";
+
+export interface IngestFigures {
+  docs: number;
+  chunks: number;
+  bytes: number;
+  inProcessMs: number;
+  modelOnlyMs: number;
+  split: IngestMetrics;
+  binaryMs: number;
+  binaryMaxRss: number;
+  indexBytes: number;
+  dbPath: string;
+  root: string;
+}
+
+export async function benchIngest(files: string[], modelDir: string, binary: string): Promise<IngestFigures> {
+  const root = corpusCopy(files, "ingest");
+  const dbPath = join(tempDir("ingest-db"), "lancedb");
+  const metrics = newIngestMetrics();
+  const app = createApp(loadConfig({ env: { BASE_DIR: root, MODEL_NAME: modelDir, DB_PATH: dbPath } }), { metrics, log: () => {} });
+  const embedder = await app.embedder(); // the model loads outside the timed run, as it does outside model-only
+  const start = performance.now();
+  const report = await syncIndex(app);
+  const inProcessMs = performance.now() - start;
+  if (report.counts.failed) throw new Error(`ingest failed: ${JSON.stringify(report.errors.slice(0, 3))}`);
+  const modelStart = performance.now();
+  for (const group of metrics.embedGroups) await embedder.embed(group);
+  const modelOnlyMs = performance.now() - modelStart;
+  const chunks = await app.store.countRows();
+
+  const binaryRoot = corpusCopy(files, "ingest-bin");
+  const run = await timedRun([binary, "sync", "--json"], { BASE_DIR: binaryRoot, MODEL_NAME: modelDir, DB_PATH: join(tempDir("ingest-bin-db"), "lancedb") });
+  if (run.exitCode !== 0) throw new Error(`binary sync failed: ${run.stderr}`);
+  return {
+    docs: files.length,
+    chunks,
+    bytes: filesBytes(files),
+    inProcessMs,
+    modelOnlyMs,
+    split: metrics,
+    binaryMs: run.ms,
+    binaryMaxRss: run.maxRssBytes,
+    indexBytes: folderBytes(dbPath),
+    dbPath,
+    root,
+  };
+}

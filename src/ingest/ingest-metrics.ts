@@ -1,0 +1,28 @@
+/**
+ * Optional timing of the ingest phases, for benchmarks. Off unless an
+ * IngestMetrics object is passed to createApp; then each phase adds its wall
+ * time, and the texts of every embedding pass are kept so the model alone can
+ * be timed on exactly the same batches.
+ */
+export interface IngestMetrics {
+  convertMs: number;
+  chunkMs: number;
+  embedMs: number;
+  storeMs: number;
+  embedGroups: string[][];
+}
+
+export function newIngestMetrics(): IngestMetrics {
+  return { convertMs: 0, chunkMs: 0, embedMs: 0, storeMs: 0, embedGroups: [] };
+}
+
+/** Runs fn and adds its wall time to metrics[phase] when metrics are on. */
+export async function timed<T>(metrics: IngestMetrics | undefined, phase: "convertMs" | "chunkMs" | "embedMs" | "storeMs", fn: () => Promise<T> | T): Promise<T> {
+  if (!metrics) return fn();
+  const start = performance.now();
+  try {
+    return await fn();
+  } finally {
+    metrics[phase] += performance.now() - start;
+  }
+}

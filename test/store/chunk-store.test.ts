@@ -1,0 +1,61 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { OnnxEmbedder } from "../../src/embed/embedder.ts";
+import { resolveModelFolder } from "../../src/embed/model-folder.ts";
+import { AppError } from "../../src/errors.ts";
+import type { ChunkRow } from "../../src/store/chunk-row.ts";
+import { ChunkStore } from "../../src/store/chunk-store.ts";
+import { TINY_MODEL, tempDir } from "../helpers.ts";
+
+const embedder = await OnnxEmbedder.load(await resolveModelFolder(TINY_MODEL, { cacheDir: "/none", endpoint: "http://127.0.0.1:9" }));
+
+async function rows(source: string, texts: string[]): Promise<ChunkRow[]> {
+  const vectors = await embedder.embed(texts);
+  return texts.map((text, i) => ({
+    id: `${source}#${i}`, source, source_type: "data", title: source, chunk_index: i, parent_id: `${source}#p0`, text, vector: vectors[i]!,
+    scheme: 3, content_hash: "h", mtime: 0, file_size: text.length, ingested_at: "2026-11-29T00:00:00Z", ocr_engine: "",
+  }));
+}
+
+describe("the chunk store on real LanceDB", () => {
+  test("replacing a source swaps all of its chunks and leaves other sources alone", async () => {
+    const store = new ChunkStore(join(tempDir(), "db"));
+    await store.replaceSources(["a"], await rows("a", ["one", "two", "three"]), embedder.dimensions);
+    await store.replaceSources(["b"], await rows("b", ["other"]), embedder.dimensions);
+    await store.replaceSources(["a"], await rows("a", ["only one now"]), embedder.dimensions);
+    expect((await store.sourceChunks("a")).map((c) => c.text)).toEqual(["only one now"]);
+    expect((await store.sourceChunks("b")).map((c) => c.text)).toEqual(["other"]);
+  });
+
+  test("an index built with another dimension is refused with the fix", async () => {
+    const store = new ChunkStore(join(tempDir(), "db"));
+    await store.replaceSources(["a"], await rows("a", ["x"]), embedder.dimensions);
+    const wide = (await rows("b", ["y"])).map((r) => ({ ...r, vector: new Float32Array(64) }));
+    const error = await store.replaceSources(["b"], wide, 64).catch((e) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).hint).toContain("new DB_PATH");
+  });
+
+  test("keyword search covers titles as well as text", async () => {
+    const store = new ChunkStore(join(tempDir(), "db"));
+    await store.replaceSources(["QX-9 manual"], await rows("QX-9 manual", ["pumps and valves"]), embedder.dimensions);
+    expect((await store.keywordSearch("QX", 10)).map((h) => h.source)).toEqual(["QX-9 manual"]);
+    expect((await store.keywordSearch("valves", 10)).map((h) => h.source)).toEqual(["QX-9 manual"]);
+  });
+
+  test("past the threshold, optimize builds a vector index whose hits match flat search", async () => {
+    const dbPath = join(tempDir(), "db");
+    const texts = Array.from({ length: 3000 }, (_, i) => `record ${i} about topic ${i % 97} and item ${(i * 7) % 113}`);
+    const store = new ChunkStore(dbPath, 2000);
+    await store.replaceSources(["big"], await rows("big", texts), embedder.dimensions);
+    const [query] = await embedder.embed(["topic 42 and item 17"]);
+    const flat = (await store.vectorSearch(query!, 20)).map((h) => h._distance!);
+    await store.optimize();
+    const lance = await import("@lancedb/lancedb");
+    const indices = await (await (await lance.connect(dbPath)).openTable("chunks")).listIndices();
+    expect(indices.some((i) => i.columns.includes("vector"))).toBe(true);
+    const ann = (await new ChunkStore(dbPath).vectorSearch(query!, 20)).map((h) => h._distance!);
+    const kth = flat[19]!;
+    expect(ann.filter((d) => d <= kth + 1e-6).length / 20).toBeGreaterThanOrEqual(0.95);
+  });
+});
