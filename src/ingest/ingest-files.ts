@@ -13,6 +13,8 @@ import { prepareFile } from "./ingest-file.ts";
 
 /** Chunks per embedding pass and commit: large enough to amortise a LanceDB commit, small enough to keep memory flat. */
 export const GROUP_CHUNKS = 256;
+/** The first group is small, so the model starts working after a few files rather than after a whole group. */
+export const FIRST_GROUP_CHUNKS = 32;
 
 export interface IngestFilesReport {
   results: IngestResult[];
@@ -25,6 +27,7 @@ export async function ingestFiles(app: App, paths: string[], onProgress?: (done:
   const embedder = await app.embedder();
   let group: PreparedDocument[] = [];
   let groupChunks = 0;
+  let groupLimit = FIRST_GROUP_CHUNKS;
   let inFlight: Promise<void> = Promise.resolve();
 
   const launch = (docs: PreparedDocument[]) =>
@@ -42,11 +45,12 @@ export async function ingestFiles(app: App, paths: string[], onProgress?: (done:
     } catch (error) {
       report.errors.push({ source: path, error: describeError(error) });
     }
-    if (groupChunks >= GROUP_CHUNKS) {
+    if (groupChunks >= groupLimit) {
       await inFlight; // at most one group embeds while the next is prepared
       inFlight = launch(group);
       group = [];
       groupChunks = 0;
+      groupLimit = GROUP_CHUNKS;
     }
   }
   await inFlight;
