@@ -32,12 +32,7 @@ export function resolveInsideRoots(path: string, roots: string[], options: Resol
     throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
   }
   const absolute = resolve(options.cwd ?? process.cwd(), path);
-  const outside = () =>
-    new AppError(
-      "PATH_OUTSIDE_ROOTS",
-      `Path outside configured document roots: ${absolute} (roots: ${roots.join(", ")})`,
-      "Index files under a root, or add the folder to BASE_DIRS and restart.",
-    );
+  const outside = () => outsideRoots(absolute, roots);
   if (!existsSync(absolute)) {
     // Judge containment lexically first, so a missing file outside the roots is reported as outside.
     if (!roots.some((r) => isInside(absolute, r))) throw outside();
@@ -52,4 +47,26 @@ export function resolveFileInsideRoots(path: string, roots: string[], options: R
   const absolute = resolveInsideRoots(path, roots, options);
   if (!statSync(absolute).isFile()) throw new AppError("NOT_A_FILE", `Not a file: ${absolute}`, "Pass a file; to index a folder use sync or ingest <folder>.");
   return absolute;
+}
+
+/**
+ * A path to remove from the index. The file may already be gone from disk, so
+ * a missing path is judged lexically; an existing one by its real path.
+ */
+export function resolveIndexedPath(path: string, roots: string[], options: ResolveOptions): string {
+  if (options.requireAbsolute && !isAbsolute(path)) {
+    throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
+  }
+  const absolute = resolve(options.cwd ?? process.cwd(), path);
+  if (existsSync(absolute)) return resolveInsideRoots(absolute, roots, options);
+  if (!roots.some((r) => isInside(absolute, r))) throw outsideRoots(absolute, roots);
+  return absolute;
+}
+
+function outsideRoots(path: string, roots: string[]): AppError {
+  return new AppError(
+    "PATH_OUTSIDE_ROOTS",
+    `Path outside configured document roots: ${path} (roots: ${roots.join(", ")})`,
+    "Index files under a root, or add the folder to BASE_DIRS and restart.",
+  );
 }

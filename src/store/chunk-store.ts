@@ -210,11 +210,17 @@ export class ChunkStore {
   }
 }
 
-/** BM25 over text and title, and scalar indexes so reads by source and by parent id are lookups, not scans. */
+/**
+ * BM25 over text and title, and scalar indexes so reads by source and by
+ * parent id are lookups, not scans. The full-text tokenizer keeps LanceDB's
+ * defaults (lower case, English stemming and stop words, ASCII folding), which
+ * leave Cyrillic words as they are; with stem: false LanceDB 0.31 deadlocked
+ * building the index over 100k chunks.
+ */
 export async function createChunkIndexes(table: Table): Promise<void> {
   const lance = await loadLanceDb();
   // An Index object is consumed by createIndex, so each column gets its own.
-  const fts = () => lance.Index.fts({ withPosition: false, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false });
+  const fts = () => lance.Index.fts({ withPosition: false });
   await table.createIndex("text", { config: fts() });
   await table.createIndex("title", { config: fts() });
   await table.createIndex("source", { config: lance.Index.btree() });

@@ -1,6 +1,7 @@
 /** Every tool through a real MCP client, in process: happy paths and the bad input each must refuse. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../../src/app.ts";
 import { testApp, writeTree } from "../helpers.ts";
@@ -132,6 +133,14 @@ describe("writing", () => {
     expect((await call(client, "read_file", { source: "minutes-1" })).structuredContent!.text).toContain("gamma");
     expect((await call(client, "delete_file", { source: "minutes-1" })).structuredContent).toEqual({ source: "minutes-1", deletedChunks: 1 });
     expect(errorText(await call(client, "delete_file", { source: "minutes-1" }))).toContain("Source not found");
+  });
+
+  test("delete_file removes a file already gone from disk; a path outside the roots is refused", async () => {
+    writeTree(root, { "gone.md": "short-lived" });
+    await call(client, "ingest_file", { filePath: join(root, "gone.md") });
+    rmSync(join(root, "gone.md"));
+    expect((await call(client, "delete_file", { filePath: join(root, "gone.md") })).structuredContent).toEqual({ source: join(root, "gone.md"), deletedChunks: 1 });
+    expect(errorText(await call(client, "delete_file", { filePath: "/etc/gone.md" }))).toContain("Path outside configured document roots");
   });
 
   test("ingest_data over MAX_FILE_SIZE is refused and changes nothing", async () => {

@@ -4,7 +4,7 @@
  * count, then queried in process and over MCP stdio through the binary, for
  * vector-only, BM25-only and hybrid ranking.
  */
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { createApp } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
 import { loadLanceDb } from "../../../src/native/lancedb.ts";
@@ -31,35 +31,18 @@ export interface LatencyRow {
 }
 
 /**
- * Copies the base index's rows until the target count, under distinct
- * sources. Each copy's vectors get a small seeded jitter (then unit length
- * again): exact duplicates would make every nearest-neighbour list a tie and
- * an approximate index's recall meaningless.
+ * An index of `target` chunks: the base index's rows copied under new
+ * sources by scripts/bench/replicate.ts, then given the product's indexes
+ * (BM25, scalar, and past the threshold the vector index) here. The copy runs
+ * in a child process because LanceDB 0.31 hung here building a full-text index
+ * in the same process that had just bulk-written 100k rows.
  */
 export async function replicateIndex(baseDbPath: string, target: number, root: string): Promise<string> {
-  const lance = await loadLanceDb();
-  const base = await (await lance.connect(baseDbPath)).openTable("chunks");
-  const rows: Record<string, unknown>[] = (await base.query().toArray()).map((r: Record<string, unknown>) => ({ ...r, vector: Float32Array.from((r.vector as { toArray(): Float32Array }).toArray()) }));
   const dbPath = join(tempDir(`replica-${target}`), "lancedb");
-  const db = await lance.connect(dbPath);
-  let table: Awaited<ReturnType<typeof db.createTable>> | null = null;
-  let seed = 12345;
-  const noise = () => {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    return (seed / 2 ** 32 - 0.5) * 0.02;
-  };
-  for (let copy = 0, written = 0; written < target; copy++) {
-    const batch = rows.slice(0, target - written).map((r) => {
-      const source = join(root, `copy${copy}`, basename(r.source as string));
-      const vector = copy === 0 ? (r.vector as Float32Array) : jitter(r.vector as Float32Array, noise);
-      return { ...r, vector, id: `${source}#${r.chunk_index}`, source, parent_id: `${source}#${String(r.parent_id).split("#").pop()}` };
-    });
-    if (!table) table = await db.createTable("chunks", batch, { schema: await base.schema() });
-    else await table.add(batch);
-    written += batch.length;
-  }
-  // The same indexes the product builds: BM25, scalar, and past the threshold the vector index.
-  await createChunkIndexes(table!);
+  const child = Bun.spawnSync([process.execPath, join(import.meta.dir, "../replicate.ts"), baseDbPath, String(target), root, dbPath], { stdout: "ignore", stderr: "pipe" });
+  if (child.exitCode !== 0) throw new Error(`replicate failed: ${child.stderr.toString().slice(-500)}`);
+  const lance = await loadLanceDb();
+  await createChunkIndexes(await (await lance.connect(dbPath)).openTable("chunks"));
   await new ChunkStore(dbPath).optimize();
   return dbPath;
 }
@@ -87,8 +70,3 @@ export async function benchLatency(dbPath: string, root: string, chunks: number,
   return rows;
 }
 
-function jitter(v: Float32Array, noise: () => number): Float32Array {
-  const out = v.map((x) => x + noise());
-  const norm = Math.hypot(...out);
-  return out.map((x) => x / norm);
-}

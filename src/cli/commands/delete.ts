@@ -1,11 +1,9 @@
 import { defineCommand } from "citty";
 import { AppError } from "../../errors.ts";
 import { deleteSource } from "../../read/read-source.ts";
-import { resolveInsideRoots } from "../../scan/containment.ts";
+import { resolveIndexedPath } from "../../scan/containment.ts";
 import { printJson, printLines } from "../output.ts";
 import { appFromArgs, sharedArgs } from "../shared-args.ts";
-import { resolve } from "node:path";
-import { existsSync } from "node:fs";
 
 export default defineCommand({
   meta: { name: "delete", description: "Remove a document from the index (the file on disk is untouched)" },
@@ -13,12 +11,7 @@ export default defineCommand({
   async run({ rawArgs, args }) {
     const app = appFromArgs(rawArgs, args);
     if (!args.path && !args.source) throw new AppError("INVALID_ARGUMENT", "delete needs a file path or --source");
-    // A file already gone from disk can still be deleted from the index by its path.
-    const source = args.path
-      ? existsSync(resolve(args.path))
-        ? resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false })
-        : resolve(args.path)
-      : args.source!;
+    const source = args.path ? resolveIndexedPath(args.path, app.config.roots, { requireAbsolute: false }) : args.source!;
     const result = await deleteSource(app, source);
     if (args.json) return printJson(result);
     printLines(`deleted ${result.deletedChunks} chunks of ${result.source}`);

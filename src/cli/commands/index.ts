@@ -5,8 +5,10 @@ type Lazy = () => Promise<CommandDef<any>>;
 
 export const commands: Record<string, Lazy> = {
   ingest: () => import("./ingest.ts").then((m) => m.default),
+  "ingest-url": () => import("./ingest-url.ts").then((m) => m.default),
   sync: () => import("./sync.ts").then((m) => m.default),
   query: () => import("./query.ts").then((m) => m.default),
+  find: () => import("./find.ts").then((m) => m.default),
   "read-neighbors": () => import("./read-neighbors.ts").then((m) => m.default),
   read: () => import("./read.ts").then((m) => m.default),
   list: () => import("./list.ts").then((m) => m.default),

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { isAbsolute } from "node:path";
-import { AppError } from "../../errors.ts";
 import { deleteSource } from "../../read/read-source.ts";
-import { isInside } from "../../scan/containment.ts";
+import { resolveIndexedPath } from "../../scan/containment.ts";
 import { defineTool } from "../define-tool.ts";
 import { oneSource, requireApp } from "../context.ts";
 import { FilePath, SourceId } from "../schemas.ts";
@@ -17,13 +15,6 @@ export const deleteFileTool = defineTool({
   run: (args, ctx) => {
     const app = requireApp(ctx);
     const { filePath, source } = oneSource(args.filePath, args.source);
-    if (filePath !== undefined) {
-      // The file may be gone from disk already, so containment is judged on the path as given.
-      if (!isAbsolute(filePath)) throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${filePath}`);
-      if (!app.config.roots.some((r) => isInside(filePath, r))) {
-        throw new AppError("PATH_OUTSIDE_ROOTS", `Path outside configured document roots: ${filePath} (roots: ${app.config.roots.join(", ")})`);
-      }
-    }
-    return deleteSource(app, filePath ?? source!);
+    return deleteSource(app, filePath === undefined ? source! : resolveIndexedPath(filePath, app.config.roots, { requireAbsolute: true }));
   },
 });
