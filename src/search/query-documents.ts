@@ -52,13 +52,8 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const topK = validateQuery(input.query, input.topK);
   const { config, store } = app;
   const filter = scopeFilter(input.scope);
-  const total = await store.countRows();
-  if (total === 0) {
-    return { results: [], sources: [], parents: {}, notice: "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first." };
-  }
-  if (filter && (await store.countRows(filter)) === 0) {
-    return { results: [], sources: [], parents: {}, notice: `No indexed documents under scope ${input.scope!.join(", ")}. A scope is an absolute path or source id prefix.` };
-  }
+  // No table yet: say so without loading (or downloading) the model.
+  if (!(await store.open())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(app, filter, input.scope))! };
   const weight = input.hybridWeight ?? config.hybridWeight;
   const candidates = Math.max(4 * topK, MIN_CANDIDATES);
   // The keyword side needs no query vector, so it runs while the query embeds and the vector side searches.
@@ -79,7 +74,20 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const fused: Fused<Candidate>[] = keywordHits ? fuseRankings(vectorHits, keywordHits, weight) : vectorOnly(vectorHits);
   const ranked = fused.map((f) => ({ ...toChunkResult(f.item, f.score, f.distance) }));
   const results = applyResultFilters(ranked, { maxDistance: config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
+  if (results.length === 0) {
+    const notice = await emptyNotice(app, filter, input.scope);
+    return { results, sources: [], parents: {}, ...(notice ? { notice } : {}) };
+  }
   return { results, sources: citedSources(results, config.roots), parents: await parentsOf(app, results) };
+}
+
+/** Why nothing came back, when the reason is the index or the scope rather than the query. Counted only then, off the hot path. */
+async function emptyNotice(app: App, filter: string | undefined, scope: string[] | undefined): Promise<string | undefined> {
+  if ((await app.store.countRows()) === 0) return "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.";
+  if (filter && (await app.store.countRows(filter)) === 0) {
+    return `No indexed documents under scope ${scope!.join(", ")}. A scope is an absolute path or source id prefix.`;
+  }
+  return undefined;
 }
 
 function citedSources(results: ChunkResult[], roots: string[]): SourceRef[] {

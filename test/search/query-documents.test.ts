@@ -123,3 +123,11 @@ describe("empty index", () => {
     expect(r.sources[0]).toEqual({ source: "release-notes", title: "Release notes", hits: 1, displayPath: "release-notes" });
   });
 });
+
+describe("an index that does not exist yet", () => {
+  test("answers with the notice without loading the model", async () => {
+    const { app: fresh } = await testApp({ MODEL_NAME: "/nonexistent/model/folder" });
+    const r = await queryDocuments(fresh, { query: "anything" });
+    expect(r.notice).toContain("index is empty");
+  });
+});
