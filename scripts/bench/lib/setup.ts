@@ -59,15 +59,24 @@ export interface Timed {
   stderr: string;
 }
 
-/** Runs a command to completion, with wall time and the child's peak RSS. */
+/**
+ * Runs a command to completion, with wall time and the child's own peak RSS,
+ * read from its /proc VmHWM while it runs (Linux). Bun's resourceUsage().maxRSS
+ * is getrusage(RUSAGE_CHILDREN): the largest child reaped so far, not this one.
+ */
 export async function timedRun(cmd: string[], env: Record<string, string>, cwd?: string): Promise<Timed> {
   const start = performance.now();
   const proc = Bun.spawn(cmd, { env: { ...process.env, ...env } as Record<string, string>, cwd, stdout: "pipe", stderr: "pipe" });
+  let peak = 0;
+  const poll = setInterval(() => {
+    const rss = peakRss(proc.pid);
+    if (rss > peak) peak = rss;
+  }, 50);
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   const exitCode = await proc.exited;
+  clearInterval(poll);
   const ms = performance.now() - start;
-  // Bun reports maxRSS in bytes.
-  return { ms, maxRssBytes: proc.resourceUsage()?.maxRSS ?? 0, exitCode, stdout, stderr };
+  return { ms, maxRssBytes: peak || Number.NaN, exitCode, stdout, stderr };
 }
 
 /** Peak RSS of a live process (Linux), or NaN. */
