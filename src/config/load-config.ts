@@ -98,3 +98,11 @@ export function loadConfig(sources: ConfigSources = {}): Config {
 export function isModelPath(modelName: string): boolean {
   return isAbsolute(modelName);
 }
+
+/**
+ * RAG_INSTRUCTIONS_APPEND on its own, trimmed (blank means unset): the server
+ * sends its instructions even when the rest of the configuration is invalid.
+ */
+export function instructionsAppendFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
+  return env.RAG_INSTRUCTIONS_APPEND?.trim() || undefined;
+}

@@ -4,7 +4,7 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createApp } from "../app.ts";
-import { loadConfig } from "../config/load-config.ts";
+import { instructionsAppendFromEnv, loadConfig } from "../config/load-config.ts";
 import { AppError } from "../errors.ts";
 import { logLine } from "../log.ts";
 import type { ToolContext } from "./context.ts";
@@ -20,9 +20,7 @@ export async function runStdioServer(): Promise<void> {
     ctx.configError = error.message;
     logLine(`minirag-mcp: ${error.message}`);
   }
-  // Instructions come from the environment directly, so they are sent even with a configuration error.
-  const append = ctx.app?.config.instructionsAppend ?? process.env.RAG_INSTRUCTIONS_APPEND;
-  const server = createServer(ctx, append);
+  const server = createServer(ctx, ctx.app?.config.instructionsAppend ?? instructionsAppendFromEnv());
   const transport = new StdioServerTransport();
   transport.onclose = () => process.exit(0);
   await server.connect(transport);

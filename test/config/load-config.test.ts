@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadConfig, type ConfigSources } from "../../src/config/load-config.ts";
+import { instructionsAppendFromEnv, loadConfig, type ConfigSources } from "../../src/config/load-config.ts";
 import { AppError } from "../../src/errors.ts";
 
 const load = (env: Record<string, string>, extra: Omit<ConfigSources, "env"> = {}) =>
@@ -120,5 +120,16 @@ describe("accepted values", () => {
 describe("CACHE_DIR default follows the platform's user cache folder", () => {
   test("Linux honours XDG_CACHE_HOME", () => {
     expect(load({ XDG_CACHE_HOME: "/xdg" }).cacheDir).toBe("/xdg/minirag-mcp/models");
+  });
+});
+
+describe("RAG_INSTRUCTIONS_APPEND on its own", () => {
+  test.each([
+    [{}, undefined],
+    [{ RAG_INSTRUCTIONS_APPEND: "  X  " }, "X"],
+    [{ RAG_INSTRUCTIONS_APPEND: "   " }, undefined],
+    [{ RAG_INSTRUCTIONS_APPEND: "Y", BASE_DIRS: "broken" }, "Y"],
+  ])("%o -> %o", (env, expected) => {
+    expect(instructionsAppendFromEnv(env)).toBe(expected);
   });
 });
