@@ -1,7 +1,9 @@
 /** Shared test fixtures: paths to the repo, the committed tiny model and temp folders. */
-import { mkdtempSync } from "node:fs";
+import { expect } from "bun:test";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { AppError } from "../src/errors.ts";
 
 export const REPO_ROOT = resolve(import.meta.dir, "..");
 export const TINY_MODEL = join(REPO_ROOT, "test/fixtures/models/tiny");
@@ -43,10 +45,19 @@ export async function testApp(env: Record<string, string> = {}, roots?: string[]
 
 /** Writes files (path -> content) under a root, creating folders. */
 export function writeTree(root: string, files: Record<string, string | Uint8Array>): void {
-  const { mkdirSync, writeFileSync } = require("node:fs") as typeof import("node:fs");
-  const { dirname } = require("node:path") as typeof import("node:path");
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), content);
   }
+}
+
+/** The AppError a call or promise fails with; the test fails if it succeeds or throws anything else. */
+export async function failure(run: Promise<unknown> | (() => unknown)): Promise<AppError> {
+  try {
+    await (typeof run === "function" ? run() : run);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error("expected a failure");
 }

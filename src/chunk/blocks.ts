@@ -41,8 +41,3 @@ function classify(lines: string[], fenced: boolean): Block {
   }
   return { kind: "text", text: lines.join("\n") };
 }
-
-export function blockText(block: Block): string {
-  if (block.kind === "table") return [...block.header, ...block.rows].join("\n");
-  return block.text;
-}

@@ -72,7 +72,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const vectorHits: Candidate[] = (await store.vectorSearch(queryVector!, candidates, filter)).map((h) => ({ ...h, distance: h._distance ?? null }));
   const keywordHits = await keywordSide;
   const fused: Fused<Candidate>[] = keywordHits ? fuseRankings(vectorHits, keywordHits, weight) : vectorOnly(vectorHits);
-  const ranked = fused.map((f) => ({ ...toChunkResult(f.item, f.score, f.distance) }));
+  const ranked = fused.map((f) => toChunkResult(f.item, f.score, f.distance));
   const results = applyResultFilters(ranked, { maxDistance: config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
   if (results.length === 0) {
     const notice = await emptyNotice(app, filter, input.scope);

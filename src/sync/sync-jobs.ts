@@ -43,13 +43,7 @@ export class SyncJobs {
     job.state = "running";
     let outcome: JobState = "succeeded";
     try {
-      const report = await syncIndex(this.app, {
-        scope,
-        onProgress: (done, total, path) => {
-          job.counts.ingested = done;
-          onProgress?.(done, total, path);
-        },
-      });
+      const report = await syncIndex(this.app, { scope, onProgress });
       job.counts = report.counts;
       job.errors = report.errors;
     } catch (error) {

@@ -3,20 +3,10 @@ import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OnnxEmbedder } from "../../src/embed/embedder.ts";
 import { resolveModelFolder } from "../../src/embed/model-folder.ts";
-import { AppError } from "../../src/errors.ts";
-import { TINY_MODEL, tempDir } from "../helpers.ts";
+import { TINY_MODEL, failure, tempDir } from "../helpers.ts";
 
 const options = { cacheDir: "/nonexistent", endpoint: "http://127.0.0.1:9" };
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error("expected a failure");
-}
 
 describe("MODEL_NAME resolution", () => {
   test("a folder without model.onnx is refused with the fix", async () => {

@@ -1,23 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { AppError } from "../../src/errors.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { ingestFile } from "../../src/ingest/ingest-file.ts";
 import { syncIndex } from "../../src/ingest/sync-index.ts";
 import { listFiles } from "../../src/read/list-files.ts";
 import { checkFileSource, deleteSource, readNeighbors, readSource } from "../../src/read/read-source.ts";
 import { fullStatus } from "../../src/status.ts";
-import { testApp, writeTree } from "../helpers.ts";
+import { failure, testApp, writeTree } from "../helpers.ts";
 
-async function failure(promise: Promise<unknown> | (() => unknown)): Promise<AppError> {
-  try {
-    await (typeof promise === "function" ? promise() : promise);
-  } catch (error) {
-    return error as AppError;
-  }
-  throw new Error("expected a failure");
-}
 
 const table = (rows: number) => `| item | qty |\n| --- | --- |\n${Array.from({ length: rows }, (_, i) => `| widget number ${i} | ${i * 7} |`).join("\n")}`;
 

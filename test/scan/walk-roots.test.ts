@@ -4,8 +4,7 @@ import { dirname, join } from "node:path";
 import { SUPPORTED_EXTENSIONS } from "../../src/convert/registry.ts";
 import { resolveFileInsideRoots, resolveInsideRoots } from "../../src/scan/containment.ts";
 import { walkRoots } from "../../src/scan/walk-roots.ts";
-import { AppError } from "../../src/errors.ts";
-import { tempDir } from "../helpers.ts";
+import { failure, tempDir } from "../helpers.ts";
 
 function tree(files: string[]): string {
   const root = tempDir();
@@ -45,14 +44,6 @@ describe("scanning the roots (case 5)", () => {
 
 describe("containment (case 57)", () => {
   const root = tree(["x.md", "sub/y.md"]);
-  const fail = (fn: () => unknown): AppError => {
-    try {
-      fn();
-    } catch (error) {
-      return error as AppError;
-    }
-    throw new Error("expected a failure");
-  };
 
   test.each([
     ["/etc/passwd", "PATH_OUTSIDE_ROOTS"],
@@ -61,8 +52,8 @@ describe("containment (case 57)", () => {
     ["x.md", "INVALID_ARGUMENT"],
     [`${root}/missing.md`, "PATH_NOT_FOUND"],
     [`${root}/sub`, "NOT_A_FILE"],
-  ] as const)("%s -> %s", (path, code) => {
-    const error = fail(() => resolveFileInsideRoots(path, [root], { requireAbsolute: true }));
+  ] as const)("%s -> %s", async (path, code) => {
+    const error = await failure(() => resolveFileInsideRoots(path, [root], { requireAbsolute: true }));
     expect(error.code).toBe(code);
     if (code === "PATH_OUTSIDE_ROOTS") expect(error.message).toContain(root);
   });
@@ -71,9 +62,9 @@ describe("containment (case 57)", () => {
     expect(resolveInsideRoots("sub/y.md", [root], { requireAbsolute: false, cwd: root })).toBe(join(root, "sub/y.md"));
   });
 
-  test("a symlink escaping the roots is refused", () => {
+  test("a symlink escaping the roots is refused", async () => {
     const outside = tree(["s.md"]);
     symlinkSync(join(outside, "s.md"), join(root, "escape.md"));
-    expect(fail(() => resolveFileInsideRoots(join(root, "escape.md"), [root], { requireAbsolute: true })).code).toBe("PATH_OUTSIDE_ROOTS");
+    expect((await failure(() => resolveFileInsideRoots(join(root, "escape.md"), [root], { requireAbsolute: true }))).code).toBe("PATH_OUTSIDE_ROOTS");
   });
 });

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { App } from "../../src/app.ts";
-import { AppError } from "../../src/errors.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { syncIndex } from "../../src/ingest/sync-index.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
-import { testApp, writeTree } from "../helpers.ts";
+import { failure, testApp, writeTree } from "../helpers.ts";
 
 let app: App;
 let root: string;
@@ -24,14 +23,6 @@ beforeAll(async () => {
   await syncIndex(app);
 });
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as AppError;
-  }
-  throw new Error("expected a failure");
-}
 
 describe("query validation (case 49)", () => {
   test.each([

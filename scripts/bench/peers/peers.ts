@@ -9,7 +9,7 @@
  * Each is measured the same way as ours: ingest of the same files through
  * its CLI, start-up, warm query latency over MCP stdio, peak RSS, index size.
  */
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openSession, timeQueries } from "../lib/mcp-driver.ts";
 import { RESULTS, corpusCopy, folderBytes, tempDir, timedRun } from "../lib/setup.ts";
@@ -64,7 +64,7 @@ const modelConfig = (vocabSize: number) => ({
 });
 
 function vocabSize(modelDir: string): number {
-  return Object.keys(JSON.parse(require("node:fs").readFileSync(join(modelDir, "tokenizer.json"), "utf8")).model.vocab).length;
+  return Object.keys(JSON.parse(readFileSync(join(modelDir, "tokenizer.json"), "utf8")).model.vocab).length;
 }
 
 const localRagDir = join(RESULTS, "peers", "mcp-local-rag");
