@@ -5,9 +5,21 @@
 import type { Config } from "./config/load-config.ts";
 import { OnnxEmbedder, type Embedder } from "./embed/embedder.ts";
 import { resolveModelFolder } from "./embed/model-folder.ts";
-import type { IngestMetrics } from "./ingest/ingest-metrics.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore } from "./store/chunk-store.ts";
+
+/**
+ * Wall time of each ingest phase, for benchmarks; defined here, below ingest/,
+ * because the app carries it. The texts of every embedding pass are kept so
+ * the model alone can be timed on exactly the same batches.
+ */
+export interface IngestMetrics {
+  convertMs: number;
+  chunkMs: number;
+  embedMs: number;
+  storeMs: number;
+  embedGroups: string[][];
+}
 
 export interface AppOptions {
   log?: (line: string) => void;

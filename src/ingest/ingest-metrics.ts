@@ -1,16 +1,9 @@
 /**
  * Optional timing of the ingest phases, for benchmarks. Off unless an
  * IngestMetrics object is passed to createApp; then each phase adds its wall
- * time, and the texts of every embedding pass are kept so the model alone can
- * be timed on exactly the same batches.
+ * time.
  */
-export interface IngestMetrics {
-  convertMs: number;
-  chunkMs: number;
-  embedMs: number;
-  storeMs: number;
-  embedGroups: string[][];
-}
+import type { IngestMetrics } from "../app.ts";
 
 export function newIngestMetrics(): IngestMetrics {
   return { convertMs: 0, chunkMs: 0, embedMs: 0, storeMs: 0, embedGroups: [] };

@@ -9,7 +9,7 @@ import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { walkRoots, type ScannedFile } from "../scan/walk-roots.ts";
-import { inScope } from "../search/scope.ts";
+import { inScope } from "../scan/scope.ts";
 import { sha256, tooLarge } from "./ingest-file.ts";
 import { ingestFiles } from "./ingest-files.ts";
 

@@ -9,8 +9,8 @@ import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { sha256 } from "../ingest/ingest-file.ts";
 import { walkRoots } from "../scan/walk-roots.ts";
-import { displayPath } from "../search/display-path.ts";
-import { inScope } from "../search/scope.ts";
+import { displayPath } from "../scan/display-path.ts";
+import { inScope } from "../scan/scope.ts";
 
 export type FileState = "ingested" | "stale" | "stale_scheme" | "not_ingested" | "unreadable";
 

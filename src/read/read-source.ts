@@ -4,21 +4,7 @@ import type { App } from "../app.ts";
 import { joinDocument } from "../chunk/join-parent.ts";
 import { AppError } from "../errors.ts";
 import { sqlString } from "../store/chunk-row.ts";
-import type { Hit } from "../store/chunk-store.ts";
-
-export interface ChunkResult {
-  text: string;
-  source: string;
-  title: string;
-  chunkIndex: number;
-  score: number;
-  distance: number | null;
-  parentId: string | null;
-}
-
-export function toChunkResult(row: Hit, score: number, distance: number | null): ChunkResult {
-  return { text: row.text, source: row.source, title: row.title, chunkIndex: row.chunk_index, score, distance, parentId: row.parent_id ?? null };
-}
+import { toChunkResult, type ChunkResult } from "../results.ts";
 
 function notIndexed(source: string): AppError {
   return new AppError("SOURCE_NOT_FOUND", `Source not found in index: ${source} — ingest it first`, "Run sync (or ingest_file / ingest_data) and try again; list shows what is indexed.");

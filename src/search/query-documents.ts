@@ -6,12 +6,12 @@
 import type { App } from "../app.ts";
 import { joinParent } from "../chunk/join-parent.ts";
 import { AppError } from "../errors.ts";
-import { toChunkResult, type ChunkResult } from "../read/read-source.ts";
+import { toChunkResult, type ChunkResult } from "../results.ts";
 import type { Hit } from "../store/chunk-store.ts";
-import { displayPath } from "./display-path.ts";
+import { displayPath } from "../scan/display-path.ts";
+import { scopeFilter } from "../scan/scope.ts";
 import { fuseRankings, vectorOnly, type Fused } from "./fusion.ts";
 import { applyResultFilters } from "./result-filters.ts";
-import { scopeFilter } from "./scope.ts";
 
 export const MAX_TOP_K = 100;
 export const DEFAULT_TOP_K = 10;

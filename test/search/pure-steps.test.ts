@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { displayPath } from "../../src/search/display-path.ts";
+import { displayPath } from "../../src/scan/display-path.ts";
 import { fuseRankings, vectorOnly } from "../../src/search/fusion.ts";
 import { groupByDistance } from "../../src/search/grouping.ts";
 import { applyResultFilters } from "../../src/search/result-filters.ts";
-import { inScope, scopeFilter } from "../../src/search/scope.ts";
+import { inScope, scopeFilter } from "../../src/scan/scope.ts";
 
 describe("scope matching (§2.8)", () => {
   test.each([

@@ -3,9 +3,9 @@
  * (for the convert/chunk/embed/store split and the model-only floor on the
  * same batches) and through the compiled binary (wall time and peak RSS).
  */
-import { createApp } from "../../../src/app.ts";
+import { createApp, type IngestMetrics } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
-import { newIngestMetrics, type IngestMetrics } from "../../../src/ingest/ingest-metrics.ts";
+import { newIngestMetrics } from "../../../src/ingest/ingest-metrics.ts";
 import { syncIndex } from "../../../src/ingest/sync-index.ts";
 import { corpusCopy, filesBytes, folderBytes, tempDir, timedRun } from "../lib/setup.ts";
 import { join } from "node:path";
