@@ -5,8 +5,9 @@
  */
 import { sqlString } from "../store/chunk-row.ts";
 
+/** Trailing slashes go, so "/" becomes the empty prefix and covers every path that starts with "/". */
 function normalize(scope: string): string {
-  return scope.length > 1 ? scope.replace(/\/+$/, "") : scope;
+  return scope.replace(/\/+$/, "");
 }
 
 export function inScope(source: string, scopes: string[] | undefined): boolean {

@@ -15,6 +15,9 @@ describe("scope matching (§2.8)", () => {
     ["/b/x.md", ["/a", "/b"], true],
     ["/c/x.md", ["/a", "/b"], false],
     ["/anything", [], true],
+    ["/docs/proj/notes.md", ["/"], true],
+    ["/x", ["//"], true],
+    ["release-notes", ["/"], false],
   ])("%s in %o -> %s", (source, scopes, expected) => {
     expect(inScope(source, scopes)).toBe(expected);
   });
@@ -22,6 +25,10 @@ describe("scope matching (§2.8)", () => {
   test("the SQL filter doubles quotes and matches literally", () => {
     expect(scopeFilter(["/d/it's_100%"])).toBe("(source = '/d/it''s_100%' OR starts_with(source, '/d/it''s_100%/'))");
     expect(scopeFilter(undefined)).toBeUndefined();
+  });
+
+  test("the root scope / is every path: trailing slashes go, leaving the empty prefix", () => {
+    expect(scopeFilter(["/"])).toBe("(source = '' OR starts_with(source, '/'))");
   });
 });
 

@@ -92,6 +92,13 @@ describe("scope", () => {
     expect(new Set(two.results.map((h) => h.source)).size).toBe(2);
   });
 
+  test("the scope / covers every file (§2.8)", async () => {
+    const all = await queryDocuments(app, { query: "apples notes", topK: 100 });
+    const rooted = await queryDocuments(app, { query: "apples notes", topK: 100, scope: ["/"] });
+    expect(rooted.results.length).toBeGreaterThan(0);
+    expect(rooted.results.map((h) => h.source)).toEqual(all.results.map((h) => h.source));
+  });
+
   test("a scope that excludes everything comes back with a notice", async () => {
     const r = await queryDocuments(app, { query: "apples", scope: ["/nowhere"] });
     expect(r.results).toEqual([]);
