@@ -1,4 +1,7 @@
 /** Writing results: JSON for --json, human text otherwise; both on stdout. */
+import { stripVTControlCharacters } from "node:util";
+import { colourWanted } from "../config/load-config.ts";
+
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
@@ -15,4 +18,24 @@ export function warn(message: string): void {
 /** Marks the run failed without throwing, so counts still print. */
 export function markFailed(): void {
   process.exitCode = 1;
+}
+
+/**
+ * A name made safe for one line of human output: C0 and C1 controls and DEL
+ * become escapes (\n, \t, \r, \xNN), so a file name holding a newline or a
+ * terminal escape cannot break a line or recolour the terminal. JSON output
+ * keeps names exact.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\t") return "\\t";
+    if (c === "\r") return "\\r";
+    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+  });
+}
+
+/** Help text for stdout: citty's colours only on a terminal that wants them (not a pipe, not NO_COLOR). */
+export function forStdout(text: string): string {
+  return colourWanted(process.stdout.isTTY === true) ? text : stripVTControlCharacters(text);
 }

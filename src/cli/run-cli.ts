@@ -3,6 +3,7 @@ import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { describeError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { commands } from "./commands/index.ts";
+import { forStdout } from "./output.ts";
 
 const main = defineCommand({
   meta: { name: "minirag-mcp", version: VERSION, description: "Local-first RAG over your documents. No arguments: run the MCP server on stdio." },
@@ -13,7 +14,7 @@ export async function runCli(argv: string[]): Promise<void> {
   const verbose = argv.includes("--verbose");
   try {
     if (argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
-      process.stdout.write(`${await renderUsage(main)}\n`);
+      process.stdout.write(`${forStdout(await renderUsage(main))}\n`);
       return;
     }
     const name = argv[0]!;
@@ -25,7 +26,7 @@ export async function runCli(argv: string[]): Promise<void> {
     const command = (await commands[name]!()) as CommandDef;
     if (argv.includes("--help") || argv.includes("-h")) {
       const sub = await subcommandFor(command, argv.slice(1));
-      process.stdout.write(`${await renderUsage(sub ?? command, main)}\n`);
+      process.stdout.write(`${forStdout(await renderUsage(sub ?? command, main))}\n`);
       return;
     }
     await runCommand(command, { rawArgs: argv.slice(1) });

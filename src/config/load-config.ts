@@ -106,3 +106,20 @@ export function isModelPath(modelName: string): boolean {
 export function instructionsAppendFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
   return env.RAG_INSTRUCTIONS_APPEND?.trim() || undefined;
 }
+
+/**
+ * Whether help text may carry ANSI colours: only on a terminal, and not when
+ * NO_COLOR is set to anything non-empty (no-color.org) or TERM is dumb.
+ */
+export function colourWanted(isTty: boolean, env: Record<string, string | undefined> = process.env): boolean {
+  return isTty && !env.NO_COLOR && env.TERM !== "dumb";
+}
+
+/**
+ * MINIRAG_LIB_DIR, trimmed (blank means unset): where the native addons are,
+ * read on its own because status must load LanceDB even when the rest of the
+ * configuration is invalid.
+ */
+export function libDirFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
+  return env.MINIRAG_LIB_DIR?.trim() || undefined;
+}

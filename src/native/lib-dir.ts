@@ -5,6 +5,7 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { libDirFromEnv } from "../config/load-config.ts";
 import { AppError } from "../errors.ts";
 
 /** True inside a `bun build --compile` executable, whose modules live in a virtual /$bunfs. */
@@ -12,9 +13,8 @@ export function isCompiledBinary(): boolean {
   return Bun.main.startsWith("/$bunfs/") || /^[A-Za-z]:[\\/]~BUN[\\/]/.test(Bun.main);
 }
 
-/** The lib/ folder to load addons from, or null when running from source. */
-export function nativeLibDir(): string | null {
-  const override = process.env.MINIRAG_LIB_DIR;
+/** The lib/ folder to load addons from (MINIRAG_LIB_DIR overrides), or null when running from source. */
+export function nativeLibDir(override = libDirFromEnv()): string | null {
   if (override) return override;
   if (!isCompiledBinary()) return null;
   return join(dirname(realpathSync(process.execPath)), "lib");

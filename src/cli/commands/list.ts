@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { resolve } from "node:path";
 import { listFiles } from "../../read/list-files.ts";
-import { printJson, printLines } from "../output.ts";
+import { escapeControls, printJson, printLines, warn } from "../output.ts";
 import { appFromArgs, repeatedFlag, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
@@ -12,6 +12,7 @@ export default defineCommand({
     const scope = repeatedFlag(rawArgs, "scope").map((s) => resolve(s));
     const result = await listFiles(app, scope.length ? scope : undefined);
     if (args.json) return printJson(result);
-    for (const f of result.files) printLines(`${f.state.padEnd(12)} ${f.displayPath}${f.ocrEngine ? ` [ocr:${f.ocrEngine}]` : ""}`);
+    for (const u of result.unlistedFolders ?? []) warn(`could not list ${escapeControls(u.folder)} (${u.reason}); what is indexed under it is kept and shown as unlisted`);
+    for (const f of result.files) printLines(`${f.state.padEnd(12)} ${escapeControls(f.displayPath)}${f.ocrEngine ? ` [ocr:${f.ocrEngine}]` : ""}`);
   },
 });

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { escapeControls } from "../../src/cli/output.ts";
+import { colourWanted } from "../../src/config/load-config.ts";
+import { runCli, tempDir, writeTree } from "../helpers.ts";
+
+const ESC = "\u001b";
+
+describe("help text in a pipe", () => {
+  test.each([[["--help"]], [["list", "--help"]], [["read-neighbors", "--help"]]])("%o piped into another program has no ANSI escape bytes", (args: string[]) => {
+    // runCli pipes stdout, as `minirag-mcp --help | less` or a CI log does; no TEST or CI variable hides the colours.
+    const r = runCli(args, { env: { NO_COLOR: undefined, CI: undefined, TEST: undefined, TERM: "xterm-256color" } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("USAGE");
+    expect(r.stdout).not.toContain(ESC);
+  });
+
+  test.each([
+    ["a terminal with no NO_COLOR", true, {}, true],
+    ["a terminal with NO_COLOR=1", true, { NO_COLOR: "1" }, false],
+    ["a terminal with NO_COLOR=true (any non-empty value counts)", true, { NO_COLOR: "true" }, false],
+    ["a terminal with an empty NO_COLOR", true, { NO_COLOR: "" }, true],
+    ["a terminal with TERM=dumb", true, { TERM: "dumb" }, false],
+    ["a pipe", false, {}, false],
+  ])("help on %s is coloured: %p", (_name, isTty, env, expected) => {
+    expect(colourWanted(isTty, env)).toBe(expected);
+  });
+});
+
+describe("control characters in human output", () => {
+  test.each([
+    ["a\nb.md", "a\\nb.md"],
+    ["tab\there.md", "tab\\there.md"],
+    ["bell\u0007.md", "bell\\x07.md"],
+    ["esc\u001b[31mred.md", "esc\\x1b[31mred.md"],
+    ["del\u007f.md", "del\\x7f.md"],
+    ["c1\u0085.md", "c1\\x85.md"],
+    ["back\\slash.md", "back\\slash.md"],
+    ["Отчёт 2024.md", "Отчёт 2024.md"],
+  ])("%o prints as %o", (raw, shown) => {
+    expect(escapeControls(raw)).toBe(shown);
+  });
+
+  test("list prints a file whose name holds a newline on one line; --json keeps the exact name", () => {
+    const root = tempDir();
+    writeTree(root, { "first\nsecond.md": "# One\n\nText.", "plain.md": "# Two\n\nText." });
+    const base = ["list", "--base-dir", root, "--db-path", join(tempDir(), "db")];
+    const human = runCli(base);
+    expect(human.exitCode).toBe(0);
+    const lines = human.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines.some((l) => l.endsWith("first\\nsecond.md"))).toBe(true);
+    const json = runCli([...base, "--json"]);
+    expect(JSON.parse(json.stdout).files.map((f: { displayPath: string }) => f.displayPath).sort()).toEqual(["first\nsecond.md", "plain.md"]);
+  });
+});
