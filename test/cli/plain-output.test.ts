@@ -16,13 +16,13 @@ describe("help text in a pipe", () => {
   });
 
   test.each([
-    ["a terminal with no NO_COLOR", true, {}, true],
-    ["a terminal with NO_COLOR=1", true, { NO_COLOR: "1" }, false],
-    ["a terminal with NO_COLOR=true (any non-empty value counts)", true, { NO_COLOR: "true" }, false],
-    ["a terminal with an empty NO_COLOR", true, { NO_COLOR: "" }, true],
-    ["a terminal with TERM=dumb", true, { TERM: "dumb" }, false],
-    ["a pipe", false, {}, false],
-  ])("help on %s is coloured: %p", (_name, isTty, env, expected) => {
+    ["a terminal with no NO_COLOR", true, true, {}],
+    ["a terminal with NO_COLOR=1", false, true, { NO_COLOR: "1" }],
+    ["a terminal with NO_COLOR=true (any non-empty value counts)", false, true, { NO_COLOR: "true" }],
+    ["a terminal with an empty NO_COLOR", true, true, { NO_COLOR: "" }],
+    ["a terminal with TERM=dumb", false, true, { TERM: "dumb" }],
+    ["a pipe", false, false, {}],
+  ])("help on %s is coloured: %p", (_name, expected, isTty, env) => {
     expect(colourWanted(isTty, env)).toBe(expected);
   });
 });
