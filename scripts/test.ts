@@ -2,11 +2,14 @@
 /**
  * The whole test command: build the binary (the smoke and end-to-end tests
  * drive it), typecheck, run `bun test`, then print the closing line
- * `N passed, N failed, N skipped` from bun's JUnit report. Extra arguments go
- * to `bun test` (e.g. a path filter).
+ * `N passed, N failed, N skipped` from bun's JUnit report, its own summary
+ * and its exit code (scripts/test-summary.ts). Extra arguments go to
+ * `bun test` (e.g. a path filter).
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { runTee } from "./run-tee.ts";
+import { closingCounts, closingLine } from "./test-summary.ts";
 
 const root = resolve(import.meta.dir, "..");
 const run = (cmd: string[]) => Bun.spawnSync(cmd, { cwd: root, stdio: ["inherit", "inherit", "inherit"] }).exitCode ?? 1;
@@ -18,11 +21,9 @@ if (run([process.execPath, "x", "tsc", "--noEmit", "-p", "."]) !== 0) {
 }
 mkdirSync(join(root, ".ci"), { recursive: true });
 const report = join(root, ".ci", "junit.xml");
-const code = run([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)]);
-if (existsSync(report)) {
-  const xml = readFileSync(report, "utf8");
-  const attr = (name: string) => Number(new RegExp(`<testsuites[^>]*\\s${name}="(\\d+)"`).exec(xml)?.[1] ?? 0);
-  const [tests, failures, skipped] = [attr("tests"), attr("failures"), attr("skipped")];
-  console.log(`${tests - failures - skipped} passed, ${failures} failed, ${skipped} skipped`);
-}
-process.exit(code);
+// A report left by an earlier run must not stand in for this one.
+rmSync(report, { force: true });
+const { exitCode, output } = await runTee([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], root);
+const counts = closingCounts(existsSync(report) ? readFileSync(report, "utf8") : undefined, output, exitCode);
+console.log(closingLine(counts));
+process.exit(exitCode !== 0 || counts.failed > 0 ? 1 : 0);

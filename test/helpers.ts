@@ -7,7 +7,8 @@ import { AppError } from "../src/errors.ts";
 
 export const REPO_ROOT = resolve(import.meta.dir, "..");
 export const TINY_MODEL = join(REPO_ROOT, "test/fixtures/models/tiny");
-export const SHARED_CORPUS = resolve(REPO_ROOT, "../shared/corpus");
+/** Small real files with their provenance (test/fixtures/SOURCES.md); tests never read ../shared. */
+export const FIXTURES = join(REPO_ROOT, "test/fixtures");
 export const MAIN = join(REPO_ROOT, "src/main.ts");
 export const BINARY = join(REPO_ROOT, "dist", `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`, "minirag-mcp");
 
