@@ -5,6 +5,7 @@ import type { App } from "../app.ts";
 import { converterFor } from "../convert/registry.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { AppError } from "../errors.ts";
+import { assertNotExcluded } from "../scan/ignore-rules.ts";
 import { chooseFileTitle } from "../title/choose-title.ts";
 import { prepareDocument, storeDocuments, type IngestResult, type PreparedDocument } from "./index-markdown.ts";
 import { timed } from "./ingest-metrics.ts";
@@ -30,6 +31,7 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
     const bytes = new Uint8Array(await readFile(path));
     return { bytes, converted: await convert(bytes, path) };
   });
+  for (const warning of converted.warnings ?? []) app.log(`warn: ${warning}`);
   return prepareDocument(app, embedder, {
     source: path,
     sourceType: "file",
@@ -42,7 +44,9 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
   });
 }
 
+/** Ingests one file the user named; a file a .miniragignore excludes is refused, since the next sync would drop it again. */
 export async function ingestFile(app: App, path: string): Promise<IngestResult> {
+  assertNotExcluded(path, app.config.roots);
   const embedder = await app.embedder();
   const [result] = await storeDocuments(app, embedder, [await prepareFile(app, embedder, path)]);
   return result!;

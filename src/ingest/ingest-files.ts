@@ -10,6 +10,7 @@ import { describeError } from "../errors.ts";
 import type { IngestResult, PreparedDocument } from "./index-markdown.ts";
 import { storeDocuments } from "./index-markdown.ts";
 import { prepareFile } from "./ingest-file.ts";
+import { readProblem } from "./read-problem.ts";
 
 /** Chunks per embedding pass and commit: large enough to amortise a LanceDB commit, small enough to keep memory flat. */
 export const GROUP_CHUNKS = 256;
@@ -19,10 +20,21 @@ export const FIRST_GROUP_CHUNKS = 32;
 export interface IngestFilesReport {
   results: IngestResult[];
   errors: { source: string; error: string }[];
+  /** Files that could not be read at all (gone mid-run, no permission): not failures of the document. */
+  unreadable: { source: string; error: string }[];
 }
 
-export async function ingestFiles(app: App, paths: string[], onProgress?: (done: number, total: number, path: string) => void): Promise<IngestFilesReport> {
-  const report: IngestFilesReport = { results: [], errors: [] };
+export function emptyIngestReport(): IngestFilesReport {
+  return { results: [], errors: [], unreadable: [] };
+}
+
+/** Ingests paths; `report`, when given, is filled as groups are stored, so a caller can show live counts. */
+export async function ingestFiles(
+  app: App,
+  paths: string[],
+  onProgress?: (done: number, total: number, path: string) => void,
+  report: IngestFilesReport = emptyIngestReport(),
+): Promise<IngestFilesReport> {
   if (paths.length === 0) return report;
   const embedder = await app.embedder();
   let group: PreparedDocument[] = [];
@@ -43,7 +55,9 @@ export async function ingestFiles(app: App, paths: string[], onProgress?: (done:
       group.push(doc);
       groupChunks += doc.chunks.length;
     } catch (error) {
-      report.errors.push({ source: path, error: describeError(error) });
+      const problem = readProblem(path, error);
+      if (problem) report.unreadable.push({ source: path, error: problem });
+      else report.errors.push({ source: path, error: describeError(error) });
     }
     if (groupChunks >= groupLimit) {
       await inFlight; // at most one group embeds while the next is prepared

@@ -1,18 +1,20 @@
 /**
  * list_files: every supported file on disk under the roots with its state
- * (ingested, stale, stale_scheme, not_ingested), plus indexed data and url
- * sources, which have no file to compare with.
+ * (ingested, stale, stale_scheme, not_ingested, unreadable), what is indexed
+ * under a folder the scan could not list (state unlisted, never dropped), and
+ * indexed data and url sources, which have no file to compare with.
  */
 import { readFile } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { sha256 } from "../ingest/ingest-file.ts";
-import { walkRoots } from "../scan/walk-roots.ts";
+import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
+import { scanRoots } from "../scan/scan-roots.ts";
 import { inScope } from "../scan/scope.ts";
 
-export type FileState = "ingested" | "stale" | "stale_scheme" | "not_ingested" | "unreadable";
+export type FileState = "ingested" | "stale" | "stale_scheme" | "not_ingested" | "unreadable" | "unlisted";
 
 export interface ListedFile {
   source: string;
@@ -24,25 +26,47 @@ export interface ListedFile {
   ocrEngine: string;
 }
 
-export async function listFiles(app: App, scope?: string[]): Promise<{ files: ListedFile[] }> {
+export interface FileListing {
+  files: ListedFile[];
+  /** Folders that could not be listed (or roots whose rule file cannot be read), with why; present only when there are any. */
+  unlistedFolders?: { folder: string; reason: string }[];
+  /** Files and folders a .miniragignore excluded; present only when anything was. */
+  ignored?: number;
+}
+
+export async function listFiles(app: App, scope?: string[]): Promise<FileListing> {
   const roots = app.config.roots;
   const sources = new Map((await app.store.listSources()).map((s) => [s.source, s]));
-  const disk = await walkRoots(roots, SUPPORTED_EXTENSIONS);
+  const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scope);
   const files: ListedFile[] = [];
-  for (const file of disk) {
-    if (!inScope(file.path, scope)) continue;
+  const onDisk = new Set<string>();
+  for (const file of scan.files) {
+    onDisk.add(file.path);
     const s = sources.get(file.path);
     let state: FileState = "not_ingested";
     if (s) {
-      const changed = s.mtime !== file.mtimeMs && s.contentHash !== sha256(new Uint8Array(await readFile(file.path)));
-      state = changed ? "stale" : s.minScheme < CHUNK_SCHEME ? "stale_scheme" : "ingested";
+      if (s.fileSize === file.size && s.mtime === file.mtimeMs) state = "ingested";
+      else {
+        const bytes = await readFile(file.path).catch(() => null);
+        state = bytes === null ? "unreadable" : s.contentHash !== sha256(new Uint8Array(bytes)) ? "stale" : "ingested";
+      }
+      if (state === "ingested" && s.minScheme < CHUNK_SCHEME) state = "stale_scheme";
     }
     files.push({ source: file.path, displayPath: displayPath(file.path, roots), sourceType: "file", state, title: s?.title, chunkCount: s?.chunkCount, ocrEngine: s?.ocrEngine ?? "" });
   }
+  const problems = new Set(scan.problems.map((p) => p.source));
   for (const s of sources.values()) {
-    if (s.sourceType === "file" || !inScope(s.source, scope)) continue;
-    const state: FileState = s.minScheme < CHUNK_SCHEME ? "stale_scheme" : "ingested";
-    files.push({ source: s.source, displayPath: s.source, sourceType: s.sourceType, state, title: s.title, chunkCount: s.chunkCount, ocrEngine: s.ocrEngine });
+    if (!inScope(s.source, scope) || onDisk.has(s.source)) continue;
+    let state: FileState;
+    if (s.sourceType !== "file") state = s.minScheme < CHUNK_SCHEME ? "stale_scheme" : "ingested";
+    else if (scan.unlisted.some((u) => isInside(s.source, u.folder))) state = "unlisted";
+    else if (problems.has(s.source)) state = "unreadable";
+    else continue; // gone from disk: the next sync removes it
+    const shown = s.sourceType === "file" ? displayPath(s.source, roots) : s.source;
+    files.push({ source: s.source, displayPath: shown, sourceType: s.sourceType, state, title: s.title, chunkCount: s.chunkCount, ocrEngine: s.ocrEngine });
   }
-  return { files };
+  const listing: FileListing = { files };
+  if (scan.unlisted.length) listing.unlistedFolders = scan.unlisted.map((u) => ({ folder: u.folder, reason: u.reason }));
+  if (scan.ignored) listing.ignored = scan.ignored;
+  return listing;
 }

@@ -1,42 +1,44 @@
 /**
  * The LanceDB index: one chunks table with a vector column and BM25 indexes
- * over text and title. Re-indexing a source swaps its chunks in one commit
- * (merge-insert that deletes the source's unmatched rows), so a reader sees
- * the old set or the new one, never a mix.
+ * over text and title. Every write of a source swaps its chunks in one commit
+ * (a merge-insert that deletes the source's other rows), so a reader sees the
+ * old set or the new one, never a mix; moves and deletes are single commits
+ * too. LanceDB retries a commit that conflicts with another writer's.
  */
 import type { Connection, Table } from "@lancedb/lancedb";
+import { Field, Float64, Schema, Utf8 } from "apache-arrow";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { AppError } from "../errors.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
+import { summariseSources, type SourceSummary } from "./source-summary.ts";
+import { ANN_THRESHOLD, compact, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export const TABLE_NAME = "chunks";
-/**
- * Past this many chunks, flat vector search becomes the slowest part of a query
- * (72 ms at 100k on 2 cores), so an IVF_FLAT index is built: 9 ms at 100k with
- * recall@50 of 0.998 against flat search, and distances stay exact.
- */
-export const ANN_THRESHOLD = 10_000;
-/** Rebuild the vector index once the table has grown this many times past what it was trained on. */
-const ANN_REBUILD_GROWTH = 4;
 type Meta = Omit<ChunkRow, "vector">;
 export type Hit = Meta & { _distance?: number; _score?: number };
+export type { SourceSummary } from "./source-summary.ts";
 
-export interface SourceSummary {
-  source: string;
-  sourceType: ChunkRow["source_type"];
-  title: string;
-  chunkCount: number;
-  contentHash: string;
+/** A file that moved: its chunks go to the new path as they are, with no read or embedding. */
+export interface SourceMove {
+  from: string;
+  to: string;
   mtime: number;
-  fileSize: number;
-  minScheme: number;
-  ocrEngine: string;
 }
+
+/** The columns of an mtime-only merge, typed as the table has them. */
+const MTIME_UPDATE = new Schema([new Field("id", new Utf8(), false), new Field("mtime", new Float64(), false)]);
+
+/** Sources per SQL IN list and per move commit: keeps filters short and memory flat. */
+const BATCH_SOURCES = 200;
 
 export class ChunkStore {
   private table: Table | null = null;
   private connection: Connection | null = null;
+  private columns: Set<string> | null = null;
+  /** Indexes and columns are checked once per process, on the first write. */
+  private writeReady = false;
 
   constructor(
     readonly dbPath: string,
@@ -63,43 +65,102 @@ export class ChunkStore {
     if (!this.exists()) return null;
     const db = await this.connect();
     if (!(await db.tableNames()).includes(TABLE_NAME)) return null;
-    this.table = await db.openTable(TABLE_NAME);
-    return this.table;
+    return this.adopt(await db.openTable(TABLE_NAME));
   }
 
-  private async openForWrite(dimensions: number, firstRows: ChunkRow[]): Promise<{ table: Table; created: boolean }> {
-    const existing = await this.open();
-    if (existing) {
-      const field = (await existing.schema()).fields.find((f) => f.name === "vector");
-      const stored = (field?.type as { listSize?: number } | undefined)?.listSize;
-      if (stored !== dimensions) {
-        throw new AppError(
-          "INDEX",
-          `The index at ${this.dbPath} holds ${stored}-dimensional vectors but the model makes ${dimensions}-dimensional ones.`,
-          "The index was built with another model. Use a new DB_PATH, or delete this one and sync again.",
-        );
-      }
-      return { table: existing, created: false };
-    }
-    const db = await this.connect();
-    const table = await db.createEmptyTable(TABLE_NAME, chunkSchema(dimensions), { existOk: true });
-    await table.add(firstRows as unknown as Record<string, unknown>[]);
-    await createChunkIndexes(table);
+  private async adopt(table: Table): Promise<Table> {
     this.table = table;
-    return { table, created: true };
+    this.columns = new Set((await table.schema()).fields.map((f) => f.name));
+    return table;
   }
 
-  /** Replaces every chunk of the given sources with rows, in one commit: each source swaps whole. */
+  /** The metadata columns this table has: one written by an older version may lack a newer column. */
+  private metaColumns(): string[] {
+    return META_COLUMNS.filter((c) => this.columns?.has(c) ?? true);
+  }
+
+  /**
+   * The table for a write, created with its first rows in one commit when it
+   * does not exist. A crash before its indexes were built, or a table from an
+   * older version, is repaired here: missing indexes and columns are added.
+   */
+  private async openForWrite(dimensions: number, firstRows: ChunkRow[]): Promise<{ table: Table; created: boolean }> {
+    let table = await this.open();
+    let created = false;
+    if (!table) {
+      const db = await this.connect();
+      try {
+        table = await this.adopt(await db.createTable(TABLE_NAME, firstRows as unknown as Record<string, unknown>[], { mode: "create", schema: chunkSchema(dimensions) }));
+        created = true;
+      } catch (error) {
+        // Another writer created it a moment ago: write into theirs.
+        if (!(await db.tableNames()).includes(TABLE_NAME)) throw error;
+        table = await this.adopt(await db.openTable(TABLE_NAME));
+      }
+    }
+    if (!created) checkDimensions(this.dbPath, await table.schema(), dimensions);
+    if (!this.writeReady) {
+      await ensureColumns(table, chunkSchema(dimensions));
+      await ensureIndexes(table);
+      this.columns = new Set((await table.schema()).fields.map((f) => f.name));
+      this.writeReady = true;
+    }
+    return { table, created };
+  }
+
+  /**
+   * Replaces every chunk of the given sources with rows, in one commit: each
+   * source swaps whole. Row ids carry a token of this write, so two writers
+   * never produce matching ids and a merge never updates another's rows.
+   */
   async replaceSources(sources: string[], rows: ChunkRow[], dimensions: number): Promise<void> {
-    if (rows.length === 0) throw new AppError("INDEX", `Nothing to index for ${sources.join(", ")}.`);
+    if (rows.length === 0) throw new AppError("INDEX", `Nothing to index for ${sources.join(", ")}.`, "The documents produced no text; check that they are not empty.");
+    const token = randomBytes(6).toString("hex");
+    for (const row of rows) row.id = `${row.source}#${row.chunk_index}@${token}`;
     const { table, created } = await this.openForWrite(dimensions, rows);
     if (created) return;
-    await table
-      .mergeInsert("id")
-      .whenMatchedUpdateAll()
-      .whenNotMatchedInsertAll()
-      .whenNotMatchedBySourceDelete({ where: `source IN (${sources.map(sqlString).join(", ")})` })
-      .execute(rows as unknown as Record<string, unknown>[]);
+    await swapIn(table, rows, sources);
+  }
+
+  /** Points moved files' chunks at their new paths, many files per commit; each file moves whole or not at all. */
+  async moveSources(moves: SourceMove[]): Promise<void> {
+    const table = await this.open();
+    if (!table) return;
+    for (let i = 0; i < moves.length; i += BATCH_SOURCES) {
+      const batch = moves.slice(i, i + BATCH_SOURCES);
+      const byOld = new Map(batch.map((m) => [m.from, m]));
+      const old = await table.query().where(`source IN (${batch.map((m) => sqlString(m.from)).join(", ")})`).toArray();
+      const token = randomBytes(6).toString("hex");
+      const rows = old.map((r) => {
+        const move = byOld.get(r.source)!;
+        const row = { ...r } as ChunkRow;
+        row.vector = Float32Array.from(r.vector.toArray());
+        row.source = move.to;
+        row.id = `${move.to}#${r.chunk_index}@${token}`;
+        row.parent_id = r.parent_id === null ? null : move.to + String(r.parent_id).slice(move.from.length);
+        row.mtime = move.mtime;
+        return row;
+      });
+      if (rows.length) await swapIn(table, rows, batch.flatMap((m) => [m.from, m.to]));
+    }
+  }
+
+  /**
+   * Records new mtimes of files whose bytes were unchanged, so the next sync
+   * need not hash them again: a batch per commit, as a merge of just the id
+   * and mtime columns (Lance's update takes one value for every matched row).
+   */
+  async updateMtimes(updates: { source: string; mtime: number }[]): Promise<void> {
+    const table = await this.open();
+    if (!table) return;
+    for (let i = 0; i < updates.length; i += BATCH_SOURCES) {
+      const batch = new Map(updates.slice(i, i + BATCH_SOURCES).map((u) => [u.source, u.mtime]));
+      const ids = await table.query().where(`source IN (${[...batch.keys()].map(sqlString).join(", ")})`).select(["id", "source"]).toArray();
+      if (ids.length === 0) continue;
+      const lance = await loadLanceDb();
+      const rows = ids.map((r) => ({ id: r.id as string, mtime: batch.get(r.source)! }));
+      await table.mergeInsert("id").whenMatchedUpdateAll().execute(lance.makeArrowTable(rows, { schema: MTIME_UPDATE }));
+    }
   }
 
   /** Deletes a source's chunks; returns how many there were. */
@@ -112,24 +173,31 @@ export class ChunkStore {
     return count;
   }
 
-  /** Folds new rows into the full-text and vector indexes, compacts small fragments, and builds the vector index once it pays. */
-  async optimize(): Promise<void> {
+  /** Deletes many sources, a batch per commit. */
+  async deleteSources(sources: string[]): Promise<void> {
     const table = await this.open();
     if (!table) return;
-    await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
-    await this.ensureVectorIndex(table);
+    for (let i = 0; i < sources.length; i += BATCH_SOURCES) {
+      await table.delete(`source IN (${sources.slice(i, i + BATCH_SOURCES).map(sqlString).join(", ")})`);
+    }
   }
 
-  private async ensureVectorIndex(table: Table): Promise<void> {
-    const rows = await table.countRows();
-    if (rows < this.annThreshold) return;
-    const existing = (await table.listIndices()).find((i) => i.columns.includes("vector"));
-    if (existing) {
-      const stats = await table.indexStats(existing.name);
-      if (stats && stats.numIndexedRows * ANN_REBUILD_GROWTH > rows) return;
-    }
-    const lance = await loadLanceDb();
-    await table.createIndex("vector", { config: lance.Index.ivfFlat({ distanceType: "l2" }), replace: true });
+  /** End of a sync: compacts, folds new rows into the indexes, prunes old versions (see table-upkeep.ts). */
+  async optimize(): Promise<void> {
+    const table = await this.open();
+    if (table) await compact(table, this.annThreshold);
+  }
+
+  /** After a single-file ingest: compacts only once small fragments have piled up. */
+  async tidy(): Promise<void> {
+    const table = await this.open();
+    if (table) await compactIfFragmented(table, this.annThreshold);
+  }
+
+  /** Index columns without their index (status reports them; the next write rebuilds them). */
+  async missingIndexes(): Promise<string[]> {
+    const table = await this.open();
+    return table ? missingIndexes(table) : [];
   }
 
   async sourceChunks(source: string, from?: number, to?: number): Promise<Meta[]> {
@@ -139,7 +207,7 @@ export class ChunkStore {
     const rows = (await table
       .query()
       .where(`source = ${sqlString(source)}${range}`)
-      .select([...META_COLUMNS])
+      .select(this.metaColumns())
       .toArray()) as Meta[];
     return rows.map(plain).sort((a, b) => a.chunk_index - b.chunk_index);
   }
@@ -151,7 +219,7 @@ export class ChunkStore {
     const rows = (await table
       .query()
       .where(`parent_id IN (${parentIds.map(sqlString).join(", ")})`)
-      .select([...META_COLUMNS])
+      .select(this.metaColumns())
       .toArray()) as Meta[];
     return rows.map(plain).sort((a, b) => (a.source === b.source ? a.chunk_index - b.chunk_index : a.source < b.source ? -1 : 1));
   }
@@ -159,28 +227,7 @@ export class ChunkStore {
   async listSources(): Promise<SourceSummary[]> {
     const table = await this.open();
     if (!table) return [];
-    const rows = await table.query().select(["source", "source_type", "title", "content_hash", "mtime", "file_size", "scheme", "ocr_engine"]).toArray();
-    const bySource = new Map<string, SourceSummary>();
-    for (const r of rows) {
-      const s = bySource.get(r.source);
-      if (s) {
-        s.chunkCount++;
-        s.minScheme = Math.min(s.minScheme, r.scheme);
-      } else {
-        bySource.set(r.source, {
-          source: r.source,
-          sourceType: r.source_type,
-          title: r.title,
-          chunkCount: 1,
-          contentHash: r.content_hash,
-          mtime: r.mtime,
-          fileSize: r.file_size,
-          minScheme: r.scheme,
-          ocrEngine: r.ocr_engine,
-        });
-      }
-    }
-    return [...bySource.values()].sort((a, b) => (a.source < b.source ? -1 : 1));
+    return summariseSources(await table.query().select(["source", "source_type", "title", "content_hash", "mtime", "file_size", "scheme", "ocr_engine", "chunk_index"]).toArray());
   }
 
   async countRows(filter?: string): Promise<number> {
@@ -191,7 +238,7 @@ export class ChunkStore {
   async vectorSearch(vector: Float32Array, limit: number, filter?: string): Promise<Hit[]> {
     const table = await this.open();
     if (!table) return [];
-    let query = table.vectorSearch(vector).distanceType("l2").limit(limit).select([...META_COLUMNS, "_distance"]);
+    let query = table.vectorSearch(vector).distanceType("l2").limit(limit).select([...this.metaColumns(), "_distance"]);
     if (filter) query = query.where(filter);
     return ((await query.toArray()) as Hit[]).map(plain);
   }
@@ -204,27 +251,31 @@ export class ChunkStore {
       .query()
       .fullTextSearch(new lance.MultiMatchQuery(text, ["text", "title"]))
       .limit(limit)
-      .select([...META_COLUMNS, "_score"]);
+      .select([...this.metaColumns(), "_score"]);
     if (filter) query = query.where(filter);
     return ((await query.toArray()) as Hit[]).map(plain);
   }
 }
 
-/**
- * BM25 over text and title, and scalar indexes so reads by source and by
- * parent id are lookups, not scans. The full-text tokenizer keeps LanceDB's
- * defaults (lower case, English stemming and stop words, ASCII folding), which
- * leave Cyrillic words as they are; with stem: false LanceDB 0.31 deadlocked
- * building the index over 100k chunks.
- */
-export async function createChunkIndexes(table: Table): Promise<void> {
-  const lance = await loadLanceDb();
-  // An Index object is consumed by createIndex, so each column gets its own.
-  const fts = () => lance.Index.fts({ withPosition: false });
-  await table.createIndex("text", { config: fts() });
-  await table.createIndex("title", { config: fts() });
-  await table.createIndex("source", { config: lance.Index.btree() });
-  await table.createIndex("parent_id", { config: lance.Index.btree() });
+/** One commit: insert rows, and delete every other row of the named sources. */
+async function swapIn(table: Table, rows: ChunkRow[], sources: string[]): Promise<void> {
+  await table
+    .mergeInsert("id")
+    .whenMatchedUpdateAll()
+    .whenNotMatchedInsertAll()
+    .whenNotMatchedBySourceDelete({ where: `source IN (${sources.map(sqlString).join(", ")})` })
+    .execute(rows as unknown as Record<string, unknown>[]);
+}
+
+function checkDimensions(dbPath: string, schema: { fields: { name: string; type: unknown }[] }, dimensions: number): void {
+  const field = schema.fields.find((f) => f.name === "vector");
+  const stored = (field?.type as { listSize?: number } | undefined)?.listSize;
+  if (stored === dimensions) return;
+  throw new AppError(
+    "INDEX",
+    `The index at ${dbPath} holds ${stored}-dimensional vectors but the model makes ${dimensions}-dimensional ones.`,
+    "The index was built with another model. Use a new DB_PATH, or delete this one and sync again.",
+  );
 }
 
 /** Arrow rows are proxies; copy the fields out so callers get plain objects. */

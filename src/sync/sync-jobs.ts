@@ -1,22 +1,21 @@
 /**
  * Background sync jobs for the MCP server: start returns a job id at once and
- * the sync runs without blocking other calls. Only the latest job is kept.
+ * the sync runs without blocking other calls. Only the latest job is kept; its
+ * counts fill in while it runs.
  */
 import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { AppError, describeError } from "../errors.ts";
-import { emptyCounts, syncIndex, type SyncCounts } from "../ingest/sync-index.ts";
-import { acquireSyncLock } from "./sync-lock.ts";
+import { emptySyncReport, lockIndex, syncLocked, type SyncReport } from "./run-sync.ts";
+import type { ReleaseLock } from "./sync-lock.ts";
 
 export type JobState = "pending" | "running" | "succeeded" | "failed";
 
-export interface SyncJob {
+export interface SyncJob extends SyncReport {
   jobId: string;
   state: JobState;
   startedAt: string;
   finishedAt: string | null;
-  counts: SyncCounts;
-  errors: { source: string; error: string }[];
   error: string | null;
 }
 
@@ -28,24 +27,22 @@ export class SyncJobs {
 
   constructor(private readonly app: App) {}
 
-  /** Starts a job (refused while one runs); the returned record is live. */
+  /** Starts a job (refused while one runs here or in another process); the returned record is live. */
   start(scope?: string, onProgress?: ProgressListener): SyncJob {
     if (this.running) throw new AppError("SYNC_BUSY", "A sync job is already running", "Poll sync_status with its jobId until it finishes.");
-    const release = acquireSyncLock(this.app.config.dbPath);
+    const release = lockIndex(this.app);
     this.running = true;
-    const job: SyncJob = { jobId: randomUUID().replace(/-/g, ""), state: "pending", startedAt: new Date().toISOString(), finishedAt: null, counts: emptyCounts(), errors: [], error: null };
+    const job: SyncJob = { jobId: randomUUID().replace(/-/g, ""), state: "pending", startedAt: new Date().toISOString(), finishedAt: null, error: null, ...emptySyncReport() };
     this.latest = job;
     queueMicrotask(() => void this.run(job, release, scope, onProgress));
     return job;
   }
 
-  private async run(job: SyncJob, release: () => void, scope: string | undefined, onProgress?: ProgressListener): Promise<void> {
+  private async run(job: SyncJob, release: ReleaseLock, scope: string | undefined, onProgress?: ProgressListener): Promise<void> {
     job.state = "running";
     let outcome: JobState = "succeeded";
     try {
-      const report = await syncIndex(this.app, { scope, onProgress });
-      job.counts = report.counts;
-      job.errors = report.errors;
+      await syncLocked(this.app, { scope, onProgress, report: job });
     } catch (error) {
       outcome = "failed";
       job.error = describeError(error);

@@ -1,60 +1,80 @@
 /**
- * One sync at a time per index, across processes: <DB_PATH>/.sync.lock is
- * created exclusively and holds {pid, startedAt}. A lock whose process is
- * gone is taken over, so a killed sync never blocks the next one.
+ * One sync at a time per index, across processes: a kernel lock on
+ * <DB_PATH>/.sync.lock (see native/file-lock.ts). The file holds the holder's
+ * pid and start time, only so a refused sync can say who holds it. Only
+ * contention refuses; a lock that cannot be taken at all (a file system
+ * without locks, a read-only folder) is reported and the sync runs unlocked,
+ * as the reference does. Single-file ingests and reads never take it.
  */
-import { mkdirSync, openSync, closeSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../errors.ts";
+import { lockInfoPath, tryLockFile } from "../native/file-lock.ts";
+
+export const LOCK_FILE = ".sync.lock";
 
 interface LockContent {
   pid: number;
   startedAt: string;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+/** A held sync lock; release() is safe to call more than once. */
+export type ReleaseLock = () => void;
 
-function elapsed(startedAt: string): string | null {
-  const ms = Date.now() - Date.parse(startedAt);
+/**
+ * Where a writer's lock lives. A local DB_PATH uses a lock file; an index on
+ * object storage will need a lock of its own kind behind the same call.
+ */
+export type SyncLockProvider = (dbPath: string, warn: (line: string) => void) => ReleaseLock;
+
+function elapsed(startedAt: string | undefined): string | null {
+  const ms = Date.now() - Date.parse(startedAt ?? "");
   if (!Number.isFinite(ms) || ms < 0) return null;
   const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
-export function acquireSyncLock(dbPath: string): () => void {
-  mkdirSync(dbPath, { recursive: true });
-  const path = join(dbPath, ".sync.lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockContent));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    let holder: Partial<LockContent> = {};
-    try {
-      holder = JSON.parse(readFileSync(path, "utf8"));
-    } catch {
-      // an empty or torn lock file: its writer died mid-write
-    }
-    if (holder.pid && holder.pid !== process.pid && alive(holder.pid)) {
-      const running = holder.startedAt ? elapsed(holder.startedAt) : null;
-      throw new AppError(
-        "SYNC_BUSY",
-        `Another sync is already running on ${dbPath} (pid ${holder.pid}${running ? `, for ${running}` : ""}).`,
-        "Wait for it to finish, then sync again; queries and single-file ingests keep working meanwhile.",
-      );
-    }
-    rmSync(path, { force: true }); // stale: its process is gone
+function holderOf(path: string): Partial<LockContent> {
+  try {
+    return JSON.parse(readFileSync(lockInfoPath(path), "utf8"));
+  } catch {
+    return {}; // written a moment after the lock is taken: the holder is not known yet
   }
-  throw new AppError("SYNC_BUSY", `Could not take the sync lock ${path}.`, "Retry in a moment.");
 }
+
+export function busyError(dbPath: string, holder: Partial<LockContent>): AppError {
+  const running = elapsed(holder.startedAt);
+  const who = holder.pid ? `process ${holder.pid}` : "another process";
+  const detail = running ? `${who} has been syncing it for ${running}` : `${who} is syncing it`;
+  return new AppError(
+    "SYNC_BUSY",
+    `Another sync is already running on ${dbPath}: ${detail}.`,
+    "Wait for it to finish, then sync again; queries and single-file ingests keep working meanwhile. " +
+      "The lock is held by the kernel and ends with that process, so there is no lock file to delete.",
+  );
+}
+
+export const acquireSyncLock: SyncLockProvider = (dbPath, warn) => {
+  const path = join(dbPath, LOCK_FILE);
+  try {
+    mkdirSync(dbPath, { recursive: true });
+  } catch (error) {
+    warn(`could not create ${dbPath} for the sync lock (${(error as Error).message}); syncing without a lock`);
+    return () => {};
+  }
+  const result = tryLockFile(path);
+  if (result.kind === "busy") throw busyError(dbPath, holderOf(path));
+  if (result.kind === "error") {
+    warn(`could not lock ${path} (${result.reason}); syncing without a lock, so start no second sync meanwhile`);
+    return () => {};
+  }
+  result.lock.write(JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockContent));
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    result.lock.release();
+  };
+};

@@ -3,9 +3,9 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { ingestFile } from "../../src/ingest/ingest-file.ts";
-import { syncIndex } from "../../src/ingest/sync-index.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
 import { listFiles } from "../../src/read/list-files.ts";
-import { checkFileSource, deleteSource, readNeighbors, readSource } from "../../src/read/read-source.ts";
+import { NEIGHBOR_CAP, checkFileSource, deleteSource, readNeighbors, readSource } from "../../src/read/read-source.ts";
 import { fullStatus } from "../../src/status.ts";
 import { failure, testApp, writeTree } from "../helpers.ts";
 
@@ -47,6 +47,19 @@ describe("neighbours", () => {
     expect(chunks.every((c) => c.score === 0 && c.distance === null && c.source === "story")).toBe(true);
     expect((await readNeighbors(app, "story", 0)).chunks.map((c) => c.chunkIndex)).toEqual([0, 1]);
   });
+
+  test(`before and after are capped at ${NEIGHBOR_CAP} each, and the result says the cap applied`, async () => {
+    const { app } = await testApp({ CHUNK_TOKEN_BUDGET: "30" });
+    const content = Array.from({ length: 150 }, (_, i) => `Paragraph ${i} tells a small story about item ${i}, which ends here.`).join("\n\n");
+    expect((await ingestData(app, { content, source: "long" })).chunkCount).toBeGreaterThan(2 * NEIGHBOR_CAP + 20);
+    const capped = await readNeighbors(app, "long", 60, 1e9, 1e9);
+    expect(capped.chunks.map((c) => c.chunkIndex)).toEqual(Array.from({ length: 2 * NEIGHBOR_CAP + 1 }, (_, i) => 60 - NEIGHBOR_CAP + i));
+    expect(capped.notice).toContain(`capped at ${NEIGHBOR_CAP}`);
+    expect(capped.notice).toContain("read_file");
+    const within = await readNeighbors(app, "long", 60, NEIGHBOR_CAP, 2);
+    expect(within.chunks).toHaveLength(NEIGHBOR_CAP + 3);
+    expect(within.notice).toBeUndefined();
+  });
 });
 
 describe("delete", () => {
@@ -81,7 +94,7 @@ describe("list and status", () => {
   test("states for ingested, changed and new files, plus data sources", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "alpha", "b.md": "beta" });
-    await syncIndex(app);
+    await runSync(app);
     writeTree(root, { "b.md": "beta changed", "c.md": "gamma" });
     await ingestData(app, { content: "data", source: "note" });
     const { files } = await listFiles(app);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { App } from "../../src/app.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
-import { syncIndex } from "../../src/ingest/sync-index.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { failure, testApp, writeTree } from "../helpers.ts";
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
     "proj/a.md": "project notes about apples",
     "project-secret/a.md": "secret notes about apples",
   });
-  await syncIndex(app);
+  await runSync(app);
 });
 
 

@@ -6,7 +6,7 @@
 import { createApp, type IngestMetrics } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
 import { newIngestMetrics } from "../../../src/ingest/ingest-metrics.ts";
-import { syncIndex } from "../../../src/ingest/sync-index.ts";
+import { runSync } from "../../../src/sync/run-sync.ts";
 import { corpusCopy, filesBytes, folderBytes, tempDir, timedRun } from "../lib/setup.ts";
 import { join } from "node:path";
 
@@ -39,7 +39,7 @@ export async function benchIngest(files: string[], modelDir: string, binary: str
     const app = createApp(loadConfig({ env: { BASE_DIR: root, MODEL_NAME: modelDir, DB_PATH: dbPath } }), { metrics, log: () => {} });
     const embedder = await app.embedder(); // the model loads outside the timed run, as it does outside model-only
     const start = performance.now();
-    const report = await syncIndex(app);
+    const report = await runSync(app);
     ingestRuns.push(performance.now() - start);
     if (report.counts.failed) throw new Error(`ingest failed: ${JSON.stringify(report.errors.slice(0, 3))}`);
     const modelStart = performance.now();

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { createApp } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
 import { loadLanceDb } from "../../../src/native/lancedb.ts";
-import { ChunkStore, createChunkIndexes } from "../../../src/store/chunk-store.ts";
+import { ChunkStore } from "../../../src/store/chunk-store.ts";
+import { ensureIndexes } from "../../../src/store/table-upkeep.ts";
 import { queryDocuments } from "../../../src/search/query-documents.ts";
 import { openSession, timeQueries } from "../lib/mcp-driver.ts";
 import { tempDir } from "../lib/setup.ts";
@@ -42,7 +43,7 @@ export async function replicateIndex(baseDbPath: string, target: number, root: s
   const child = Bun.spawnSync([process.execPath, join(import.meta.dir, "../replicate.ts"), baseDbPath, String(target), root, dbPath], { stdout: "ignore", stderr: "pipe" });
   if (child.exitCode !== 0) throw new Error(`replicate failed: ${child.stderr.toString().slice(-500)}`);
   const lance = await loadLanceDb();
-  await createChunkIndexes(await (await lance.connect(dbPath)).openTable("chunks"));
+  await ensureIndexes(await (await lance.connect(dbPath)).openTable("chunks"));
   await new ChunkStore(dbPath).optimize();
   return dbPath;
 }

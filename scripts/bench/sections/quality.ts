@@ -6,7 +6,7 @@
 import { basename, join } from "node:path";
 import { createApp, type App } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
-import { syncIndex } from "../../../src/ingest/sync-index.ts";
+import { runSync } from "../../../src/sync/run-sync.ts";
 import { loadLanceDb } from "../../../src/native/lancedb.ts";
 import { queryDocuments } from "../../../src/search/query-documents.ts";
 import type { RetrievalSet } from "../lib/datasets.ts";
@@ -28,7 +28,7 @@ export interface QualityRow {
 /** Indexes a retrieval set in place (the index lives in a temp folder, the docs are read where they are). */
 export async function indexSet(set: RetrievalSet, modelDir: string): Promise<App> {
   const app = createApp(loadConfig({ env: { BASE_DIR: set.docsDir, MODEL_NAME: modelDir, DB_PATH: join(tempDir(`quality-${set.name}`), "lancedb") } }), { log: () => {} });
-  const report = await syncIndex(app);
+  const report = await runSync(app);
   if (report.counts.failed) throw new Error(`${set.name}: ${report.counts.failed} documents failed to index`);
   return app;
 }

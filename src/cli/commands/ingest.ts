@@ -4,7 +4,8 @@ import { SUPPORTED_EXTENSIONS } from "../../convert/registry.ts";
 import { AppError } from "../../errors.ts";
 import { ingestFiles } from "../../ingest/ingest-files.ts";
 import { resolveInsideRoots } from "../../scan/containment.ts";
-import { walkRoots } from "../../scan/walk-roots.ts";
+import { assertNotExcluded } from "../../scan/ignore-rules.ts";
+import { scanRoots } from "../../scan/scan-roots.ts";
 import { markFailed, printJson, printLines, warn } from "../output.ts";
 import { progressReporter } from "../progress.ts";
 import { appFromArgs, positionals, sharedArgs } from "../shared-args.ts";
@@ -17,12 +18,21 @@ export default defineCommand({
     const files: string[] = [];
     for (const given of positionals(args)) {
       const path = resolveInsideRoots(given, app.config.roots, { requireAbsolute: false });
-      if (statSync(path).isDirectory()) files.push(...(await walkRoots(app.config.roots, SUPPORTED_EXTENSIONS, [path])).map((f) => f.path));
-      else if (SUPPORTED_EXTENSIONS.has(path.slice(path.lastIndexOf(".")).toLowerCase())) files.push(path);
-      else throw new AppError("UNSUPPORTED_FORMAT", `Unsupported file type: ${path}`, `Supported extensions: ${[...SUPPORTED_EXTENSIONS].join(" ")}.`);
+      if (statSync(path).isDirectory()) {
+        const scan = await scanRoots(app.config.roots, SUPPORTED_EXTENSIONS, [path]);
+        for (const u of scan.unlisted) warn(`could not list ${u.folder} (${u.reason}); files under it were not ingested`);
+        files.push(...scan.files.map((f) => f.path));
+      } else if (SUPPORTED_EXTENSIONS.has(path.slice(path.lastIndexOf(".")).toLowerCase())) {
+        assertNotExcluded(path, app.config.roots);
+        files.push(path);
+      } else throw new AppError("UNSUPPORTED_FORMAT", `Unsupported file type: ${path}`, `Supported extensions: ${[...SUPPORTED_EXTENSIONS].join(" ")}.`);
     }
-    const { results: ingested, errors } = await ingestFiles(app, files, progressReporter("ingesting"));
-    if (ingested.length) await app.store.optimize();
+    const report = await ingestFiles(app, files, progressReporter("ingesting"));
+    const ingested = report.results;
+    const errors = [...report.unreadable, ...report.errors];
+    // Many files: compact as a sync does; one file: only when fragments have piled up.
+    if (ingested.length > 1) await app.store.optimize();
+    else if (ingested.length) await app.store.tidy();
     for (const e of errors) warn(`${e.source}: ${e.error}`);
     if (errors.length) markFailed();
     if (args.json) return printJson({ ingested: ingested.length, failed: errors.length, files: ingested, errors });

@@ -1,21 +1,21 @@
 import { defineCommand } from "citty";
-import { syncIndex } from "../../ingest/sync-index.ts";
 import { resolveInsideRoots } from "../../scan/containment.ts";
+import { runSync } from "../../sync/run-sync.ts";
 import { markFailed, printJson, printLines, warn } from "../output.ts";
 import { progressReporter } from "../progress.ts";
 import { appFromArgs, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
-  meta: { name: "sync", description: "Reconcile the index with the roots: ingest new and changed files, skip unchanged ones, drop deleted ones" },
+  meta: { name: "sync", description: "Reconcile the index with the roots: ingest new and changed files, skip unchanged ones, follow moved ones, drop deleted ones" },
   args: { ...sharedArgs, path: { type: "positional", description: "Only this folder or file under the roots", required: false } },
   async run({ rawArgs, args }) {
     const app = appFromArgs(rawArgs, args);
     const scope = args.path ? resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false }) : undefined;
     const startedAt = new Date().toISOString();
-    const report = await syncIndex(app, { scope, onProgress: progressReporter("syncing") });
+    const report = await runSync(app, { scope, onProgress: progressReporter("syncing") });
     for (const e of report.errors) warn(`${e.source}: ${e.error}`);
     if (report.counts.failed > 0) markFailed();
-    if (args.json) return printJson({ state: "succeeded", startedAt, finishedAt: new Date().toISOString(), counts: report.counts, errors: report.errors });
+    if (args.json) return printJson({ state: "succeeded", startedAt, finishedAt: new Date().toISOString(), ...report });
     printLines(Object.entries(report.counts).map(([k, v]) => `${k} ${v}`).join(", "));
   },
 });

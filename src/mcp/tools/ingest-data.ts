@@ -12,7 +12,7 @@ export const ingestDataTool = defineTool({
     "The id is what results cite and what read_file and delete_file take.",
   input: z.object({
     content: z.string().describe("The content to index."),
-    source: z.string().describe("Your id for it, e.g. meeting-notes-2026-08-05."),
+    source: z.string().describe("Your id for it, a plain name such as meeting-notes-2026-08-05; not an absolute path, a URL or a file under a root."),
     format: z.enum(DATA_FORMATS).optional().describe("text (default), markdown or html."),
     title: z.string().optional().describe("A title; otherwise the first heading or the HTML <title>."),
   }),
@@ -21,7 +21,7 @@ export const ingestDataTool = defineTool({
   run: async (args, ctx) => {
     const app = requireApp(ctx);
     const result = await ingestData(app, args);
-    await app.store.optimize();
+    await app.store.tidy();
     return result;
   },
 });

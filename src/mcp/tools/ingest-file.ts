@@ -14,7 +14,7 @@ export const ingestFileTool = defineTool({
   run: async (args, ctx) => {
     const app = requireApp(ctx);
     const result = await ingestFile(app, mcpFile(app, args.filePath));
-    await app.store.optimize();
+    await app.store.tidy();
     return result;
   },
 });

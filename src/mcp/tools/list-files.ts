@@ -8,7 +8,8 @@ export const listFilesTool = defineTool({
   name: "list_files",
   title: "List documents",
   description:
-    "List every supported file under the document roots with its state (ingested, stale, stale_scheme, not_ingested), plus the indexed data and url items.",
+    "List every supported file under the document roots with its state (ingested, stale, stale_scheme, not_ingested, unreadable), plus the indexed data and url items. " +
+    "Files indexed under a folder that cannot be listed right now (an unplugged drive) show as unlisted, and the folders come back under unlistedFolders; ignored counts what .miniragignore excluded.",
   input: z.object({ scope: Scope }),
   output: z.object({
     files: z.array(
@@ -22,6 +23,8 @@ export const listFilesTool = defineTool({
         ocrEngine: z.string(),
       }),
     ),
+    unlistedFolders: z.array(z.object({ folder: z.string(), reason: z.string() })).optional(),
+    ignored: z.number().optional(),
   }),
   annotations: READ_ONLY,
   run: (args, ctx) => listFiles(requireApp(ctx), scopeList(args.scope)),

@@ -2,14 +2,24 @@ import { z } from "zod";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
 import { syncJobs } from "../context.ts";
 
-const Counts = z.object({ scanned: z.number(), ingested: z.number(), skipped: z.number(), deleted: z.number(), unreadable: z.number(), failed: z.number() });
+const Counts = z.object({
+  scanned: z.number(),
+  ingested: z.number(),
+  skipped: z.number(),
+  moved: z.number(),
+  deleted: z.number(),
+  ignored: z.number(),
+  unreadable: z.number(),
+  failed: z.number(),
+});
 
 export const syncStatusTool = defineTool({
   name: "sync_status",
   title: "Sync job status",
   description:
-    "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts (scanned, ingested, skipped, deleted, unreadable, failed), " +
-    "per-file errors, startedAt and finishedAt. Only the latest job is kept.",
+    "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts that fill in while it runs " +
+    "(scanned, ingested, skipped, moved, deleted, ignored, unreadable, failed), per-file errors, unlistedFolders (folders it could not list; " +
+    "everything indexed under them was kept), startedAt and finishedAt. Only the latest job is kept.",
   input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),
   output: z.object({
     jobId: z.string(),
@@ -18,6 +28,7 @@ export const syncStatusTool = defineTool({
     finishedAt: z.string().nullable(),
     counts: Counts,
     errors: z.array(z.object({ source: z.string(), error: z.string() })),
+    unlistedFolders: z.array(z.object({ folder: z.string(), reason: z.string(), kept: z.number() })),
     error: z.string().nullable(),
   }),
   annotations: READ_ONLY,

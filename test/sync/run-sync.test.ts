@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { rmSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
-import { syncIndex } from "../../src/ingest/sync-index.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
 import { readSource } from "../../src/read/read-source.ts";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
 import { testApp, writeTree } from "../helpers.ts";
@@ -11,20 +11,20 @@ describe("sync", () => {
   test("two new files are ingested; deleting one deletes it and skips the other (case 9)", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "# Alpha\n\nFirst file.", "b.md": "# Beta\n\nSecond file." });
-    expect((await syncIndex(app)).counts).toMatchObject({ scanned: 2, ingested: 2, skipped: 0, deleted: 0, failed: 0 });
+    expect((await runSync(app)).counts).toMatchObject({ scanned: 2, ingested: 2, skipped: 0, deleted: 0, failed: 0 });
     rmSync(join(root, "a.md"));
-    expect((await syncIndex(app)).counts).toMatchObject({ scanned: 1, ingested: 0, skipped: 1, deleted: 1 });
+    expect((await runSync(app)).counts).toMatchObject({ scanned: 1, ingested: 0, skipped: 1, deleted: 1 });
   });
 
   test("change detection: same mtime skips; new mtime with the same bytes skips; new bytes re-ingest (case 8)", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "original text" });
-    await syncIndex(app);
-    expect((await syncIndex(app)).counts.skipped).toBe(1);
+    await runSync(app);
+    expect((await runSync(app)).counts.skipped).toBe(1);
     utimesSync(join(root, "a.md"), new Date(), new Date(Date.now() + 5000));
-    expect((await syncIndex(app)).counts).toMatchObject({ skipped: 1, ingested: 0 });
+    expect((await runSync(app)).counts).toMatchObject({ skipped: 1, ingested: 0 });
     writeFileSync(join(root, "a.md"), "changed text");
-    expect((await syncIndex(app)).counts).toMatchObject({ skipped: 0, ingested: 1 });
+    expect((await runSync(app)).counts).toMatchObject({ skipped: 0, ingested: 1 });
     expect((await readSource(app, join(root, "a.md"))).text).toContain("changed text");
   });
 
@@ -32,7 +32,7 @@ describe("sync", () => {
     const { app, root } = await testApp({ MAX_FILE_SIZE: "16" });
     // Undecodable bytes: had it been parsed, the error would name the encoding instead.
     writeTree(root, { "small.md": "tiny", "big.md": Uint8Array.from({ length: 300 }, (_, i) => [0x81, 0x02, 0xff][i % 3]!) });
-    const report = await syncIndex(app);
+    const report = await runSync(app);
     expect(report.counts).toMatchObject({ failed: 1, ingested: 1 });
     expect(report.errors[0]!.source).toBe(join(root, "big.md"));
     expect(report.errors[0]!.error).toContain("MAX_FILE_SIZE");
@@ -41,7 +41,7 @@ describe("sync", () => {
   test("an undecodable file is reported by name and does not stop the run", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "good.md": "readable", "bad.txt": Uint8Array.from({ length: 300 }, (_, i) => [0x81, 0x02, 0xff][i % 3]!) });
-    const report = await syncIndex(app);
+    const report = await runSync(app);
     expect(report.counts).toMatchObject({ ingested: 1, failed: 1 });
     expect(report.errors[0]!.error).toContain("bad.txt");
   });
@@ -49,41 +49,41 @@ describe("sync", () => {
   test("a failed re-ingest keeps the chunks indexed before", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "doc.txt": "the first version" });
-    await syncIndex(app);
+    await runSync(app);
     writeTree(root, { "doc.txt": Uint8Array.from({ length: 300 }, (_, i) => [0x81, 0x02, 0xff][i % 3]!) });
-    expect((await syncIndex(app)).counts.failed).toBe(1);
+    expect((await runSync(app)).counts.failed).toBe(1);
     expect((await readSource(app, join(root, "doc.txt"))).text).toContain("the first version");
   });
 
   test("a scoped sync deletes nothing outside its scope, and data sources are never deleted (case 12)", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "in/a.md": "inside", "out/gone.md": "outside" });
-    await syncIndex(app);
+    await runSync(app);
     await ingestData(app, { content: "data text", source: "note-1" });
     rmSync(join(root, "out/gone.md"));
-    expect((await syncIndex(app, { scope: join(root, "in") })).counts.deleted).toBe(0);
+    expect((await runSync(app, { scope: join(root, "in") })).counts.deleted).toBe(0);
     expect((await app.store.listSources()).map((s) => s.source)).toContain(join(root, "out/gone.md"));
-    expect((await syncIndex(app)).counts.deleted).toBe(1);
+    expect((await runSync(app)).counts.deleted).toBe(1);
     expect((await app.store.listSources()).map((s) => s.source)).toContain("note-1");
   });
 
   test("chunks from an older scheme are re-ingested even when the bytes are unchanged (case 14)", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "content" });
-    await syncIndex(app);
+    await runSync(app);
     const lance = await loadLanceDb();
     const table = await (await lance.connect(app.config.dbPath)).openTable("chunks");
     await table.update({ values: { scheme: 2 } });
-    expect((await syncIndex(app)).counts.ingested).toBe(1);
-    expect((await syncIndex(app)).counts.skipped).toBe(1);
+    expect((await runSync(app)).counts.ingested).toBe(1);
+    expect((await runSync(app)).counts.skipped).toBe(1);
     expect(await app.store.countRows("scheme < 3")).toBe(0);
   });
 
   test("a rename is an ingest plus a delete (case 15)", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "moving text" });
-    await syncIndex(app);
+    await runSync(app);
     renameSync(join(root, "a.md"), join(root, "b.md"));
-    expect((await syncIndex(app)).counts).toMatchObject({ ingested: 1, deleted: 1 });
+    expect((await runSync(app)).counts).toMatchObject({ ingested: 1, deleted: 1 });
   });
 });

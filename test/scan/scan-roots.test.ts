@@ -3,7 +3,9 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SUPPORTED_EXTENSIONS } from "../../src/convert/registry.ts";
 import { resolveFileInsideRoots, resolveInsideRoots } from "../../src/scan/containment.ts";
-import { walkRoots } from "../../src/scan/walk-roots.ts";
+import { scanRoots } from "../../src/scan/scan-roots.ts";
+
+const walkRoots = async (roots: string[], ext: Set<string>, under?: string[]) => (await scanRoots(roots, ext, under)).files;
 import { failure, tempDir } from "../helpers.ts";
 
 function tree(files: string[]): string {

@@ -1,0 +1,147 @@
+/**
+ * Walks the document roots for supported files. Skips dot-names, Office lock
+ * files (~$…), node_modules, __pycache__ and virtualenvs, and whatever a
+ * root's .miniragignore excludes (an excluded folder is not walked). Never
+ * enters a symlinked folder; keeps a symlinked file only when its target lies
+ * inside a root and is not excluded, reported under the link's own path.
+ *
+ * What it cannot see is reported, never taken for "empty": a root or folder
+ * that cannot be listed, or whose rule file cannot be read, comes back in
+ * `unlisted`, so sync keeps what is indexed under it.
+ */
+import type { Dirent } from "node:fs";
+import { lstat, readdir, realpath, stat } from "node:fs/promises";
+import { basename, extname, join } from "node:path";
+import { AppError, describeError } from "../errors.ts";
+import { isInside, isInsideRoots } from "./containment.ts";
+import { excludedBy, excludedWithParents, loadRootRules, type RootRules } from "./ignore-rules.ts";
+
+export interface ScannedFile {
+  /** The path as found under the root (a link's own path for symlinks). */
+  path: string;
+  realPath: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface UnlistedFolder {
+  folder: string;
+  /** True for a document root (or a scope the caller asked for). */
+  isRoot: boolean;
+  reason: string;
+}
+
+export interface ScanResult {
+  files: ScannedFile[];
+  unlisted: UnlistedFolder[];
+  /** Supported files and folders a rule excluded; a folder counts once. */
+  ignored: number;
+  ignoreFiles: { path: string; rules: number }[];
+  /** Paths seen but not readable as files: broken links, link loops, entries gone mid-walk. */
+  problems: { source: string; error: string }[];
+}
+
+const PRUNED_DIRS = new Set(["node_modules", "__pycache__", "venv"]);
+
+export function isSkippedName(name: string): boolean {
+  return name.startsWith(".") || name.startsWith("~$");
+}
+
+function reasonOf(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  if (e.code === "ENOENT") return "it does not exist";
+  if (e.code === "EACCES" || e.code === "EPERM") return "permission denied";
+  if (e.code === "ENOTDIR") return "it is not a folder";
+  return describeError(error);
+}
+
+export async function scanRoots(roots: string[], extensions: Set<string>, under?: string[]): Promise<ScanResult> {
+  const result: ScanResult = { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [] };
+  const rules: RootRules[] = [];
+  const blockedRoots = new Set<string>();
+  for (const root of roots) {
+    try {
+      const r = loadRootRules(root);
+      rules.push(r);
+      if (r.file) result.ignoreFiles.push({ path: r.file, rules: r.ruleCount });
+    } catch (error) {
+      blockedRoots.add(root);
+      result.unlisted.push({ folder: root, isRoot: true, reason: describeError(error) });
+    }
+  }
+  const blocked = (path: string) => [...blockedRoots].some((r) => isInside(path, r));
+  const supported = (name: string) => extensions.has(extname(name).toLowerCase());
+
+  const addFile = async (path: string, entry: Dirent | null): Promise<void> => {
+    try {
+      const link = entry ? entry.isSymbolicLink() : (await lstat(path)).isSymbolicLink();
+      if (!link) {
+        const s = await lstat(path);
+        if (s.isFile()) result.files.push({ path, realPath: path, size: s.size, mtimeMs: s.mtimeMs });
+        return;
+      }
+      const target = await stat(path);
+      if (!target.isFile()) return; // links to folders are never followed
+      const real = await realpath(path);
+      if (!isInsideRoots(real, roots)) return; // an escaping link is not part of the corpus
+      if (excludedWithParents(rules, real, false)) {
+        result.ignored++;
+        return;
+      }
+      result.files.push({ path, realPath: real, size: target.size, mtimeMs: target.mtimeMs });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const what = code === "ENOENT" ? "is a broken link, or was removed while the scan ran" : code === "ELOOP" ? "is a symlink loop" : `cannot be read (${reasonOf(error)})`;
+      result.problems.push({ source: path, error: `${path} ${what}; it was left out and nothing indexed for it was removed` });
+    }
+  };
+
+  const visit = async (dir: string, isRoot: boolean): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      result.unlisted.push({ folder: dir, isRoot, reason: reasonOf(error) });
+      return;
+    }
+    for (const entry of entries) {
+      if (isSkippedName(entry.name)) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (PRUNED_DIRS.has(entry.name) || blocked(path)) continue;
+        if (excludedBy(rules, path, true)) result.ignored++;
+        else await visit(path, false);
+        continue;
+      }
+      if (!supported(entry.name)) continue;
+      if (excludedBy(rules, path, false)) result.ignored++;
+      else await addFile(path, entry);
+    }
+  };
+
+  for (const start of under ?? roots) {
+    if (blocked(start)) continue;
+    const s = await stat(start).catch(() => null);
+    if (s?.isFile()) {
+      await scanOneFile(start, rules, supported, addFile);
+      continue;
+    }
+    if (under) {
+      const rule = excludedWithParents(rules, start, true);
+      if (rule) throw new AppError("PATH_EXCLUDED", `${start} is inside a folder that ${rule} excludes`, `Nothing under it is indexed; edit ${rule} to include it.`);
+    }
+    await visit(start, true);
+  }
+  result.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const seen = new Set<string>();
+  result.files = result.files.filter((f) => (seen.has(f.realPath) ? false : (seen.add(f.realPath), true)));
+  return result;
+}
+
+/** A scope that names one file: the file alone, refused when a rule excludes it or its type is not indexed. */
+async function scanOneFile(path: string, rules: RootRules[], supported: (name: string) => boolean, add: (path: string, entry: null) => Promise<void>): Promise<void> {
+  const rule = excludedWithParents(rules, path, false);
+  if (rule) throw new AppError("PATH_EXCLUDED", `${path} is excluded by ${rule}`, `Edit ${rule} if it should be indexed.`);
+  if (!supported(basename(path))) throw new AppError("UNSUPPORTED_FORMAT", `Unsupported file type: ${path}`, "Sync a folder, or a file of a supported type.");
+  await add(path, null);
+}

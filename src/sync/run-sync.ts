@@ -1,0 +1,166 @@
+/**
+ * The one sync, for the CLI and the MCP job alike: reconciles the index with
+ * the roots (or one path inside them). It ingests new and changed files,
+ * skips unchanged ones, moves the chunks of moved files without reading them,
+ * and deletes files that are gone. It never deletes what it could not see: a
+ * root or folder that cannot be listed, or a root that is suddenly empty while
+ * its index is not, keeps everything indexed under it. One failing file never
+ * stops the run, and a failed re-ingest keeps the old chunks.
+ */
+import { readFile } from "node:fs/promises";
+import type { App } from "../app.ts";
+import { CHUNK_SCHEME } from "../config/defaults.ts";
+import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
+import { describeError } from "../errors.ts";
+import { sha256, tooLarge } from "../ingest/ingest-file.ts";
+import { emptyIngestReport, ingestFiles } from "../ingest/ingest-files.ts";
+import { readProblem } from "../ingest/read-problem.ts";
+import { isInside } from "../scan/containment.ts";
+import { displayPath } from "../scan/display-path.ts";
+import { scanRoots, type ScannedFile } from "../scan/scan-roots.ts";
+import { inScope } from "../scan/scope.ts";
+import type { SourceSummary } from "../store/chunk-store.ts";
+import { acquireSyncLock, type ReleaseLock } from "./sync-lock.ts";
+import { firstSort, moveCandidates, pairMoves, splitGone } from "./sync-plan.ts";
+import { describeUnlisted, type UnlistedReport } from "./unlisted.ts";
+
+export interface SyncCounts {
+  scanned: number;
+  ingested: number;
+  skipped: number;
+  moved: number;
+  deleted: number;
+  ignored: number;
+  unreadable: number;
+  failed: number;
+}
+
+export interface SyncReport {
+  counts: SyncCounts;
+  errors: { source: string; error: string }[];
+  unlistedFolders: UnlistedReport[];
+}
+
+export interface SyncOptions {
+  /** A folder or file inside the roots: only it is compared with the index. */
+  scope?: string;
+  onProgress?: (done: number, total: number, path: string) => void;
+  /** Filled while the sync runs, so a job record shows live counts. */
+  report?: SyncReport;
+}
+
+export function emptySyncReport(): SyncReport {
+  return { counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, ignored: 0, unreadable: 0, failed: 0 }, errors: [], unlistedFolders: [] };
+}
+
+/** Takes the index's sync lock: refuses at once when another sync holds it. */
+export function lockIndex(app: App): ReleaseLock {
+  return acquireSyncLock(app.config.dbPath, (line) => app.log(`warn: ${line}`));
+}
+
+/** Locks, syncs, unlocks. */
+export async function runSync(app: App, options: SyncOptions = {}): Promise<SyncReport> {
+  const release = lockIndex(app);
+  try {
+    return await syncLocked(app, options);
+  } finally {
+    release();
+  }
+}
+
+/** The sync itself, for a caller that already holds the lock. */
+export async function syncLocked(app: App, options: SyncOptions = {}): Promise<SyncReport> {
+  const report = options.report ?? emptySyncReport();
+  const { counts, errors } = report;
+  const roots = app.config.roots;
+  const scopes = options.scope ? [options.scope] : undefined;
+  const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scopes);
+  const indexed = (await app.store.listSources()).filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
+  counts.scanned = scan.files.length;
+  counts.ignored = scan.ignored;
+
+  const sort = firstSort(scan.files, indexed, app.config.maxFileSize, CHUNK_SCHEME);
+  for (const file of sort.oversized) errors.push({ source: file.path, error: tooLarge(file.path, file.size, app.config.maxFileSize).message });
+  counts.failed += sort.oversized.length;
+
+  const unreadable: { source: string; error: string }[] = [...scan.problems];
+  const hashOf = async (file: ScannedFile): Promise<string | null> => {
+    try {
+      return sha256(new Uint8Array(await readFile(file.path)));
+    } catch (error) {
+      unreadable.push({ source: file.path, error: readProblem(file.path, error) ?? describeError(error) });
+      return null;
+    }
+  };
+
+  const toIngest = [...sort.reingest];
+  const mtimes: { source: string; mtime: number }[] = [];
+  for (const { file, indexed: known } of sort.toHash) {
+    const hash = await hashOf(file);
+    if (hash === null) continue;
+    if (hash !== known.contentHash) toIngest.push(file);
+    else mtimes.push({ source: file.path, mtime: file.mtimeMs });
+  }
+  counts.skipped = sort.unchanged.length + mtimes.length;
+
+  // Unreadable folders hide files that may still be there: none of theirs is taken as moved.
+  const unlisted = [...scan.unlisted];
+  const hidden = (s: SourceSummary) => unlisted.some((u) => isInside(s.source, u.folder));
+  const candidates: { file: ScannedFile; hash: string }[] = [];
+  for (const file of moveCandidates(sort.fresh, sort.gone.filter((g) => !hidden(g)))) {
+    const hash = await hashOf(file);
+    if (hash !== null) candidates.push({ file, hash });
+  }
+  const moves = pairMoves(candidates, sort.gone.filter((g) => !hidden(g)), CHUNK_SCHEME);
+  const movedTo = new Set(moves.map((m) => m.to.path));
+  const unreadablePaths = new Set(unreadable.map((u) => u.source));
+  toIngest.push(...sort.fresh.filter((f) => !movedTo.has(f.path) && !unreadablePaths.has(f.path)));
+
+  // A root that lists as empty while its index is not: an unplugged drive or a dropped share, not a deletion.
+  for (const root of roots) {
+    if (scopes && !scopes.some((s) => isInside(root, s))) continue;
+    if (unlisted.some((u) => isInside(root, u.folder))) continue;
+    const seen = scan.files.some((f) => isInside(f.path, root));
+    const left = sort.gone.filter((g) => isInside(g.source, root) && !moves.some((m) => m.from.source === g.source));
+    if (!seen && left.length > 0 && left.length === indexed.filter((s) => isInside(s.source, root)).length) {
+      unlisted.push({ folder: root, isRoot: true, reason: "it is an empty folder" });
+    }
+  }
+
+  if (moves.length) {
+    await app.store.moveSources(moves.map((m) => ({ from: m.from.source, to: m.to.path, mtime: m.to.mtimeMs })));
+    counts.moved = moves.length;
+  }
+  if (mtimes.length) await app.store.updateMtimes(mtimes);
+
+  const ingest = emptyIngestReport();
+  const progress = (done: number, total: number, path: string) => {
+    counts.ingested = ingest.results.length;
+    options.onProgress?.(done, total, path);
+  };
+  await ingestFiles(app, toIngest.map((f) => f.path), progress, ingest);
+  counts.ingested = ingest.results.length;
+  unreadable.push(...ingest.unreadable);
+  counts.unreadable = unreadable.length;
+  counts.failed += ingest.errors.length;
+  errors.push(...unreadable, ...ingest.errors);
+
+  const { remove, kept } = splitGone(sort.gone, new Set(moves.map((m) => m.from.source)), unlisted.map((u) => u.folder), unreadablePaths);
+  if (remove.length) {
+    await app.store.deleteSources(remove.map((s) => s.source));
+    counts.deleted = remove.length;
+  }
+
+  for (const folder of unlisted) {
+    const under = kept.filter((k) => isInside(k.source, folder.folder)).map((k) => displayPath(k.source, roots));
+    const asked = scopes?.includes(folder.folder) ?? false;
+    const entry = describeUnlisted(folder, under, asked);
+    report.unlistedFolders.push(entry.report);
+    if (entry.failure) {
+      counts.failed++;
+      errors.push({ source: folder.folder, error: entry.failure });
+    }
+  }
+  if (moves.length + counts.ingested + counts.deleted > 0) await app.store.optimize();
+  return report;
+}
