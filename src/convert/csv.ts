@@ -62,6 +62,6 @@ export function rowsToMarkdownTable(rows: string[][]): string {
 }
 
 export function convertCsv(bytes: Uint8Array, path: string): Converted {
-  const text = decodeText(bytes, basename(path));
-  return { markdown: rowsToMarkdownTable(parseDelimited(text, detectDelimiter(text))) };
+  const { text, warnings } = decodeText(bytes, basename(path));
+  return { markdown: rowsToMarkdownTable(parseDelimited(text, detectDelimiter(text))), warnings };
 }

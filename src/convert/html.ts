@@ -83,5 +83,6 @@ export function htmlToMarkdown(html: string): Converted {
 }
 
 export function convertHtml(bytes: Uint8Array, path: string): Converted {
-  return htmlToMarkdown(decodeText(bytes, basename(path)));
+  const { text, warnings } = decodeText(bytes, basename(path));
+  return { ...htmlToMarkdown(text), warnings };
 }

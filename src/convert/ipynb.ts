@@ -16,11 +16,11 @@ interface Cell {
 const join = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join("") : (value ?? ""));
 
 export function convertNotebook(bytes: Uint8Array, path: string): Converted {
+  const { text, warnings } = decodeText(bytes, basename(path));
   let notebook: { cells?: Cell[]; metadata?: { kernelspec?: { language?: string }; language_info?: { name?: string }; title?: string } };
   try {
-    notebook = JSON.parse(decodeText(bytes, basename(path)));
+    notebook = JSON.parse(text);
   } catch (error) {
-    if (error instanceof AppError) throw error;
     throw new AppError("CONVERSION_FAILED", `${basename(path)}: not a valid notebook (${(error as Error).message})`, "Check that the file is a Jupyter notebook saved as JSON.");
   }
   const language = notebook.metadata?.kernelspec?.language ?? notebook.metadata?.language_info?.name ?? "";
@@ -36,5 +36,5 @@ export function convertNotebook(bytes: Uint8Array, path: string): Converted {
       }
     } else if (cell.cell_type === "raw" && source) parts.push(source);
   }
-  return { markdown: parts.join("\n\n"), metadataTitle: notebook.metadata?.title };
+  return { markdown: parts.join("\n\n"), metadataTitle: notebook.metadata?.title, warnings };
 }

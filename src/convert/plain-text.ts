@@ -4,5 +4,6 @@ import { decodeText } from "./decode-text.ts";
 import type { Converted } from "./types.ts";
 
 export function convertPlainText(bytes: Uint8Array, path: string): Converted {
-  return { markdown: decodeText(bytes, basename(path)) };
+  const { text, warnings } = decodeText(bytes, basename(path));
+  return { markdown: text, warnings };
 }

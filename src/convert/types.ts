@@ -1,7 +1,12 @@
-/** What every converter returns: Markdown, plus a title when the format carries one (HTML <title>, EPUB metadata). */
+/**
+ * What every converter returns: Markdown, plus a title when the format carries
+ * one (HTML <title>, EPUB metadata), plus warnings about what it could convert
+ * only in part (bytes that were not valid text), for ingest to report.
+ */
 export interface Converted {
   markdown: string;
   metadataTitle?: string;
+  warnings?: string[];
 }
 
 export type Converter = (bytes: Uint8Array, path: string) => Promise<Converted> | Converted;
