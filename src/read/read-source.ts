@@ -37,16 +37,33 @@ export async function readSource(app: App, source: string): Promise<ReadFileResu
   };
 }
 
-export async function readNeighbors(app: App, source: string, chunkIndex: number, before = 1, after = 1): Promise<{ chunks: ChunkResult[] }> {
+/** The most chunks read_chunk_neighbors and read-neighbors return on each side; read_file is there for a whole document. */
+export const NEIGHBOR_CAP = 50;
+
+export interface NeighborsResult {
+  chunks: ChunkResult[];
+  /** Set when before or after was over NEIGHBOR_CAP. */
+  notice?: string;
+}
+
+export async function readNeighbors(app: App, source: string, chunkIndex: number, before = 1, after = 1): Promise<NeighborsResult> {
   for (const [name, value] of [["chunkIndex", chunkIndex], ["before", before], ["after", after]] as const) {
-    if (!Number.isInteger(value) || value < 0) throw new AppError("INVALID_ARGUMENT", `${name} must be a whole number >= 0, got ${value}`);
+    if (!Number.isInteger(value) || value < 0) throw new AppError("INVALID_ARGUMENT", `${name} must be a whole number >= 0, got ${value}`, `Pass ${name} as 0 or more.`);
   }
-  const chunks = await app.store.sourceChunks(source, Math.max(0, chunkIndex - before), chunkIndex + after);
+  // Without a cap, before/after of 1e9 returned a 1,049-chunk document whole: far past any context window.
+  const capped = Object.entries({ before, after }).filter(([, n]) => n > NEIGHBOR_CAP).map(([name, n]) => `${name} ${n}`);
+  const [from, to] = [Math.max(0, chunkIndex - Math.min(before, NEIGHBOR_CAP)), chunkIndex + Math.min(after, NEIGHBOR_CAP)];
+  const chunks = await app.store.sourceChunks(source, from, to);
   if (chunks.length === 0) {
     if ((await app.store.countRows(`source = ${sqlString(source)}`)) === 0) throw notIndexed(source);
     throw new AppError("INVALID_ARGUMENT", `${source} has no chunk ${chunkIndex}`, "chunkIndex comes from a query result.");
   }
-  return { chunks: chunks.map((c) => toChunkResult(c, 0, null)) };
+  const result: NeighborsResult = { chunks: chunks.map((c) => toChunkResult(c, 0, null)) };
+  if (capped.length) {
+    const range = `chunks ${result.chunks[0]!.chunkIndex} to ${result.chunks.at(-1)!.chunkIndex}`;
+    result.notice = `${capped.join(" and ")} capped at ${NEIGHBOR_CAP}; returned ${range}. Centre on another chunk to read further, or use read_file for the whole document.`;
+  }
+  return result;
 }
 
 export async function deleteSource(app: App, source: string): Promise<{ source: string; deletedChunks: number }> {
