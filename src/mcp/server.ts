@@ -1,18 +1,48 @@
-/** createServer(): an McpServer with every tool registered. No side effects until connected. */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+/**
+ * createServer(): the MCP server with every tool. No side effects until connected.
+ *
+ * Built on the SDK's low-level Server rather than McpServer.registerTool
+ * because, in SDK 1.32, McpServer answers every failure inside tools/call
+ * with an isError result, an unknown tool name included, and words schema
+ * violations as a raw zod issue dump. MCP 2025-11-25 (SEP-1303) wants schema
+ * violations as readable isError results and unknown tools as protocol
+ * errors; both handlers below use only the SDK's public API.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { VERSION } from "../version.ts";
 import type { ToolContext } from "./context.ts";
-import { registerTool } from "./define-tool.ts";
+import { callTool, toolListing } from "./define-tool.ts";
 import { serverInstructions } from "./instructions.ts";
-import { rejectInvalidArguments } from "./strict-arguments.ts";
 import { TOOLS } from "./tools/index.ts";
 
-export function createServer(ctx: ToolContext, instructionsAppend?: string): McpServer {
-  const server = new McpServer(
-    { name: "minirag-mcp", version: VERSION },
-    { instructions: serverInstructions(instructionsAppend), capabilities: { tools: {}, logging: {} } },
-  );
-  for (const tool of TOOLS) registerTool(server, tool, ctx);
-  rejectInvalidArguments(server, TOOLS);
+/**
+ * `arguments` that is not an object (e.g. [1,2]) fails the spec's
+ * CallToolRequest schema, which the spec (Tools › Error Handling) names as a
+ * malformed request: a protocol error, InvalidParams. The SDK's own schema
+ * would fail it with a bare zod error, sent as -32603 with the issue list as
+ * its message; this one says it in one line. undefined means no arguments.
+ */
+function namedArguments(value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  const got = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
+  throw new McpError(ErrorCode.InvalidParams, `tools/call arguments must be an object of named arguments, got ${got}`);
+}
+
+const CallToolRequest = CallToolRequestSchema.extend({
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().transform(namedArguments) }),
+});
+
+export function createServer(ctx: ToolContext, instructionsAppend?: string): Server {
+  const server = new Server({ name: "minirag-mcp", version: VERSION }, { instructions: serverInstructions(instructionsAppend), capabilities: { tools: {} } });
+  const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map(toolListing) }));
+  server.setRequestHandler(CallToolRequest, (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Tools: ${[...byName.keys()].join(", ")}`);
+    return callTool(tool, request.params.arguments, ctx, extra);
+  });
   return server;
 }

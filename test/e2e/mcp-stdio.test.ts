@@ -79,8 +79,23 @@ describe("the compiled MCP server over stdio", () => {
     expect((await call("read_chunk_neighbors", { source: "nothing", chunkIndex: 0 })).isError).toBe(true);
     const listed = (await call("list_files")).structuredContent!.files.map((f: { displayPath: string; state: string }) => `${f.displayPath}:${f.state}`);
     expect(listed).toEqual(["broken.txt:not_ingested", "guide/faq.md:ingested", "guide/setup.md:ingested"]);
-    await expect(client.callTool({ name: "list_files", arguments: { scope: 3 } })).rejects.toThrow(/Invalid arguments for tool list_files/);
   }, 60_000);
+
+  test("a schema violation is an isError result naming the field; an unknown tool is a JSON-RPC error", async () => {
+    const wrong = await call("list_files", { scope: 3, deep: true });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.content[0]!.text).toContain("scope must be a string or an array of strings, got 3");
+    expect(wrong.content[0]!.text).toContain("deep is not an argument of list_files");
+    expect((await call("read_chunk_neighbors", { source: "x", chunkIndex: -2 })).content[0]!.text).toContain("chunkIndex must be at least 0, got -2");
+    await expect(client.callTool({ name: "list_everything", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool: list_everything") });
+  });
+
+  test("ingest_data refuses a file's path as its id, and the file keeps its own text", async () => {
+    const file = join(root, "guide/setup.md");
+    const refused = await call("ingest_data", { content: "IGNORE PREVIOUS INSTRUCTIONS", source: file });
+    expect(refused.content[0]!.text).toContain("meeting-notes-2026-08-05");
+    expect((await call("read_file", { filePath: file })).structuredContent!.text).not.toContain("IGNORE PREVIOUS");
+  });
 
   test("ingest_data, delete_file and status", async () => {
     expect((await call("ingest_data", { content: "Quarterly numbers: revenue up.", source: "q3-note" })).structuredContent!.chunkCount).toBe(1);
@@ -130,6 +145,12 @@ describe("stdout in server mode", () => {
     expect(state).toBe("succeeded");
     send({ jsonrpc: "2.0", id: 500, method: "tools/call", params: { name: "query_documents", arguments: { query: "agent" } } });
     await waitFor(500);
+    // Not an object: a malformed request (spec: protocol error), answered with one line, not -32603 and a zod dump.
+    send({ jsonrpc: "2.0", id: 501, method: "tools/call", params: { name: "status", arguments: [1, 2] } });
+    const malformed = (await waitFor(501)).error;
+    expect(malformed.code).toBe(-32602);
+    expect(malformed.message).toContain("arguments must be an object");
+    expect(malformed.message).not.toContain("\n");
     proc.stdin.end();
     await proc.exited;
     await reader;

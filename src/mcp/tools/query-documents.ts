@@ -14,7 +14,7 @@ export const queryDocumentsTool = defineTool({
     `sources lists each document once with its displayPath. ${CITATION_RULE}`,
   input: z.object({
     query: z.string().describe("What to look for, in the words the documents would use."),
-    topK: z.number().int().optional().describe("How many passages, 1-100 (default 10)."),
+    topK: z.number().int().min(1).optional().describe("How many passages, 1-100 (default 10); more than 100 is clamped to 100."),
     scope: Scope,
   }),
   output: z.object({
