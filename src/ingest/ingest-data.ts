@@ -1,7 +1,10 @@
 /** Ingest content the client holds (text, markdown or html) under a source id it chooses. */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import type { App } from "../app.ts";
 import { htmlToMarkdown } from "../convert/html.ts";
 import { AppError } from "../errors.ts";
+import { isInsideRoots } from "../scan/containment.ts";
 import { chooseSourceTitle } from "../title/choose-title.ts";
 import { indexMarkdown, type IngestResult } from "./index-markdown.ts";
 import { sha256, tooLarge } from "./ingest-file.ts";
@@ -16,6 +19,23 @@ export interface DataInput {
   title?: string;
 }
 
+const ALLOWED_IDS = "A data id is a name of your own, such as meeting-notes-2026-08-05 or team/minutes-1";
+
+/**
+ * Why a data id may not be used, or undefined. A data id must never collide
+ * with a file or a URL: `/docs/real file.md` was accepted, and read_file and
+ * query_documents then served the injected text as that file's until the next
+ * sync. So absolute paths (POSIX, Windows drive, UNC, home), anything that
+ * starts with a URL scheme (a bare `C:` too), and any id that names an
+ * existing path under a root (its displayPath would be that file's) are refused.
+ */
+export function dataIdProblem(source: string, roots: string[]): string | undefined {
+  if (/^[/\\~]|^[a-z]:[/\\]/i.test(source)) return "is an absolute path";
+  if (/^[a-z][a-z0-9+.-]*:/i.test(source)) return "starts with a URL scheme";
+  if (roots.some((root) => existsSync(resolve(root, source)) && isInsideRoots(resolve(root, source), [root]))) return "names a path under a document root";
+  return undefined;
+}
+
 export async function ingestData(app: App, input: DataInput): Promise<IngestResult> {
   const format = input.format ?? "text";
   if (!(DATA_FORMATS as readonly string[]).includes(format)) {
@@ -23,6 +43,14 @@ export async function ingestData(app: App, input: DataInput): Promise<IngestResu
   }
   const source = input.source.trim();
   if (!source) throw new AppError("INVALID_ARGUMENT", "source must not be empty", "Give the content an id, e.g. meeting-notes-2026-08-05.");
+  const problem = dataIdProblem(source, app.config.roots);
+  if (problem) {
+    throw new AppError(
+      "INVALID_ARGUMENT",
+      `Data id ${JSON.stringify(source)} ${problem}. ${ALLOWED_IDS}: not an absolute path, not a URL, not a path under a document root.`,
+      "Pick a plain name; to index a file under a root use ingest_file or sync.",
+    );
+  }
   const size = Buffer.byteLength(input.content, "utf8");
   if (size > app.config.maxFileSize) throw tooLarge(`content for ${source}`, size, app.config.maxFileSize);
   if (!input.content.trim()) throw new AppError("INVALID_ARGUMENT", "content must not be empty", "Pass the text to index.");

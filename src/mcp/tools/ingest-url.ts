@@ -22,7 +22,7 @@ export const ingestUrlTool = defineTool({
     throw new AppError(
       "NOT_AVAILABLE",
       "ingest_url is not available in this build yet.",
-      "Fetch the page yourself and pass its HTML to ingest_data with format html and the URL as source.",
+      "Fetch the page yourself and pass its HTML to ingest_data with format html, under a plain id such as example-com-pricing (URLs are not data ids).",
     );
   },
 });
