@@ -1,6 +1,6 @@
 /**
  * HTML -> Markdown with linkedom and turndown. Scripts, styles, navigation
- * and page chrome are dropped; when the page marks its main content (main,
+ * (marked or not: see html-navigation.ts) and page chrome are dropped; when the page marks its main content (main,
  * article, role=main, a wiki's content div) only that is converted. Tables
  * stay Markdown tables; inlined data: images keep only their alt text; the
  * <title> becomes metadata.
@@ -9,6 +9,7 @@ import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
 import { basename } from "node:path";
 import { decodeText } from "./decode-text.ts";
+import { findNavigation, NAVIGATION_CLASSES, type NavNode } from "./html-navigation.ts";
 import type { Converted } from "./types.ts";
 
 /** The slice of the DOM this file touches (the project compiles without the DOM lib). */
@@ -21,7 +22,7 @@ interface DomElement {
   getAttribute(name: string): string | null;
 }
 
-const DROP = "script, style, noscript, template, svg, iframe, nav, form, button, select, [role=navigation], [aria-hidden=true], .mw-jump-link, #toc";
+const DROP = `script, style, noscript, template, svg, iframe, nav, form, button, select, [role=navigation], [aria-hidden=true], .mw-jump-link, #toc, ${NAVIGATION_CLASSES}`;
 const MAIN = ["#mw-content-text", "main", "[role=main]", "article"];
 
 function cellText(service: TurndownService, cell: DomElement): string {
@@ -77,6 +78,7 @@ export function htmlToMarkdown(html: string): Converted {
   const { document } = parseHTML(html.includes("<html") ? html : `<!doctype html><html><body>${html}</body></html>`);
   const metadataTitle = cleanPageTitle(document.querySelector("title")?.textContent ?? "");
   for (const node of [...document.querySelectorAll(DROP)]) node.remove();
+  for (const node of findNavigation(document as unknown as NavNode)) (node as unknown as { remove(): void }).remove();
   const root = MAIN.map((s) => document.querySelector(s)).find((n) => n && n.textContent?.trim()) ?? document.body ?? document.documentElement;
   const markdown = root ? createService().turndown(root.innerHTML) : "";
   return { markdown: markdown.replace(/\n{3,}/g, "\n\n").trim(), metadataTitle };
