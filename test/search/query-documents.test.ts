@@ -24,6 +24,7 @@ beforeAll(async () => {
 });
 
 
+// The topK cap, keyword-only hits and the keyword-failure fallback need an index past the caps: large-index.test.ts.
 describe("query validation (case 49)", () => {
   test.each([
     ["", 5, "query must not be empty"],
@@ -32,12 +33,6 @@ describe("query validation (case 49)", () => {
     ["x", -5, "topK must be at least 1, got -5"],
   ])("%o topK %d -> %s", async (query, topK, message) => {
     expect((await failure(queryDocuments(app, { query, topK }))).message).toBe(message);
-  });
-
-  test("a topK of 10^8 is clamped to 100", async () => {
-    const r = await queryDocuments(app, { query: "notes", topK: 1e8 });
-    expect(r.results.length).toBeLessThanOrEqual(100);
-    expect(r.results.length).toBeGreaterThan(0);
   });
 });
 
@@ -55,14 +50,9 @@ describe("hybrid ranking", () => {
     expect(vector.results[0]!.source).not.toBe(join(root, "ZX-4471_cooling.md"));
   });
 
-  test("keyword-only hits carry a null distance; vector hits a squared L2 distance in [0, 4]", async () => {
-    const r = await queryDocuments(app, { query: "ERR_CONNECTION_REFUSED", topK: 50, hybridWeight: 0.6 });
-    for (const hit of r.results) if (hit.distance !== null) expect(hit.distance).toBeWithin(0, 4.0001);
-    expect(r.results.every((h) => typeof h.score === "number")).toBe(true);
-  });
-
   test("at w = 0 scores are 1 / (1 + distance)", async () => {
     const r = await queryDocuments(app, { query: "apples", topK: 3, hybridWeight: 0 });
+    expect(r.results).toHaveLength(3);
     for (const hit of r.results) expect(hit.score).toBeCloseTo(1 / (1 + hit.distance!), 9);
   });
 });
