@@ -3,6 +3,8 @@ import { CHUNK_SCHEME } from "./config/defaults.ts";
 import type { App } from "./app.ts";
 import type { Config } from "./config/load-config.ts";
 import { describeError } from "./errors.ts";
+import { rootHealth } from "./scan/root-health.ts";
+import { dbPathProblem } from "./store/db-path.ts";
 import { VERSION } from "./version.ts";
 
 export interface StatusReport {
@@ -38,7 +40,11 @@ export function configErrorStatus(message: string): StatusReport {
 
 /** Config status plus index figures; an index that cannot be opened is reported, not thrown. */
 export async function fullStatus(app: App): Promise<StatusReport> {
-  const report = configStatus(app.config);
+  const report: StatusReport = { ...configStatus(app.config), ...rootHealth(app.config.roots) };
+  const unusable = dbPathProblem(app.config.dbPath, false);
+  if (unusable) return { ...report, indexError: describeError(unusable) };
+  const readOnly = dbPathProblem(app.config.dbPath, true);
+  if (readOnly) report.indexWarning = describeError(readOnly);
   if (!app.store.exists()) return { ...report, chunkCount: 0, sourceCount: 0, staleChunkCount: 0 };
   try {
     const sources = await app.store.listSources();
@@ -46,6 +52,10 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
     report.staleChunkCount = stale;
+    const missing = await app.store.missingIndexes();
+    if (missing.length) {
+      report.indexWarning = `The index lacks its ${missing.join(", ")} index${missing.length > 1 ? "es" : ""} (a write was interrupted): keyword search or reads may fail or be slow until the next sync or ingest rebuilds ${missing.length > 1 ? "them" : "it"}.`;
+    }
     if (stale > 0) report.schemeWarning = `${stale} chunks were cut by an older chunking scheme: re-sync (sync_start, or minirag-mcp sync) to rebuild them.`;
   } catch (error) {
     report.indexError = describeError(error);

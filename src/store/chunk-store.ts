@@ -10,6 +10,7 @@ import { Field, Float64, Schema, Utf8 } from "apache-arrow";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { AppError } from "../errors.ts";
+import { dbPathProblem } from "./db-path.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { summariseSources, type SourceSummary } from "./source-summary.ts";
@@ -59,9 +60,16 @@ export class ChunkStore {
     return this.connection;
   }
 
+  /** Throws the one clear error for a DB_PATH that is a file or, for a write, read-only. */
+  checkPath(forWrite: boolean): void {
+    const problem = dbPathProblem(this.dbPath, forWrite);
+    if (problem) throw problem;
+  }
+
   /** The table if it exists, else null. */
   async open(): Promise<Table | null> {
     if (this.table) return this.table;
+    this.checkPath(false);
     if (!this.exists()) return null;
     const db = await this.connect();
     if (!(await db.tableNames()).includes(TABLE_NAME)) return null;
@@ -85,6 +93,7 @@ export class ChunkStore {
    * older version, is repaired here: missing indexes and columns are added.
    */
   private async openForWrite(dimensions: number, firstRows: ChunkRow[]): Promise<{ table: Table; created: boolean }> {
+    if (!this.writeReady) this.checkPath(true);
     let table = await this.open();
     let created = false;
     if (!table) {

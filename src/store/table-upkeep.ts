@@ -54,11 +54,21 @@ export async function ensureIndexes(table: Table): Promise<void> {
   }
 }
 
+/** SQL types for columns a newer version may add (addColumns by arrow Field trips on LanceDB's own copy of apache-arrow). */
+const SQL_TYPES: Record<string, string> = { Int32: "INT", Utf8: "STRING", Float64: "DOUBLE" };
+
 /** Adds columns the current schema has and an older table lacks; their old rows read as null. */
 export async function ensureColumns(table: Table, wanted: Schema): Promise<void> {
   const have = new Set((await table.schema()).fields.map((f) => f.name));
   const missing = wanted.fields.filter((f) => !have.has(f.name));
-  if (missing.length) await table.addColumns(missing.map((f) => f.clone({ nullable: true })));
+  if (missing.length === 0) return;
+  await table.addColumns(
+    missing.map((f) => {
+      const type = SQL_TYPES[String(f.type)];
+      if (!type) throw new Error(`no SQL type for new column ${f.name} (${String(f.type)}): add it to SQL_TYPES`);
+      return { name: f.name, valueSql: `CAST(NULL AS ${type})` };
+    }),
+  );
 }
 
 export async function ensureVectorIndex(table: Table, threshold: number): Promise<void> {

@@ -60,6 +60,7 @@ export function lockIndex(app: App): ReleaseLock {
 
 /** Locks, syncs, unlocks. */
 export async function runSync(app: App, options: SyncOptions = {}): Promise<SyncReport> {
+  app.store.checkPath(true);
   const release = lockIndex(app);
   try {
     return await syncLocked(app, options);
@@ -70,6 +71,7 @@ export async function runSync(app: App, options: SyncOptions = {}): Promise<Sync
 
 /** The sync itself, for a caller that already holds the lock. */
 export async function syncLocked(app: App, options: SyncOptions = {}): Promise<SyncReport> {
+  app.store.checkPath(true);
   const report = options.report ?? emptySyncReport();
   const { counts, errors } = report;
   const roots = app.config.roots;

@@ -15,6 +15,7 @@ export default defineCommand({
   args: { ...sharedArgs, path: { type: "positional", description: "Files or folders under the roots", required: true } },
   async run({ rawArgs, args }) {
     const app = appFromArgs(rawArgs, args);
+    app.store.checkPath(true);
     const files: string[] = [];
     for (const given of positionals(args)) {
       const path = resolveInsideRoots(given, app.config.roots, { requireAbsolute: false });

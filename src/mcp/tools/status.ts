@@ -7,7 +7,7 @@ export const statusTool = defineTool({
   title: "Index status",
   description:
     "Report the configuration (roots, index path, model, hybrid weight) and the health of the index: chunk and source counts, " +
-    "and whether any chunks predate the current chunking scheme. Answers even when the configuration is invalid, with configError.",
+    "whether any chunks predate the current chunking scheme, a missing index, each .miniragignore with its rule count, and roots that do not exist or cannot be listed. Answers even when the configuration is invalid, with configError.",
   input: z.object({}),
   output: z.object({
     version: z.string(),
@@ -24,6 +24,9 @@ export const statusTool = defineTool({
     staleChunkCount: z.number().optional(),
     schemeWarning: z.string().optional(),
     indexError: z.string().optional(),
+    indexWarning: z.string().optional(),
+    ignoreFiles: z.array(z.object({ path: z.string(), rules: z.number() })).optional(),
+    rootWarnings: z.array(z.string()).optional(),
   }),
   annotations: READ_ONLY,
   run: (_args, ctx) => (ctx.app ? fullStatus(ctx.app) : configErrorStatus(ctx.configError ?? "Configuration error")),

@@ -1,0 +1,57 @@
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ingestData } from "../../src/ingest/ingest-data.ts";
+import { loadLanceDb } from "../../src/native/lancedb.ts";
+import { fullStatus } from "../../src/status.ts";
+import { ChunkStore } from "../../src/store/chunk-store.ts";
+import { REQUIRED_INDEXES } from "../../src/store/table-upkeep.ts";
+import { failure, tempDir, testApp } from "../helpers.ts";
+
+async function openChunks(dbPath: string) {
+  return (await (await loadLanceDb()).connect(dbPath)).openTable("chunks");
+}
+
+describe("keeping the table whole", () => {
+  test("a table left without its indexes (a crash after it was created) is reported by status and rebuilt by the next write", async () => {
+    const { app } = await testApp();
+    await ingestData(app, { source: "first-note", content: "The pumps run at night." });
+    const table = await openChunks(app.config.dbPath);
+    for (const index of await table.listIndices()) await table.dropIndex(index.name);
+
+    const fresh = { ...app, store: new ChunkStore(app.config.dbPath) };
+    expect((await fullStatus(fresh)).indexWarning).toContain("lacks its text, title, source, parent_id indexes");
+    await ingestData(fresh, { source: "second-note", content: "The valves stay shut." });
+    const columns = (await (await openChunks(app.config.dbPath)).listIndices()).flatMap((i) => i.columns).sort();
+    expect(columns).toEqual(Object.keys(REQUIRED_INDEXES).sort());
+    expect((await fullStatus(fresh)).indexWarning).toBeUndefined();
+    expect((await fresh.store.keywordSearch("pumps", 5)).map((h) => h.source)).toEqual(["first-note"]);
+  });
+
+  test("a table written by a version without a newer column gains it on the next write; old rows read as before", async () => {
+    const { app } = await testApp();
+    await ingestData(app, { source: "old-note", content: "Written before the column existed." });
+    const table = await openChunks(app.config.dbPath);
+    const newest = (await table.schema()).fields.at(-1)!.name;
+    await table.dropColumns([newest]);
+    const fresh = { ...app, store: new ChunkStore(app.config.dbPath) };
+    expect((await fresh.store.sourceChunks("old-note")).length).toBe(1);
+    await ingestData(fresh, { source: "new-note", content: "Written after." });
+    expect((await (await openChunks(app.config.dbPath)).schema()).fields.map((f) => f.name)).toContain(newest);
+    expect((await fresh.store.sourceChunks("old-note"))[0]!.text).toContain("Written before");
+  });
+});
+
+describe("DB_PATH checked once", () => {
+  test("a DB_PATH that is a file: status says so with the fix, and a write fails with one clear error", async () => {
+    const file = join(tempDir(), "index-file");
+    writeFileSync(file, "not a folder");
+    const { app } = await testApp({ DB_PATH: file });
+    const status = await fullStatus(app);
+    expect(status.indexError).toContain(`DB_PATH is unusable: ${file} is a file, not a folder.`);
+    expect(status.chunkCount).toBeUndefined();
+    const error = await failure(ingestData(app, { source: "n", content: "text" }));
+    expect(error.message).toBe(`DB_PATH is unusable: ${file} is a file, not a folder.`);
+    expect(error.hint).toContain("Point DB_PATH");
+  });
+});
