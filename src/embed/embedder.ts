@@ -56,7 +56,11 @@ export class OnnxEmbedder implements Embedder {
       );
     }
     if (!session.inputNames.includes("input_ids")) {
-      throw new AppError("MODEL_LOAD", `The model ${folder.onnxPath} has no input_ids input (inputs: ${session.inputNames.join(", ")}).`);
+      throw new AppError(
+        "MODEL_LOAD",
+        `The model ${folder.onnxPath} has no input_ids input (inputs: ${session.inputNames.join(", ")}).`,
+        "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.",
+      );
     }
     const probe = new OnnxEmbedder(folder.modelName, session, tokenizer, ort.Tensor, 0, batchSize);
     const [vector] = await probe.embed(["probe"]);
@@ -96,7 +100,13 @@ export class OnnxEmbedder implements Embedder {
     const feeds: Record<string, Tensor> = {};
     for (const name of this.session.inputNames) {
       const data = available[name];
-      if (!data) throw new AppError("MODEL_LOAD", `The model asks for an input this embedder cannot supply: ${name}`);
+      if (!data) {
+        throw new AppError(
+          "MODEL_LOAD",
+          `The model asks for an input this embedder cannot supply: ${name}`,
+          "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.",
+        );
+      }
       feeds[name] = new this.TensorClass("int64", data, [rows, width]);
     }
     const outputName = this.session.outputNames.includes("last_hidden_state") ? "last_hidden_state" : this.session.outputNames[0]!;

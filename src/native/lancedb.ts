@@ -16,7 +16,11 @@ export function loadLanceDb(): Promise<LanceDb> {
     try {
       return await import("@lancedb/lancedb");
     } catch (error) {
-      throw new AppError("NATIVE_LIBRARY", `Could not load LanceDB's native library: ${(error as Error).message}`);
+      throw new AppError(
+        "NATIVE_LIBRARY",
+        `Could not load LanceDB's native library: ${(error as Error).message}`,
+        `Reinstall from the release archive for this system (${process.platform}-${process.arch}), keeping lib/ next to the executable, or point MINIRAG_LIB_DIR at such a lib/.`,
+      );
     } finally {
       delete process.env.NAPI_RS_NATIVE_LIBRARY_PATH;
     }

@@ -17,7 +17,11 @@ export function loadOnnxRuntime(): Promise<Ort> {
     try {
       return await import("onnxruntime-node");
     } catch (error) {
-      throw new AppError("NATIVE_LIBRARY", `Could not load ONNX Runtime's native library: ${(error as Error).message}`);
+      throw new AppError(
+        "NATIVE_LIBRARY",
+        `Could not load ONNX Runtime's native library: ${(error as Error).message}`,
+        `Reinstall from the release archive for this system (${process.platform}-${process.arch}), keeping lib/ next to the executable, or point MINIRAG_LIB_DIR at such a lib/.`,
+      );
     } finally {
       delete process.env.ORT_NODE_BINDING_PATH;
     }

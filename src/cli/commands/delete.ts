@@ -10,7 +10,7 @@ export default defineCommand({
   args: { ...sharedArgs, path: { type: "positional", required: false, description: "A file under the roots" }, source: { type: "string", description: "A data or url source id" } },
   async run({ rawArgs, args }) {
     const app = appFromArgs(rawArgs, args);
-    if (!args.path && !args.source) throw new AppError("INVALID_ARGUMENT", "delete needs a file path or --source");
+    if (!args.path && !args.source) throw new AppError("INVALID_ARGUMENT", "delete needs a file path or --source", "Run minirag-mcp delete <file>, or minirag-mcp delete --source <id> with an id that minirag-mcp list shows.");
     const source = args.path ? resolveIndexedPath(args.path, app.config.roots, { requireAbsolute: false }) : args.source!;
     const result = await deleteSource(app, source);
     if (args.json) return printJson(result);

@@ -16,7 +16,7 @@ export default defineCommand({
   async run({ rawArgs, args }) {
     const app = appFromArgs(rawArgs, args);
     const topK = args["top-k"] === undefined ? undefined : Number(args["top-k"]);
-    if (topK !== undefined && !Number.isFinite(topK)) throw new AppError("INVALID_ARGUMENT", `--top-k must be a number, got ${args["top-k"]}`);
+    if (topK !== undefined && !Number.isFinite(topK)) throw new AppError("INVALID_ARGUMENT", `--top-k must be a number, got ${args["top-k"]}`, "Pass a whole number of results, e.g. --top-k 10.");
     const scope = repeatedFlag(rawArgs, "scope").map((s) => resolve(s));
     const result = await queryDocuments(app, { query: positionals(args).join(" "), topK, scope });
     if (args.json) return printJson(result);

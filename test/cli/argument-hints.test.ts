@@ -1,0 +1,16 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { runCli, tempDir } from "../helpers.ts";
+
+describe("a command given bad arguments", () => {
+  test.each([
+    [["delete"], "error: delete needs a file path or --source", "Run minirag-mcp delete <file>, or minirag-mcp delete --source <id>"],
+    [["query", "oil", "--top-k", "many"], "error: --top-k must be a number, got many", "Pass a whole number of results, e.g. --top-k 10."],
+  ])("%o prints the problem, then the fix on the next line, and exits 1", (args, message, hint) => {
+    const r = runCli([...args, "--base-dir", tempDir(), "--db-path", join(tempDir(), "db")]);
+    expect(r.exitCode).toBe(1);
+    const [first, second] = r.stderr.split("\n");
+    expect(first).toBe(message);
+    expect(second).toStartWith(hint);
+  });
+});
