@@ -1,0 +1,125 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { listFiles } from "../../src/read/list-files.ts";
+import { fullStatus } from "../../src/status.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { tempDir, testApp, writeTree } from "../helpers.ts";
+
+const sources = async (app: Awaited<ReturnType<typeof testApp>>["app"]) => (await app.store.listSources()).map((s) => s.source);
+
+describe("folders sync cannot see keep their index", () => {
+  test("a root that vanished (an unplugged drive) keeps every entry, fails the run naming what it kept, and comes back untouched", async () => {
+    const parent = tempDir("minirag-drive-");
+    const root = join(parent, "docs");
+    writeTree(root, { "a.md": "alpha", "b.md": "beta", "c/d.md": "delta", "c/e.md": "epsilon" });
+    const { app } = await testApp({}, [root]);
+    await runSync(app);
+    renameSync(root, join(parent, "away"));
+
+    const report = await runSync(app);
+    expect(report.counts).toMatchObject({ deleted: 0, failed: 1, ingested: 0 });
+    expect(report.errors[0]!.error).toBe(
+      `could not list ${root} (it does not exist): kept the 4 indexed files under it (a.md, b.md, c/d.md, and 1 more). ` +
+        "Restore access (mount the drive, grant read permission) and sync again; or take the folder out of BASE_DIR / BASE_DIRS.",
+    );
+    expect(report.unlistedFolders).toEqual([{ folder: root, reason: "it does not exist", kept: 4 }]);
+    expect((await sources(app)).length).toBe(4);
+    const listing = await listFiles(app);
+    expect(listing.files.map((f) => f.state)).toEqual(["unlisted", "unlisted", "unlisted", "unlisted"]);
+    expect((await fullStatus(app)).rootWarnings?.[0]).toContain(`The document root ${root} does not exist`);
+
+    renameSync(join(parent, "away"), root);
+    expect((await runSync(app)).counts).toMatchObject({ skipped: 4, ingested: 0, deleted: 0, failed: 0 });
+  });
+
+  test("a root that is suddenly an empty folder (an empty mount point) keeps its entries", async () => {
+    const parent = tempDir("minirag-mount-");
+    const root = join(parent, "docs");
+    writeTree(root, { "a.md": "alpha", "b.md": "beta" });
+    const { app } = await testApp({}, [root]);
+    await runSync(app);
+    renameSync(root, join(parent, "away"));
+    mkdirSync(root);
+    const report = await runSync(app);
+    expect(report.counts).toMatchObject({ deleted: 0, failed: 1 });
+    expect(report.errors[0]!.error).toStartWith(`${root} is an empty folder while its index is not: kept the 2 indexed files under it (a.md, b.md).`);
+    expect((await sources(app)).length).toBe(2);
+  });
+
+  test("files moved out of an emptied root are followed to their new place", async () => {
+    const first = tempDir("minirag-r1-");
+    const second = tempDir("minirag-r2-");
+    writeTree(first, { "only.md": "the one file" });
+    const { app } = await testApp({}, [first, second]);
+    await runSync(app);
+    renameSync(join(first, "only.md"), join(second, "only.md"));
+    expect((await runSync(app)).counts).toMatchObject({ moved: 1, deleted: 0, failed: 0 });
+    expect(await sources(app)).toEqual([join(second, "only.md")]);
+  });
+
+  test("a root emptied while only part of its index is gone is an ordinary deletion", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "alpha", "sub/b.md": "beta" });
+    await runSync(app);
+    rmSync(join(root, "sub"), { recursive: true });
+    expect((await runSync(app)).counts).toMatchObject({ deleted: 1, skipped: 1, failed: 0 });
+  });
+
+  test("syncing one file ingests that file and deletes nothing (it is not an empty folder)", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "alpha", "b.md": "beta" });
+    await runSync(app);
+    writeTree(root, { "a.md": "alpha, edited" });
+    expect((await runSync(app, { scope: join(root, "a.md") })).counts).toMatchObject({ scanned: 1, ingested: 1, deleted: 0 });
+    expect((await runSync(app, { scope: join(root, "b.md") })).counts).toMatchObject({ scanned: 1, skipped: 1, deleted: 0 });
+    expect((await sources(app)).length).toBe(2);
+  });
+});
+
+describe("bad input is reported and counted, and aborts nothing", () => {
+  test("a file removed between scan and read is counted unreadable, keeps its entry, and the rest sync", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "alpha", "b.md": "beta", "c.md": "gamma" });
+    await runSync(app);
+    writeTree(root, { "a.md": "alpha 2", "b.md": "beta 2", "c.md": "gamma 2" });
+    const report = await runSync(app, { onProgress: (_done, _total, path) => path.endsWith("b.md") && rmSync(path) });
+    expect(report.counts).toMatchObject({ ingested: 2, unreadable: 1, failed: 0 });
+    expect(report.errors).toEqual([{ source: join(root, "b.md"), error: `${join(root, "b.md")} was removed or renamed while the sync ran; the next sync picks up the change` }]);
+    expect((await runSync(app)).counts).toMatchObject({ deleted: 1 });
+  });
+
+  test("broken symlinks and symlink loops are reported as unreadable, and an indexed link that broke keeps its entry", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "target.md": "target text", "plain.md": "plain" });
+    symlinkSync(join(root, "target.md"), join(root, "alias.md"));
+    symlinkSync(join(root, "missing.md"), join(root, "broken.md"));
+    symlinkSync(join(root, "loop-b.md"), join(root, "loop-a.md"));
+    symlinkSync(join(root, "loop-a.md"), join(root, "loop-b.md"));
+    const report = await runSync(app);
+    expect(report.counts).toMatchObject({ ingested: 2, unreadable: 3, failed: 0 });
+    expect(report.errors.map((e) => e.error).join("\n")).toContain("loop-a.md is a symlink loop");
+    expect(report.errors.map((e) => e.error).join("\n")).toContain("broken.md is a broken link");
+    // Deduplicated by real path, the link (first in order) stands for target.md.
+    expect(await sources(app)).toEqual([join(root, "alias.md"), join(root, "plain.md")]);
+    rmSync(join(root, "target.md"));
+    expect((await runSync(app)).counts).toMatchObject({ unreadable: 4, deleted: 0, failed: 0 });
+    expect(await sources(app)).toEqual([join(root, "alias.md"), join(root, "plain.md")]);
+    expect((await listFiles(app)).files.find((f) => f.source === join(root, "alias.md"))?.state).toBe("unreadable");
+  });
+
+  test("a name stored decomposed (as macOS writes it) is indexed once and skipped by the next sync", async () => {
+    const { app, root } = await testApp();
+    const name = "Cafe\u0301 заметки.md".normalize("NFD");
+    writeTree(root, { [name]: "text" });
+    expect((await runSync(app)).counts).toMatchObject({ ingested: 1 });
+    expect((await runSync(app)).counts).toMatchObject({ skipped: 1, ingested: 0, deleted: 0 });
+  });
+
+  test("a folder tree 100 levels deep is walked to the bottom", async () => {
+    const { app, root } = await testApp();
+    const deep = Array.from({ length: 100 }, (_, i) => `d${i}`).join("/");
+    writeTree(root, { [`${deep}/bottom.md`]: "deep down" });
+    expect((await runSync(app)).counts).toMatchObject({ ingested: 1, failed: 0 });
+  });
+});
