@@ -5,7 +5,7 @@
  * Measures ingest, query latency, start-up, memory and retrieval quality, and
  * the peers (mcp-local-rag, the reference Python minirag-mcp) on the same
  * files and model in the same run. Prints one Markdown report (also written
- * to bench-results/report.md) and PNG charts into bench-results/. Timings are
+ * to bench-results/report.md) and an SVG latency chart into bench-results/. Timings are
  * reported, never asserted.
  *
  * Speed runs use random weights in the default model's shape (12 layers,
@@ -15,7 +15,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSet } from "./lib/datasets.ts";
-import { lineChartPng } from "./lib/png-chart.ts";
+import { latencyChartSvg } from "./lib/latency-chart.ts";
 import { RESULTS, ensureBinary, ensureL12Model, REPO } from "./lib/setup.ts";
 import { benchIngest } from "./sections/ingest.ts";
 import { benchLatency, replicateIndex, type LatencyRow } from "./sections/latency.ts";
@@ -74,15 +74,9 @@ if (withPeers) {
   }
 }
 
-const chart = lineChartPng(
-  "WARM QUERY P50 VS INDEX SIZE (MCP STDIO)",
-  "CHUNKS",
-  "MS",
-  ["hybrid", "vector", "bm25"].map((mode) => ({ name: mode, points: latency.filter((r) => r.mode === mode && r.transport === "mcp-stdio").map((r) => [r.chunks, r.p50] as [number, number]) })),
-);
-writeFileSync(join(RESULTS, "latency.png"), chart);
+writeFileSync(join(RESULTS, "latency.svg"), latencyChartSvg(latency));
 
 const report = renderReport({ quick, withPeers, ingest, latency, startup, quality, realModel: Boolean(realModel), peers, minutes: (performance.now() - began) / 60000 });
 writeFileSync(join(RESULTS, "report.md"), report);
 process.stdout.write(report);
-log(`done; report in ${join(RESULTS, "report.md")}, chart in ${join(RESULTS, "latency.png")}`);
+log(`done; report in ${join(RESULTS, "report.md")}, chart in ${join(RESULTS, "latency.svg")}`);
