@@ -29,7 +29,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly hint?: string,
+    readonly hint: string,
   ) {
     super(message);
     this.name = "AppError";

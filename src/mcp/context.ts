@@ -33,7 +33,7 @@ export function mcpPath(app: App, path: string): string {
 
 /** Exactly one of filePath and source names a document. */
 export function oneSource(filePath: string | undefined, source: string | undefined): { filePath?: string; source?: string } {
-  if (filePath === undefined && source === undefined) throw new AppError("INVALID_ARGUMENT", "Pass filePath (a file) or source (a data or url item).");
-  if (filePath !== undefined && source !== undefined) throw new AppError("INVALID_ARGUMENT", "Pass filePath or source, not both.");
+  if (filePath === undefined && source === undefined) throw new AppError("INVALID_ARGUMENT", "Pass filePath (a file) or source (a data or url item).", "filePath names a file under a root; source names an ingest_data id or a URL from list_files.");
+  if (filePath !== undefined && source !== undefined) throw new AppError("INVALID_ARGUMENT", "Pass filePath or source, not both.", "Drop one of them: filePath for a file, source for a data or url item.");
   return { filePath, source };
 }

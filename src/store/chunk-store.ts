@@ -110,9 +110,8 @@ export class ChunkStore {
     if (!created) checkDimensions(this.dbPath, await table.schema(), dimensions);
     if (!this.writeReady) {
       await ensureColumns(table, chunkSchema(dimensions));
-      await ensureIndexes(table);
       this.columns = new Set((await table.schema()).fields.map((f) => f.name));
-      this.writeReady = true;
+      this.writeReady = await ensureIndexes(table);
     }
     return { table, created };
   }

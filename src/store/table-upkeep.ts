@@ -40,18 +40,26 @@ export async function missingIndexes(table: Table): Promise<string[]> {
 }
 
 /**
- * Builds whatever index is missing. The full-text tokenizer keeps LanceDB's
+ * Builds whatever index is missing; false when one could not be built this time. The full-text tokenizer keeps LanceDB's
  * defaults (lower case, English stemming and stop words, ASCII folding), which
  * leave Cyrillic words as they are; with stem: false LanceDB 0.31 deadlocked
  * building the index over 100k chunks.
  */
-export async function ensureIndexes(table: Table): Promise<void> {
+export async function ensureIndexes(table: Table): Promise<boolean> {
   const lance = await loadLanceDb();
+  let complete = true;
   for (const column of await missingIndexes(table)) {
     // An Index object is consumed by createIndex, so each column gets its own.
     const config = REQUIRED_INDEXES[column] === "fts" ? lance.Index.fts({ withPosition: false }) : lance.Index.btree();
-    await table.createIndex(column, { config });
+    try {
+      await table.createIndex(column, { config });
+    } catch {
+      // Best effort: another writer building the same index at the same moment wins the commit. Unindexed
+      // rows are still searched (LanceDB scans them), and the next write tries again.
+      complete = false;
+    }
   }
+  return complete;
 }
 
 /** SQL types for columns a newer version may add (addColumns by arrow Field trips on LanceDB's own copy of apache-arrow). */

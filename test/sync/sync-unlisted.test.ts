@@ -27,7 +27,7 @@ describe("folders sync cannot see keep their index", () => {
     expect((await sources(app)).length).toBe(4);
     const listing = await listFiles(app);
     expect(listing.files.map((f) => f.state)).toEqual(["unlisted", "unlisted", "unlisted", "unlisted"]);
-    expect((await fullStatus(app)).rootWarnings?.[0]).toContain(`The document root ${root} does not exist`);
+    expect(((await fullStatus(app)).rootWarnings as string[])[0]).toContain(`The document root ${root} does not exist`);
 
     renameSync(join(parent, "away"), root);
     expect((await runSync(app)).counts).toMatchObject({ skipped: 4, ingested: 0, deleted: 0, failed: 0 });

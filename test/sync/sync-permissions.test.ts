@@ -1,0 +1,66 @@
+/**
+ * Permission errors need a user the kernel holds to them: root reads
+ * everything, so when the suite runs as root the CLI runs as nobody
+ * (setpriv), and as itself otherwise.
+ */
+import { describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { MAIN, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
+
+const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
+
+function openDir(): string {
+  const dir = tempDir("minirag-perm-");
+  chmodSync(dir, 0o777);
+  return dir;
+}
+
+describe("permission errors", () => {
+  test("an unreadable subfolder and unreadable files keep their entries; new unreadable files are counted with a plain message", () => {
+    const root = openDir();
+    const home = openDir();
+    const db = join(openDir(), "db");
+    writeTree(root, { "a.md": "alpha", "private/b.md": "beta", "open.md": "open" });
+    chmodSync(join(root, "private"), 0o777);
+    const env = { BASE_DIR: root, DB_PATH: db, MODEL_NAME: TINY_MODEL, HOME: home };
+    const sync = () => runCli(["sync", "--json"], { exe: [...asUser, process.execPath, MAIN], env });
+
+    const first = sync();
+    expect(first.stderr).not.toContain("warn:");
+    expect(first.exitCode).toBe(0);
+    expect(JSON.parse(first.stdout).counts).toMatchObject({ ingested: 3 });
+
+    writeTree(root, { "a.md": "alpha, edited", "new.md": "new" });
+    chmodSync(join(root, "a.md"), 0o000);
+    chmodSync(join(root, "new.md"), 0o000);
+    chmodSync(join(root, "private"), 0o000);
+    const second = sync();
+    chmodSync(join(root, "private"), 0o755);
+    const report = JSON.parse(second.stdout);
+    expect(report.counts).toMatchObject({ ingested: 0, deleted: 0, unreadable: 2, failed: 1, skipped: 1 });
+    expect(second.exitCode).toBe(1);
+    expect(report.unlistedFolders).toEqual([{ folder: join(root, "private"), reason: "permission denied", kept: 1 }]);
+    const messages = report.errors.map((e: { error: string }) => e.error).join("\n");
+    expect(messages).toContain(`${join(root, "a.md")} cannot be read: permission denied. Give this user read access to it, then sync again`);
+    expect(messages).toContain(`${join(root, "new.md")} cannot be read: permission denied.`);
+    expect(messages).not.toContain("EACCES");
+
+    const list = runCli(["list", "--json"], { exe: [...asUser, process.execPath, MAIN], env });
+    const states = Object.fromEntries(JSON.parse(list.stdout).files.map((f: { displayPath: string; state: string }) => [f.displayPath, f.state]));
+    expect(states).toMatchObject({ "a.md": "unreadable", "private/b.md": "unlisted", "open.md": "ingested" });
+  });
+
+  test("a read-only DB_PATH fails a sync once, with one line that names the folder and the fix", () => {
+    const root = openDir();
+    const dbParent = openDir();
+    mkdirSync(join(dbParent, "db"));
+    chmodSync(join(dbParent, "db"), 0o555);
+    writeTree(root, { "a.md": "alpha" });
+    const r = runCli(["sync"], { exe: [...asUser, process.execPath, MAIN], env: { BASE_DIR: root, DB_PATH: join(dbParent, "db"), MODEL_NAME: TINY_MODEL, HOME: openDir() } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(`error: DB_PATH is read-only: ${join(dbParent, "db")} cannot be written`);
+    expect(r.stderr).not.toContain("lance");
+  });
+});
