@@ -1,0 +1,54 @@
+import { describe, expect, test } from "bun:test";
+import { SyncJobs, type SyncJob } from "../../src/sync/sync-jobs.ts";
+import { failure, testApp, writeTree } from "../helpers.ts";
+
+async function finished(jobs: SyncJobs, jobId: string): Promise<SyncJob> {
+  for (let i = 0; i < 600; i++) {
+    const job = jobs.status(jobId);
+    if (job.state === "succeeded" || job.state === "failed") return job;
+    await Bun.sleep(20);
+  }
+  throw new Error("the job did not finish");
+}
+
+describe("sync jobs", () => {
+  test("counts fill in while the job runs, not only at the end", async () => {
+    const { app, root } = await testApp();
+    const files = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`doc-${String(i).padStart(2, "0")}.md`, `# Doc ${i}\n\n${"Words about pumps and valves. ".repeat(30)}`]));
+    writeTree(root, files);
+    const jobs = new SyncJobs(app);
+    const seen: { scanned: number; ingested: number }[] = [];
+    let job: SyncJob | undefined;
+    job = jobs.start(undefined, () => job && seen.push({ scanned: job.counts.scanned, ingested: job.counts.ingested }));
+    const done = await finished(jobs, job.jobId);
+    expect(done.state).toBe("succeeded");
+    expect(done.counts).toMatchObject({ scanned: 40, ingested: 40 });
+    expect(seen[0]!.scanned).toBe(40);
+    expect(seen.some((s) => s.ingested > 0 && s.ingested < 40)).toBe(true);
+  });
+
+  test("a second job while one runs is refused at once; after it finishes a new one starts", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "alpha" });
+    const jobs = new SyncJobs(app);
+    const first = jobs.start();
+    expect((await failure(() => jobs.start())).message).toBe("A sync job is already running");
+    await finished(jobs, first.jobId);
+    const second = jobs.start();
+    expect((await finished(jobs, second.jobId)).counts).toMatchObject({ skipped: 1 });
+    expect((await failure(() => jobs.status(first.jobId))).message).toBe(`Unknown sync job '${first.jobId}' (only the latest job is retained)`);
+  });
+
+  test("a job refused by another process's lock says who holds it, and no job record is made", async () => {
+    const { app } = await testApp();
+    const { acquireSyncLock } = await import("../../src/sync/sync-lock.ts");
+    const release = acquireSyncLock(app.config.dbPath, () => {});
+    const jobs = new SyncJobs(app);
+    const error = await failure(() => jobs.start());
+    expect(error.message).toStartWith(`Another sync is already running on ${app.config.dbPath}: process ${process.pid}`);
+    release();
+    const job = jobs.start();
+    expect(job.state).toBe("pending");
+    expect((await finished(jobs, job.jobId)).state).toBe("succeeded");
+  });
+});
