@@ -4,6 +4,8 @@
  * running), documents whose every paragraph carries a version marker, and a
  * check of the chunks table read with LanceDB directly.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,6 +49,17 @@ export async function killAll(): Promise<void> {
   const left = [...live];
   for (const p of left) p.kill(9);
   await Promise.all(left.map((p) => p.exited));
+}
+
+export type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; content: { type: string; text: string }[] };
+
+/** The binary as an MCP server over stdio, driven by the SDK's client; close() ends the process. */
+export async function mcpServer(env: Record<string, string>): Promise<{ client: Client; call: (name: string, args?: Record<string, unknown>) => Promise<ToolResult> }> {
+  const client = new Client({ name: "sync-faults", version: "0" });
+  await client.connect(new StdioClientTransport({ command: BINARY, args: [], env, stderr: "pipe" }));
+  await client.listTools();
+  const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolResult;
+  return { client, call };
 }
 
 /** A seeded generator (mulberry32), so a failing run can be replayed with its seed. */
