@@ -1,6 +1,6 @@
 /**
  * list_files: every supported file on disk under the roots with its state
- * (ingested, stale, stale_scheme, not_ingested, unreadable), what is indexed
+ * (ingested, stale, stale_scheme, not_ingested, unreadable, unsupported), what is indexed
  * under a folder the scan could not list (state unlisted, never dropped), and
  * indexed data and url sources, which have no file to compare with.
  */
@@ -14,7 +14,7 @@ import { displayPath } from "../scan/display-path.ts";
 import { scanRoots } from "../scan/scan-roots.ts";
 import { inScope } from "../scan/scope.ts";
 
-export type FileState = "ingested" | "stale" | "stale_scheme" | "not_ingested" | "unreadable" | "unlisted";
+export type FileState = "ingested" | "stale" | "stale_scheme" | "not_ingested" | "unreadable" | "unlisted" | "unsupported";
 
 export interface ListedFile {
   source: string;
@@ -54,6 +54,7 @@ export async function listFiles(app: App, scope?: string[]): Promise<FileListing
     }
     files.push({ source: file.path, displayPath: displayPath(file.path, roots), sourceType: "file", state, title: s?.title, chunkCount: s?.chunkCount, ocrEngine: s?.ocrEngine ?? "" });
   }
+  for (const path of scan.unsupported) files.push({ source: path, displayPath: displayPath(path, roots), sourceType: "file", state: "unsupported", ocrEngine: "" });
   const problems = new Set(scan.problems.map((p) => p.source));
   for (const s of sources.values()) {
     if (!inScope(s.source, scope) || onDisk.has(s.source)) continue;

@@ -39,6 +39,8 @@ export interface ScanResult {
   ignoreFiles: { path: string; rules: number }[];
   /** Paths seen but not readable as files: broken links, link loops, entries gone mid-walk. */
   problems: { source: string; error: string }[];
+  /** Files no converter reads (not dot-names, not excluded), so none is skipped silently. */
+  unsupported: string[];
 }
 
 const PRUNED_DIRS = new Set(["node_modules", "__pycache__", "venv"]);
@@ -56,7 +58,7 @@ function reasonOf(error: unknown): string {
 }
 
 export async function scanRoots(roots: string[], extensions: Set<string>, under?: string[]): Promise<ScanResult> {
-  const result: ScanResult = { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [] };
+  const result: ScanResult = { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [], unsupported: [] };
   const rules: RootRules[] = [];
   const blockedRoots = new Set<string>();
   for (const root of roots) {
@@ -113,8 +115,10 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
         else await visit(path, false);
         continue;
       }
-      if (!supported(entry.name)) continue;
-      if (excludedBy(rules, path, false)) result.ignored++;
+      const excluded = excludedBy(rules, path, false);
+      if (!supported(entry.name)) {
+        if (!excluded && (entry.isFile() || entry.isSymbolicLink())) result.unsupported.push(path);
+      } else if (excluded) result.ignored++;
       else await addFile(path, entry);
     }
   };
@@ -133,6 +137,7 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
     await visit(start, true);
   }
   result.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  result.unsupported.sort();
   const seen = new Set<string>();
   result.files = result.files.filter((f) => (seen.has(f.realPath) ? false : (seen.add(f.realPath), true)));
   return result;
@@ -144,4 +149,14 @@ async function scanOneFile(path: string, rules: RootRules[], supported: (name: s
   if (rule) throw new AppError("PATH_EXCLUDED", `${path} is excluded by ${rule}`, `Edit ${rule} if it should be indexed.`);
   if (!supported(basename(path))) throw new AppError("UNSUPPORTED_FORMAT", `Unsupported file type: ${path}`, "Sync a folder, or a file of a supported type.");
   await add(path, null);
+}
+
+/** Unsupported files by extension, most first: { ".key": 3, ".rtf": 1 }; a name without one counts under "(none)". */
+export function countByExtension(paths: string[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const path of paths) {
+    const ext = extname(path).toLowerCase() || "(none)";
+    counts.set(ext, (counts.get(ext) ?? 0) + 1);
+  }
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }

@@ -17,7 +17,7 @@ import { emptyIngestReport, ingestFiles } from "../ingest/ingest-files.ts";
 import { readProblem } from "../ingest/read-problem.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
-import { scanRoots, type ScannedFile } from "../scan/scan-roots.ts";
+import { countByExtension, scanRoots, type ScannedFile } from "../scan/scan-roots.ts";
 import { inScope } from "../scan/scope.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
 import { acquireSyncLock, type ReleaseLock } from "./sync-lock.ts";
@@ -32,6 +32,8 @@ export interface SyncCounts {
   deleted: number;
   ignored: number;
   unreadable: number;
+  /** Files the scan saw that no converter reads; by extension in SyncReport.unsupported. */
+  unsupported: number;
   failed: number;
 }
 
@@ -39,6 +41,8 @@ export interface SyncReport {
   counts: SyncCounts;
   errors: { source: string; error: string }[];
   unlistedFolders: UnlistedReport[];
+  /** Unsupported files by extension, most first: { ".key": 3, ".rtf": 1 }. */
+  unsupported: Record<string, number>;
 }
 
 export interface SyncOptions {
@@ -50,7 +54,12 @@ export interface SyncOptions {
 }
 
 export function emptySyncReport(): SyncReport {
-  return { counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, ignored: 0, unreadable: 0, failed: 0 }, errors: [], unlistedFolders: [] };
+  return {
+    counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, ignored: 0, unreadable: 0, unsupported: 0, failed: 0 },
+    errors: [],
+    unlistedFolders: [],
+    unsupported: {},
+  };
 }
 
 /** Takes the index's sync lock: refuses at once when another sync holds it. */
@@ -80,6 +89,8 @@ export async function syncLocked(app: App, options: SyncOptions = {}): Promise<S
   const indexed = (await app.store.listSources()).filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
   counts.scanned = scan.files.length;
   counts.ignored = scan.ignored;
+  counts.unsupported = scan.unsupported.length;
+  report.unsupported = countByExtension(scan.unsupported);
 
   const sort = firstSort(scan.files, indexed, app.config.maxFileSize, CHUNK_SCHEME);
   for (const file of sort.oversized) errors.push({ source: file.path, error: tooLarge(file.path, file.size, app.config.maxFileSize).message });

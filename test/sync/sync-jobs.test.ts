@@ -14,7 +14,7 @@ async function finished(jobs: SyncJobs, jobId: string): Promise<SyncJob> {
 describe("sync jobs", () => {
   test("counts fill in while the job runs, not only at the end", async () => {
     const { app, root } = await testApp();
-    const files = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`doc-${String(i).padStart(2, "0")}.md`, `# Doc ${i}\n\n${"Words about pumps and valves. ".repeat(30)}`]));
+    const files = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`doc-${String(i).padStart(3, "0")}.md`, `# Doc ${i}\n\n${"Words about pumps and valves. ".repeat(30)}`]));
     writeTree(root, files);
     const jobs = new SyncJobs(app);
     const seen: { scanned: number; ingested: number }[] = [];
@@ -22,9 +22,9 @@ describe("sync jobs", () => {
     job = jobs.start(undefined, () => job && seen.push({ scanned: job.counts.scanned, ingested: job.counts.ingested }));
     const done = await finished(jobs, job.jobId);
     expect(done.state).toBe("succeeded");
-    expect(done.counts).toMatchObject({ scanned: 40, ingested: 40 });
-    expect(seen[0]!.scanned).toBe(40);
-    expect(seen.some((s) => s.ingested > 0 && s.ingested < 40)).toBe(true);
+    expect(done.counts).toMatchObject({ scanned: 120, ingested: 120 });
+    expect(seen[0]!.scanned).toBe(120);
+    expect(seen.some((s) => s.ingested > 0 && s.ingested < 120)).toBe(true);
   });
 
   test("a second job while one runs is refused at once; after it finishes a new one starts", async () => {

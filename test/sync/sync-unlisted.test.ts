@@ -122,4 +122,14 @@ describe("bad input is reported and counted, and aborts nothing", () => {
     writeTree(root, { [`${deep}/bottom.md`]: "deep down" });
     expect((await runSync(app)).counts).toMatchObject({ ingested: 1, failed: 0 });
   });
+
+  test("files no converter reads are counted by extension and listed as unsupported, never skipped silently", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "alpha", "deck.key": "k", "b.key": "k", "c.key": "k", "notes.rtf": "r", "Makefile": "m", ".hidden.key": "h" });
+    const report = await runSync(app);
+    expect(report.counts).toMatchObject({ ingested: 1, unsupported: 5, failed: 0 });
+    expect(report.unsupported).toEqual({ ".key": 3, "(none)": 1, ".rtf": 1 });
+    const states = (await listFiles(app)).files.map((f) => `${f.state} ${f.displayPath}`);
+    expect(states).toEqual(["ingested a.md", "unsupported Makefile", "unsupported b.key", "unsupported c.key", "unsupported deck.key", "unsupported notes.rtf"]);
+  });
 });

@@ -17,5 +17,7 @@ export default defineCommand({
     if (report.counts.failed > 0) markFailed();
     if (args.json) return printJson({ state: "succeeded", startedAt, finishedAt: new Date().toISOString(), ...report });
     printLines(Object.entries(report.counts).map(([k, v]) => `${k} ${v}`).join(", "));
+    const unsupported = Object.entries(report.unsupported);
+    if (unsupported.length) printLines(`unsupported: ${unsupported.map(([ext, n]) => `${n} ${ext}`).join(", ")}`);
   },
 });

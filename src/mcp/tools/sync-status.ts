@@ -10,6 +10,7 @@ const Counts = z.object({
   deleted: z.number(),
   ignored: z.number(),
   unreadable: z.number(),
+  unsupported: z.number(),
   failed: z.number(),
 });
 
@@ -18,7 +19,7 @@ export const syncStatusTool = defineTool({
   title: "Sync job status",
   description:
     "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts that fill in while it runs " +
-    "(scanned, ingested, skipped, moved, deleted, ignored, unreadable, failed), per-file errors, unlistedFolders (folders it could not list; " +
+    "(scanned, ingested, skipped, moved, deleted, ignored, unreadable, unsupported, failed), per-file errors, unlistedFolders (folders it could not list; " +
     "everything indexed under them was kept), startedAt and finishedAt. Only the latest job is kept.",
   input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),
   output: z.object({
@@ -29,6 +30,7 @@ export const syncStatusTool = defineTool({
     counts: Counts,
     errors: z.array(z.object({ source: z.string(), error: z.string() })),
     unlistedFolders: z.array(z.object({ folder: z.string(), reason: z.string(), kept: z.number() })),
+    unsupported: z.record(z.string(), z.number()).describe('Files no converter reads, by extension: {".key": 3}.'),
     error: z.string().nullable(),
   }),
   annotations: READ_ONLY,
