@@ -52,9 +52,10 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
     report.staleChunkCount = stale;
-    const missing = await app.store.missingIndexes();
-    if (missing.length) {
-      report.indexWarning = `The index lacks its ${missing.join(", ")} index${missing.length > 1 ? "es" : ""} (a write was interrupted): keyword search or reads may fail or be slow until the next sync or ingest rebuilds ${missing.length > 1 ? "them" : "it"}.`;
+    const unusable = await app.store.unusableIndexes();
+    if (unusable.length) {
+      const many = unusable.length > 1;
+      report.indexWarning = `The ${unusable.join(", ")} index${many ? "es are" : " is"} missing or unreadable (a write was interrupted, or files were lost): keyword search or reads may fail or be slow until the next sync or ingest rebuilds ${many ? "them" : "it"}.`;
     }
     if (stale > 0) report.schemeWarning = `${stale} chunks were cut by an older chunking scheme: re-sync (sync_start, or minirag-mcp sync) to rebuild them.`;
   } catch (error) {

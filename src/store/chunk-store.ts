@@ -14,7 +14,7 @@ import { dbPathProblem } from "./db-path.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { summariseSources, type SourceSummary } from "./source-summary.ts";
-import { ANN_THRESHOLD, compact, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
+import { ANN_THRESHOLD, brokenIndexes, compact, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export const TABLE_NAME = "chunks";
 type Meta = Omit<ChunkRow, "vector">;
@@ -202,10 +202,10 @@ export class ChunkStore {
     if (table) await compactIfFragmented(table, this.annThreshold);
   }
 
-  /** Index columns without their index (status reports them; the next write rebuilds them). */
-  async missingIndexes(): Promise<string[]> {
+  /** Index columns whose index is missing or unreadable (status reports them; the next write rebuilds them). */
+  async unusableIndexes(): Promise<string[]> {
     const table = await this.open();
-    return table ? missingIndexes(table) : [];
+    return table ? [...(await missingIndexes(table)), ...(await brokenIndexes(table))] : [];
   }
 
   async sourceChunks(source: string, from?: number, to?: number): Promise<Meta[]> {

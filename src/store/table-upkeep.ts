@@ -40,7 +40,29 @@ export async function missingIndexes(table: Table): Promise<string[]> {
 }
 
 /**
- * Builds whatever index is missing; false when one could not be built this time. The full-text tokenizer keeps LanceDB's
+ * Index columns whose index is listed but cannot be read (its files were
+ * lost, or a copy of the folder was taken mid-write): every keyword search
+ * would then throw. Found by a query that must go through the index, so it
+ * works wherever the table lives, not only on a local disk.
+ */
+export async function brokenIndexes(table: Table): Promise<string[]> {
+  const lance = await loadLanceDb();
+  const listed = new Set((await table.listIndices()).flatMap((i) => i.columns));
+  const broken: string[] = [];
+  for (const [column, kind] of Object.entries(REQUIRED_INDEXES)) {
+    if (!listed.has(column)) continue;
+    try {
+      if (kind === "fts") await table.query().fullTextSearch(new lance.MatchQuery("probe", column)).limit(1).toArray();
+      else await table.query().where(`${column} = 'probe'`).limit(1).toArray();
+    } catch {
+      broken.push(column);
+    }
+  }
+  return broken;
+}
+
+/**
+ * Builds whatever index is missing or unreadable; false when one could not be built this time. The full-text tokenizer keeps LanceDB's
  * defaults (lower case, English stemming and stop words, ASCII folding), which
  * leave Cyrillic words as they are; with stem: false LanceDB 0.31 deadlocked
  * building the index over 100k chunks.
@@ -48,11 +70,12 @@ export async function missingIndexes(table: Table): Promise<string[]> {
 export async function ensureIndexes(table: Table): Promise<boolean> {
   const lance = await loadLanceDb();
   let complete = true;
-  for (const column of await missingIndexes(table)) {
+  const broken = new Set(await brokenIndexes(table));
+  for (const column of [...(await missingIndexes(table)), ...broken]) {
     // An Index object is consumed by createIndex, so each column gets its own.
     const config = REQUIRED_INDEXES[column] === "fts" ? lance.Index.fts({ withPosition: false }) : lance.Index.btree();
     try {
-      await table.createIndex(column, { config });
+      await table.createIndex(column, { config, replace: true });
     } catch {
       // Best effort: another writer building the same index at the same moment wins the commit. Unindexed
       // rows are still searched (LanceDB scans them), and the next write tries again.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
@@ -20,12 +20,26 @@ describe("keeping the table whole", () => {
     for (const index of await table.listIndices()) await table.dropIndex(index.name);
 
     const fresh = { ...app, store: new ChunkStore(app.config.dbPath) };
-    expect((await fullStatus(fresh)).indexWarning).toContain("lacks its text, title, source, parent_id indexes");
+    expect((await fullStatus(fresh)).indexWarning).toContain("The text, title, source, parent_id indexes are missing or unreadable");
     await ingestData(fresh, { source: "second-note", content: "The valves stay shut." });
     const columns = (await (await openChunks(app.config.dbPath)).listIndices()).flatMap((i) => i.columns).sort();
     expect(columns).toEqual(Object.keys(REQUIRED_INDEXES).sort());
     expect((await fullStatus(fresh)).indexWarning).toBeUndefined();
     expect((await fresh.store.keywordSearch("pumps", 5)).map((h) => h.source)).toEqual(["first-note"]);
+  });
+
+  test("an index whose files are gone is reported by status and rebuilt by the next write, and keyword search works again", async () => {
+    const { app } = await testApp();
+    await ingestData(app, { source: "pump-note", content: "The pumps run at night." });
+    const table = await openChunks(app.config.dbPath);
+    const uuid = (await table.listIndices()).find((index) => index.columns.includes("text"))!.indexUuid;
+    rmSync(join(app.config.dbPath, "chunks.lance", "_indices", uuid), { recursive: true });
+    const fresh = { ...app, store: new ChunkStore(app.config.dbPath) };
+    await expect(fresh.store.keywordSearch("pumps", 5)).rejects.toThrow();
+    expect((await fullStatus(fresh)).indexWarning).toContain("The text index is missing or unreadable");
+    await ingestData(fresh, { source: "valve-note", content: "The valves stay shut." });
+    expect((await fresh.store.keywordSearch("pumps", 5)).map((h) => h.source)).toEqual(["pump-note"]);
+    expect((await fullStatus(fresh)).indexWarning).toBeUndefined();
   });
 
   test("a table written by a version without a newer column gains it on the next write; old rows read as before", async () => {
