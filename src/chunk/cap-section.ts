@@ -9,14 +9,20 @@ import { TABLE_DELIMITER, fencedLines, isTableRow } from "./markdown-lines.ts";
 export const SECTION_CHAR_CAP = 4000;
 const SENTENCE_END = /(?<=[.!?…])\s+/;
 
-export function capSection(body: string, cap = SECTION_CHAR_CAP): string[] {
-  if (body.length <= cap) return [body];
-  const pieces: string[] = [];
+export interface CapPiece {
+  body: string;
+  /** The piece opens with a table header repeated from the piece before it. */
+  carriedHeader: boolean;
+}
+
+export function capSection(body: string, cap = SECTION_CHAR_CAP): CapPiece[] {
+  if (body.length <= cap) return [{ body, carriedHeader: false }];
+  const parts: CapPiece[] = [];
   for (const paragraph of paragraphs(body)) {
-    if (paragraph.length <= cap) pieces.push(paragraph);
-    else pieces.push(...splitLongParagraph(paragraph, cap));
+    if (paragraph.length <= cap) parts.push({ body: paragraph, carriedHeader: false });
+    else parts.push(...splitLongParagraph(paragraph, cap));
   }
-  return accumulate(pieces, "\n\n", cap);
+  return accumulate(parts, "\n\n", cap);
 }
 
 /** Blank-line separated paragraphs; blank lines inside a closed fence do not split. */
@@ -35,28 +41,35 @@ function paragraphs(body: string): string[] {
   return out;
 }
 
-function splitLongParagraph(paragraph: string, cap: number): string[] {
+const plain = (texts: string[]): CapPiece[] => texts.map((body) => ({ body, carriedHeader: false }));
+
+function splitLongParagraph(paragraph: string, cap: number): CapPiece[] {
   const lines = paragraph.split("\n");
   const rows = lines.filter(isTableRow).length;
   if (rows > lines.length / 2) {
     const header = lines.length >= 2 && TABLE_DELIMITER.test(lines[1]!) ? lines.slice(0, 2) : [];
     const body = lines.slice(header.length);
-    const groups = accumulate(body, "\n", cap - header.join("\n").length - 1);
-    return groups.map((g) => (header.length ? [...header, g].join("\n") : g));
+    const groups = accumulate(plain(body), "\n", cap - header.join("\n").length - 1);
+    return groups.map((g, i) => ({ body: header.length ? [...header, g.body].join("\n") : g.body, carriedHeader: header.length > 0 && i > 0 }));
   }
-  return accumulate(paragraph.split(SENTENCE_END), " ", cap);
+  return accumulate(plain(paragraph.split(SENTENCE_END)), " ", cap);
 }
 
-/** Joins parts greedily into pieces of at most cap characters; an oversized part stands alone. */
-function accumulate(parts: string[], separator: string, cap: number): string[] {
-  const out: string[] = [];
-  let current = "";
+/**
+ * Joins parts greedily into pieces of at most cap characters; an oversized
+ * part stands alone. A piece keeps its first part's flag: a part with a
+ * carried header never joins the piece before it, since the rows before it
+ * already filled that piece.
+ */
+function accumulate(parts: CapPiece[], separator: string, cap: number): CapPiece[] {
+  const out: CapPiece[] = [];
+  let current: CapPiece | null = null;
   for (const part of parts) {
-    if (!current) current = part;
-    else if (current.length + separator.length + part.length <= cap) current += separator + part;
+    if (!current) current = { ...part };
+    else if (current.body.length + separator.length + part.body.length <= cap) current.body += separator + part.body;
     else {
       out.push(current);
-      current = part;
+      current = { ...part };
     }
   }
   if (current) out.push(current);

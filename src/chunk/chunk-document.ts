@@ -1,13 +1,15 @@
 /**
  * Markdown -> retrieval units and their sections. The title is seeded as a
- * `# Title` line into chunk 0 (unless the first section already carries it),
- * so it reaches that chunk's vector too. It goes in after chunk 0's prefix,
- * so chunk 0 still starts like its siblings and its section reconstructs;
- * boundaries, ids and counts do not change.
+ * `# Title` line at the top of chunk 0 (unless the first section already
+ * carries it), so it reaches that chunk's vector too. It is seeded before
+ * packing, so chunk 0 is sized with it and stays within the budget like every
+ * other unit; added afterwards it pushed chunk 0 past the model's 128
+ * positions, where the tail was cut unseen.
  */
 import { capSection } from "./cap-section.ts";
 import { detectCategory, type Category } from "./detect-category.ts";
-import { packSection, type CountTokens } from "./pack-section.ts";
+import { choosePrefix, packSection } from "./pack-section.ts";
+import type { CountTokens } from "./packer.ts";
 import { splitSections, type Section } from "./sections.ts";
 
 export interface ChunkDraft {
@@ -15,6 +17,8 @@ export interface ChunkDraft {
   chunkIndex: number;
   /** Index of the section this unit was cut from; parents are `<source>#p<n>`. */
   parentIndex: number;
+  /** Leading lines of text that repeat context (title seed, breadcrumb, table header, split note); read-back drops them. */
+  contextLines: number;
 }
 
 export interface ChunkOptions {
@@ -29,27 +33,35 @@ export interface ChunkedDocument {
   chunks: ChunkDraft[];
 }
 
-export function chunkDocument(markdown: string, options: ChunkOptions): ChunkedDocument {
-  const normalized = markdown.replace(/\r\n?/g, "\n");
-  const category = detectCategory(normalized);
-  const sections: Section[] = splitSections(normalized, category, options.title).flatMap((s) =>
-    capSection(s.body).map((body) => ({ ...s, body })),
-  );
-  const title = options.title.trim();
-  const seed = options.seedTitle && title !== "";
-  if (seed && sections.length === 0) sections.push({ ladder: [""], body: `# ${title}` });
-  const chunks: ChunkDraft[] = [];
-  sections.forEach((section, parentIndex) => {
-    const packed = packSection(section, options.budget, options.count);
-    packed.units.forEach((text, i) => {
-      const first = parentIndex === 0 && i === 0;
-      const seeded = first && seed && !section.body.includes(title) && !packed.prefix.includes(title);
-      chunks.push({ text: seeded ? withTitle(text, packed.prefix, title) : text, chunkIndex: chunks.length, parentIndex });
-    });
-  });
-  return { category, chunks };
+interface CappedSection {
+  section: Section;
+  /** A later piece of a section cut at the character cap. */
+  continued: boolean;
+  carriedHeader: boolean;
 }
 
-function withTitle(text: string, prefix: string, title: string): string {
-  return prefix ? `${prefix}\n\n# ${title}\n\n${text.slice(prefix.length + 2)}` : `# ${title}\n\n${text}`;
+export function chunkDocument(markdown: string, options: ChunkOptions): ChunkedDocument {
+  const { budget, count } = options;
+  const normalized = markdown.replace(/\r\n?/g, "\n");
+  const category = detectCategory(normalized);
+  const sections: CappedSection[] = splitSections(normalized, category, options.title).flatMap((s) =>
+    capSection(s.body).map((piece, i) => ({ section: { ...s, body: piece.body }, continued: i > 0, carriedHeader: piece.carriedHeader })),
+  );
+  const title = options.title.trim();
+  let seed = options.seedTitle && title !== "";
+  if (seed && sections.length === 0) {
+    // Nothing else to index: the title is the document's only text.
+    sections.push({ section: { ladder: [""], body: `# ${title}` }, continued: false, carriedHeader: false });
+    seed = false;
+  } else if (seed) {
+    const first = sections[0]!.section;
+    seed = !first.body.includes(title) && !choosePrefix(first.ladder, budget, count).includes(title);
+  }
+  const chunks: ChunkDraft[] = [];
+  sections.forEach(({ section, continued, carriedHeader }, parentIndex) => {
+    const titleLine = seed && parentIndex === 0 ? `# ${title.replace(/\s+/g, " ")}` : undefined;
+    const { units } = packSection(section, budget, count, { seed: titleLine, continued, carriedHeader });
+    for (const unit of units) chunks.push({ text: unit.text, chunkIndex: chunks.length, parentIndex, contextLines: unit.contextLines });
+  });
+  return { category, chunks };
 }

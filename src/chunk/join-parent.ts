@@ -1,51 +1,100 @@
 /**
  * Rebuilds a section (or a whole document) from its chunks without the
- * repeated context each chunk carries for its own vector: a unit drops the
- * leading lines it shares with the previous one (a breadcrumb, a table
- * header), at most min(4, previous lines, own lines - 1).
+ * context each chunk repeats for its own vector. Each chunk says how many of
+ * its leading lines are such context (contextLines, recorded when it was
+ * cut), and exactly those are dropped. Comparing neighbours' first lines
+ * instead failed whenever the first chunk differed from its siblings (the
+ * seeded title made a 50-row table repeat its header every few rows), so that
+ * guess is kept only for rows indexed before the count was stored.
  */
-import { isTableRow, timestampSeconds } from "./markdown-lines.ts";
+import { FENCE, TABLE_DELIMITER, isTableRow, timestampSeconds } from "./markdown-lines.ts";
 
-const MAX_SHARED_LINES = 4;
-
-export function joinParent(units: string[]): string {
-  let out = "";
-  let previous: string[] | null = null;
-  for (const unit of units) {
-    let lines = unit.split("\n");
-    if (previous) {
-      const limit = Math.min(MAX_SHARED_LINES, previous.length, lines.length - 1);
-      let shared = 0;
-      while (shared < limit && lines[shared] === previous[shared]) shared++;
-      const own = lines;
-      lines = lines.slice(shared);
-      previous = own;
-    } else previous = lines;
-    while (lines.length && !lines[0]!.trim()) lines.shift();
-    const text = lines.join("\n");
-    if (!text.trim()) continue;
-    if (!out) {
-      out = text;
-      continue;
-    }
-    const lastLine = out.slice(out.lastIndexOf("\n") + 1);
-    const tight = (isTableRow(lastLine) && isTableRow(lines[0]!)) || timestampSeconds(lastLine) !== null;
-    out += (tight ? "\n" : "\n\n") + text;
-  }
-  return out;
+export interface JoinUnit {
+  text: string;
+  /** Null or absent on rows from an index built before it was recorded. */
+  contextLines?: number | null;
 }
 
-/** Chunks grouped by consecutive parent id (no id: a group of its own), each group joined, groups separated by a blank line. */
-export function joinDocument(chunks: { text: string; parentId: string | null }[]): string {
-  const groups: string[][] = [];
-  let lastParent: string | null | undefined;
-  for (const chunk of chunks) {
-    if (chunk.parentId !== null && chunk.parentId === lastParent) groups[groups.length - 1]!.push(chunk.text);
-    else groups.push([chunk.text]);
-    lastParent = chunk.parentId;
+export interface JoinChunk extends JoinUnit {
+  parentId: string | null;
+}
+
+/** Legacy guess: at most this many leading lines shared with the previous unit are dropped. */
+const MAX_SHARED_LINES = 4;
+
+/** A section's text: its chunks without their repeated context, so it reads as its stretch of the document. */
+export function joinParent(units: JoinUnit[]): string {
+  return joinUnits(units.map((u, i) => ({ ...u, groupStart: i === 0 })));
+}
+
+/** A document's text: every chunk without its repeated context, so each line appears as often as in the source. */
+export function joinDocument(chunks: JoinChunk[]): string {
+  const marked = chunks.map((c, i) => ({ ...c, groupStart: c.parentId === null || i === 0 || c.parentId !== chunks[i - 1]!.parentId }));
+  if (chunks.every((c) => typeof c.contextLines === "number")) return joinUnits(marked);
+  // Rows indexed before contextLines: each section as the legacy joinParent built it, sections apart.
+  const groups: JoinUnit[][] = [];
+  for (const chunk of marked) {
+    if (chunk.groupStart) groups.push([]);
+    groups[groups.length - 1]!.push(chunk);
   }
   return groups
     .map(joinParent)
     .filter((g) => g.trim())
     .join("\n\n");
+}
+
+function joinUnits(units: (JoinUnit & { groupStart: boolean })[]): string {
+  let out = "";
+  let lastLine = "";
+  let previous: string[] | null = null;
+  const fence = new FenceTracker();
+  for (const unit of units) {
+    if (unit.groupStart) previous = null;
+    const lines = unit.text.split("\n");
+    const drop = contextToDrop(unit, lines, previous);
+    previous = lines;
+    const dropped = lines.slice(0, drop);
+    const kept = lines.slice(drop);
+    while (kept.length && !kept[0]!.trim()) kept.shift();
+    if (!kept.join("").trim()) continue;
+    if (out) {
+      const rows = isTableRow(lastLine) && isTableRow(kept[0]!);
+      // Rows meet rows across sections only where a table was cut at the cap and its header dropped.
+      const tableGoesOn = rows && (!unit.groupStart || TABLE_DELIMITER.test(dropped.at(-1) ?? ""));
+      const tight = tableGoesOn || (!unit.groupStart && (fence.isOpen() || timestampSeconds(lastLine) !== null));
+      out += tight ? "\n" : "\n\n";
+    }
+    out += kept.join("\n");
+    fence.feed(kept);
+    lastLine = kept[kept.length - 1]!;
+  }
+  return out;
+}
+
+/** The recorded count; for a legacy row, the leading lines it shares with the previous unit of its section. */
+function contextToDrop(unit: JoinUnit, lines: string[], previous: string[] | null): number {
+  if (typeof unit.contextLines === "number") return unit.contextLines;
+  if (!previous) return 0;
+  const limit = Math.min(MAX_SHARED_LINES, previous.length, lines.length - 1);
+  let shared = 0;
+  while (shared < limit && lines[shared] === previous[shared]) shared++;
+  return shared;
+}
+
+/** Whether the text so far ends inside a code fence, so the next piece of a split block joins with one newline. */
+class FenceTracker {
+  private marker: string | null = null;
+
+  feed(lines: string[]): void {
+    for (const line of lines) {
+      const m = FENCE.exec(line);
+      if (!m) continue;
+      if (this.marker === null) this.marker = m[1]!;
+      else if (m[1]![0] === this.marker[0] && m[1]!.length >= this.marker.length && line.trim() === m[1]) this.marker = null;
+    }
+  }
+
+  isOpen(): boolean {
+    return this.marker !== null;
+  }
 }

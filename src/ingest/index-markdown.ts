@@ -72,6 +72,7 @@ export async function storeDocuments(app: App, embedder: Embedder, docs: Prepare
       file_size: doc.fileSize,
       ingested_at: ingestedAt,
       ocr_engine: doc.ocrEngine ?? "",
+      context_lines: c.contextLines,
     })),
   );
   await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, embedder.dimensions));

@@ -33,7 +33,7 @@ export async function readSource(app: App, source: string): Promise<ReadFileResu
     sourceType: chunks[0]!.source_type,
     title: chunks[0]!.title,
     chunkCount: chunks.length,
-    text: joinDocument(chunks.map((c) => ({ text: c.text, parentId: c.parent_id }))),
+    text: joinDocument(chunks.map((c) => ({ text: c.text, parentId: c.parent_id, contextLines: c.context_lines }))),
   };
 }
 

@@ -104,6 +104,6 @@ async function parentsOf(app: App, results: ChunkResult[]): Promise<Record<strin
   const ids = [...new Set(results.map((r) => r.parentId).filter((id): id is string => id !== null))];
   const chunks = await app.store.parentChunks(ids);
   const parents: Record<string, string> = {};
-  for (const id of ids) parents[id] = joinParent(chunks.filter((c) => c.parent_id === id).map((c) => c.text));
+  for (const id of ids) parents[id] = joinParent(chunks.filter((c) => c.parent_id === id).map((c) => ({ text: c.text, contextLines: c.context_lines })));
   return parents;
 }

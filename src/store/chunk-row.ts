@@ -18,10 +18,16 @@ export interface ChunkRow {
   file_size: number;
   ingested_at: string;
   ocr_engine: string;
+  /**
+   * Leading lines of text that repeat context (seeded title, breadcrumb, table
+   * header, split-code note), dropped when sections and documents are rebuilt.
+   * Null or absent on rows from an index built before it was recorded.
+   */
+  context_lines?: number | null;
 }
 
 /** Every column but the vector: what reads and searches fetch. */
-export const META_COLUMNS = ["id", "source", "source_type", "title", "chunk_index", "parent_id", "text", "scheme", "content_hash", "mtime", "file_size", "ingested_at", "ocr_engine"] as const;
+export const META_COLUMNS = ["id", "source", "source_type", "title", "chunk_index", "parent_id", "text", "scheme", "content_hash", "mtime", "file_size", "ingested_at", "ocr_engine", "context_lines"] as const;
 
 export function chunkSchema(dimensions: number): Schema {
   return new Schema([
@@ -39,6 +45,7 @@ export function chunkSchema(dimensions: number): Schema {
     new Field("file_size", new Float64(), false),
     new Field("ingested_at", new Utf8(), false),
     new Field("ocr_engine", new Utf8(), false),
+    new Field("context_lines", new Int32(), true),
   ]);
 }
 

@@ -3,7 +3,9 @@ import { chunkDocument } from "../../src/chunk/chunk-document.ts";
 import { joinDocument, joinParent } from "../../src/chunk/join-parent.ts";
 import { fakeCount } from "./fake-counter.ts";
 
-describe("joinParent (case 38)", () => {
+const legacy = (texts: string[]) => texts.map((text) => ({ text }));
+
+describe("joinParent on rows indexed before contextLines: the shared-line guess (case 38)", () => {
   test.each([
     [[], ""],
     [["a", "  ", "b"], "a\n\nb"],
@@ -11,19 +13,64 @@ describe("joinParent (case 38)", () => {
     [["head\n\nfirst", "head\n\nsecond"], "head\n\nfirst\n\nsecond"],
     [["**A** 0:03", "text after the stamp"], "**A** 0:03\ntext after the stamp"],
   ])("%o -> %o", (units, joined) => {
+    expect(joinParent(legacy(units))).toBe(joined);
+  });
+
+  test("a null count (the column added to an old table) takes the same path", () => {
+    expect(joinParent([{ text: "head\n\nfirst", contextLines: null }, { text: "head\n\nsecond", contextLines: null }])).toBe("head\n\nfirst\n\nsecond");
+  });
+});
+
+describe("joinParent with recorded context: exactly that many leading lines go", () => {
+  test.each([
+    [[{ text: "# Title\n\nLabel\n\nfirst", contextLines: 2 }, { text: "Label\n\nsecond", contextLines: 2 }], "Label\n\nfirst\n\nsecond"],
+    [[{ text: "| h |\n| - |\n| 1 |", contextLines: 0 }, { text: "| h |\n| - |\n| 2 |", contextLines: 2 }], "| h |\n| - |\n| 1 |\n| 2 |"],
+    // Neighbours that share no first line still drop their context: the failure of the old guess.
+    [[{ text: "# Stock\n\n| h |\n| - |\n| 1 |", contextLines: 2 }, { text: "| h |\n| - |\n| 2 |", contextLines: 2 }], "| h |\n| - |\n| 1 |\n| 2 |"],
+    // Identical first lines that are the source's own text stay.
+    [[{ text: "same\n\na", contextLines: 0 }, { text: "same\n\nb", contextLines: 0 }], "same\n\na\n\nsame\n\nb"],
+    // Pieces of a split code block join line to line.
+    [[{ text: "[note]\nL\n\n```\nx = 1", contextLines: 1 }, { text: "[note]\nL\n\ny = 2\n```", contextLines: 3 }], "L\n\n```\nx = 1\ny = 2\n```"],
+    [[{ text: "# T", contextLines: 1 }, { text: "body", contextLines: 0 }], "body"],
+  ])("%o -> %o", (units, joined) => {
     expect(joinParent(units)).toBe(joined);
   });
 });
 
-describe("read-back reconstruction", () => {
-  test("a chunked table reads back with its header once and no repeated breadcrumb", () => {
+describe("joinDocument", () => {
+  test("a table cut at the section cap continues with one newline and no second header", () => {
+    const chunks = [
+      { text: "Log\n\n| h |\n| - |\n| 1 |", parentId: "p0", contextLines: 0 },
+      { text: "Log\n\n| h |\n| - |\n| 2 |", parentId: "p1", contextLines: 4 },
+      { text: "Next\n\nprose", parentId: "p2", contextLines: 0 },
+    ];
+    expect(joinDocument(chunks)).toBe("Log\n\n| h |\n| - |\n| 1 |\n| 2 |\n\nNext\n\nprose");
+  });
+
+  test("two tables in separate sections stay apart", () => {
+    const chunks = [
+      { text: "| a |\n| - |\n| 1 |", parentId: "p0", contextLines: 0 },
+      { text: "| b |\n| - |\n| 2 |", parentId: "p1", contextLines: 0 },
+    ];
+    expect(joinDocument(chunks)).toBe("| a |\n| - |\n| 1 |\n\n| b |\n| - |\n| 2 |");
+  });
+
+  test("rows from an old index are joined section by section with the guess, old flaw included", () => {
+    const chunks = [
+      { text: "# T\n\n| h |\n| - |\n| 1 |", parentId: "p0" },
+      { text: "| h |\n| - |\n| 2 |", parentId: "p0" },
+      { text: "other", parentId: null },
+    ];
+    // Neighbours whose first lines differ keep everything; ingesting the source again stores the counts.
+    expect(joinDocument(chunks)).toBe("# T\n\n| h |\n| - |\n| 1 |\n| h |\n| - |\n| 2 |\n\nother");
+  });
+
+  test("a chunked table under headings reads back with its header once and its breadcrumb once", () => {
     const rows = Array.from({ length: 50 }, (_, i) => `| item ${i} | ${i * 3} |`);
     const markdown = `# Stock\n\n## Warehouse\n\n| item | qty |\n| --- | --- |\n${rows.join("\n")}`;
-    const { chunks } = chunkDocument(markdown, { title: "", seedTitle: false, budget: 60, count: fakeCount });
+    const { chunks } = chunkDocument(markdown, { title: "Inventory", seedTitle: true, budget: 60, count: fakeCount });
     expect(chunks.length).toBeGreaterThan(2);
-    const text = joinDocument(chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}` })));
-    expect(text.match(/\| item \| qty \|/g)).toHaveLength(1);
-    expect(text.match(/Stock > Warehouse/g)).toHaveLength(1);
-    for (const row of rows) expect(text).toContain(row);
+    const text = joinDocument(chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
+    expect(text).toBe(`Stock > Warehouse\n\n| item | qty |\n| --- | --- |\n${rows.join("\n")}`);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { chunkDocument } from "../../src/chunk/chunk-document.ts";
-import { estimateTokens } from "../../src/chunk/estimate-tokens.ts";
-import { CODE_SPLIT_NOTE, choosePrefix, packSection, prefixRoom } from "../../src/chunk/pack-section.ts";
+import { joinDocument } from "../../src/chunk/join-parent.ts";
+import { choosePrefix, packSection, prefixRoom } from "../../src/chunk/pack-section.ts";
+import { CODE_SPLIT_NOTE } from "../../src/chunk/packer.ts";
 import { fakeCount } from "./fake-counter.ts";
 
 const chunk = (markdown: string, budget = 110, title = "", count = fakeCount) =>
@@ -29,13 +30,14 @@ describe("tables", () => {
   const header = "| Показатель | Значение |\n| --- | --- |";
   const rows = Array.from({ length: 60 }, (_, i) => `| строка ${i} | значение ${i} |`);
 
-  test("every unit repeats the breadcrumb and the header row (case 17)", () => {
+  test("every unit repeats the breadcrumb and the header row, counted as context after the first (case 17)", () => {
     const units = chunk(`# 1 Раздел\n\n## 1.1 Таблица\n\n${header}\n${rows.join("\n")}`);
     expect(units.length).toBeGreaterThan(1);
     for (const u of units) {
       expect(u.text.startsWith(`1 Раздел > 1.1 Таблица\n\n${header}\n`)).toBe(true);
       expect(fakeCount(u.text)).toBeLessThanOrEqual(110);
     }
+    expect(units.map((u) => u.contextLines)).toEqual(units.map((_, i) => (i === 0 ? 0 : 4)));
     const allRows = units.flatMap((u) => u.text.split("\n").slice(4));
     expect(allRows).toEqual(rows);
   });
@@ -70,24 +72,49 @@ describe("code fences", () => {
     expect(fakeCount(units[0]!.text)).toBeGreaterThan(110);
   });
 
+  const longCode = ["```python", ...Array.from({ length: 200 }, (_, i) => `value_${i} = compute(${i})`), "```"].join("\n");
+
   test("a closed fence over four budgets splits at lines, each piece with the note", () => {
-    const code = ["```python", ...Array.from({ length: 200 }, (_, i) => `value_${i} = compute(${i})`), "```"].join("\n");
-    const units = chunk(code);
+    const units = chunk(longCode);
     expect(units.length).toBeGreaterThan(1);
     for (const u of units) {
-      expect(u.text.startsWith(CODE_SPLIT_NOTE)).toBe(true);
+      expect(u.text.startsWith(`${CODE_SPLIT_NOTE}\n`)).toBe(true);
+      expect(u.contextLines).toBe(1);
       expect(fakeCount(u.text)).toBeLessThanOrEqual(110);
+    }
+  });
+
+  test("under a heading the note comes before the breadcrumb, so the first piece keeps its breadcrumb and drops only the note", () => {
+    const units = chunk(`# Setup\n\n## Script\n\n${longCode}`);
+    expect(units[0]!.text.startsWith(`${CODE_SPLIT_NOTE}\nSetup > Script\n\n\`\`\`python\n`)).toBe(true);
+    expect(units.map((u) => u.contextLines)).toEqual(units.map((_, i) => (i === 0 ? 1 : 3)));
+  });
+
+  test("the note is left off where it would not leave the prefix reserve free", () => {
+    const units = chunk(longCode, 30);
+    expect(units.length).toBeGreaterThan(1);
+    for (const u of units) {
+      expect(u.text).not.toContain(CODE_SPLIT_NOTE);
+      expect(fakeCount(u.text)).toBeLessThanOrEqual(30);
     }
   });
 });
 
 describe("long text", () => {
-  test("4,000 х with the estimator at budget 40 -> pieces within budget that concatenate back (case 26)", () => {
+  test("4,000 х at budget 40, one token a character -> pieces within budget that concatenate back (case 26)", () => {
     const text = "х".repeat(4000);
-    const { units } = packSection({ ladder: [""], body: text }, 40, estimateTokens);
+    const perChar = (t: string) => t.length + 2;
+    const { units } = packSection({ ladder: [""], body: text }, 40, perChar);
+    expect(units.length).toBe(Math.ceil(4000 / 38));
+    for (const u of units) expect(perChar(u.text)).toBeLessThanOrEqual(40);
+    expect(units.map((u) => u.text).join("")).toBe(text);
+  });
+
+  test("a list that must split keeps each item on its own line", () => {
+    const items = Array.from({ length: 30 }, (_, i) => `- Item ${i} is checked every week.`);
+    const units = chunk(items.join("\n"), 40);
     expect(units.length).toBeGreaterThan(1);
-    for (const u of units) expect(estimateTokens(u)).toBeLessThanOrEqual(40);
-    expect(units.join("")).toBe(text);
+    expect(units.flatMap((u) => u.text.split("\n"))).toEqual(items);
   });
 
   test("a long paragraph splits at sentence ends", () => {
@@ -98,26 +125,15 @@ describe("long text", () => {
   });
 });
 
-describe("the token estimator (case 27)", () => {
-  test.each([
-    ["", 2],
-    ["hello world", 7],
-    ["| --- | --- |", 13],
-    ["abc123", 7],
-  ])("%o -> %d", (text, tokens) => {
-    expect(estimateTokens(text)).toBe(tokens);
-  });
-});
-
 describe("title seeding (case 37)", () => {
-  test("a title not in the first section is seeded, case-sensitively", () => {
+  test("a title not in the first section is seeded, case-sensitively, as two lines of context", () => {
     const units = chunk("Годовой отчет за год.", 110, "Отчет");
-    expect(units[0]!.text).toBe("# Отчет\n\nГодовой отчет за год.");
+    expect(units[0]).toMatchObject({ text: "# Отчет\n\nГодовой отчет за год.", contextLines: 2 });
   });
 
   test("a title already in the first section is left alone, so re-ingest is stable", () => {
     const units = chunk("# MD Title\n\nBody here.", 110, "MD Title");
-    expect(units[0]!.text).toBe("# MD Title\n\nBody here.");
+    expect(units[0]).toMatchObject({ text: "# MD Title\n\nBody here.", contextLines: 0 });
   });
 
   test("a blank title is not seeded", () => {
@@ -141,13 +157,24 @@ describe("parents", () => {
   });
 });
 
-describe("title seeding leaves boundaries alone", () => {
-  test("the title goes into chunk 0 after its prefix; counts and later chunks are unchanged", () => {
-    const md = `# Intro\n\n${Array.from({ length: 30 }, (_, i) => `Fact ${i} about the warehouse.`).join(" ")}\n\n# Other\n\nMore.`;
-    const plain = chunk(md, 60);
+describe("title seeding before packing (case 37)", () => {
+  const md = `# Intro\n\n${Array.from({ length: 30 }, (_, i) => `Fact ${i} about the warehouse.`).join(" ")}\n\n# Other\n\nMore.`;
+
+  test("the title goes above chunk 0's breadcrumb, and chunk 0 is packed with it inside the budget", () => {
     const seeded = chunkDocument(md, { title: "Stock manual", seedTitle: true, budget: 60, count: fakeCount }).chunks;
-    expect(seeded).toHaveLength(plain.length);
-    expect(seeded[0]!.text).toBe(plain[0]!.text.replace("Intro\n\n", "Intro\n\n# Stock manual\n\n"));
-    expect(seeded.slice(1)).toEqual(plain.slice(1));
+    expect(seeded[0]!.text.startsWith("# Stock manual\n\nIntro\n\nFact 0 about")).toBe(true);
+    expect(seeded[0]!.contextLines).toBe(2);
+    for (const c of seeded) expect(fakeCount(c.text)).toBeLessThanOrEqual(60);
+    const readBack = (chunks: typeof seeded) => joinDocument(chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
+    expect(readBack(seeded).replace(/\s+/g, " ")).toBe(readBack(chunk(md, 60)).replace(/\s+/g, " "));
+  });
+
+  test("a title too long to sit beside any text becomes units of its own, all context", () => {
+    const title = Array.from({ length: 15 }, (_, i) => `word${i}`).join(" ");
+    const units = chunkDocument("Body text here.", { title, seedTitle: true, budget: 16, count: fakeCount }).chunks;
+    for (const u of units) expect(fakeCount(u.text)).toBeLessThanOrEqual(16);
+    const titleUnits = units.filter((u) => u.contextLines === u.text.split("\n").length);
+    expect(titleUnits.map((u) => u.text).join("")).toBe(`# ${title}`);
+    expect(units.at(-1)).toMatchObject({ text: "Body text here.", contextLines: 0 });
   });
 });

@@ -79,7 +79,7 @@ describe("transcript windows", () => {
 describe("the 4,000-character section cap (case 36)", () => {
   test("600 sentences are cut into sections of at most 4,000 characters with no words lost", () => {
     const body = Array.from({ length: 600 }, (_, i) => `Sentence number ${i} is here.`).join(" ");
-    const pieces = capSection(body);
+    const pieces = capSection(body).map((p) => p.body);
     expect(pieces.length).toBeGreaterThan(1);
     for (const p of pieces) expect(p.length).toBeLessThanOrEqual(4000);
     expect(pieces.join(" ").split(/\s+/)).toEqual(body.split(/\s+/));
@@ -87,24 +87,25 @@ describe("the 4,000-character section cap (case 36)", () => {
 
   test("one unbroken run with no sentence end stays whole", () => {
     const body = "слово ".repeat(1000).trim();
-    expect(capSection(body)).toEqual([body]);
+    expect(capSection(body)).toEqual([{ body, carriedHeader: false }]);
     expect(body.length).toBe(5999);
   });
 
-  test("a long table splits at rows and repeats its header", () => {
+  test("a long table splits at rows and repeats its header, marked as carried after the first piece", () => {
     const header = "| a | b |\n| --- | --- |";
-    const rows = Array.from({ length: 300 }, (_, i) => `| row ${i} | value ${i} |`);
-    const pieces = capSection([header, ...rows].join("\n"));
-    expect(pieces.length).toBeGreaterThan(1);
-    for (const p of pieces) {
-      expect(p.length).toBeLessThanOrEqual(4000);
-      expect(p.startsWith(header)).toBe(true);
-    }
+    const rows = Array.from({ length: 500 }, (_, i) => `| row ${i} | value ${i} |`);
+    const pieces = capSection(`intro line\n\n${[header, ...rows].join("\n")}\n\nclosing line`);
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(pieces[0]!.body.startsWith(`intro line\n\n${header}\n| row 0 |`)).toBe(true);
+    expect(pieces.map((p) => p.carriedHeader)).toEqual(pieces.map((_, i) => i > 0));
+    for (const p of pieces.slice(1)) expect(p.body.startsWith(`${header}\n| row `)).toBe(true);
+    for (const p of pieces) expect(p.body.length).toBeLessThanOrEqual(4000);
+    expect(pieces.at(-1)!.body.endsWith("closing line")).toBe(true);
   });
 
   test("paragraphs are kept whole when they fit", () => {
     const para = "x".repeat(1500);
     const pieces = capSection([para, para, para, para].join("\n\n"));
-    expect(pieces).toEqual([`${para}\n\n${para}`, `${para}\n\n${para}`]);
+    expect(pieces.map((p) => p.body)).toEqual([`${para}\n\n${para}`, `${para}\n\n${para}`]);
   });
 });
