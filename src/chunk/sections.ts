@@ -9,8 +9,6 @@ import { ATX_HEADING, SLIDE_MARKER, cleanHeading, fencedLines, timestampSeconds 
 export interface Section {
   ladder: string[];
   body: string;
-  /** Transcript windows pack turn by turn. */
-  transcript?: boolean;
 }
 
 export const TRANSCRIPT_WINDOW_SECONDS = 120;
@@ -58,7 +56,7 @@ function transcriptSections(lines: string[], title: string): Section[] {
   for (const [start, turns] of windows) {
     const label = `[${clock(start)}–${clock(start + TRANSCRIPT_WINDOW_SECONDS)}]`;
     const ladder = title.trim() ? [`${label} ${title.trim()}`, label, ""] : [label, ""];
-    sections.push({ ladder, body: turns.map((t) => t.join("\n").trim()).join("\n\n"), transcript: true });
+    sections.push({ ladder, body: turns.map((t) => t.join("\n").trim()).join("\n\n") });
   }
   return sections;
 }
