@@ -54,7 +54,8 @@ for (const target of wanted) {
   mkdirSync(join(out, "lib", "onnxruntime"), { recursive: true });
   const exe = join(out, target.platform === "win32" ? "minirag-mcp.exe" : "minirag-mcp");
   const result = await Bun.build({
-    entrypoints: [join(root, "src/main.ts")],
+    // The conversion worker is its own entry point; src/convert/isolated-convert.ts starts it by its relative URL.
+    entrypoints: [join(root, "src/main.ts"), join(root, "src/convert/convert-worker.ts")],
     compile: { target: target.bunTarget as Bun.Build.CompileTarget, outfile: exe, autoloadDotenv: false, autoloadBunfig: false },
     minify: true,
     // Bytecode cuts start-up from ~100 ms to ~10 ms; it needs ESM because main.ts uses top-level await.

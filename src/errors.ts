@@ -20,6 +20,7 @@ export type ErrorCode =
   | "FILE_TOO_LARGE"
   | "UNSUPPORTED_FORMAT"
   | "CONVERSION_FAILED"
+  | "CONVERSION_TIMEOUT"
   | "INDEX"
   | "SYNC_BUSY"
   | "SYNC_JOB_UNKNOWN"

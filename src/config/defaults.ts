@@ -5,6 +5,8 @@ export const DEFAULT_CHUNK_TOKEN_BUDGET = 110;
 export const DEFAULT_HYBRID_WEIGHT = 0.6;
 export const DEFAULT_OCR_LANG = "eslav";
 export const DEFAULT_OCR_MIN_CHARS_PER_PAGE = 25;
+/** A conversion still running after this many seconds is stopped: far above the slowest real file measured, low enough that a pathological one cannot stall a sync. */
+export const DEFAULT_CONVERT_TIMEOUT_SECONDS = 120;
 /** Recognition language ids accepted by RAG_OCR_LANG, mapped to tesseract language sets. */
 export const OCR_LANGUAGES: Record<string, string> = {
   eslav: "rus+eng",

@@ -9,7 +9,7 @@ import {
   DEFAULT_HYBRID_WEIGHT,
   DEFAULT_MAX_FILE_SIZE,
   DEFAULT_OCR_LANG,
-  DEFAULT_OCR_MIN_CHARS_PER_PAGE,
+  DEFAULT_CONVERT_TIMEOUT_SECONDS, DEFAULT_OCR_MIN_CHARS_PER_PAGE,
   OCR_LANGUAGES,
 } from "./defaults.ts";
 
@@ -83,6 +83,8 @@ export const EnvConfig = z.object({
     .refine((v) => v in OCR_LANGUAGES, { message: `must be one of ${Object.keys(OCR_LANGUAGES).join(", ")}` })
     .default(DEFAULT_OCR_LANG),
   RAG_OCR_MIN_CHARS_PER_PAGE: numberVar({ integer: true, min: 0 }).default(DEFAULT_OCR_MIN_CHARS_PER_PAGE),
+  /** Seconds one file may take to convert before it is given up as failed; ours, not the reference's. */
+  RAG_CONVERT_TIMEOUT: numberVar({ integer: false, min: 0.1, max: 3600 }).default(DEFAULT_CONVERT_TIMEOUT_SECONDS),
   RAG_INSTRUCTIONS_APPEND: z
     .string()
     .optional()

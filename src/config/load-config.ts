@@ -22,6 +22,8 @@ export interface Config {
   maxFiles?: number;
   ocrLang: string;
   ocrMinCharsPerPage: number;
+  /** Milliseconds one file may take to convert. */
+  convertTimeoutMs: number;
   instructionsAppend?: string;
   allowPrivateUrls: boolean;
   hfEndpoint: string;
@@ -88,6 +90,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     maxFiles: e.RAG_MAX_FILES,
     ocrLang: e.RAG_OCR_LANG,
     ocrMinCharsPerPage: e.RAG_OCR_MIN_CHARS_PER_PAGE,
+    convertTimeoutMs: Math.round(e.RAG_CONVERT_TIMEOUT * 1000),
     instructionsAppend: e.RAG_INSTRUCTIONS_APPEND,
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     hfEndpoint: (e.HF_ENDPOINT ?? DEFAULT_HF_ENDPOINT).replace(/\/+$/, ""),

@@ -20,14 +20,13 @@ const CONVERTERS: Record<string, () => Promise<Converter>> = {
 /** Extensions a scan picks up (lower case, with the dot). */
 export const SUPPORTED_EXTENSIONS = new Set(Object.keys(CONVERTERS));
 
+/** Throws the unsupported-type error without loading any converter. */
+export function assertSupported(path: string): void {
+  if (CONVERTERS[extname(path).toLowerCase()]) return;
+  throw new AppError("UNSUPPORTED_FORMAT", `Unsupported file type: ${path}`, `Supported extensions: ${[...SUPPORTED_EXTENSIONS].join(" ")}.`);
+}
+
 export async function converterFor(path: string): Promise<Converter> {
-  const load = CONVERTERS[extname(path).toLowerCase()];
-  if (!load) {
-    throw new AppError(
-      "UNSUPPORTED_FORMAT",
-      `Unsupported file type: ${path}`,
-      `Supported extensions: ${[...SUPPORTED_EXTENSIONS].join(" ")}.`,
-    );
-  }
-  return load();
+  assertSupported(path);
+  return CONVERTERS[extname(path).toLowerCase()]!();
 }

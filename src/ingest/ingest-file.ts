@@ -2,7 +2,8 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import type { App } from "../app.ts";
-import { converterFor } from "../convert/registry.ts";
+import { convertIsolated } from "../convert/isolated-convert.ts";
+import { assertSupported } from "../convert/registry.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { AppError } from "../errors.ts";
 import { assertNotExcluded } from "../scan/ignore-rules.ts";
@@ -26,10 +27,10 @@ export function tooLarge(path: string, size: number, limit: number): AppError {
 export async function prepareFile(app: App, embedder: Embedder, path: string): Promise<PreparedDocument> {
   const info = await stat(path);
   if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
-  const convert = await converterFor(path);
+  assertSupported(path); // before the file is read; the converter itself loads in the worker
   const { bytes, converted } = await timed(app.metrics, "convertMs", async () => {
     const bytes = new Uint8Array(await readFile(path));
-    return { bytes, converted: await convert(bytes, path) };
+    return { bytes, converted: await convertIsolated(path, bytes, app.config.convertTimeoutMs) };
   });
   for (const warning of converted.warnings ?? []) app.log(`warn: ${warning}`);
   return prepareDocument(app, embedder, {

@@ -32,7 +32,7 @@ describe("keeping the table whole", () => {
     const { app } = await testApp();
     await ingestData(app, { source: "pump-note", content: "The pumps run at night." });
     const table = await openChunks(app.config.dbPath);
-    const uuid = (await table.listIndices()).find((index) => index.columns.includes("text"))!.indexUuid;
+    const uuid = (await table.listIndices()).find((index) => index.columns.includes("text"))!.indexUuid!;
     rmSync(join(app.config.dbPath, "chunks.lance", "_indices", uuid), { recursive: true });
     const fresh = { ...app, store: new ChunkStore(app.config.dbPath) };
     await expect(fresh.store.keywordSearch("pumps", 5)).rejects.toThrow();

@@ -1,0 +1,25 @@
+/**
+ * The conversion worker: converts one file per message, off the main thread,
+ * so a file that sends a parser into a loop can be stopped (the worker is
+ * terminated) without stopping the sync or the server. A separate entry point
+ * of the compiled binary (scripts/build.ts lists it).
+ */
+import { AppError, describeError } from "../errors.ts";
+import { converterFor } from "./registry.ts";
+import type { ConvertReply, ConvertRequest } from "./isolated-convert.ts";
+
+declare const self: Worker;
+
+self.onmessage = async (event: MessageEvent<ConvertRequest>) => {
+  const { id, path, bytes } = event.data;
+  let reply: ConvertReply;
+  try {
+    const convert = await converterFor(path);
+    reply = { id, ok: true, converted: await convert(new Uint8Array(bytes), path) };
+  } catch (error) {
+    reply = error instanceof AppError
+      ? { id, ok: false, code: error.code, message: error.message, hint: error.hint }
+      : { id, ok: false, code: "CONVERSION_FAILED", message: `${path} could not be converted: ${describeError(error)}`, hint: "The file may be damaged; open and re-save it, or move it out of the roots." };
+  }
+  self.postMessage(reply);
+};

@@ -1,0 +1,80 @@
+/**
+ * Converting a file under a time limit. Parsers run in one worker thread
+ * (convert-worker.ts); when a file takes longer than the limit, the worker is
+ * terminated, which stops even a parser stuck in a loop, and the next file
+ * gets a fresh one. The main thread stays free for the embedder and, in
+ * server mode, for other requests.
+ */
+import { AppError, type ErrorCode } from "../errors.ts";
+import type { Converted } from "./types.ts";
+
+export interface ConvertRequest {
+  id: number;
+  path: string;
+  bytes: ArrayBuffer;
+}
+
+export type ConvertReply = { id: number; ok: true; converted: Converted } | { id: number; ok: false; code: ErrorCode; message: string; hint: string };
+
+let worker: Worker | null = null;
+let nextId = 0;
+const waiting = new Map<number, (reply: ConvertReply) => void>();
+
+/**
+ * From source the worker sits next to this module. In the compiled binary all
+ * of src/ is bundled into one file at the root of its virtual file system
+ * ($bunfs on POSIX, ~BUN on Windows), and the worker entry keeps its path
+ * relative to src/.
+ */
+function workerUrl(): string {
+  const compiled = import.meta.url.includes("/$bunfs/") || import.meta.url.includes("~BUN");
+  return new URL(compiled ? "./convert/convert-worker.ts" : "./convert-worker.ts", import.meta.url).href;
+}
+
+function startWorker(): Worker {
+  const started = new Worker(workerUrl());
+  started.onmessage = (event: MessageEvent<ConvertReply>) => {
+    waiting.get(event.data.id)?.(event.data);
+    waiting.delete(event.data.id);
+  };
+  started.onerror = (event) => {
+    // A crash of the worker itself (not a conversion error, which comes back as a reply): fail what waits, start afresh next time.
+    for (const [id, resolve] of waiting) resolve({ id, ok: false, code: "CONVERSION_FAILED", message: `the converter crashed: ${event.message}`, hint: "Retry; if it repeats for this file, move it out of the roots." });
+    waiting.clear();
+    stopWorker();
+  };
+  // An idle worker must not keep a CLI process alive.
+  started.unref();
+  return started;
+}
+
+function stopWorker(): void {
+  worker?.terminate();
+  worker = null;
+}
+
+/** Converts bytes read from path in the worker; throws the converter's own error, or a timeout error naming the file. */
+export async function convertIsolated(path: string, bytes: Uint8Array, timeoutMs: number): Promise<Converted> {
+  worker ??= startWorker();
+  const id = nextId++;
+  const copy = bytes.slice().buffer; // transferred to the worker; the caller keeps its bytes for hashing
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const reply = await new Promise<ConvertReply>((resolve) => {
+    waiting.set(id, resolve);
+    timer = setTimeout(() => {
+      waiting.delete(id);
+      stopWorker();
+      resolve({
+        id,
+        ok: false,
+        code: "CONVERSION_TIMEOUT",
+        message: `${path} took longer than ${timeoutMs / 1000} s to convert and was stopped`,
+        hint: "The file may be damaged or pathological. Raise RAG_CONVERT_TIMEOUT (seconds) if it is merely large, or move it out of the roots.",
+      });
+    }, timeoutMs);
+    worker!.postMessage({ id, path, bytes: copy } satisfies ConvertRequest, [copy]);
+  });
+  clearTimeout(timer);
+  if (!reply.ok) throw new AppError(reply.code, reply.message, reply.hint);
+  return reply.converted;
+}

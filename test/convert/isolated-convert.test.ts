@@ -1,0 +1,43 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { convertIsolated } from "../../src/convert/isolated-convert.ts";
+import { readSource } from "../../src/read/read-source.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { failure, testApp, writeTree } from "../helpers.ts";
+
+/** Real HTML that takes seconds to turn into Markdown: 150,000 paragraphs. */
+const slowHtml = `<html><body>${"<p>A paragraph of <b>bold</b> and <i>plain</i> words.</p>".repeat(150_000)}</body></html>`;
+
+describe("conversion under a time limit", () => {
+  test("converts in the worker and returns the converter's result", async () => {
+    const converted = await convertIsolated("/x/page.html", new TextEncoder().encode("<title>T</title><h1>Head</h1><p>Body</p>"), 10_000);
+    expect(converted.metadataTitle).toBe("T");
+    expect(converted.markdown).toContain("# Head");
+  });
+
+  test("a converter's own error comes back as that error", async () => {
+    const error = await failure(convertIsolated("/x/bad.txt", Uint8Array.from({ length: 300 }, (_, i) => [0x81, 0x02, 0xff][i % 3]!), 10_000));
+    expect(error.message).toContain("bad.txt");
+  });
+
+  test("a file past the limit is stopped and named; the next file converts in a fresh worker", async () => {
+    const started = performance.now();
+    const error = await failure(convertIsolated("/x/slow.html", new TextEncoder().encode(slowHtml), 300));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error.code).toBe("CONVERSION_TIMEOUT");
+    expect(error.message).toBe("/x/slow.html took longer than 0.3 s to convert and was stopped");
+    expect(error.hint).toContain("RAG_CONVERT_TIMEOUT");
+    expect((await convertIsolated("/x/ok.md", new TextEncoder().encode("fine"), 10_000)).markdown).toBe("fine");
+  });
+
+  test("in a sync, a file that times out fails alone, keeps what was indexed for it, and the rest sync", async () => {
+    const { app, root } = await testApp({ RAG_CONVERT_TIMEOUT: "0.3" });
+    writeTree(root, { "page.html": "<p>the first version</p>", "note.md": "a note" });
+    await runSync(app);
+    writeTree(root, { "page.html": slowHtml, "note.md": "a note, edited" });
+    const report = await runSync(app);
+    expect(report.counts).toMatchObject({ ingested: 1, failed: 1 });
+    expect(report.errors[0]!.error).toContain("took longer than 0.3 s");
+    expect((await readSource(app, join(root, "page.html"))).text).toContain("the first version");
+  });
+});
