@@ -38,7 +38,15 @@ export function resolveInsideRoots(path: string, roots: string[], options: Resol
     if (!roots.some((r) => isInside(absolute, r))) throw outside();
     throw new AppError("PATH_NOT_FOUND", `File does not exist: ${absolute}`, "Check the path; list shows what is under the roots.");
   }
-  if (!isInsideRoots(realpathSync(absolute), roots)) throw outside();
+  const real = realpathSync(absolute);
+  if (!isInsideRoots(real, roots)) {
+    if (real === absolute) throw outside();
+    throw new AppError(
+      "PATH_OUTSIDE_ROOTS",
+      `${absolute} is a symlink to ${real}, which is outside the configured document roots (roots: ${roots.join(", ")})`,
+      "Only links that stay inside a root are followed. Index the target's folder as a root of its own (BASE_DIRS), or copy the file in.",
+    );
+  }
   return absolute;
 }
 

@@ -64,9 +64,11 @@ describe("containment (case 57)", () => {
     expect(resolveInsideRoots("sub/y.md", [root], { requireAbsolute: false, cwd: root })).toBe(join(root, "sub/y.md"));
   });
 
-  test("a symlink escaping the roots is refused", async () => {
+  test("a symlink escaping the roots is refused, saying where it points", async () => {
     const outside = tree(["s.md"]);
     symlinkSync(join(outside, "s.md"), join(root, "escape.md"));
-    expect((await failure(() => resolveFileInsideRoots(join(root, "escape.md"), [root], { requireAbsolute: true }))).code).toBe("PATH_OUTSIDE_ROOTS");
+    const error = await failure(() => resolveFileInsideRoots(join(root, "escape.md"), [root], { requireAbsolute: true }));
+    expect(error.code).toBe("PATH_OUTSIDE_ROOTS");
+    expect(error.message).toStartWith(`${join(root, "escape.md")} is a symlink to ${join(outside, "s.md")}, which is outside the configured document roots`);
   });
 });
