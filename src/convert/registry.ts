@@ -15,6 +15,7 @@ const CONVERTERS: Record<string, () => Promise<Converter>> = {
   ".htm": () => import("./html.ts").then((m) => m.convertHtml),
   ".csv": () => import("./csv.ts").then((m) => m.convertCsv),
   ".ipynb": () => import("./ipynb.ts").then((m) => m.convertNotebook),
+  ".vtt": () => import("./vtt.ts").then((m) => m.convertVtt),
 };
 
 /** Extensions a scan picks up (lower case, with the dot). */
