@@ -11,6 +11,7 @@ import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { sha256 } from "../ingest/ingest-file.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
+import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
 import { scanRoots } from "../scan/scan-roots.ts";
 import { inScope } from "../scan/scope.ts";
 
@@ -38,6 +39,10 @@ export async function listFiles(app: App, scope?: string[]): Promise<FileListing
   const roots = app.config.roots;
   const sources = new Map((await app.store.listSources()).map((s) => [s.source, s]));
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scope);
+  const indexedFiles = [...sources.values()].filter((s) => s.sourceType === "file" && inScope(s.source, scope)).map((s) => s.source);
+  for (const root of emptiedRoots(roots, scan.files.map((f) => f.path), indexedFiles, scope)) {
+    if (!scan.unlisted.some((u) => isInside(root, u.folder))) scan.unlisted.push({ folder: root, isRoot: true, reason: EMPTY_ROOT_REASON });
+  }
   const files: ListedFile[] = [];
   const onDisk = new Set<string>();
   for (const file of scan.files) {

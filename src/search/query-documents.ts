@@ -7,7 +7,7 @@ import type { App } from "../app.ts";
 import { joinParent } from "../chunk/join-parent.ts";
 import { AppError } from "../errors.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
-import type { Hit } from "../store/chunk-store.ts";
+import type { ChunkStore, Hit } from "../store/chunk-store.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { scopeFilter } from "../scan/scope.ts";
 import { fuseRankings, vectorOnly, type Fused } from "./fusion.ts";
@@ -50,10 +50,12 @@ type Candidate = Hit & { distance: number | null };
 
 export async function queryDocuments(app: App, input: QueryInput): Promise<QueryResult> {
   const topK = validateQuery(input.query, input.topK);
-  const { config, store } = app;
+  const { config } = app;
   const filter = scopeFilter(input.scope);
+  // One version for every read of this query: hits and their sections never straddle a sync's commit.
+  const store = await app.store.snapshot();
   // No table yet: say so without loading (or downloading) the model.
-  if (!(await store.open())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(app, filter, input.scope))! };
+  if (!(await store.open())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(store, filter, input.scope))! };
   const weight = input.hybridWeight ?? config.hybridWeight;
   const candidates = Math.max(4 * topK, MIN_CANDIDATES);
   // The keyword side needs no query vector, so it runs while the query embeds and the vector side searches.
@@ -75,16 +77,16 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const ranked = fused.map((f) => toChunkResult(f.item, f.score, f.distance));
   const results = applyResultFilters(ranked, { maxDistance: config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
   if (results.length === 0) {
-    const notice = await emptyNotice(app, filter, input.scope);
+    const notice = await emptyNotice(store, filter, input.scope);
     return { results, sources: [], parents: {}, ...(notice ? { notice } : {}) };
   }
-  return { results, sources: citedSources(results, config.roots), parents: await parentsOf(app, results) };
+  return { results, sources: citedSources(results, config.roots), parents: await parentsOf(store, results) };
 }
 
 /** Why nothing came back, when the reason is the index or the scope rather than the query. Counted only then, off the hot path. */
-async function emptyNotice(app: App, filter: string | undefined, scope: string[] | undefined): Promise<string | undefined> {
-  if ((await app.store.countRows()) === 0) return "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.";
-  if (filter && (await app.store.countRows(filter)) === 0) {
+async function emptyNotice(store: ChunkStore, filter: string | undefined, scope: string[] | undefined): Promise<string | undefined> {
+  if ((await store.countRows()) === 0) return "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.";
+  if (filter && (await store.countRows(filter)) === 0) {
     return `No indexed documents under scope ${scope!.join(", ")}. A scope is an absolute path or source id prefix.`;
   }
   return undefined;
@@ -100,9 +102,9 @@ function citedSources(results: ChunkResult[], roots: string[]): SourceRef[] {
   return [...bySource.values()];
 }
 
-async function parentsOf(app: App, results: ChunkResult[]): Promise<Record<string, string>> {
+async function parentsOf(store: ChunkStore, results: ChunkResult[]): Promise<Record<string, string>> {
   const ids = [...new Set(results.map((r) => r.parentId).filter((id): id is string => id !== null))];
-  const chunks = await app.store.parentChunks(ids);
+  const chunks = await store.parentChunks(ids);
   const parents: Record<string, string> = {};
   for (const id of ids) parents[id] = joinParent(chunks.filter((c) => c.parent_id === id).map((c) => ({ text: c.text, contextLines: c.context_lines })));
   return parents;

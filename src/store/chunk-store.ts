@@ -76,6 +76,23 @@ export class ChunkStore {
     return this.adopt(await db.openTable(TABLE_NAME));
   }
 
+  /**
+   * A read-only view of the table as it is now, for a request that reads more
+   * than once (a search, then the sections of its hits): every read sees the
+   * same version, so a sync committing meanwhile cannot mix an old hit with a
+   * new section. Writes through the view are refused by LanceDB.
+   */
+  async snapshot(): Promise<ChunkStore> {
+    const view = new ChunkStore(this.dbPath, this.annThreshold);
+    const table = await this.open();
+    if (!table) return view;
+    const pinned = await (await this.connect()).openTable(TABLE_NAME);
+    await pinned.checkout(await table.version());
+    view.connection = this.connection;
+    await view.adopt(pinned);
+    return view;
+  }
+
   private async adopt(table: Table): Promise<Table> {
     this.table = table;
     this.columns = new Set((await table.schema()).fields.map((f) => f.name));

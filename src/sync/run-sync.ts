@@ -17,6 +17,7 @@ import { emptyIngestReport, ingestFiles } from "../ingest/ingest-files.ts";
 import { readProblem } from "../ingest/read-problem.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
+import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
 import { countByExtension, scanRoots, type ScannedFile } from "../scan/scan-roots.ts";
 import { inScope } from "../scan/scope.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
@@ -129,15 +130,11 @@ export async function syncLocked(app: App, options: SyncOptions = {}): Promise<S
   const unreadablePaths = new Set(unreadable.map((u) => u.source));
   toIngest.push(...sort.fresh.filter((f) => !movedTo.has(f.path) && !unreadablePaths.has(f.path)));
 
-  // A root that lists as empty while its index is not: an unplugged drive or a dropped share, not a deletion.
-  for (const root of roots) {
-    if (scopes && !scopes.some((s) => isInside(root, s))) continue;
-    if (unlisted.some((u) => isInside(root, u.folder))) continue;
-    const seen = scan.files.some((f) => isInside(f.path, root));
-    const left = sort.gone.filter((g) => isInside(g.source, root) && !moves.some((m) => m.from.source === g.source));
-    if (!seen && left.length > 0 && left.length === indexed.filter((s) => isInside(s.source, root)).length) {
-      unlisted.push({ folder: root, isRoot: true, reason: "it is an empty folder" });
-    }
+  // A root that lists as empty while its index is not keeps its entries, unless every one of them moved away.
+  const movedFrom = new Set(moves.map((m) => m.from.source));
+  const listed = indexed.filter((s) => !hidden(s)).map((s) => s.source);
+  for (const root of emptiedRoots(roots, scan.files.map((f) => f.path), listed, scopes)) {
+    if (listed.some((source) => isInside(source, root) && !movedFrom.has(source))) unlisted.push({ folder: root, isRoot: true, reason: EMPTY_ROOT_REASON });
   }
 
   if (moves.length) {
@@ -158,7 +155,7 @@ export async function syncLocked(app: App, options: SyncOptions = {}): Promise<S
   counts.failed += ingest.errors.length;
   errors.push(...unreadable, ...ingest.errors);
 
-  const { remove, kept } = splitGone(sort.gone, new Set(moves.map((m) => m.from.source)), unlisted.map((u) => u.folder), unreadablePaths);
+  const { remove, kept } = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), unreadablePaths);
   if (remove.length) {
     await app.store.deleteSources(remove.map((s) => s.source));
     counts.deleted = remove.length;

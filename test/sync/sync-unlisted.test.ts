@@ -45,6 +45,9 @@ describe("folders sync cannot see keep their index", () => {
     expect(report.counts).toMatchObject({ deleted: 0, failed: 1 });
     expect(report.errors[0]!.error).toStartWith(`${root} is an empty folder while its index is not: kept the 2 indexed files under it (a.md, b.md).`);
     expect((await sources(app)).length).toBe(2);
+    const listing = await listFiles(app);
+    expect(listing.unlistedFolders).toEqual([{ folder: root, reason: "it is an empty folder" }]);
+    expect(listing.files.map((f) => f.state)).toEqual(["unlisted", "unlisted"]);
   });
 
   test("files moved out of an emptied root are followed to their new place", async () => {
