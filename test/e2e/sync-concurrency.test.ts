@@ -96,13 +96,18 @@ describe("two single-file ingest processes at once on disjoint folders", () => {
     expect(alone.left).toBeGreaterThan(1);
   });
 
-  test("on a new index, in each of 4 rounds, leave the sum of each alone (both create the table at once)", async () => {
-    for (let round = 0; round < 4; round++) {
+  test("on a new index, in each of 20 rounds, leave the sum of each alone (both create the table at once)", async () => {
+    // The race is in the first create, which two processes reach within a millisecond or so only some of the time
+    // (a lost write in about 1 round in 15, measured): hence rounds.
+    const problems: string[] = [];
+    for (let round = 0; round < 20; round++) {
       const env = freshEnv();
       const outcomes = await Promise.all([run(["ingest", left!], env), run(["ingest", right!], env)]);
-      for (const o of outcomes) expect({ exit: o.exitCode, stderr: o.stderr }).toEqual({ exit: 0, stderr: "" });
-      expect(await rowCount(env)).toBe(alone.left + alone.right);
+      for (const o of outcomes) if (o.exitCode !== 0 || o.stderr) problems.push(`round ${round}: an ingest exited ${o.exitCode}: ${o.stderr.trim().slice(0, 200)}`);
+      const rows = await rowCount(env);
+      if (rows !== alone.left + alone.right) problems.push(`round ${round}: ${rows} rows, not ${alone.left} + ${alone.right} (both said ${outcomes.map((o) => o.stdout.trim()).join(" / ")})`);
     }
+    expect(problems).toEqual([]);
   }, 90_000);
 
   test("on an existing index, re-ingesting both at once 4 times, keep the sum and one whole set per source", async () => {
