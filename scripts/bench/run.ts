@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 /**
  * bun run bench [--quick] [--no-peers]
+ * bun run bench --convert: the conversion benchmark alone (scripts/bench/convert.ts)
  *
  * Measures ingest, query latency, start-up, memory and retrieval quality, and
  * the peers (mcp-local-rag, the reference Python minirag-mcp) on the same
@@ -23,6 +24,11 @@ import { benchStartup } from "./sections/startup.ts";
 import { evaluate, evaluateKeyword, evaluateStemmed, indexSet, type QualityRow } from "./sections/quality.ts";
 import { PEERS, benchPeer, type PeerFigures } from "./peers/peers.ts";
 import { renderReport } from "./report.ts";
+
+if (process.argv.includes("--convert")) {
+  await import("./convert.ts");
+  process.exit(0);
+}
 
 const quick = process.argv.includes("--quick");
 const withPeers = !quick && !process.argv.includes("--no-peers");
