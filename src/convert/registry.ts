@@ -19,6 +19,7 @@ const CONVERTERS: Record<string, () => Promise<Converter>> = {
   ".xlsx": () => import("./xlsx.ts").then((m) => m.convertXlsx),
   ".xls": () => import("./xlsx.ts").then((m) => m.convertXlsx),
   ".docx": () => import("./docx.ts").then((m) => m.convertDocx),
+  ".pptx": () => import("./pptx.ts").then((m) => m.convertPptx),
 };
 
 /** Extensions a scan picks up (lower case, with the dot). */

@@ -35,6 +35,11 @@ export function attr(el: XmlElement, name: string): string | undefined {
   return undefined;
 }
 
+/** A namespaced attribute by local name ("id" finds r:id but not a plain id); undefined when absent. */
+export function prefixedAttr(el: XmlElement, name: string): string | undefined {
+  return Array.from(el.attributes).find((a) => a.name.includes(":") && a.name.slice(a.name.indexOf(":") + 1) === name)?.value;
+}
+
 /** Direct children with that local name. */
 export function childrenNamed(el: XmlElement, name: string): XmlElement[] {
   return Array.from(el.children).filter((c) => localName(c) === name);

@@ -1,0 +1,43 @@
+/**
+ * PPTX -> Markdown, read with our zip reader and linkedom's XML parser: one
+ * "<!-- Slide number: N -->" section per slide in presentation order (so the
+ * chunker's slide category applies), the slide title as a "# " heading, then
+ * text, tables, charts and picture alt text in reading order, then speaker
+ * notes under "### Notes:". Images and embedded files are never read. The
+ * title comes from the core properties.
+ */
+import { DEFAULT_MAX_FILE_SIZE } from "../config/defaults.ts";
+import { coreTitle } from "./docx-core-properties.ts";
+import { linkOfType, partLinks, partXml, placeholderInheritance, slideOrder, type StyleCache } from "./pptx-parts.ts";
+import { readShapeTree, type SlideContent } from "./pptx-shapes.ts";
+import type { Converted } from "./types.ts";
+import { invalidContainer, openZip, type ZipReader } from "./zip.ts";
+import { descendantsNamed } from "./zip-xml.ts";
+
+function shapesOf(zip: ZipReader, part: string, cache: StyleCache): SlideContent | undefined {
+  const root = partXml(zip, part);
+  const spTree = root ? descendantsNamed(root, "spTree")[0] : undefined;
+  if (!spTree) return undefined;
+  return readShapeTree(spTree, { zip, links: partLinks(zip, part), inherit: placeholderInheritance(zip, part, cache) });
+}
+
+function slideMarkdown(zip: ZipReader, part: string, number: number, cache: StyleCache): string {
+  const slide = shapesOf(zip, part, cache);
+  const lines = [`<!-- Slide number: ${number} -->`];
+  if (slide?.title) lines.push(`# ${slide.title}`);
+  lines.push(...(slide?.blocks ?? []));
+  const notesPart = linkOfType(partLinks(zip, part), "notesSlide");
+  const notes = notesPart ? shapesOf(zip, notesPart, cache) : undefined;
+  const notesText = notes ? [notes.title, ...notes.blocks].filter(Boolean).join("\n\n") : "";
+  if (notesText) lines.push(`### Notes:\n${notesText}`);
+  return lines.join("\n\n");
+}
+
+/** Converts a .pptx; maxBytes caps what the parts read may inflate to (MAX_FILE_SIZE). */
+export function convertPptx(bytes: Uint8Array, path: string, maxBytes = DEFAULT_MAX_FILE_SIZE): Converted {
+  const zip = openZip(bytes, path, maxBytes);
+  if (!zip.find("ppt/presentation.xml")) throw invalidContainer(path, "it is a zip, but not a PowerPoint presentation (it has no ppt/presentation.xml)");
+  const cache: StyleCache = new Map();
+  const slides = slideOrder(zip).map((part, i) => slideMarkdown(zip, part, i + 1, cache));
+  return { markdown: slides.join("\n\n"), metadataTitle: coreTitle(zip) };
+}
