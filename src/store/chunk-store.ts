@@ -11,12 +11,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { AppError } from "../errors.ts";
 import { dbPathProblem } from "./db-path.ts";
+import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { summariseSources, type SourceSummary } from "./source-summary.ts";
 import { ANN_THRESHOLD, brokenIndexes, compact, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
-export const TABLE_NAME = "chunks";
+export { TABLE_NAME } from "./create-table.ts";
 type Meta = Omit<ChunkRow, "vector">;
 export type Hit = Meta & { _distance?: number; _score?: number };
 export type { SourceSummary } from "./source-summary.ts";
@@ -71,9 +72,8 @@ export class ChunkStore {
     if (this.table) return this.table;
     this.checkPath(false);
     if (!this.exists()) return null;
-    const db = await this.connect();
-    if (!(await db.tableNames()).includes(TABLE_NAME)) return null;
-    return this.adopt(await db.openTable(TABLE_NAME));
+    const table = await openCommitted(await this.connect());
+    return table ? this.adopt(table) : null;
   }
 
   /**
@@ -114,15 +114,9 @@ export class ChunkStore {
     let table = await this.open();
     let created = false;
     if (!table) {
-      const db = await this.connect();
-      try {
-        table = await this.adopt(await db.createTable(TABLE_NAME, firstRows as unknown as Record<string, unknown>[], { mode: "create", schema: chunkSchema(dimensions) }));
-        created = true;
-      } catch (error) {
-        // Another writer created it a moment ago: write into theirs.
-        if (!(await db.tableNames()).includes(TABLE_NAME)) throw error;
-        table = await this.adopt(await db.openTable(TABLE_NAME));
-      }
+      const opened = await openOrCreate(await this.connect(), this.dbPath, firstRows, dimensions);
+      table = await this.adopt(opened.table);
+      created = opened.created;
     }
     if (!created) checkDimensions(this.dbPath, await table.schema(), dimensions);
     if (!this.writeReady) {

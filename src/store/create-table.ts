@@ -1,0 +1,59 @@
+/**
+ * Creating the chunks table safely. Lance's first commit of a new table is
+ * not guarded against a second writer doing the same at the same moment
+ * (both write version 1, the last one wins, rows vanish), and a process
+ * killed mid-create leaves a table folder with no committed version, which
+ * LanceDB then refuses to open. So creation runs under a short kernel lock
+ * beside the index, and a folder with no committed version counts as no
+ * table: nothing was ever committed there, so replacing it loses nothing.
+ */
+import type { Connection, Table } from "@lancedb/lancedb";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { tryLockFile } from "../native/file-lock.ts";
+import { chunkSchema, type ChunkRow } from "./chunk-row.ts";
+
+export const TABLE_NAME = "chunks";
+const CREATE_LOCK = ".create.lock";
+/** How long a writer waits for another to finish creating the table; creation takes milliseconds. */
+const CREATE_WAIT_MS = 60_000;
+
+/** The table if one was ever committed, else null (no folder, or the folder of a create that never finished). */
+export async function openCommitted(db: Connection): Promise<Table | null> {
+  if (!(await db.tableNames()).includes(TABLE_NAME)) return null;
+  try {
+    return await db.openTable(TABLE_NAME);
+  } catch (error) {
+    if (/was not found/i.test((error as Error).message)) return null;
+    throw error;
+  }
+}
+
+/** Opens the table, or creates it with its first rows in one commit; `created` says which. */
+export async function openOrCreate(db: Connection, dbPath: string, firstRows: ChunkRow[], dimensions: number): Promise<{ table: Table; created: boolean }> {
+  const existing = await openCommitted(db);
+  if (existing) return { table: existing, created: false };
+  mkdirSync(dbPath, { recursive: true });
+  const release = await waitForLock(join(dbPath, CREATE_LOCK));
+  try {
+    // Another writer may have created it while this one waited.
+    const table = await openCommitted(db);
+    if (table) return { table, created: false };
+    const leftover = (await db.tableNames()).includes(TABLE_NAME);
+    const data = firstRows as unknown as Record<string, unknown>[];
+    return { table: await db.createTable(TABLE_NAME, data, { mode: leftover ? "overwrite" : "create", schema: chunkSchema(dimensions) }), created: true };
+  } finally {
+    release();
+  }
+}
+
+async function waitForLock(path: string): Promise<() => void> {
+  const deadline = Date.now() + CREATE_WAIT_MS;
+  for (;;) {
+    const result = tryLockFile(path);
+    if (result.kind === "held") return () => result.lock.release();
+    // A file system without locks: go on unlocked, as before there was a lock.
+    if (result.kind === "error" || Date.now() > deadline) return () => {};
+    await Bun.sleep(20);
+  }
+}
