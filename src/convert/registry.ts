@@ -20,6 +20,7 @@ const CONVERTERS: Record<string, () => Promise<Converter>> = {
   ".xls": () => import("./xlsx.ts").then((m) => m.convertXlsx),
   ".docx": () => import("./docx.ts").then((m) => m.convertDocx),
   ".pptx": () => import("./pptx.ts").then((m) => m.convertPptx),
+  ".epub": () => import("./epub.ts").then((m) => m.convertEpub),
 };
 
 /** Extensions a scan picks up (lower case, with the dot). */
