@@ -24,10 +24,12 @@ export interface ChunkRow {
    * Null or absent on rows from an index built before it was recorded.
    */
   context_lines?: number | null;
+  /** A PDF chunk's pages, "12" or "12-13"; null where they cannot be told for certain, for other formats, and on older rows. */
+  pages?: string | null;
 }
 
 /** Every column but the vector: what reads and searches fetch. */
-export const META_COLUMNS = ["id", "source", "source_type", "title", "chunk_index", "parent_id", "text", "scheme", "content_hash", "mtime", "file_size", "ingested_at", "ocr_engine", "context_lines"] as const;
+export const META_COLUMNS = ["id", "source", "source_type", "title", "chunk_index", "parent_id", "text", "scheme", "content_hash", "mtime", "file_size", "ingested_at", "ocr_engine", "context_lines", "pages"] as const;
 
 export function chunkSchema(dimensions: number): Schema {
   return new Schema([
@@ -46,6 +48,7 @@ export function chunkSchema(dimensions: number): Schema {
     new Field("ingested_at", new Utf8(), false),
     new Field("ocr_engine", new Utf8(), false),
     new Field("context_lines", new Int32(), true),
+    new Field("pages", new Utf8(), true),
   ]);
 }
 

@@ -9,13 +9,15 @@ import type { Connection, Table } from "@lancedb/lancedb";
 import { Field, Float64, Schema, Utf8 } from "apache-arrow";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { AppError } from "../errors.ts";
-import { dbPathProblem } from "./db-path.ts";
+import { dbPathProblem, isLocalPath } from "./db-path.ts";
+import { checkDimensions, swapIn } from "./table-writes.ts";
 import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
-import { ANN_THRESHOLD, brokenIndexes, compact, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
+import { ANN_THRESHOLD, brokenIndexes, compact, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
 type Meta = Omit<ChunkRow, "vector">;
@@ -216,7 +218,10 @@ export class ChunkStore {
   /** Index columns whose index is missing or unreadable (status reports them; the next write rebuilds them). */
   async unusableIndexes(): Promise<string[]> {
     const table = await this.open();
-    return table ? [...(await missingIndexes(table)), ...(await brokenIndexes(table))] : [];
+    if (!table) return [];
+    // A local index is checked by its folders; elsewhere (object storage later) by probing.
+    const damaged = isLocalPath(this.dbPath) ? await lostIndexFolders(table, join(this.dbPath, `${TABLE_NAME}.lance`)) : await brokenIndexes(table);
+    return [...(await missingIndexes(table)), ...damaged];
   }
 
   async sourceChunks(source: string, from?: number, to?: number): Promise<Meta[]> {
@@ -279,27 +284,6 @@ export class ChunkStore {
     if (filter) query = query.where(filter);
     return ((await query.toArray()) as Hit[]).map(plain);
   }
-}
-
-/** One commit: insert rows, and delete every other row of the named sources. */
-async function swapIn(table: Table, rows: ChunkRow[], sources: string[]): Promise<void> {
-  await table
-    .mergeInsert("id")
-    .whenMatchedUpdateAll()
-    .whenNotMatchedInsertAll()
-    .whenNotMatchedBySourceDelete({ where: `source IN (${sources.map(sqlString).join(", ")})` })
-    .execute(rows as unknown as Record<string, unknown>[]);
-}
-
-function checkDimensions(dbPath: string, schema: { fields: { name: string; type: unknown }[] }, dimensions: number): void {
-  const field = schema.fields.find((f) => f.name === "vector");
-  const stored = (field?.type as { listSize?: number } | undefined)?.listSize;
-  if (stored === dimensions) return;
-  throw new AppError(
-    "INDEX",
-    `The index at ${dbPath} holds ${stored}-dimensional vectors but the model makes ${dimensions}-dimensional ones.`,
-    "The index was built with another model. Use a new DB_PATH, or delete this one and sync again.",
-  );
 }
 
 /** Arrow rows are proxies; copy the fields out so callers get plain objects. */

@@ -5,6 +5,8 @@
  */
 import type { Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { loadLanceDb } from "../native/lancedb.ts";
 
 /** Column -> index kind. BM25 over text and title; btrees make reads by source and by parent id lookups, not scans. */
@@ -59,6 +61,20 @@ export async function brokenIndexes(table: Table): Promise<string[]> {
     }
   }
   return broken;
+}
+
+/**
+ * Status's cheap check for the same damage on a local index: a listed index
+ * whose folder is gone. Probing with queries costs ~300 ms cold (the
+ * full-text index loads), too much for status; writes still probe.
+ */
+export async function lostIndexFolders(table: Table, tableDir: string): Promise<string[]> {
+  const lost: string[] = [];
+  for (const index of await table.listIndices()) {
+    const column = index.columns.find((c) => c in REQUIRED_INDEXES);
+    if (column && index.indexUuid && !existsSync(join(tableDir, "_indices", index.indexUuid))) lost.push(column);
+  }
+  return lost;
 }
 
 /**
