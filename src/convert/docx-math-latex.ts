@@ -59,13 +59,13 @@ function nary(el: XmlElement): string {
   const op = NARY[chr] ?? text(chr);
   const sub = part(el, "sub");
   const sup = part(el, "sup");
-  return `${op}${sub ? `_${group(sub)}` : ""}${sup ? `^${group(sup)}` : ""}${group(part(el, "e"))}`;
+  return `${op}${sub ? `_${group(sub)}` : ""}${sup ? `^${group(sup)}` : ""} ${group(part(el, "e"))}`;
 }
 
 function func(el: XmlElement): string {
   const name = part(el, "fName").trim();
   const known = FUNCTIONS.has(name) ? `\\${name}` : name.replace(/^([a-z]+)(?=_)/, (n) => (FUNCTIONS.has(n) ? `\\${n}` : n));
-  return `${known}${group(part(el, "e"))}`;
+  return `${known} ${group(part(el, "e"))}`;
 }
 
 function rows(el: XmlElement, row: string, cell: string): string {
@@ -126,5 +126,6 @@ function node(el: XmlElement): string {
 /** LaTeX of an m:oMath or m:oMathPara element (without $ delimiters). */
 export function ommlToLatex(el: XmlElement): string {
   if (localName(el) === "oMathPara") return childrenNamed(el, "oMath").map(ommlToLatex).join(" \\\\ ");
-  return seq(el).replace(/\s+/g, " ").trim();
+  // A space ends a command name only where a letter follows: "\sin x", but "\lambda}" and "\alpha\leq".
+  return seq(el).replace(/\s+/g, " ").replace(/(\\[A-Za-z]+) (?=[^A-Za-z]|$)/g, "$1").trim();
 }

@@ -12,7 +12,8 @@ import { openZip } from "./zip.ts";
 import { parseXml } from "./zip-xml.ts";
 
 const WORD_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
-const MATH = /<(\w+):oMathPara\b[^>]*>[\s\S]*?<\/\1:oMathPara>|<(\w+):oMath\b[^>]*>[\s\S]*?<\/\2:oMath>/g;
+// An element that self-closes (<m:oMath/>) holds nothing and must not reach the next one's end tag.
+const MATH = /<(\w+):oMathPara(?:\s[^>]*)?(?<!\/)>[\s\S]*?<\/\1:oMathPara>|<(\w+):oMath(?:\s[^>]*)?(?<!\/)>[\s\S]*?<\/\2:oMath>/g;
 const PLACEHOLDER = /MINIRAGMATH(\d+)X/g;
 
 export interface MathDocument {

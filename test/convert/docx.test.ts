@@ -4,6 +4,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertDocx, mammothHtml } from "../../src/convert/docx.ts";
 import { tidyMammothHtml } from "../../src/convert/docx-html.ts";
+import { ommlToLatex } from "../../src/convert/docx-math-latex.ts";
+import { parseXml } from "../../src/convert/zip-xml.ts";
 import { converterFor } from "../../src/convert/registry.ts";
 import { FIXTURES, failure, tempDir } from "../helpers.ts";
 import { zeroBomb } from "../fixtures/zip/make-zips.ts";
@@ -55,8 +57,8 @@ describe("Word documents become Markdown", () => {
   test("equations are kept as LaTeX: $...$ inline and $$...$$ on their own line", async () => {
     const { markdown } = await convertDocx(fixture("equations.docx"), "equations.docx");
     expect(markdown).toContain("For $m=1$,");
-    expect(markdown).toContain("$$\\sin \\theta =\\frac{m\\lambda }{a}=");
-    expect(markdown).toContain("\n\n$$\\frac{a}{\\lambda }=\\frac{m}{\\sin \\theta }=");
+    expect(markdown).toContain("$$\\sin\\theta=\\frac{m\\lambda}{a}=");
+    expect(markdown).toContain("\n\n$$\\frac{a}{\\lambda}=\\frac{m}{\\sin\\theta}=");
   });
 
   test("an external r:link image is never read: the linked file's content stays out", async () => {
@@ -119,5 +121,25 @@ describe("bad .docx files fail with one line naming the file and the reason", ()
   test("the part limit follows the MAX_FILE_SIZE it is given", async () => {
     const error = await failure(convertDocx(fixture("test.docx"), "test.docx", 50_000));
     expect(error.message).toStartWith("test.docx inflates past MAX_FILE_SIZE (50000 bytes)");
+  });
+});
+
+describe("Office Math becomes LaTeX", () => {
+  const m = (inner: string) => ommlToLatex(parseXml(`<m:oMath xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math">${inner}</m:oMath>`)!);
+  const r = (t: string) => `<m:r><m:t>${t}</m:t></m:r>`;
+  test.each([
+    ["a fraction", `<m:f><m:num>${r("a")}</m:num><m:den>${r("b+1")}</m:den></m:f>`, "\\frac{a}{b+1}"],
+    ["a linear fraction", `<m:f><m:fPr><m:type m:val="lin"/></m:fPr><m:num>${r("a")}</m:num><m:den>${r("b")}</m:den></m:f>`, "a/b"],
+    ["sub- and superscripts", `<m:sSubSup><m:e>${r("x")}</m:e><m:sub>${r("i")}</m:sub><m:sup>${r("2")}</m:sup></m:sSubSup>`, "x_i^2"],
+    ["a square root and an nth root", `<m:rad><m:radPr><m:degHide m:val="1"/></m:radPr><m:deg/><m:e>${r("x")}</m:e></m:rad><m:rad><m:deg>${r("3")}</m:deg><m:e>${r("y")}</m:e></m:rad>`, "\\sqrt{x}\\sqrt[3]{y}"],
+    ["a sum with limits", `<m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub>${r("i=1")}</m:sub><m:sup>${r("n")}</m:sup><m:e>${r("i")}</m:e></m:nary>`, "\\sum_{i=1}^n i"],
+    ["an integral (the default n-ary operator)", `<m:nary><m:sub>${r("0")}</m:sub><m:sup>${r("∞")}</m:sup><m:e>${r("f")}</m:e></m:nary>`, "\\int_0^{\\infty} f"],
+    ["brackets with a separator", `<m:d><m:dPr><m:begChr m:val="["/><m:endChr m:val="]"/><m:sepChr m:val=","/></m:dPr><m:e>${r("a")}</m:e><m:e>${r("b")}</m:e></m:d>`, "\\left[a,b\\right]"],
+    ["a function name", `<m:func><m:fName>${r("log")}</m:fName><m:e>${r("x")}</m:e></m:func>`, "\\log x"],
+    ["an accent and a bar", `<m:acc><m:accPr><m:chr m:val="⃗"/></m:accPr><m:e>${r("v")}</m:e></m:acc><m:bar><m:barPr><m:pos m:val="top"/></m:barPr><m:e>${r("z")}</m:e></m:bar>`, "\\vec{v}\\overline{z}"],
+    ["a matrix", `<m:m><m:mr><m:e>${r("1")}</m:e><m:e>${r("0")}</m:e></m:mr><m:mr><m:e>${r("0")}</m:e><m:e>${r("1")}</m:e></m:mr></m:m>`, "\\begin{matrix} 1 & 0 \\\\ 0 & 1 \\end{matrix}"],
+    ["Greek letters and operators", r("α≤β×γ"), "\\alpha\\leq\\beta\\times\\gamma"],
+  ])("%s", (_name, inner, latex) => {
+    expect(m(inner)).toBe(latex);
   });
 });
