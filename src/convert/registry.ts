@@ -16,6 +16,7 @@ const CONVERTERS: Record<string, () => Promise<Converter>> = {
   ".csv": () => import("./csv.ts").then((m) => m.convertCsv),
   ".ipynb": () => import("./ipynb.ts").then((m) => m.convertNotebook),
   ".vtt": () => import("./vtt.ts").then((m) => m.convertVtt),
+  ".pdf": () => import("./pdf.ts").then((m) => m.convertPdf),
   ".xlsx": () => import("./xlsx.ts").then((m) => m.convertXlsx),
   ".xls": () => import("./xlsx.ts").then((m) => m.convertXlsx),
   ".docx": () => import("./docx.ts").then((m) => m.convertDocx),

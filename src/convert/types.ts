@@ -7,6 +7,8 @@ export interface Converted {
   markdown: string;
   metadataTitle?: string;
   warnings?: string[];
+  /** PDF only: where each page with text starts in `markdown` (character offsets, ascending). */
+  pages?: { page: number; start: number }[];
 }
 
 export type Converter = (bytes: Uint8Array, path: string) => Promise<Converted> | Converted;
