@@ -25,6 +25,12 @@ const STYLE_MAP = [
   "p[style-name='Subtitle'] => h2:fresh",
 ];
 
+/** mammoth's XML errors run over several lines and quote the bad bytes; the first line, printable and short, says what is wrong. */
+function firstLine(error: unknown): string {
+  const line = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+  return line.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, " ").replace(/\s+/g, " ").trim().slice(0, 200);
+}
+
 /**
  * mammoth's HTML for a package: no external file access, and images never
  * read (src is left empty; only the alt text is kept).
@@ -43,7 +49,7 @@ export async function mammothHtml(bytes: Uint8Array, path: string): Promise<stri
   } catch (error) {
     throw new AppError(
       "CONVERSION_FAILED",
-      `${path} could not be read as a Word document: ${error instanceof Error ? error.message : String(error)}`,
+      `${path} could not be read as a Word document: ${firstLine(error)}`,
       "Open it in Word or LibreOffice and save it again as .docx, or move it out of the roots.",
     );
   }

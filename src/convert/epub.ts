@@ -9,6 +9,7 @@
  */
 import { DEFAULT_MAX_FILE_SIZE } from "../config/defaults.ts";
 import { AppError } from "../errors.ts";
+import { decodeText } from "./decode-text.ts";
 import { tidyChapter } from "./epub-html.ts";
 import { htmlToMarkdown } from "./html.ts";
 import type { Converted } from "./types.ts";
@@ -74,12 +75,26 @@ export function convertEpub(bytes: Uint8Array, path: string, maxBytes = DEFAULT_
     .map((ref) => ({ ...manifest.get(attr(ref, "idref") ?? ""), linear: attr(ref, "linear") !== "no" }))
     .filter((item): item is { part: string; type: string; linear: boolean } => !!item.part && CHAPTER_TYPES.test(item.type ?? "") && !!zip.find(item.part));
   const chapters: string[] = [];
+  const warnings: string[] = [];
+  const failures: AppError[] = [];
   const linked = new Set<string>();
   const convert = (part: string) => {
     if (encrypted.has(part.toLowerCase())) {
       throw new AppError("CONVERSION_FAILED", `${path} is DRM-protected: its chapter ${part} is encrypted`, "Index a copy without DRM (for example as sold DRM-free), or move it out of the roots.");
     }
-    const { html, links } = tidyChapter(zip.text(part));
+    let text: string;
+    try {
+      const decoded = decodeText(zip.bytes(part), `${path} (${part})`);
+      warnings.push(...(decoded.warnings ?? []));
+      text = decoded.text;
+    } catch (error) {
+      // One damaged chapter does not lose the book: it is reported and the rest is read.
+      if (!(error instanceof AppError) || error.code !== "CONVERSION_FAILED") throw error;
+      failures.push(error);
+      warnings.push(`${error.message}; chapter left out`);
+      return;
+    }
+    const { html, links } = tidyChapter(text);
     const chapterFolder = part.includes("/") ? part.slice(0, part.lastIndexOf("/")) : "";
     for (const link of links) linked.add(resolvePartName(chapterFolder, link).toLowerCase());
     const { markdown } = htmlToMarkdown(html);
@@ -90,6 +105,7 @@ export function convertEpub(bytes: Uint8Array, path: string, maxBytes = DEFAULT_
   // Items outside the reading order (linear="no") are read only when the book links to them (notes, answers); other
   // auxiliary items, such as the same guide in five other languages in Ubuntu's EPUB, are not this book's text.
   for (const item of items) if (!item.linear && hasLinear && linked.has(item.part.toLowerCase())) convert(item.part);
+  if (chapters.length === 0 && failures.length > 0) throw failures[0]!;
   const { title, block } = metadataBlock(childNamed(opf, "metadata"));
-  return { markdown: [block, ...chapters].filter(Boolean).join("\n\n"), metadataTitle: title };
+  return { markdown: [block, ...chapters].filter(Boolean).join("\n\n"), metadataTitle: title, ...(warnings.length ? { warnings } : {}) };
 }

@@ -14,20 +14,23 @@ import type { Converted } from "./types.ts";
 import { invalidContainer, openZip, type ZipReader } from "./zip.ts";
 import { descendantsNamed } from "./zip-xml.ts";
 
-function shapesOf(zip: ZipReader, part: string, cache: StyleCache): SlideContent | undefined {
+function shapesOf(zip: ZipReader, part: string, cache: StyleCache, warnings: string[]): SlideContent | undefined {
   const root = partXml(zip, part);
   const spTree = root ? descendantsNamed(root, "spTree")[0] : undefined;
-  if (!spTree) return undefined;
+  if (!spTree) {
+    warnings.push(`${part} has no readable shapes (damaged or not XML); left empty`);
+    return undefined;
+  }
   return readShapeTree(spTree, { zip, links: partLinks(zip, part), inherit: placeholderInheritance(zip, part, cache) });
 }
 
-function slideMarkdown(zip: ZipReader, part: string, number: number, cache: StyleCache): string {
-  const slide = shapesOf(zip, part, cache);
+function slideMarkdown(zip: ZipReader, part: string, number: number, cache: StyleCache, warnings: string[]): string {
+  const slide = shapesOf(zip, part, cache, warnings);
   const lines = [`<!-- Slide number: ${number} -->`];
   if (slide?.title) lines.push(`# ${slide.title}`);
   lines.push(...(slide?.blocks ?? []));
   const notesPart = linkOfType(partLinks(zip, part), "notesSlide");
-  const notes = notesPart ? shapesOf(zip, notesPart, cache) : undefined;
+  const notes = notesPart ? shapesOf(zip, notesPart, cache, warnings) : undefined;
   const notesText = notes ? [notes.title, ...notes.blocks].filter(Boolean).join("\n\n") : "";
   if (notesText) lines.push(`### Notes:\n${notesText}`);
   return lines.join("\n\n");
@@ -37,7 +40,9 @@ function slideMarkdown(zip: ZipReader, part: string, number: number, cache: Styl
 export function convertPptx(bytes: Uint8Array, path: string, maxBytes = DEFAULT_MAX_FILE_SIZE): Converted {
   const zip = openZip(bytes, path, maxBytes);
   if (!zip.find("ppt/presentation.xml")) throw invalidContainer(path, "it is a zip, but not a PowerPoint presentation (it has no ppt/presentation.xml)");
+  if (!partXml(zip, "ppt/presentation.xml")) throw invalidContainer(path, "its ppt/presentation.xml is damaged (not XML)");
   const cache: StyleCache = new Map();
-  const slides = slideOrder(zip).map((part, i) => slideMarkdown(zip, part, i + 1, cache));
-  return { markdown: slides.join("\n\n"), metadataTitle: coreTitle(zip) };
+  const warnings: string[] = [];
+  const slides = slideOrder(zip).map((part, i) => slideMarkdown(zip, part, i + 1, cache, warnings));
+  return { markdown: slides.join("\n\n"), metadataTitle: coreTitle(zip), ...(warnings.length ? { warnings: warnings.map((w) => `${path}: ${w}`) } : {}) };
 }

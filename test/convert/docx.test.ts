@@ -13,9 +13,10 @@ import { zeroBomb } from "../fixtures/zip/make-zips.ts";
 const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, "docx", name)));
 
 /** A copy of a fixture with some parts replaced (test data we made, so fflate's unzipSync is fine here). */
-function patched(name: string, parts: Record<string, string>): Uint8Array {
+function patched(name: string, parts: Record<string, string>, binary: Record<string, Uint8Array> = {}): Uint8Array {
   const files = unzipSync(fixture(name));
   for (const [part, text] of Object.entries(parts)) files[part] = strToU8(text);
+  Object.assign(files, binary);
   return zipSync(files);
 }
 
@@ -116,6 +117,13 @@ describe("bad .docx files fail with one line naming the file and the reason", ()
     expect({ code: String(error.code), message: error.message }).toEqual({ code, message });
     expect(error.message).not.toContain("\n");
     expect(error.hint.length).toBeGreaterThan(20);
+  });
+
+  test("a document.xml that is not XML fails on one printable line", async () => {
+    const junk = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7919 + 13) % 256);
+    const error = await failure(convertDocx(patched("test_with_comment.docx", {}, { "word/document.xml": junk }), "junk.docx"));
+    expect(error.message).toStartWith("junk.docx could not be read as a Word document: ");
+    expect(error.message).toMatch(/^[^\n\u0000-\u001f\ufffd]{1,300}$/);
   });
 
   test("the part limit follows the MAX_FILE_SIZE it is given", async () => {

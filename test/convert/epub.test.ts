@@ -70,6 +70,17 @@ describe("EPUB books become Markdown, chapter by chapter in spine order", () => 
     expect(convertEpub(bytes, "b.epub").markdown).toBe("**Title:** Книга\n\nТекст\\[1\\].\n\nПримечание 1: сноска.");
   });
 
+  test("a chapter that is not text is left out with a warning, and the rest of the book is read", () => {
+    const junk = String.fromCharCode(...Array.from({ length: 2000 }, (_, i) => (i * 7919 + 3) % 32));
+    const bytes = makeEpub([
+      { href: "a.xhtml", xhtml: xhtml("<p>Целая глава.</p>") },
+      { href: "b.xhtml", xhtml: junk },
+    ]);
+    const { markdown, warnings } = convertEpub(bytes, "b.epub");
+    expect(markdown).toBe("**Title:** Книга\n\nЦелая глава.");
+    expect(warnings).toEqual(["b.epub (OEBPS/b.xhtml): cannot tell the text encoding (not UTF-8, UTF-16, Shift-JIS or Windows-1251); chapter left out"]);
+  });
+
   test("a book with no container.xml is read through its only package document", () => {
     const bytes = makeEpub([{ href: "a.xhtml", xhtml: xhtml("<p>Текст.</p>") }], { container: false });
     expect(convertEpub(bytes, "b.epub").markdown).toBe("**Title:** Книга\n\nТекст.");
@@ -83,6 +94,12 @@ describe("bad .epub files fail with one line naming the file and the reason", ()
     ["plain text saved as .epub", () => strToU8("Chapter 1\nIt was a dark night.\n"), "CONVERSION_FAILED", "bad.epub is not a valid EPUB file: it is not a zip container"],
     ["a 0-byte file", () => new Uint8Array(0), "CONVERSION_FAILED", "bad.epub is not a valid EPUB file: the file is empty"],
     ["a zip that is not a book", () => zipSync({ "a.txt": strToU8("x") }), "CONVERSION_FAILED", "bad.epub is not a valid EPUB file: it is a zip, but not an EPUB book (META-INF/container.xml names no package document)"],
+    [
+      "a book whose every chapter is binary junk",
+      () => makeEpub([{ href: "a.xhtml", xhtml: String.fromCharCode(...Array.from({ length: 2000 }, (_, i) => (i * 31 + 1) % 32)) }]),
+      "CONVERSION_FAILED",
+      "bad.epub (OEBPS/a.xhtml): cannot tell the text encoding (not UTF-8, UTF-16, Shift-JIS or Windows-1251)",
+    ],
     [
       "a book whose chapter is encrypted (DRM)",
       () =>

@@ -93,10 +93,18 @@ describe("PowerPoint presentations become one Markdown section per slide", () =>
 });
 
 describe("bad .pptx files fail with one line naming the file and the reason", () => {
+  test("a slide that is not XML stays an empty section, with a warning naming it", () => {
+    const bytes = makePptx([{ shapes: shape(para("Первый"), { ph: TITLE }) }, { shapes: "" }], { extra: { "ppt/slides/slide2.xml": "\u0001\u0002 not xml at all" } });
+    const { markdown, warnings } = convertPptx(bytes, "d.pptx");
+    expect(markdown).toBe("<!-- Slide number: 1 -->\n\n# Первый\n\n<!-- Slide number: 2 -->");
+    expect(warnings).toEqual(["d.pptx: ppt/slides/slide2.xml has no readable shapes (damaged or not XML); left empty"]);
+  });
+
   test.each([
     ["a truncated file", () => makePptx([{ shapes: shape(para("x"), { ph: TITLE }) }]).subarray(0, 300), "CONVERSION_FAILED", "bad.pptx is not a valid PPTX file: the zip directory at its end is missing (the file is truncated)"],
     ["plain text saved as .pptx", () => strToU8("slide 1: hello\n"), "CONVERSION_FAILED", "bad.pptx is not a valid PPTX file: it is not a zip container"],
     ["a 0-byte file", () => new Uint8Array(0), "CONVERSION_FAILED", "bad.pptx is not a valid PPTX file: the file is empty"],
+    ["a damaged presentation.xml", () => zipSync({ "ppt/presentation.xml": new Uint8Array(0) }), "CONVERSION_FAILED", "bad.pptx is not a valid PPTX file: its ppt/presentation.xml is damaged (not XML)"],
     ["a Word document renamed .pptx", () => zipSync({ "word/document.xml": strToU8("<w:document/>") }), "CONVERSION_FAILED", "bad.pptx is not a valid PPTX file: it is a zip, but not a PowerPoint presentation (it has no ppt/presentation.xml)"],
     ["a bomb whose slide inflates to 200 MiB", () => makePptxBomb(), "FILE_TOO_LARGE", "bad.pptx inflates past MAX_FILE_SIZE (104857600 bytes): its compressed parts are larger than the limit once unpacked"],
   ])("%s", async (_name, make, code, message) => {
