@@ -12,8 +12,12 @@ export interface ChunkResult {
   score: number;
   distance: number | null;
   parentId: string | null;
+  /** A PDF chunk's pages, "12" or "12-13"; present only where they are certain. */
+  pages?: string;
 }
 
 export function toChunkResult(row: Hit, score: number, distance: number | null): ChunkResult {
-  return { text: row.text, source: row.source, title: row.title, chunkIndex: row.chunk_index, score, distance, parentId: row.parent_id ?? null };
+  const result: ChunkResult = { text: row.text, source: row.source, title: row.title, chunkIndex: row.chunk_index, score, distance, parentId: row.parent_id ?? null };
+  if (row.pages) result.pages = row.pages;
+  return result;
 }

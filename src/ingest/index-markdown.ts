@@ -10,6 +10,7 @@ import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import type { ChunkRow, SourceType } from "../store/chunk-row.ts";
+import { chunkPages, type PageStart } from "./chunk-pages.ts";
 import { timed } from "./ingest-metrics.ts";
 
 export interface DocumentToIndex {
@@ -22,10 +23,13 @@ export interface DocumentToIndex {
   mtime: number;
   fileSize: number;
   ocrEngine?: string;
+  /** A PDF's page map: where each page starts in `markdown`. */
+  pages?: PageStart[];
 }
 
-export interface PreparedDocument extends Omit<DocumentToIndex, "markdown" | "seedTitle"> {
-  chunks: ChunkDraft[];
+export interface PreparedDocument extends Omit<DocumentToIndex, "markdown" | "seedTitle" | "pages"> {
+  /** `pages` is "12" or "12-13" where a PDF chunk's page is certain. */
+  chunks: (ChunkDraft & { pages?: string })[];
 }
 
 export interface IngestResult {
@@ -36,7 +40,7 @@ export interface IngestResult {
 }
 
 export async function prepareDocument(app: App, embedder: Embedder, doc: DocumentToIndex): Promise<PreparedDocument> {
-  const { markdown, seedTitle, ...rest } = doc;
+  const { markdown, seedTitle, pages, ...rest } = doc;
   const { chunks } = await timed(app.metrics, "chunkMs", () =>
     chunkDocument(stripInlineImages(markdown), {
       title: doc.title,
@@ -45,7 +49,9 @@ export async function prepareDocument(app: App, embedder: Embedder, doc: Documen
       count: (t) => embedder.countTokens(t),
     }),
   );
-  return { ...rest, chunks };
+  if (!pages) return { ...rest, chunks };
+  const labels = chunkPages(markdown, pages, chunks);
+  return { ...rest, chunks: chunks.map((c, i) => (labels[i] ? { ...c, pages: labels[i] } : c)) };
 }
 
 /** Embeds and stores prepared documents: one embedding pass, one commit. */
@@ -73,6 +79,7 @@ export async function storeDocuments(app: App, embedder: Embedder, docs: Prepare
       ingested_at: ingestedAt,
       ocr_engine: doc.ocrEngine ?? "",
       context_lines: c.contextLines,
+      pages: c.pages ?? null,
     })),
   );
   await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, embedder.dimensions));

@@ -42,6 +42,7 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
     contentHash: sha256(bytes),
     mtime: info.mtimeMs,
     fileSize: info.size,
+    pages: converted.pages,
   });
 }
 

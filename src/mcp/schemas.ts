@@ -9,6 +9,7 @@ export const ChunkResult = z.object({
   score: z.number(),
   distance: z.number().nullable(),
   parentId: z.string().nullable(),
+  pages: z.string().optional().describe("A PDF passage's pages: \"12\", or \"12-13\" across a page break; absent where not certain and for other formats."),
 });
 
 export const SourceRef = z.object({ source: z.string(), title: z.string(), hits: z.number().int(), displayPath: z.string() });

@@ -28,7 +28,8 @@ export default defineCommand({
     const shown = new Map(result.sources.map((s) => [s.source, s.displayPath]));
     for (const r of result.results) {
       const distance = r.distance === null ? "keyword" : r.distance.toFixed(3);
-      printLines(`[${r.score.toFixed(4)} ${distance}] ${shown.get(r.source)} #${r.chunkIndex}`, `  ${r.text.replace(/\s+/g, " ").slice(0, 240)}`);
+      const page = r.pages ? ` p. ${r.pages}` : "";
+      printLines(`[${r.score.toFixed(4)} ${distance}] ${shown.get(r.source)} #${r.chunkIndex}${page}`, `  ${r.text.replace(/\s+/g, " ").slice(0, 240)}`);
     }
     printLines("", "Sources:", ...result.sources.map((s) => s.displayPath));
   },

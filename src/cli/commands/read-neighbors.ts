@@ -30,6 +30,6 @@ export default defineCommand({
     const result = await readNeighbors(app, source, whole("chunk-index", args["chunk-index"], 0), whole("before", args.before, 1), whole("after", args.after, 1));
     if (args.json) return printJson(result);
     if (result.notice) process.stderr.write(`${result.notice}\n`);
-    for (const c of result.chunks) printLines(`--- #${c.chunkIndex}`, c.text);
+    for (const c of result.chunks) printLines(`--- #${c.chunkIndex}${c.pages ? ` p. ${c.pages}` : ""}`, c.text);
   },
 });
