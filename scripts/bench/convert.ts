@@ -92,13 +92,13 @@ function check(text: string, expected: Expectation | undefined): Pick<FileResult
 /** Child: converts every corpus file of one format and prints the results as JSON. */
 async function child(format: string, files: string[], expectations: Record<string, Expectation>): Promise<void> {
   const { convertIsolated } = await import("../../src/convert/isolated-convert.ts");
-  const { DEFAULT_CONVERT_TIMEOUT_SECONDS } = await import("../../src/config/defaults.ts");
+  const { DEFAULT_CONVERT_TIMEOUT_SECONDS, DEFAULT_MAX_FILE_SIZE } = await import("../../src/config/defaults.ts");
   const results: FileResult[] = [];
   for (const file of files.filter((f) => formatOf(f) === format)) {
     const bytes = new Uint8Array(readFileSync(join(CORPUS, file)));
     const began = performance.now();
     try {
-      const converted = await convertIsolated(file, bytes, DEFAULT_CONVERT_TIMEOUT_SECONDS * 1000);
+      const converted = await convertIsolated(file, bytes, { timeoutMs: DEFAULT_CONVERT_TIMEOUT_SECONDS * 1000, maxBytes: DEFAULT_MAX_FILE_SIZE });
       const ms = performance.now() - began;
       results.push({ file, bytes: bytes.length, ms, ...check(`${converted.metadataTitle ?? ""}\n${converted.markdown}`, expectations[file]) });
     } catch (error) {

@@ -11,4 +11,5 @@ export interface Converted {
   pages?: { page: number; start: number }[];
 }
 
-export type Converter = (bytes: Uint8Array, path: string) => Promise<Converted> | Converted;
+/** maxBytes: MAX_FILE_SIZE, which also caps what a container's parts may inflate to (a zip bomb). */
+export type Converter = (bytes: Uint8Array, path: string, maxBytes?: number) => Promise<Converted> | Converted;

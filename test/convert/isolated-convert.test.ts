@@ -10,24 +10,24 @@ const slowHtml = `<html><body>${"<p>A paragraph of <b>bold</b> and <i>plain</i> 
 
 describe("conversion under a time limit", () => {
   test("converts in the worker and returns the converter's result", async () => {
-    const converted = await convertIsolated("/x/page.html", new TextEncoder().encode("<title>T</title><h1>Head</h1><p>Body</p>"), 10_000);
+    const converted = await convertIsolated("/x/page.html", new TextEncoder().encode("<title>T</title><h1>Head</h1><p>Body</p>"), { timeoutMs: 10_000, maxBytes: 1_000_000 });
     expect(converted.metadataTitle).toBe("T");
     expect(converted.markdown).toContain("# Head");
   });
 
   test("a converter's own error comes back as that error", async () => {
-    const error = await failure(convertIsolated("/x/bad.txt", Uint8Array.from({ length: 300 }, (_, i) => [0x81, 0x02, 0xff][i % 3]!), 10_000));
+    const error = await failure(convertIsolated("/x/bad.txt", Uint8Array.from({ length: 300 }, (_, i) => [0x81, 0x02, 0xff][i % 3]!), { timeoutMs: 10_000, maxBytes: 1_000_000 }));
     expect(error.message).toContain("bad.txt");
   });
 
   test("a file past the limit is stopped and named; the next file converts in a fresh worker", async () => {
     const started = performance.now();
-    const error = await failure(convertIsolated("/x/slow.html", new TextEncoder().encode(slowHtml), 300));
+    const error = await failure(convertIsolated("/x/slow.html", new TextEncoder().encode(slowHtml), { timeoutMs: 300, maxBytes: 1_000_000 }));
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(error.code).toBe("CONVERSION_TIMEOUT");
     expect(error.message).toBe("/x/slow.html took longer than 0.3 s to convert and was stopped");
     expect(error.hint).toContain("RAG_CONVERT_TIMEOUT");
-    expect((await convertIsolated("/x/ok.md", new TextEncoder().encode("fine"), 10_000)).markdown).toBe("fine");
+    expect((await convertIsolated("/x/ok.md", new TextEncoder().encode("fine"), { timeoutMs: 10_000, maxBytes: 1_000_000 })).markdown).toBe("fine");
   });
 
   test("in a sync, a file that times out fails alone, keeps what was indexed for it, and the rest sync", async () => {
@@ -39,5 +39,20 @@ describe("conversion under a time limit", () => {
     expect(report.counts).toMatchObject({ ingested: 1, failed: 1 });
     expect(report.errors[0]!.error).toContain("took longer than 0.3 s");
     expect((await readSource(app, join(root, "page.html"))).text).toContain("the first version");
+  });
+});
+
+describe("MAX_FILE_SIZE reaches the converters", () => {
+  test("a DOCX whose parts inflate past the configured limit fails in a sync, though the file itself is under it", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { FIXTURES } = await import("../helpers.ts");
+    const docx = readFileSync(join(FIXTURES, "docx/test.docx"));
+    // 136 KB on disk, about 200 KB inflated: a 150 KB limit admits the file and refuses what it unpacks to.
+    const { app, root } = await testApp({ MAX_FILE_SIZE: "150000" });
+    writeTree(root, { "report.docx": docx, "note.md": "a note" });
+    const report = await runSync(app);
+    expect(report.counts).toMatchObject({ ingested: 1, failed: 1 });
+    expect(report.errors[0]!.source).toBe(join(root, "report.docx"));
+    expect(report.errors[0]!.error).toContain("MAX_FILE_SIZE");
   });
 });
