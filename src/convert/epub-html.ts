@@ -3,8 +3,8 @@
  * element to self-close, but an HTML parser reads `<a id="p1"/>` or
  * `<script src="x.js"/>` as an open tag that swallows what follows; such tags
  * are opened and closed explicitly. Links into the book itself and images
- * (which the index never reads) become their text and alt text, and <pre>
- * blocks are marked as code.
+ * (which the index never reads) become their text and alt text. (Bare
+ * <pre> blocks are fenced by the HTML path itself.)
  */
 import { parseHTML } from "linkedom";
 
@@ -34,11 +34,6 @@ export function tidyChapter(xhtml: string): { html: string; links: string[] } {
   for (const img of Array.from(document.querySelectorAll("img, image"))) {
     const alt = (img.getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
     img.replaceWith(alt ? ` ${alt} ` : "");
-  }
-  // Sphinx and many book tools write <pre> without <code>; the HTML path fences only <pre><code>, and
-  // unfenced, a "# comment" line of a shell example would read as a heading.
-  for (const pre of Array.from(document.querySelectorAll("pre"))) {
-    if (!pre.querySelector("code")) pre.innerHTML = `<code>${pre.innerHTML}</code>`;
   }
   const links: string[] = [];
   for (const a of Array.from(document.querySelectorAll("a"))) {

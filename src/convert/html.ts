@@ -57,6 +57,12 @@ function createService(): TurndownService {
       return `\n\n${[line(cells[0]!), `|${" --- |".repeat(width)}`, ...cells.slice(1).map(line)].join("\n")}\n\n`;
     },
   });
+  // Sphinx, DocBook and many book tools write <pre> without <code>; turndown fences only <pre><code>, and
+  // left bare, a shell comment ("# install it") in such a block would come out as a heading.
+  service.addRule("barePre", {
+    filter: (node) => node.nodeName === "PRE" && !(node as unknown as DomElement).querySelector("code"),
+    replacement: (_content, node) => `\n\n\`\`\`\n${((node as unknown as DomElement).textContent ?? "").replace(/\n$/, "")}\n\`\`\`\n\n`,
+  });
   service.addRule("inlineImage", {
     filter: (node) => node.nodeName === "IMG" && (node.getAttribute("src") ?? "").startsWith("data:"),
     replacement: (_content, node) => (node as unknown as DomElement).getAttribute("alt")?.trim() ?? "",

@@ -61,6 +61,14 @@ describe("CSV", () => {
 });
 
 describe("HTML", () => {
+  test("a <pre> without <code> is fenced, so a shell comment in it does not become a heading", async () => {
+    const { convertHtml } = await import("../../src/convert/html.ts");
+    const { markdown } = await convertHtml(new TextEncoder().encode("<h1>Install</h1><pre># install it\napt install foo\n</pre><p>Done.</p>"), "/d/x.html");
+    expect(markdown).toContain("```\n# install it\napt install foo\n```");
+    const outsideFences = markdown.replace(/```[\s\S]*?```/g, "");
+    expect(outsideFences.split("\n").filter((l) => l.startsWith("# "))).toEqual(["# Install"]);
+  });
+
   test("scripts, styles and navigation are dropped; tables stay tables; the title is metadata", () => {
     const r = htmlToMarkdown(
       "<html><head><title>Page</title><style>p{}</style></head><body><nav>Home | About</nav><h1>Head</h1><script>alert(1)</script>" +
