@@ -48,11 +48,17 @@ function strayBlock(page: PdfPageText): PdfBlock[] {
 }
 
 /**
- * The converter. minCharsPerPage is RAG_OCR_MIN_CHARS_PER_PAGE's default:
- * conversion runs in a worker that is handed no configuration, so a value set
- * in the environment does not reach it yet.
+ * The converter. The scan threshold is RAG_OCR_MIN_CHARS_PER_PAGE's default:
+ * the worker hands converters MAX_FILE_SIZE only, so a value set in the
+ * environment does not reach it yet. pdf.js decodes streams as it needs them
+ * and takes no limit on what they inflate to; the worker's time limit bounds it.
  */
-export async function convertPdf(bytes: Uint8Array, path: string, minCharsPerPage = DEFAULT_OCR_MIN_CHARS_PER_PAGE): Promise<Converted> {
+export function convertPdf(bytes: Uint8Array, path: string): Promise<Converted> {
+  return pdfToMarkdown(bytes, path, DEFAULT_OCR_MIN_CHARS_PER_PAGE);
+}
+
+/** PDF -> Markdown and page map; fails as a scan below minCharsPerPage characters a page on average (0: never). */
+export async function pdfToMarkdown(bytes: Uint8Array, path: string, minCharsPerPage: number): Promise<Converted> {
   const name = basename(path);
   const { pages, info, warnings } = await readPdf(bytes, name);
   assertTextLayer(pages, name, minCharsPerPage);

@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertIsolated } from "../../src/convert/isolated-convert.ts";
-import { convertPdf } from "../../src/convert/pdf.ts";
+import { convertPdf, pdfToMarkdown } from "../../src/convert/pdf.ts";
 import { converterFor } from "../../src/convert/registry.ts";
 import type { Converted } from "../../src/convert/types.ts";
 import { FIXTURES, failure } from "../helpers.ts";
@@ -120,7 +120,7 @@ describe("handbook.pdf: three pages of our own", () => {
   });
 
   test("the page map survives the conversion worker", async () => {
-    const converted = await convertIsolated(join(dir, "handbook.pdf"), bytes("handbook.pdf"), 30_000);
+    const converted = await convertIsolated(join(dir, "handbook.pdf"), bytes("handbook.pdf"), { timeoutMs: 30_000, maxBytes: 100_000_000 });
     expect(converted.pages!.map((p) => p.page)).toEqual([1, 2, 3]);
   });
 });
@@ -141,6 +141,13 @@ describe("PDFs that cannot be indexed fail with one line naming the file", () =>
     expect(error.hint).toContain("ocrmypdf");
   });
 
+  test("the scan threshold is characters a page on average, and 0 turns the check off", async () => {
+    expect((await pdfToMarkdown(bytes("scan.pdf"), "scan.pdf", 0)).markdown).toBe("");
+    // handbook.pdf holds 839 characters over 3 pages: about 280 a page.
+    expect((await pdfToMarkdown(bytes("handbook.pdf"), "handbook.pdf", 250)).pages).toHaveLength(3);
+    expect((await failure(pdfToMarkdown(bytes("handbook.pdf"), "handbook.pdf", 300))).message).toContain("scanned PDF");
+  });
+
   test("an encrypted file says it needs a password", async () => {
     await oneLine("encrypted.pdf", bytes("encrypted.pdf"), /encrypted and needs a password/);
   });
@@ -153,7 +160,7 @@ describe("PDFs that cannot be indexed fail with one line naming the file", () =>
   });
 
   test("the worker passes the failure on as the same AppError", async () => {
-    const error = await failure(convertIsolated("/docs/encrypted.pdf", bytes("encrypted.pdf"), 30_000));
+    const error = await failure(convertIsolated("/docs/encrypted.pdf", bytes("encrypted.pdf"), { timeoutMs: 30_000, maxBytes: 100_000_000 }));
     expect(error.message).toBe("encrypted.pdf is encrypted and needs a password to open");
   });
 });
