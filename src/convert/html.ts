@@ -17,6 +17,8 @@ interface DomElement {
   tagName: string;
   innerHTML: string;
   children: ArrayLike<DomElement>;
+  textContent: string | null;
+  querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
   closest(selector: string): DomElement | null;
   getAttribute(name: string): string | null;
