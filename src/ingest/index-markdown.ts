@@ -28,6 +28,8 @@ export interface DocumentToIndex {
 }
 
 export interface PreparedDocument extends Omit<DocumentToIndex, "markdown" | "seedTitle" | "pages"> {
+  /** What the converter could read only in part, reported with the file. */
+  warnings?: string[];
   /** `pages` is "12" or "12-13" where a PDF chunk's page is certain. */
   chunks: (ChunkDraft & { pages?: string })[];
 }

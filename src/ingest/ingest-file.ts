@@ -32,8 +32,7 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
     const bytes = new Uint8Array(await readFile(path));
     return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize }) };
   });
-  for (const warning of converted.warnings ?? []) app.log(`warn: ${warning}`);
-  return prepareDocument(app, embedder, {
+  const prepared = await prepareDocument(app, embedder, {
     source: path,
     sourceType: "file",
     markdown: converted.markdown,
@@ -44,6 +43,10 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
     fileSize: info.size,
     pages: converted.pages,
   });
+  // Converted in part (bytes that were not text, a sheet cut short): logged now (stderr, in the CLI) and
+  // carried with the file into the sync report, where an MCP client reads it.
+  for (const warning of converted.warnings ?? []) app.log(`warn: ${warning}`);
+  return converted.warnings?.length ? { ...prepared, warnings: converted.warnings } : prepared;
 }
 
 /** Ingests one file the user named; a file a .miniragignore excludes is refused, since the next sync would drop it again. */

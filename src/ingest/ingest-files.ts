@@ -22,10 +22,12 @@ export interface IngestFilesReport {
   errors: { source: string; error: string }[];
   /** Files that could not be read at all (gone mid-run, no permission): not failures of the document. */
   unreadable: { source: string; error: string }[];
+  /** Files indexed with a caveat from their converter (some bytes not text, rows cut). */
+  warnings: { source: string; warning: string }[];
 }
 
 export function emptyIngestReport(): IngestFilesReport {
-  return { results: [], errors: [], unreadable: [] };
+  return { results: [], errors: [], unreadable: [], warnings: [] };
 }
 
 /** Ingests paths; `report`, when given, is filled as groups are stored, so a caller can show live counts. */
@@ -52,6 +54,7 @@ export async function ingestFiles(
     onProgress?.(i, paths.length, path);
     try {
       const doc = await prepareFile(app, embedder, path);
+      for (const warning of doc.warnings ?? []) report.warnings.push({ source: path, warning });
       group.push(doc);
       groupChunks += doc.chunks.length;
     } catch (error) {

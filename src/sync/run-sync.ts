@@ -44,6 +44,8 @@ export interface SyncReport {
   unlistedFolders: UnlistedReport[];
   /** Unsupported files by extension, most first: { ".key": 3, ".rtf": 1 }. */
   unsupported: Record<string, number>;
+  /** Files indexed with a caveat from their converter (some bytes were not text, rows were cut). */
+  warnings: { source: string; warning: string }[];
 }
 
 export interface SyncOptions {
@@ -60,6 +62,7 @@ export function emptySyncReport(): SyncReport {
     errors: [],
     unlistedFolders: [],
     unsupported: {},
+    warnings: [],
   };
 }
 
@@ -151,6 +154,7 @@ export async function syncLocked(app: App, options: SyncOptions = {}): Promise<S
   await ingestFiles(app, toIngest.map((f) => f.path), progress, ingest);
   counts.ingested = ingest.results.length;
   unreadable.push(...ingest.unreadable);
+  report.warnings.push(...ingest.warnings);
   counts.unreadable = unreadable.length;
   counts.failed += ingest.errors.length;
   errors.push(...unreadable, ...ingest.errors);

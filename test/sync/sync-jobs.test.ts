@@ -52,3 +52,19 @@ describe("sync jobs", () => {
     expect((await finished(jobs, job.jobId)).state).toBe("succeeded");
   });
 });
+
+describe("converter warnings", () => {
+  test("a file indexed with a caveat is named in the job's warnings, not only in the server log", async () => {
+    const { app, root } = await testApp();
+    // Mostly ASCII with two bytes that are not UTF-8: indexed, with a warning.
+    const text = new TextEncoder().encode(`${"Plain English text about pumps. ".repeat(20)}`);
+    const bytes = new Uint8Array([...text, 0xe9, 0x20, 0xfc, 0x0a]);
+    writeTree(root, { "notes.txt": bytes });
+    const jobs = new SyncJobs(app);
+    const job = await finished(jobs, jobs.start().jobId);
+    expect(job.counts).toMatchObject({ ingested: 1, failed: 0 });
+    expect(job.warnings).toHaveLength(1);
+    expect(job.warnings[0]!.source).toContain("notes.txt");
+    expect(job.warnings[0]!.warning).toContain("not valid UTF-8");
+  });
+});

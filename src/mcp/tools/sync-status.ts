@@ -30,6 +30,7 @@ export const syncStatusTool = defineTool({
     counts: Counts,
     errors: z.array(z.object({ source: z.string(), error: z.string() })),
     unlistedFolders: z.array(z.object({ folder: z.string(), reason: z.string(), kept: z.number() })),
+    warnings: z.array(z.object({ source: z.string(), warning: z.string() })).describe("Files indexed with a caveat from their converter."),
     unsupported: z.record(z.string(), z.number()).describe('Files no converter reads, by extension: {".key": 3}.'),
     error: z.string().nullable(),
   }),
