@@ -1,9 +1,11 @@
 /**
  * Blocks of every page -> one Markdown text and its page map: where in the
- * text each page's first line starts. A paragraph that runs over a page break
- * is joined again (the page map then points into it), unless the last line
+ * text each page's text starts. A paragraph that runs over a page break is
+ * joined again (the page map then points into it), unless the last line
  * before the break stopped short or the next page opens with a list item or
- * an indented line.
+ * an indented line. Footnotes set smaller at the foot of a page stay after
+ * the joined paragraph, so their page starts again there: the map lists a
+ * page once for each stretch of text from it.
  */
 import type { LineOnPage, PdfBlock } from "./pdf-blocks.ts";
 import { joinLines, type Vocabulary } from "./pdf-hyphens.ts";
@@ -66,7 +68,7 @@ function render(block: PdfBlock, vocabulary: Vocabulary): { text: string; lines:
   return { text: escaped, lines: block.lines.map((l, i) => ({ offset: i === 0 ? 0 : starts[i]! + shift, page: l.page })) };
 }
 
-/** The document's Markdown and where each page with text starts in it. */
+/** The document's Markdown and where each stretch of text from one page starts in it. */
 export function blocksToMarkdown(blocks: PdfBlock[], vocabulary: Vocabulary): { markdown: string; pages: PageStart[] } {
   let markdown = "";
   const pages: PageStart[] = [];
@@ -75,7 +77,7 @@ export function blocksToMarkdown(blocks: PdfBlock[], vocabulary: Vocabulary): { 
     if (!text.trim()) continue;
     if (markdown) markdown += "\n\n";
     for (const { offset, page } of lines) {
-      if (pages.at(-1)?.page !== page && !pages.some((p) => p.page === page)) pages.push({ page, start: markdown.length + offset });
+      if (pages.at(-1)?.page !== page) pages.push({ page, start: markdown.length + offset });
     }
     markdown += text;
   }

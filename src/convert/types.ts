@@ -7,7 +7,7 @@ export interface Converted {
   markdown: string;
   metadataTitle?: string;
   warnings?: string[];
-  /** PDF only: where each page with text starts in `markdown` (character offsets, ascending). */
+  /** PDF only: where each stretch of one page's text starts in `markdown` (ascending offsets; a page recurs when its footnotes follow text carried over from the next page). */
   pages?: { page: number; start: number }[];
 }
 

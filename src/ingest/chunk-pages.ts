@@ -8,7 +8,7 @@
  * on every page, gets none. Whitespace is not a word: runs of it compare equal.
  */
 
-/** Where a page's text starts in the Markdown (character offset). */
+/** Where a stretch of a page's text starts in the Markdown (character offset); a page may recur, as a footnote does after a paragraph carried over from the next page. */
 export interface PageStart {
   page: number;
   start: number;
@@ -40,24 +40,28 @@ function flatten(text: string): Flattened {
 
 const squash = (text: string) => text.replace(/\s+/g, " ").trim();
 
-/** The page holding a character offset: the last page starting at or before it. */
-function pageAt(pages: PageStart[], offset: number): number | undefined {
+/** Index of the stretch holding a character offset: the last one starting at or before it, or -1. */
+function stretchAt(pages: PageStart[], offset: number): number {
   let lo = 0;
   let hi = pages.length - 1;
-  let found: number | undefined;
+  let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     if (pages[mid]!.start <= offset) {
-      found = pages[mid]!.page;
+      found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
   return found;
 }
 
-function label(first: number | undefined, last: number | undefined): string | undefined {
-  if (first === undefined || last === undefined) return undefined;
-  return first === last ? String(first) : `${first}-${last}`;
+/** "12" or "12-13": the lowest and highest page of the stretches from one offset to another. */
+function label(pages: PageStart[], from: number, to: number): string | undefined {
+  const [first, last] = [stretchAt(pages, from), stretchAt(pages, to)];
+  if (first < 0) return undefined;
+  const numbers = pages.slice(first, last + 1).map((p) => p.page);
+  const [low, high] = [Math.min(...numbers), Math.max(...numbers)];
+  return low === high ? String(low) : `${low}-${high}`;
 }
 
 /**
@@ -82,7 +86,7 @@ function ownTexts(chunk: ChunkText, markdown: string): string[] {
 export function chunkPages(markdown: string, pages: PageStart[], chunks: ChunkText[]): (string | undefined)[] {
   if (pages.length === 0) return chunks.map(() => undefined);
   const flat = flatten(markdown);
-  const span = (at: number, length: number) => label(pageAt(pages, flat.origin[at]!), pageAt(pages, flat.origin[at + length - 1]!));
+  const span = (at: number, length: number) => label(pages, flat.origin[at]!, flat.origin[at + length - 1]!);
   let cursor = 0;
   return chunks.map((chunk) => {
     for (const own of ownTexts(chunk, markdown)) {

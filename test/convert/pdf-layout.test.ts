@@ -6,6 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { buildVocabulary, joinLines } from "../../src/convert/pdf-hyphens.ts";
 import { buildLines, type PdfItem, type PdfLine } from "../../src/convert/pdf-lines.ts";
+import { blocksToMarkdown } from "../../src/convert/pdf-markdown.ts";
+import type { PdfBlock } from "../../src/convert/pdf-blocks.ts";
 import { dropMargins } from "../../src/convert/pdf-margins.ts";
 import { findTables } from "../../src/convert/pdf-tables.ts";
 import { pdfTitle } from "../../src/convert/pdf-title.ts";
@@ -126,6 +128,38 @@ describe("hyphenation at line ends", () => {
     expect(own.has("im")).toBe(false);
     expect(own.has("proving")).toBe(false);
     expect(own.has("keeps")).toBe(true);
+  });
+});
+
+describe("Markdown and its page map", () => {
+  const paragraph = (page: number, texts: string[], size = 10, endsShort = false): PdfBlock => ({
+    kind: "paragraph",
+    lines: texts.map((text) => ({ text, page })),
+    size,
+    firstIndent: 0,
+    lastIndent: 0,
+    endsShort,
+  });
+
+  test("a paragraph carried over a page break is joined, its footnote follows it, and the map lists page 1 again for the footnote", () => {
+    const blocks = [paragraph(1, ["The text runs on"]), paragraph(1, ["1 A footnote."], 8, true), paragraph(2, ["to the next page."], 10, true)];
+    const { markdown, pages } = blocksToMarkdown(blocks, new Map());
+    expect(markdown).toBe("The text runs on to the next page.\n\n1 A footnote.");
+    expect(pages).toEqual([
+      { page: 1, start: 0 },
+      { page: 2, start: markdown.indexOf("to the next") },
+      { page: 1, start: markdown.indexOf("1 A footnote") },
+    ]);
+  });
+
+  test("a paragraph that ended short before the break is not joined to the next page's", () => {
+    const { markdown } = blocksToMarkdown([paragraph(1, ["The end."], 10, true), paragraph(2, ["next page"])], new Map());
+    expect(markdown).toBe("The end.\n\nnext page");
+  });
+
+  test("bullets become list items and Markdown syntax at a paragraph's start is escaped", () => {
+    const { markdown } = blocksToMarkdown([paragraph(1, ["• first point"], 10, true), paragraph(1, ["# not a heading"], 10, true)], new Map());
+    expect(markdown).toBe("- first point\n\n\\# not a heading");
   });
 });
 

@@ -74,6 +74,18 @@ describe("chunkPages", () => {
     expect(chunkPages(rows.markdown, rows.map, [{ text: "| same | 1 |" }])).toEqual([undefined]);
   });
 
+  test("a footnote of page 1 that follows text carried over from page 2 is on page 1", () => {
+    const markdown = "Text that runs on to the next page.\n\n1 A footnote.\n\nNext.";
+    const map = [
+      { page: 1, start: 0 },
+      { page: 2, start: markdown.indexOf("the next page") },
+      { page: 1, start: markdown.indexOf("1 A footnote") },
+      { page: 2, start: markdown.indexOf("Next.") },
+    ];
+    expect(chunkPages(markdown, map, [{ text: "1 A footnote." }, { text: "Next." }])).toEqual(["1", "2"]);
+    expect(chunkPages(markdown, map, [{ text: "the next page.\n\n1 A footnote." }])).toEqual(["1-2"]);
+  });
+
   test("without a page map nothing gets a page", () => {
     expect(chunkPages(doc.markdown, [], [{ text: "Alpha starts on the first page." }])).toEqual([undefined]);
   });
