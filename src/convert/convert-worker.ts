@@ -11,11 +11,11 @@ import type { ConvertReply, ConvertRequest } from "./isolated-convert.ts";
 declare const self: Worker;
 
 self.onmessage = async (event: MessageEvent<ConvertRequest>) => {
-  const { id, path, bytes, maxBytes } = event.data;
+  const { id, path, bytes, options } = event.data;
   let reply: ConvertReply;
   try {
     const convert = await converterFor(path);
-    reply = { id, ok: true, converted: await convert(new Uint8Array(bytes), path, maxBytes) };
+    reply = { id, ok: true, converted: await convert(new Uint8Array(bytes), path, options) };
   } catch (error) {
     reply = error instanceof AppError
       ? { id, ok: false, code: error.code, message: error.message, hint: error.hint }

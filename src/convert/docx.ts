@@ -15,7 +15,7 @@ import { coreTitle } from "./docx-core-properties.ts";
 import { tidyMammothHtml } from "./docx-html.ts";
 import { withMathAsText } from "./docx-math.ts";
 import { htmlToMarkdown } from "./html.ts";
-import type { Converted } from "./types.ts";
+import type { Converted, ConvertOptions } from "./types.ts";
 import { assertSafeZip, invalidContainer, openZip } from "./zip.ts";
 
 const STYLE_MAP = [
@@ -56,7 +56,8 @@ export async function mammothHtml(bytes: Uint8Array, path: string): Promise<stri
 }
 
 /** Converts a .docx; maxBytes caps what its parts may inflate to (MAX_FILE_SIZE). */
-export async function convertDocx(bytes: Uint8Array, path: string, maxBytes = DEFAULT_MAX_FILE_SIZE): Promise<Converted> {
+export async function convertDocx(bytes: Uint8Array, path: string, options: ConvertOptions = {}): Promise<Converted> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_SIZE;
   assertSafeZip(bytes, path, maxBytes);
   const zip = openZip(bytes, path, maxBytes);
   const main = zip.find("word/document.xml");

@@ -12,7 +12,7 @@ import { AppError } from "../errors.ts";
 import { decodeText } from "./decode-text.ts";
 import { tidyChapter } from "./epub-html.ts";
 import { htmlToMarkdown } from "./html.ts";
-import type { Converted } from "./types.ts";
+import type { Converted, ConvertOptions } from "./types.ts";
 import { invalidContainer, openZip, type ZipReader } from "./zip.ts";
 import { attr, childNamed, childrenNamed, descendantsNamed, localName, parseXml, resolvePartName, type XmlElement } from "./zip-xml.ts";
 
@@ -58,7 +58,8 @@ function encryptedParts(zip: ZipReader): Set<string> {
 }
 
 /** Converts an .epub; maxBytes caps what the parts read may inflate to (MAX_FILE_SIZE). */
-export function convertEpub(bytes: Uint8Array, path: string, maxBytes = DEFAULT_MAX_FILE_SIZE): Converted {
+export function convertEpub(bytes: Uint8Array, path: string, options: ConvertOptions = {}): Converted {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_SIZE;
   const zip = openZip(bytes, path, maxBytes);
   const opfPath = packagePath(zip, path);
   const opf = parseXml(zip.text(opfPath));

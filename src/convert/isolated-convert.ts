@@ -6,13 +6,13 @@
  * server mode, for other requests.
  */
 import { AppError, type ErrorCode } from "../errors.ts";
-import type { Converted } from "./types.ts";
+import type { ConvertOptions, Converted } from "./types.ts";
 
 export interface ConvertRequest {
   id: number;
   path: string;
   bytes: ArrayBuffer;
-  maxBytes: number;
+  options: ConvertOptions;
 }
 
 export type ConvertReply = { id: number; ok: true; converted: Converted } | { id: number; ok: false; code: ErrorCode; message: string; hint: string };
@@ -55,8 +55,8 @@ function stopWorker(): void {
 }
 
 /** Converts bytes read from path in the worker; throws the converter's own error, or a timeout error naming the file. */
-export async function convertIsolated(path: string, bytes: Uint8Array, limits: { timeoutMs: number; maxBytes: number }): Promise<Converted> {
-  const { timeoutMs, maxBytes } = limits;
+export async function convertIsolated(path: string, bytes: Uint8Array, limits: { timeoutMs: number } & ConvertOptions): Promise<Converted> {
+  const { timeoutMs, ...options } = limits;
   worker ??= startWorker();
   const id = nextId++;
   const copy = bytes.slice().buffer; // transferred to the worker; the caller keeps its bytes for hashing
@@ -74,7 +74,7 @@ export async function convertIsolated(path: string, bytes: Uint8Array, limits: {
         hint: "The file may be damaged or pathological. Raise RAG_CONVERT_TIMEOUT (seconds) if it is merely large, or move it out of the roots.",
       });
     }, timeoutMs);
-    worker!.postMessage({ id, path, bytes: copy, maxBytes } satisfies ConvertRequest, [copy]);
+    worker!.postMessage({ id, path, bytes: copy, options } satisfies ConvertRequest, [copy]);
   });
   clearTimeout(timer);
   if (!reply.ok) throw new AppError(reply.code, reply.message, reply.hint);

@@ -20,7 +20,7 @@ import { blocksToMarkdown } from "./pdf-markdown.ts";
 import { dropMargins } from "./pdf-margins.ts";
 import { readPdf, type PdfPageText } from "./pdf-read.ts";
 import { pdfTitle } from "./pdf-title.ts";
-import type { Converted } from "./types.ts";
+import type { Converted, ConvertOptions } from "./types.ts";
 
 /** Characters of text, spaces aside, on a page's text layer. */
 function layerChars(page: PdfPageText): number {
@@ -48,13 +48,12 @@ function strayBlock(page: PdfPageText): PdfBlock[] {
 }
 
 /**
- * The converter. The scan threshold is RAG_OCR_MIN_CHARS_PER_PAGE's default:
- * the worker hands converters MAX_FILE_SIZE only, so a value set in the
- * environment does not reach it yet. pdf.js decodes streams as it needs them
- * and takes no limit on what they inflate to; the worker's time limit bounds it.
+ * The converter, with RAG_OCR_MIN_CHARS_PER_PAGE as the scan threshold.
+ * pdf.js decodes streams as it needs them and takes no limit on what they
+ * inflate to; the worker's time limit bounds it.
  */
-export function convertPdf(bytes: Uint8Array, path: string): Promise<Converted> {
-  return pdfToMarkdown(bytes, path, DEFAULT_OCR_MIN_CHARS_PER_PAGE);
+export function convertPdf(bytes: Uint8Array, path: string, options: ConvertOptions = {}): Promise<Converted> {
+  return pdfToMarkdown(bytes, path, options.ocrMinCharsPerPage ?? DEFAULT_OCR_MIN_CHARS_PER_PAGE);
 }
 
 /** PDF -> Markdown and page map; fails as a scan below minCharsPerPage characters a page on average (0: never). */

@@ -10,7 +10,7 @@ import { DEFAULT_MAX_FILE_SIZE } from "../config/defaults.ts";
 import { coreTitle } from "./docx-core-properties.ts";
 import { linkOfType, partLinks, partXml, placeholderInheritance, slideOrder, type StyleCache } from "./pptx-parts.ts";
 import { readShapeTree, type SlideContent } from "./pptx-shapes.ts";
-import type { Converted } from "./types.ts";
+import type { Converted, ConvertOptions } from "./types.ts";
 import { invalidContainer, openZip, type ZipReader } from "./zip.ts";
 import { descendantsNamed } from "./zip-xml.ts";
 
@@ -37,7 +37,8 @@ function slideMarkdown(zip: ZipReader, part: string, number: number, cache: Styl
 }
 
 /** Converts a .pptx; maxBytes caps what the parts read may inflate to (MAX_FILE_SIZE). */
-export function convertPptx(bytes: Uint8Array, path: string, maxBytes = DEFAULT_MAX_FILE_SIZE): Converted {
+export function convertPptx(bytes: Uint8Array, path: string, options: ConvertOptions = {}): Converted {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_SIZE;
   const zip = openZip(bytes, path, maxBytes);
   if (!zip.find("ppt/presentation.xml")) throw invalidContainer(path, "it is a zip, but not a PowerPoint presentation (it has no ppt/presentation.xml)");
   if (!partXml(zip, "ppt/presentation.xml")) throw invalidContainer(path, "its ppt/presentation.xml is damaged (not XML)");

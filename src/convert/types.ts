@@ -11,5 +11,12 @@ export interface Converted {
   pages?: { page: number; start: number }[];
 }
 
-/** maxBytes: MAX_FILE_SIZE, which also caps what a container's parts may inflate to (a zip bomb). */
-export type Converter = (bytes: Uint8Array, path: string, maxBytes?: number) => Promise<Converted> | Converted;
+/** Settings a converter may need; each has the configuration's default when absent. */
+export interface ConvertOptions {
+  /** MAX_FILE_SIZE, which also caps what a container's parts may inflate to (a zip bomb). */
+  maxBytes?: number;
+  /** RAG_OCR_MIN_CHARS_PER_PAGE: a PDF with less text than this per page on average is a scan. */
+  ocrMinCharsPerPage?: number;
+}
+
+export type Converter = (bytes: Uint8Array, path: string, options?: ConvertOptions) => Promise<Converted> | Converted;

@@ -12,7 +12,7 @@
 import { extname } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE } from "../config/defaults.ts";
 import { AppError } from "../errors.ts";
-import type { Converted } from "./types.ts";
+import type { Converted, ConvertOptions } from "./types.ts";
 import { sheetGrid, sheetMarkdown, type CellRange, type Reformat, type SheetCell } from "./xlsx-table.ts";
 import { assertSafeZip, invalidContainer } from "./zip.ts";
 
@@ -49,11 +49,11 @@ async function loadSheetjs(legacy: boolean): Promise<Sheetjs> {
 const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);
 
 /** Throws unless the bytes are a workbook of a kind SheetJS should be given for this extension. */
-function checkContainer(bytes: Uint8Array, path: string): void {
+function checkContainer(bytes: Uint8Array, path: string, maxBytes: number): void {
   if (bytes.length === 0) throw invalidContainer(path, "it is empty (0 bytes)");
   if (startsWith(bytes, OLE)) return; // .xls, or an encrypted .xlsx: SheetJS tells which
   if (startsWith(bytes, ZIP) || extname(path).toLowerCase() !== ".xls") {
-    assertSafeZip(bytes, path, INFLATED_LIMIT);
+    assertSafeZip(bytes, path, maxBytes);
     return;
   }
   // What else is sold as .xls: old BIFF, and HTML or SpreadsheetML 2003 tables that web apps export.
@@ -107,13 +107,13 @@ function readFailure(path: string, error: unknown): AppError {
   return invalidContainer(path, `SheetJS cannot read it (${message.slice(0, 200)})`);
 }
 
-export function convertXlsx(bytes: Uint8Array, path: string): Promise<Converted> {
-  return convertWorkbook(bytes, path, MAX_SHEET_ROWS);
+export function convertXlsx(bytes: Uint8Array, path: string, options: ConvertOptions = {}): Promise<Converted> {
+  return convertWorkbook(bytes, path, MAX_SHEET_ROWS, options.maxBytes);
 }
 
 /** convertXlsx with the row limit as a parameter, so a test can reach it without 200,000 rows. */
-export async function convertWorkbook(bytes: Uint8Array, path: string, maxRows: number): Promise<Converted> {
-  checkContainer(bytes, path);
+export async function convertWorkbook(bytes: Uint8Array, path: string, maxRows: number, maxBytes = INFLATED_LIMIT): Promise<Converted> {
+  checkContainer(bytes, path, maxBytes);
   const legacy = !startsWith(bytes, ZIP);
   const XLSX = await loadSheetjs(legacy);
   let workbook: ReturnType<Sheetjs["read"]>;

@@ -30,7 +30,7 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
   assertSupported(path); // before the file is read; the converter itself loads in the worker
   const { bytes, converted } = await timed(app.metrics, "convertMs", async () => {
     const bytes = new Uint8Array(await readFile(path));
-    return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize }) };
+    return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage }) };
   });
   const prepared = await prepareDocument(app, embedder, {
     source: path,

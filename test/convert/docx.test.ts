@@ -127,7 +127,7 @@ describe("bad .docx files fail with one line naming the file and the reason", ()
   });
 
   test("the part limit follows the MAX_FILE_SIZE it is given", async () => {
-    const error = await failure(convertDocx(fixture("test.docx"), "test.docx", 50_000));
+    const error = await failure(convertDocx(fixture("test.docx"), "test.docx", { maxBytes: 50_000 }));
     expect(error.message).toStartWith("test.docx inflates past MAX_FILE_SIZE (50000 bytes)");
   });
 });

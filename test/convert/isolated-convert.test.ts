@@ -56,3 +56,19 @@ describe("MAX_FILE_SIZE reaches the converters", () => {
     expect(report.errors[0]!.error).toContain("MAX_FILE_SIZE");
   });
 });
+
+describe("RAG_OCR_MIN_CHARS_PER_PAGE reaches the PDF converter", () => {
+  test("the same text layer is a scan under a high threshold and a document under a low one", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { FIXTURES } = await import("../helpers.ts");
+    const pdf = readFileSync(join(FIXTURES, "pdf/handbook.pdf"));
+    const strict = await testApp({ RAG_OCR_MIN_CHARS_PER_PAGE: "100000" });
+    writeTree(strict.root, { "handbook.pdf": pdf });
+    const refused = await runSync(strict.app);
+    expect(refused.counts).toMatchObject({ ingested: 0, failed: 1 });
+    expect(refused.errors[0]!.error).toContain("scanned PDF");
+    const lenient = await testApp({ RAG_OCR_MIN_CHARS_PER_PAGE: "0" });
+    writeTree(lenient.root, { "handbook.pdf": pdf });
+    expect((await runSync(lenient.app)).counts).toMatchObject({ ingested: 1, failed: 0 });
+  });
+});
