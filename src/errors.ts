@@ -24,6 +24,8 @@ export type ErrorCode =
   | "INDEX"
   | "SYNC_BUSY"
   | "SYNC_JOB_UNKNOWN"
+  | "URL_REFUSED"
+  | "FETCH_FAILED"
   | "NOT_AVAILABLE";
 
 export class AppError extends Error {
