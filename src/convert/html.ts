@@ -9,8 +9,9 @@ import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
 import { basename } from "node:path";
 import { decodeText } from "./decode-text.ts";
+import { mainArticle } from "./html-article.ts";
 import { findNavigation, NAVIGATION_CLASSES, type NavNode } from "./html-navigation.ts";
-import type { Converted } from "./types.ts";
+import type { ConvertOptions, Converted } from "./types.ts";
 
 /** The slice of the DOM this file touches (the project compiles without the DOM lib). */
 interface DomElement {
@@ -92,7 +93,10 @@ export function htmlToMarkdown(html: string): Converted {
   return { markdown: markdown.replace(/\n{3,}/g, "\n\n").trim(), metadataTitle };
 }
 
-export function convertHtml(bytes: Uint8Array, path: string): Converted {
+export function convertHtml(bytes: Uint8Array, path: string, options?: ConvertOptions): Converted {
   const { text, warnings } = decodeText(bytes, basename(path));
-  return { ...htmlToMarkdown(text), warnings };
+  // A fetched web page keeps only its main article (html-article.ts); without one, the whole page is converted.
+  const article = options?.mainArticle ? mainArticle(text) : undefined;
+  if (!article) return { ...htmlToMarkdown(text), warnings };
+  return { markdown: htmlToMarkdown(article.html).markdown, metadataTitle: article.title ?? htmlToMarkdown(text).metadataTitle, warnings };
 }

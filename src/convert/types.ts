@@ -17,6 +17,8 @@ export interface ConvertOptions {
   maxBytes?: number;
   /** RAG_OCR_MIN_CHARS_PER_PAGE: a PDF with less text than this per page on average is a scan. */
   ocrMinCharsPerPage?: number;
+  /** HTML fetched by ingest_url: keep only the page's main article (readability). */
+  mainArticle?: boolean;
 }
 
 export type Converter = (bytes: Uint8Array, path: string, options?: ConvertOptions) => Promise<Converted> | Converted;
