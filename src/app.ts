@@ -7,6 +7,7 @@ import { OnnxEmbedder, type Embedder } from "./embed/embedder.ts";
 import { resolveModelFolder } from "./embed/model-folder.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore } from "./store/chunk-store.ts";
+import { SYSTEM_NETWORK, type Network } from "./url/network.ts";
 
 /**
  * Wall time of each ingest phase, for benchmarks; defined here, below ingest/,
@@ -25,6 +26,8 @@ export interface AppOptions {
   log?: (line: string) => void;
   /** Benchmarks pass this to time the ingest phases. */
   metrics?: IngestMetrics;
+  /** Tests only: how ingest_url resolves names and opens sockets (a fake resolver); the system's otherwise. */
+  network?: Network;
 }
 
 export interface App {
@@ -32,6 +35,7 @@ export interface App {
   readonly log: (line: string) => void;
   readonly store: ChunkStore;
   readonly metrics?: IngestMetrics;
+  readonly network: Network;
   embedder(): Promise<Embedder>;
 }
 
@@ -43,6 +47,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     log,
     store: new ChunkStore(config.dbPath),
     metrics: options.metrics,
+    network: options.network ?? SYSTEM_NETWORK,
     embedder() {
       embedder ??= (async () => {
         const folder = await resolveModelFolder(config.modelName, { cacheDir: config.cacheDir, endpoint: config.hfEndpoint, log });

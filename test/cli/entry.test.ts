@@ -75,7 +75,6 @@ describe("bad configuration", () => {
 describe("commands whose engine lands later", () => {
   test.each([
     [["find", "term"], "find is not available in this build yet"],
-    [["ingest-url", "https://example.com"], "ingest-url is not available in this build yet"],
   ])("%o exits 1 with a clear message and a way around", (args, message) => {
     const r = runCli([...args]);
     expect(r.exitCode).toBe(1);

@@ -1,12 +1,22 @@
 import { defineCommand } from "citty";
-import { AppError } from "../../errors.ts";
-import { configFromArgs, sharedArgs } from "../shared-args.ts";
+import { ingestUrl } from "../../ingest/ingest-url.ts";
+import { escapeControls, printJson, printLines } from "../output.ts";
+import { appFromArgs, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
-  meta: { name: "ingest-url", description: "Fetch a web page and index it (not available in this build yet)" },
-  args: { ...sharedArgs, url: { type: "positional", required: true }, source: { type: "string", description: "Id to store it under" } },
-  run({ rawArgs, args }) {
-    configFromArgs(rawArgs, args);
-    throw new AppError("NOT_AVAILABLE", "ingest-url is not available in this build yet.", "Save the page as .html under a document root and run minirag-mcp ingest on it.");
+  meta: { name: "ingest-url", description: "Fetch an http(s) URL and index it under the URL (private and local hosts need ALLOW_PRIVATE_URLS)" },
+  args: {
+    ...sharedArgs,
+    url: { type: "positional", required: true, description: "An http or https URL" },
+    source: { type: "string", description: "A plain id to store it under instead of the URL" },
+    title: { type: "string", description: "A title instead of the page's own" },
+  },
+  async run({ rawArgs, args }) {
+    const app = appFromArgs(rawArgs, args);
+    app.store.checkPath(true);
+    const result = await ingestUrl(app, { url: args.url, source: args.source, title: args.title });
+    await app.store.tidy();
+    if (args.json) return printJson(result);
+    printLines(`ingested ${escapeControls(result.source)} (${escapeControls(result.title)}), chunks ${result.chunkCount}`);
   },
 });

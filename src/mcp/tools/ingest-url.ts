@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "../../errors.ts";
+import { ingestUrl } from "../../ingest/ingest-url.ts";
 import { defineTool } from "../define-tool.ts";
 import { requireApp } from "../context.ts";
 import { IngestResult } from "../schemas.ts";
@@ -8,21 +8,20 @@ export const ingestUrlTool = defineTool({
   name: "ingest_url",
   title: "Ingest a web page",
   description:
-    "Fetch an http(s) URL, convert the page to Markdown and index it under its URL (or a source id you give). Private and local hosts are refused " +
+    "Fetch an http(s) URL, convert it to Markdown (a web page keeps its main article; PDF, DOCX and other documents are read as files are) and index it under the URL, " +
+    "or under a plain id you give; ingesting it again replaces it. Hosts that are or resolve to private or local addresses are refused, also after a redirect, " +
     "unless ALLOW_PRIVATE_URLS is set. This is the one tool that reaches the network.",
   input: z.object({
     url: z.string().describe("An http or https URL."),
-    source: z.string().optional().describe("Id to store it under; default: the URL."),
-    title: z.string().optional(),
+    source: z.string().optional().describe("A plain id to store it under, such as release-notes; default: the URL without its #fragment."),
+    title: z.string().optional().describe("A title; otherwise the page's own (<title>, the document's metadata or first heading)."),
   }),
   output: IngestResult,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  run: (_args, ctx) => {
-    requireApp(ctx);
-    throw new AppError(
-      "NOT_AVAILABLE",
-      "ingest_url is not available in this build yet.",
-      "Fetch the page yourself and pass its HTML to ingest_data with format html, under a plain id such as example-com-pricing (URLs are not data ids).",
-    );
+  run: async (args, ctx) => {
+    const app = requireApp(ctx);
+    const result = await ingestUrl(app, args);
+    await app.store.tidy();
+    return result;
   },
 });
