@@ -6,6 +6,7 @@ type Lazy = () => Promise<CommandDef<any>>;
 export const commands: Record<string, Lazy> = {
   ingest: () => import("./ingest.ts").then((m) => m.default),
   "ingest-url": () => import("./ingest-url.ts").then((m) => m.default),
+  "ingest-data": () => import("./ingest-data.ts").then((m) => m.default),
   sync: () => import("./sync.ts").then((m) => m.default),
   query: () => import("./query.ts").then((m) => m.default),
   find: () => import("./find.ts").then((m) => m.default),
