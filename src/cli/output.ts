@@ -15,6 +15,11 @@ export function warn(message: string): void {
   process.stderr.write(`warn: ${message}\n`);
 }
 
+/** A per-file problem as one line: the path first, unless the message already names it. */
+export function fileProblem(source: string, message: string): string {
+  return message.includes(source) ? message : `${source}: ${message}`;
+}
+
 /** Marks the run failed without throwing, so counts still print. */
 export function markFailed(): void {
   process.exitCode = 1;

@@ -54,3 +54,11 @@ describe("control characters in human output", () => {
     expect(JSON.parse(json.stdout).files.map((f: { displayPath: string }) => f.displayPath).sort()).toEqual(["first\nsecond.md", "plain.md"]);
   });
 });
+
+describe("per-file problems", () => {
+  test("a message that names its file is printed once, not after the path again", async () => {
+    const { fileProblem } = await import("../../src/cli/output.ts");
+    expect(fileProblem("/d/a.pdf", "/d/a.pdf is a scanned PDF")).toBe("/d/a.pdf is a scanned PDF");
+    expect(fileProblem("/d/a.txt", "not valid text in any known encoding")).toBe("/d/a.txt: not valid text in any known encoding");
+  });
+});

@@ -6,7 +6,7 @@ import { ingestFiles } from "../../ingest/ingest-files.ts";
 import { resolveInsideRoots } from "../../scan/containment.ts";
 import { assertNotExcluded } from "../../scan/ignore-rules.ts";
 import { scanRoots } from "../../scan/scan-roots.ts";
-import { markFailed, printJson, printLines, warn } from "../output.ts";
+import { fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
 import { progressReporter } from "../progress.ts";
 import { appFromArgs, positionals, sharedArgs } from "../shared-args.ts";
 
@@ -34,7 +34,7 @@ export default defineCommand({
     // Many files: compact as a sync does; one file: only when fragments have piled up.
     if (ingested.length > 1) await app.store.optimize();
     else if (ingested.length) await app.store.tidy();
-    for (const e of errors) warn(`${e.source}: ${e.error}`);
+    for (const e of errors) warn(fileProblem(e.source, e.error));
     if (errors.length) markFailed();
     if (args.json) return printJson({ ingested: ingested.length, failed: errors.length, files: ingested, errors });
     printLines(`ingested ${ingested.length}, failed ${errors.length}, chunks ${ingested.reduce((s, r) => s + r.chunkCount, 0)}`);

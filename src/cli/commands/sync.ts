@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { resolveInsideRoots } from "../../scan/containment.ts";
 import { runSync } from "../../sync/run-sync.ts";
-import { markFailed, printJson, printLines, warn } from "../output.ts";
+import { fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
 import { progressReporter } from "../progress.ts";
 import { appFromArgs, sharedArgs } from "../shared-args.ts";
 
@@ -13,7 +13,7 @@ export default defineCommand({
     const scope = args.path ? resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false }) : undefined;
     const startedAt = new Date().toISOString();
     const report = await runSync(app, { scope, onProgress: progressReporter("syncing") });
-    for (const e of report.errors) warn(`${e.source}: ${e.error}`);
+    for (const e of report.errors) warn(fileProblem(e.source, e.error));
     if (report.counts.failed > 0) markFailed();
     if (args.json) return printJson({ state: "succeeded", startedAt, finishedAt: new Date().toISOString(), ...report });
     printLines(Object.entries(report.counts).map(([k, v]) => `${k} ${v}`).join(", "));
