@@ -1,0 +1,68 @@
+/**
+ * The normalised text find_mentions scans, held in memory per index and
+ * checked against the table version on every query: the same version is
+ * answered from memory; after a write only the sources whose rows changed
+ * are read and normalised again. Normalising 100k chunks from scratch takes
+ * seconds (see scripts/bench/mentions.ts); a scan of the cached text, well
+ * under one.
+ */
+import type { Table } from "@lancedb/lancedb";
+import { readMentionRows, readSourceKeys, type MentionRow } from "../store/mention-rows.ts";
+import type { MentionChunk, MentionDocument } from "./count-mentions.ts";
+import { normalizeText } from "./normalize.ts";
+import { contextLineCount, ownText } from "./own-text.ts";
+
+interface CachedIndex {
+  /** Table version and row count it was read at. */
+  version: string;
+  /** Per source: its row-id key (mention-rows.ts) and its document. */
+  sources: Map<string, { key: string; doc: MentionDocument }>;
+  /** Every document, by source. */
+  documents: MentionDocument[];
+}
+
+/** One cached index per DB path: a server serves one index, a test several. */
+const cache = new Map<string, CachedIndex>();
+
+/** The documents of the table as it is at this version (pass a snapshot's table), normalised. */
+export async function mentionDocuments(dbPath: string, table: Table): Promise<MentionDocument[]> {
+  const version = `${await table.version()}:${await table.countRows()}`;
+  const cached = cache.get(dbPath);
+  if (cached?.version === version) return cached.documents;
+  const keys = await readSourceKeys(table);
+  const sources = new Map<string, { key: string; doc: MentionDocument }>();
+  const stale: string[] = [];
+  for (const [source, key] of keys) {
+    const known = cached?.sources.get(source);
+    if (known?.key === key) sources.set(source, known);
+    else stale.push(source);
+  }
+  // A cold start, or a write that changed much, reads the whole table in one pass; a small refresh reads only what changed.
+  const whole = stale.length * 4 > keys.size;
+  const rows = stale.length === 0 ? [] : await readMentionRows(table, whole ? undefined : stale);
+  const wanted = new Set(stale);
+  for (const doc of toDocuments(rows.filter((r) => wanted.has(r.source)))) sources.set(doc.source, { key: keys.get(doc.source)!, doc });
+  const documents = [...sources.values()].map((s) => s.doc).sort((a, b) => (a.source < b.source ? -1 : 1));
+  const next = { version, sources, documents };
+  cache.set(dbPath, next);
+  return documents;
+}
+
+/** Rows grouped into documents, chunks in order, each chunk cut to its own text and normalised. */
+export function toDocuments(rows: MentionRow[]): MentionDocument[] {
+  const bySource = new Map<string, MentionRow[]>();
+  for (const row of rows) {
+    const list = bySource.get(row.source);
+    if (list) list.push(row);
+    else bySource.set(row.source, [row]);
+  }
+  return [...bySource.values()].map((list) => {
+    list.sort((a, b) => a.chunkIndex - b.chunkIndex);
+    const chunks: MentionChunk[] = list.map((row, i) => {
+      const previous = i > 0 && list[i - 1]!.parentId === row.parentId && row.parentId !== null ? list[i - 1]!.text : undefined;
+      const contextLines = contextLineCount(row, previous);
+      return { chunkIndex: row.chunkIndex, text: normalizeText(ownText(row.text, contextLines)), pages: row.pages, contextLines };
+    });
+    return { source: list[0]!.source, title: list[0]!.title, titleText: normalizeText(list[0]!.title), chunks };
+  });
+}
