@@ -5,6 +5,7 @@ import type { Config } from "./config/load-config.ts";
 import { describeError } from "./errors.ts";
 import { rootHealth } from "./scan/root-health.ts";
 import { dbPathProblem } from "./store/db-path.ts";
+import { countUnsigned } from "./store/signatures.ts";
 import { VERSION } from "./version.ts";
 
 export interface StatusReport {
@@ -52,6 +53,8 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
     report.staleChunkCount = stale;
+    const unsigned = await countUnsigned(await app.store.open());
+    if (unsigned > 0) report.unsignedSourceCount = unsigned;
     const unusable = await app.store.unusableIndexes();
     if (unusable.length) {
       const many = unusable.length > 1;

@@ -10,6 +10,7 @@ import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import type { ChunkRow, SourceType } from "../store/chunk-row.ts";
+import { documentSignature } from "../lookalikes/document-signature.ts";
 import { chunkPages, type PageStart } from "./chunk-pages.ts";
 import { timed } from "./ingest-metrics.ts";
 
@@ -64,8 +65,10 @@ export async function storeDocuments(app: App, embedder: Embedder, docs: Prepare
   const vectors = await timed(app.metrics, "embedMs", () => embedder.embed(texts));
   const ingestedAt = new Date().toISOString();
   let next = 0;
-  const rows: ChunkRow[] = docs.flatMap((doc) =>
-    doc.chunks.map((c) => ({
+  const rows: ChunkRow[] = docs.flatMap((doc) => {
+    // Stored on chunk 0 in the same commit as the chunks (store/signatures.ts).
+    const minhash = documentSignature(doc.chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
+    return doc.chunks.map((c) => ({
       id: `${doc.source}#${c.chunkIndex}`,
       source: doc.source,
       source_type: doc.sourceType,
@@ -82,8 +85,9 @@ export async function storeDocuments(app: App, embedder: Embedder, docs: Prepare
       ocr_engine: doc.ocrEngine ?? "",
       context_lines: c.contextLines,
       pages: c.pages ?? null,
-    })),
-  );
+      minhash: c.chunkIndex === 0 ? minhash : null,
+    }));
+  });
   await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, embedder.dimensions));
   return docs.map((d) => ({ source: d.source, sourceType: d.sourceType, title: d.title, chunkCount: d.chunks.length }));
 }

@@ -12,7 +12,18 @@ export const ChunkResult = z.object({
   pages: z.string().optional().describe("A PDF passage's pages: \"12\", or \"12-13\" across a page break; absent where not certain and for other formats."),
 });
 
-export const SourceRef = z.object({ source: z.string(), title: z.string(), hits: z.number().int(), displayPath: z.string() });
+export const LookAlike = z.object({
+  source: z.string(),
+  displayPath: z.string(),
+  overlap: z.number().describe("Estimated share of five-word runs the two texts have in common (Jaccard), 0.5-1."),
+});
+
+export const LookAlikes = z
+  .array(LookAlike)
+  .optional()
+  .describe("Up to 3 other indexed documents sharing most of this one's text (another version, a sibling from one template), most first; absent when none. Check both before quoting a figure.");
+
+export const SourceRef = z.object({ source: z.string(), title: z.string(), hits: z.number().int(), displayPath: z.string(), lookAlikes: LookAlikes });
 
 export const IngestResult = z.object({ source: z.string(), sourceType: z.string(), title: z.string(), chunkCount: z.number().int() });
 

@@ -12,6 +12,7 @@ import { displayPath } from "../scan/display-path.ts";
 import { scopeFilter } from "../scan/scope.ts";
 import { fuseRankings, vectorOnly, type Fused } from "./fusion.ts";
 import { applyResultFilters } from "./result-filters.ts";
+import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
 
 export const MAX_TOP_K = 100;
 export const DEFAULT_TOP_K = 10;
@@ -30,6 +31,8 @@ export interface SourceRef {
   title: string;
   hits: number;
   displayPath: string;
+  /** Other indexed documents that share most of this one's text; absent when there are none. */
+  lookAlikes?: LookAlike[];
 }
 
 export interface QueryResult {
@@ -80,7 +83,8 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     const notice = await emptyNotice(store, filter, input.scope);
     return { results, sources: [], parents: {}, ...(notice ? { notice } : {}) };
   }
-  return { results, sources: citedSources(results, config.roots), parents: await parentsOf(store, results) };
+  const sources = await withLookAlikes(store.dbPath, await store.open(), citedSources(results, config.roots), config.roots);
+  return { results, sources, parents: await parentsOf(store, results) };
 }
 
 /** Why nothing came back, when the reason is the index or the scope rather than the query. Counted only then, off the hot path. */

@@ -26,6 +26,8 @@ export interface ChunkRow {
   context_lines?: number | null;
   /** A PDF chunk's pages, "12" or "12-13"; null where they cannot be told for certain, for other formats, and on older rows. */
   pages?: string | null;
+  /** The look-alike signature (store/signatures.ts): on chunk 0 only, null on other rows and until an older index is signed. */
+  minhash?: string | null;
 }
 
 /** Every column but the vector: what reads and searches fetch. */
@@ -49,6 +51,7 @@ export function chunkSchema(dimensions: number): Schema {
     new Field("ocr_engine", new Utf8(), false),
     new Field("context_lines", new Int32(), true),
     new Field("pages", new Utf8(), true),
+    new Field("minhash", new Utf8(), true),
   ]);
 }
 

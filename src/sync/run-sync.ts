@@ -11,6 +11,7 @@ import { readFile } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
+import { signUnsigned } from "../lookalikes/sign-unsigned.ts";
 import { describeError } from "../errors.ts";
 import { sha256, tooLarge } from "../ingest/ingest-file.ts";
 import { emptyIngestReport, ingestFiles } from "../ingest/ingest-files.ts";
@@ -31,6 +32,8 @@ export interface SyncCounts {
   skipped: number;
   moved: number;
   deleted: number;
+  /** Documents given a look-alike signature from their stored text (an index from before signatures). */
+  signed: number;
   ignored: number;
   unreadable: number;
   /** Files the scan saw that no converter reads; by extension in SyncReport.unsupported. */
@@ -58,7 +61,7 @@ export interface SyncOptions {
 
 export function emptySyncReport(): SyncReport {
   return {
-    counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, ignored: 0, unreadable: 0, unsupported: 0, failed: 0 },
+    counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, signed: 0, ignored: 0, unreadable: 0, unsupported: 0, failed: 0 },
     errors: [],
     unlistedFolders: [],
     unsupported: {},
@@ -175,6 +178,7 @@ export async function syncLocked(app: App, options: SyncOptions = {}): Promise<S
       errors.push({ source: folder.folder, error: entry.failure });
     }
   }
-  if (moves.length + counts.ingested + counts.deleted > 0) await app.store.optimize();
+  counts.signed = await signUnsigned(await app.store.open());
+  if (moves.length + counts.ingested + counts.deleted + counts.signed > 0) await app.store.optimize();
   return report;
 }

@@ -22,6 +22,7 @@ export const statusTool = defineTool({
     chunkCount: z.number().optional(),
     sourceCount: z.number().optional(),
     staleChunkCount: z.number().optional(),
+    unsignedSourceCount: z.number().optional().describe("Documents that still lack a look-alike signature; the next sync signs them from their stored text. Present only when above zero."),
     schemeWarning: z.string().optional(),
     indexError: z.string().optional(),
     indexWarning: z.string().optional(),

@@ -8,6 +8,7 @@ const Counts = z.object({
   skipped: z.number(),
   moved: z.number(),
   deleted: z.number(),
+  signed: z.number().describe("Documents given a look-alike signature from their stored text, such as every document of an index built before signatures existed."),
   ignored: z.number(),
   unreadable: z.number(),
   unsupported: z.number(),
@@ -19,7 +20,7 @@ export const syncStatusTool = defineTool({
   title: "Sync job status",
   description:
     "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts that fill in while it runs " +
-    "(scanned, ingested, skipped, moved, deleted, ignored, unreadable, unsupported, failed), per-file errors, unlistedFolders (folders it could not list; " +
+    "(scanned, ingested, skipped, moved, deleted, signed, ignored, unreadable, unsupported, failed), per-file errors, unlistedFolders (folders it could not list; " +
     "everything indexed under them was kept), startedAt and finishedAt. Only the latest job is kept.",
   input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),
   output: z.object({

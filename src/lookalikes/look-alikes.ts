@@ -1,0 +1,71 @@
+/**
+ * lookAlikes for the documents of a response: other indexed documents whose
+ * estimated overlap is at least 0.5, up to three, most first. They come from
+ * the whole index whatever the scope. The signatures and their LSH bands are
+ * read once per table version and kept in memory.
+ */
+import type { Table } from "@lancedb/lancedb";
+import { displayPath } from "../scan/display-path.ts";
+import { readSignatures } from "../store/signatures.ts";
+import { LshIndex } from "./lsh.ts";
+import { decodeSignature } from "./minhash.ts";
+
+export const LOOK_ALIKE_THRESHOLD = 0.5;
+export const MAX_LOOK_ALIKES = 3;
+
+export interface LookAlike {
+  source: string;
+  displayPath: string;
+  /** Estimated Jaccard overlap of the two texts' five-word runs, to two decimals. */
+  overlap: number;
+}
+
+interface CachedSignatures {
+  version: string;
+  sources: string[];
+  position: Map<string, number>;
+  lsh: LshIndex;
+}
+
+const cache = new Map<string, CachedSignatures>();
+
+async function signatures(dbPath: string, table: Table): Promise<CachedSignatures> {
+  const version = `${await table.version()}:${await table.countRows()}`;
+  const cached = cache.get(dbPath);
+  if (cached?.version === version) return cached;
+  const rows = await readSignatures(table);
+  const sources = rows.map((r) => r.source);
+  const next = { version, sources, position: new Map(sources.map((s, i) => [s, i])), lsh: new LshIndex(rows.map((r) => decodeSignature(r.minhash))) };
+  cache.set(dbPath, next);
+  return next;
+}
+
+/** Look-alikes per source, for the sources that have any (table: the version the response reads). */
+export async function lookAlikesOf(dbPath: string, table: Table | null, sources: string[], roots: string[]): Promise<Map<string, LookAlike[]>> {
+  const found = new Map<string, LookAlike[]>();
+  if (!table || sources.length === 0) return found;
+  const index = await signatures(dbPath, table);
+  for (const source of new Set(sources)) {
+    const at = index.position.get(source);
+    if (at === undefined) continue;
+    const similar = index.lsh.similarTo(at, LOOK_ALIKE_THRESHOLD).slice(0, MAX_LOOK_ALIKES);
+    if (similar.length === 0) continue;
+    found.set(
+      source,
+      similar.map((s) => {
+        const other = index.sources[s.index]!;
+        return { source: other, displayPath: displayPath(other, roots), overlap: Math.round(s.overlap * 100) / 100 };
+      }),
+    );
+  }
+  return found;
+}
+
+/** Each item with lookAlikes where it has any; an item with none gets no key. */
+export async function withLookAlikes<T extends { source: string }>(dbPath: string, table: Table | null, items: T[], roots: string[]): Promise<(T & { lookAlikes?: LookAlike[] })[]> {
+  const found = await lookAlikesOf(dbPath, table, items.map((i) => i.source), roots);
+  return items.map((item) => {
+    const lookAlikes = found.get(item.source);
+    return lookAlikes ? { ...item, lookAlikes } : item;
+  });
+}

@@ -1,0 +1,33 @@
+/**
+ * Signatures for documents indexed before signatures existed, made from
+ * their stored chunks: nothing is read from disk or embedded again. Sync runs
+ * this under its lock; each batch is one commit, so an interrupted run keeps
+ * what it signed and the next sync signs the rest.
+ */
+import type { Table } from "@lancedb/lancedb";
+import { readMentionRows } from "../store/mention-rows.ts";
+import { ensureSignatureColumn, unsignedSources, writeSignatures } from "../store/signatures.ts";
+import { documentSignature } from "./document-signature.ts";
+
+/** Sources per batch: one read and one commit each. */
+const BATCH = 200;
+
+/** Signs every unsigned source; returns how many were signed. */
+export async function signUnsigned(table: Table | null): Promise<number> {
+  if (!table) return 0;
+  await ensureSignatureColumn(table);
+  let signed = 0;
+  const tried = new Set<string>();
+  for (;;) {
+    // Rows tried already and still unsigned were replaced meanwhile and will be signed by their own ingest; they do not loop.
+    const batch = (await unsignedSources(table, BATCH + tried.size)).filter((b) => !tried.has(b.id)).slice(0, BATCH);
+    if (batch.length === 0) return signed;
+    for (const b of batch) tried.add(b.id);
+    const rows = Map.groupBy(await readMentionRows(table, batch.map((b) => b.source)), (r) => r.source);
+    const updates = batch.map(({ source, id }) => {
+      const chunks = (rows.get(source) ?? []).sort((a, b) => a.chunkIndex - b.chunkIndex);
+      return { id, minhash: documentSignature(chunks.map((c) => ({ text: c.text, parentId: c.parentId, contextLines: c.contextLines }))) };
+    });
+    signed += await writeSignatures(table, updates);
+  }
+}

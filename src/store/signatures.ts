@@ -1,0 +1,53 @@
+/**
+ * Look-alike signatures live in the chunks table, in the minhash column of
+ * each source's chunk 0 (null on every other row). So a signature is written
+ * in the same commit as its document's chunks, moves with them (a move copies
+ * whole rows) and goes when they are deleted: no second table to keep in step,
+ * and nothing beside the table, wherever DB_PATH points. A table from before
+ * the column gains it as nulls; sync then fills it from the stored text.
+ */
+import type { Table } from "@lancedb/lancedb";
+import { Field, Schema, Utf8 } from "apache-arrow";
+import { loadLanceDb } from "../native/lancedb.ts";
+
+export const SIGNATURE_COLUMN = "minhash";
+const UNSIGNED = `chunk_index = 0 AND ${SIGNATURE_COLUMN} IS NULL`;
+const SIGNATURE_UPDATE = new Schema([new Field("id", new Utf8(), false), new Field(SIGNATURE_COLUMN, new Utf8(), true)]);
+
+async function hasColumn(table: Table): Promise<boolean> {
+  return (await table.schema()).fields.some((f) => f.name === SIGNATURE_COLUMN);
+}
+
+/** Adds the column to a table from before it (every row null, so every source unsigned). */
+export async function ensureSignatureColumn(table: Table): Promise<void> {
+  if (!(await hasColumn(table))) await table.addColumns([{ name: SIGNATURE_COLUMN, valueSql: "CAST(NULL AS STRING)" }]);
+}
+
+/** How many sources have no signature yet (0 without a table). */
+export async function countUnsigned(table: Table | null): Promise<number> {
+  if (!table) return 0;
+  return table.countRows((await hasColumn(table)) ? UNSIGNED : "chunk_index = 0");
+}
+
+/** Up to `limit` unsigned sources, with the id of the chunk-0 row that takes the signature. */
+export async function unsignedSources(table: Table, limit: number): Promise<{ source: string; id: string }[]> {
+  const rows = await table.query().where(UNSIGNED).select(["source", "id"]).limit(limit).toArray();
+  return rows.map((r) => ({ source: r.source as string, id: r.id as string }));
+}
+
+/** Every stored signature (empty strings included: documents with no words). */
+export async function readSignatures(table: Table): Promise<{ source: string; minhash: string }[]> {
+  if (!(await hasColumn(table))) return [];
+  const arrow = await table.query().where(`chunk_index = 0 AND ${SIGNATURE_COLUMN} IS NOT NULL`).select(["source", SIGNATURE_COLUMN]).toArrow();
+  const source = arrow.getChild("source")!.toArray() as string[];
+  const minhash = arrow.getChild(SIGNATURE_COLUMN)!.toArray() as string[];
+  return source.map((s, i) => ({ source: s, minhash: minhash[i]! }));
+}
+
+/** Sets signatures on chunk-0 rows by id, in one commit; returns how many rows took one. A row replaced meanwhile (new id) is not matched. */
+export async function writeSignatures(table: Table, rows: { id: string; minhash: string }[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const lance = await loadLanceDb();
+  const result = await table.mergeInsert("id").whenMatchedUpdateAll().execute(lance.makeArrowTable(rows, { schema: SIGNATURE_UPDATE }));
+  return result.numUpdatedRows;
+}

@@ -1,0 +1,100 @@
+/** MinHash and LSH banding, measured: the overlap estimate's error, the banding's recall at the threshold, and the stored form. */
+import { describe, expect, test } from "bun:test";
+import { LshIndex } from "../../src/lookalikes/lsh.ts";
+import { PERMUTATIONS, decodeSignature, encodeSignature, minhash, overlap } from "../../src/lookalikes/minhash.ts";
+import { shingleHashes, wordsOf } from "../../src/lookalikes/shingles.ts";
+
+/** Two sets of `size` random 32-bit values sharing enough to have Jaccard overlap `jaccard`. */
+function pair(jaccard: number, size: number, random: () => number): [Uint32Array, Uint32Array] {
+  // |A ∩ B| = s, |A| = |B| = size, J = s / (2·size − s)  =>  s = 2·size·J / (1 + J)
+  const shared = Math.round((2 * size * jaccard) / (1 + jaccard));
+  const value = () => Math.floor(random() * 2 ** 32) >>> 0;
+  const common = Array.from({ length: shared }, value);
+  return [Uint32Array.from([...common, ...Array.from({ length: size - shared }, value)]), Uint32Array.from([...common, ...Array.from({ length: size - shared }, value)])];
+}
+
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+}
+
+describe("MinHash overlap estimate", () => {
+  test.each([0.2, 0.5, 0.8])("at overlap %p it is unbiased with a standard error under 0.05 over 300 pairs", (jaccard) => {
+    const random = seeded(Math.round(jaccard * 1000));
+    const errors = Array.from({ length: 300 }, () => {
+      const [a, b] = pair(jaccard, 400, random);
+      return overlap(minhash(a), minhash(b)) - jaccard;
+    });
+    const mean = errors.reduce((s, e) => s + e, 0) / errors.length;
+    const sd = Math.sqrt(errors.reduce((s, e) => s + (e - mean) ** 2, 0) / errors.length);
+    expect(Math.abs(mean)).toBeLessThan(0.015);
+    expect(sd).toBeLessThan(0.05);
+    // The theory the permutation count was chosen by: sqrt(J(1-J)/128), within sampling noise.
+    expect(sd).toBeLessThan(Math.sqrt((jaccard * (1 - jaccard)) / PERMUTATIONS) * 1.25);
+  });
+
+  test("identical sets agree in every slot, disjoint ones in almost none", () => {
+    const random = seeded(7);
+    const [a] = pair(0, 300, random);
+    const [b] = pair(0, 300, random);
+    expect(overlap(minhash(a), minhash(Uint32Array.from(a)))).toBe(1);
+    expect(overlap(minhash(a), minhash(b))).toBeLessThan(0.05);
+  });
+
+  test("a signature survives its stored form; an empty one or one of another length compares as no overlap", () => {
+    const signature = minhash(Uint32Array.from([1, 2, 3, 0xffffffff]));
+    expect(decodeSignature(encodeSignature(signature))).toEqual(signature);
+    expect(encodeSignature(minhash(new Uint32Array(0)))).toBe("");
+    expect(overlap(decodeSignature(""), signature)).toBe(0);
+    expect(overlap(decodeSignature(Buffer.alloc(40).toString("base64")), signature)).toBe(0);
+  });
+});
+
+describe("LSH banding", () => {
+  test("finds every pair estimated at 0.5 or more among 200 documents, and no pair below", () => {
+    const random = seeded(99);
+    const signatures: Uint32Array[] = [];
+    const truth: [number, number, number][] = [];
+    for (let i = 0; i < 100; i++) {
+      const jaccard = 0.3 + 0.6 * random();
+      const [a, b] = pair(jaccard, 300, random);
+      signatures.push(minhash(a), minhash(b));
+      truth.push([2 * i, 2 * i + 1, overlap(signatures[2 * i]!, signatures[2 * i + 1]!)]);
+    }
+    const lsh = new LshIndex(signatures);
+    for (const [a, b, estimate] of truth) {
+      const found = lsh.similarTo(a, 0.5).map((s) => s.index);
+      expect(found).toEqual(estimate >= 0.5 ? [b] : []);
+    }
+  });
+
+  test("results come most similar first, without the document itself", () => {
+    const base = Uint32Array.from({ length: 400 }, (_, i) => i * 7919);
+    const near = Uint32Array.from([...base.slice(0, 380), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    const farther = Uint32Array.from([...base.slice(0, 300), ...Array.from({ length: 100 }, (_, i) => 10_000_000 + i)]);
+    const lsh = new LshIndex([minhash(base), minhash(farther), minhash(near), minhash(new Uint32Array(0))]);
+    expect(lsh.similarTo(0, 0.5).map((s) => s.index)).toEqual([2, 1]);
+    expect(lsh.similarTo(3, 0.5)).toEqual([]);
+  });
+});
+
+describe("shingles", () => {
+  test("are taken over normalised words, so case, ё, escapes, markup and line breaks do not change them", () => {
+    const a = "# Акт сверки\n\n| ТЗ\\_2024 | ОТЧЁТ за год, **итоги**. |";
+    const b = "акт  сверки тз 2024 отчет\nза год итоги";
+    expect(wordsOf(a)).toEqual(["акт", "сверки", "тз", "2024", "отчет", "за", "год", "итоги"]);
+    expect(shingleHashes(a)).toEqual(shingleHashes(b));
+    expect(shingleHashes(a).length).toBe(4);
+  });
+
+  test("a text of fewer than five words is one shingle, and a text with no words has none", () => {
+    expect(shingleHashes("two words").length).toBe(1);
+    expect(shingleHashes("— | — ***").length).toBe(0);
+  });
+
+  test("word order matters", () => {
+    expect(shingleHashes("one two three four five")).not.toEqual(shingleHashes("five four three two one"));
+  });
+});
