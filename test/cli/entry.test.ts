@@ -71,13 +71,3 @@ describe("bad configuration", () => {
     expect(JSON.parse(r.stdout).dimensions).toBe(32);
   });
 });
-
-describe("commands whose engine lands later", () => {
-  test.each([
-    [["find", "term"], "find is not available in this build yet"],
-  ])("%o exits 1 with a clear message and a way around", (args, message) => {
-    const r = runCli([...args]);
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain(message);
-  });
-});

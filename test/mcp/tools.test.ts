@@ -166,8 +166,12 @@ describe("writing", () => {
     expect(errorText(await call(client, "ingest_file", { filePath: "beta.md" }))).toContain("must be absolute");
   });
 
-  test("tools whose engine is not built yet say so and name a way around", async () => {
-    expect(errorText(await call(client, "find_mentions", { terms: ["alpha"] }))).toContain("not available in this build yet");
+  test("find_mentions lists every document that mentions a term, within its output schema", async () => {
+    const r = await call(client, "find_mentions", { terms: ["alpha", "бета"], match: "any" });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ matchedDocuments: 1, forms: [{ term: "alpha", form: "alpha", documents: 1 }] });
+    expect((r.structuredContent!.documents as { displayPath: string }[]).map((d) => d.displayPath)).toEqual(["notes/alpha.md"]);
+    expect(errorText(await call(client, "find_mentions", { terms: ["alpha"], offset: -1 }))).toContain("offset");
   });
 });
 

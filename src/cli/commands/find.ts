@@ -1,12 +1,47 @@
 import { defineCommand } from "citty";
+import { resolve } from "node:path";
 import { AppError } from "../../errors.ts";
-import { configFromArgs, sharedArgs } from "../shared-args.ts";
+import { findMentions, type FindResult } from "../../search/find-mentions.ts";
+import { escapeControls, printJson, printLines } from "../output.ts";
+import { appFromArgs, positionals, repeatedFlag, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
-  meta: { name: "find", description: "Every document that mentions a term (not available in this build yet)" },
-  args: { ...sharedArgs, any: { type: "boolean", description: "Documents with any of the terms, not all" } },
-  run({ rawArgs, args }) {
-    configFromArgs(rawArgs, args); // a broken configuration is reported first, as by every command
-    throw new AppError("NOT_AVAILABLE", "find is not available in this build yet.", "Use minirag-mcp query with the exact term; it ranks exact matches high but returns the best few, not every mention.");
+  meta: { name: "find", description: "Every document that mentions a term (a term starting with - goes after --)" },
+  args: {
+    ...sharedArgs,
+    terms: { type: "positional", description: "Words or phrases; quote one (\"акт\") to match that whole word only", required: true },
+    match: { type: "string", description: "all (default): documents with every term; any: with at least one" },
+    any: { type: "boolean", description: "Same as --match any" },
+    scope: { type: "string", description: "Only under this path (repeatable)" },
+    offset: { type: "string", description: "Where the page starts (the next page's offset is printed)" },
+  },
+  async run({ rawArgs, args }) {
+    const app = appFromArgs(rawArgs, args);
+    const match = args.any ? "any" : (args.match ?? "all");
+    if (match !== "all" && match !== "any") throw new AppError("INVALID_ARGUMENT", `--match must be all or any, got ${match}`, "Use --match any (or --any) for documents with at least one term.");
+    const offset = args.offset === undefined ? undefined : Number(args.offset);
+    if (offset !== undefined && !Number.isInteger(offset)) throw new AppError("INVALID_ARGUMENT", `--offset must be a whole number, got ${args.offset}`, "Pass the offset a previous page printed, e.g. --offset 200.");
+    const scope = repeatedFlag(rawArgs, "scope").map((s) => resolve(s));
+    const result = await findMentions(app, { terms: positionals(args), match, scope, offset });
+    if (args.json) return printJson(result);
+    printHuman(result, positionals(args));
   },
 });
+
+function printHuman(result: FindResult, terms: string[]): void {
+  const what = terms.map((t) => JSON.stringify(t)).join(" ");
+  printLines(`${result.matchedDocuments} of ${result.searchedDocuments} documents mention ${what} (${plural(result.matchedChunks, "chunk")})`);
+  if (result.notice) printLines(result.notice);
+  if (result.forms.length) printLines(`forms: ${result.forms.map((f) => `${f.form} ${f.documents}`).join(", ")}${result.formsLeftOut ? ` and ${result.formsLeftOut} more` : ""}`);
+  for (const doc of result.documents) {
+    const where = [doc.titleMatch ? "title" : "", doc.matchedChunks ? plural(doc.matchedChunks, "chunk") : "", doc.firstMatch?.pages ? `p. ${doc.firstMatch.pages}` : ""].filter(Boolean);
+    printLines("", `${escapeControls(doc.displayPath)}  (${where.join(", ")})`);
+    if (doc.firstMatch) printLines(`  ${escapeControls(doc.firstMatch.snippet)}`);
+    if (doc.lookAlikes) printLines(`  looks like: ${doc.lookAlikes.map((l) => `${escapeControls(l.displayPath)} ${l.overlap.toFixed(2)}`).join(", ")}`);
+  }
+  if (result.nextOffset !== undefined) printLines("", `more: --offset ${result.nextOffset}`);
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
