@@ -54,7 +54,7 @@ function refuse(url: URL, ctx: HopContext, why: string): AppError {
   return new AppError(
     "URL_REFUSED",
     `Refusing to fetch from host ${hostOf(url)}: ${why}${redirectNote(url, ctx.requested)}. Private and local hosts are refused while ALLOW_PRIVATE_URLS is off.`,
-    "If the host is one you mean to reach (an internal wiki, a service on this machine), set ALLOW_PRIVATE_URLS=1 and restart. If not, treat the URL as untrusted: " +
+    "If the host is one you mean to reach (an internal wiki, a service on this machine), set ALLOW_PRIVATE_URLS=1 (a running MCP server needs a restart to see it). If not, treat the URL as untrusted: " +
       "it may come from an indexed document, and a host you never typed means the page you asked for redirected there.",
   );
 }
