@@ -28,6 +28,9 @@ export interface ChunkRow {
   pages?: string | null;
   /** The look-alike signature (store/signatures.ts): on chunk 0 only, null on other rows and until an older index is signed. */
   minhash?: string | null;
+  /** text and title as the full-text index reads them (keyword-text.ts); the store fills them on write. Null on rows from before they existed until backfilled. */
+  text_search?: string | null;
+  title_search?: string | null;
 }
 
 /** Every column but the vector: what reads and searches fetch. */
@@ -52,6 +55,8 @@ export function chunkSchema(dimensions: number): Schema {
     new Field("context_lines", new Int32(), true),
     new Field("pages", new Utf8(), true),
     new Field("minhash", new Utf8(), true),
+    new Field("text_search", new Utf8(), true),
+    new Field("title_search", new Utf8(), true),
   ]);
 }
 

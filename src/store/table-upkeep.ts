@@ -9,8 +9,12 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadLanceDb } from "../native/lancedb.ts";
 
-/** Column -> index kind. BM25 over text and title; btrees make reads by source and by parent id lookups, not scans. */
-export const REQUIRED_INDEXES: Record<string, "fts" | "btree"> = { text: "fts", title: "fts", source: "btree", parent_id: "btree" };
+/**
+ * Column -> index kind. BM25 over the search columns (text and title with
+ * Russian words stemmed, search-columns.ts); btrees make reads by source and
+ * by parent id lookups, not scans.
+ */
+export const REQUIRED_INDEXES: Record<string, "fts" | "btree"> = { text_search: "fts", title_search: "fts", source: "btree", parent_id: "btree" };
 
 /**
  * Past this many chunks, flat vector search becomes the slowest part of a query
@@ -78,10 +82,12 @@ export async function lostIndexFolders(table: Table, tableDir: string): Promise<
 }
 
 /**
- * Builds whatever index is missing or unreadable; false when one could not be built this time. The full-text tokenizer keeps LanceDB's
- * defaults (lower case, English stemming and stop words, ASCII folding), which
- * leave Cyrillic words as they are; with stem: false LanceDB 0.31 deadlocked
- * building the index over 100k chunks.
+ * Builds whatever index is missing or unreadable; false when one could not be
+ * built this time. The full-text tokenizer keeps LanceDB's defaults (lower
+ * case, English stemming and stop words, ASCII folding); Russian words arrive
+ * already stemmed (keyword-text.ts). Once the search columns are indexed, the
+ * full-text indexes a table built before them had on text and title are
+ * dropped: every optimize would otherwise keep updating them for nothing.
  */
 export async function ensureIndexes(table: Table): Promise<boolean> {
   const lance = await loadLanceDb();
@@ -98,7 +104,20 @@ export async function ensureIndexes(table: Table): Promise<boolean> {
       complete = false;
     }
   }
+  if (complete) await dropRetiredIndexes(table);
   return complete;
+}
+
+/** Full-text indexes on columns keyword search no longer reads (text and title before the search columns). */
+async function dropRetiredIndexes(table: Table): Promise<void> {
+  for (const index of await table.listIndices()) {
+    if (index.indexType !== "FTS" || index.columns.some((c) => c in REQUIRED_INDEXES)) continue;
+    try {
+      await table.dropIndex(index.name);
+    } catch {
+      // Another writer dropped it first; nothing reads it either way.
+    }
+  }
 }
 
 /** SQL types for columns a newer version may add (addColumns by arrow Field trips on LanceDB's own copy of apache-arrow). */

@@ -61,7 +61,7 @@ describe("an index of 250 chunks", () => {
     const before = await queryDocuments(app, { query: marker(farNote), topK: 5, hybridWeight: 1 });
     expect(before.results[0]!.source).toBe(join(root, note(farNote)));
     const table = await (await (await loadLanceDb()).connect(app.config.dbPath)).openTable("chunks");
-    const uuid = (await table.listIndices()).find((index) => index.columns.includes("text"))?.indexUuid;
+    const uuid = (await table.listIndices()).find((index) => index.columns.includes("text_search"))?.indexUuid;
     expect(uuid).toBeString();
     rmSync(join(app.config.dbPath, "chunks.lance", "_indices", uuid!), { recursive: true });
     await expect(app.store.keywordSearch(marker(farNote), 5)).rejects.toThrow("not found");

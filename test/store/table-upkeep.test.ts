@@ -20,7 +20,7 @@ describe("keeping the table whole", () => {
     for (const index of await table.listIndices()) await table.dropIndex(index.name);
 
     const fresh = { ...app, store: new ChunkStore(app.config.dbPath) };
-    expect((await fullStatus(fresh)).indexWarning).toContain("The text, title, source, parent_id indexes are missing or unreadable");
+    expect((await fullStatus(fresh)).indexWarning).toContain("The text_search, title_search, source, parent_id indexes are missing or unreadable");
     await ingestData(fresh, { source: "second-note", content: "The valves stay shut." });
     const columns = (await (await openChunks(app.config.dbPath)).listIndices()).flatMap((i) => i.columns).sort();
     expect(columns).toEqual(Object.keys(REQUIRED_INDEXES).sort());
@@ -32,11 +32,11 @@ describe("keeping the table whole", () => {
     const { app } = await testApp();
     await ingestData(app, { source: "pump-note", content: "The pumps run at night." });
     const table = await openChunks(app.config.dbPath);
-    const uuid = (await table.listIndices()).find((index) => index.columns.includes("text"))!.indexUuid!;
+    const uuid = (await table.listIndices()).find((index) => index.columns.includes("text_search"))!.indexUuid!;
     rmSync(join(app.config.dbPath, "chunks.lance", "_indices", uuid), { recursive: true });
     const fresh = { ...app, store: new ChunkStore(app.config.dbPath) };
     await expect(fresh.store.keywordSearch("pumps", 5)).rejects.toThrow();
-    expect((await fullStatus(fresh)).indexWarning).toContain("The text index is missing or unreadable");
+    expect((await fullStatus(fresh)).indexWarning).toContain("The text_search index is missing or unreadable");
     await ingestData(fresh, { source: "valve-note", content: "The valves stay shut." });
     expect((await fresh.store.keywordSearch("pumps", 5)).map((h) => h.source)).toEqual(["pump-note"]);
     expect((await fullStatus(fresh)).indexWarning).toBeUndefined();
