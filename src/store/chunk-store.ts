@@ -17,6 +17,8 @@ import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
+import { backfillSearchColumns, fillSearchColumns, keywordColumns, SEARCH_COLUMNS } from "./search-columns.ts";
+import { keywordText } from "./keyword-text.ts";
 import { ANN_THRESHOLD, brokenIndexes, compact, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
@@ -124,6 +126,8 @@ export class ChunkStore {
     if (!this.writeReady) {
       await ensureColumns(table, chunkSchema(dimensions));
       this.columns = new Set((await table.schema()).fields.map((f) => f.name));
+      // Before the indexes: the full-text indexes move onto the search columns only once every row has them.
+      await backfillSearchColumns(table);
       this.writeReady = await ensureIndexes(table);
     }
     return { table, created };
@@ -137,7 +141,10 @@ export class ChunkStore {
   async replaceSources(sources: string[], rows: ChunkRow[], dimensions: number): Promise<void> {
     if (rows.length === 0) throw new AppError("INDEX", `Nothing to index for ${sources.join(", ")}.`, "The documents produced no text; check that they are not empty.");
     const token = randomBytes(6).toString("hex");
-    for (const row of rows) row.id = `${row.source}#${row.chunk_index}@${token}`;
+    for (const row of rows) {
+      row.id = `${row.source}#${row.chunk_index}@${token}`;
+      fillSearchColumns(row);
+    }
     const { table, created } = await this.openForWrite(dimensions, rows);
     if (created) return;
     await swapIn(table, rows, sources);
@@ -160,6 +167,7 @@ export class ChunkStore {
         row.id = `${move.to}#${r.chunk_index}@${token}`;
         row.parent_id = r.parent_id === null ? null : move.to + String(r.parent_id).slice(move.from.length);
         row.mtime = move.mtime;
+        if (this.columns?.has("text_search")) fillSearchColumns(row);
         return row;
       });
       if (rows.length) await swapIn(table, rows, batch.flatMap((m) => [m.from, m.to]));
@@ -276,11 +284,15 @@ export class ChunkStore {
     const table = await this.open();
     if (!table) return [];
     const lance = await loadLanceDb();
+    // An index built before the search columns is read through its old text and title indexes until a write moves them.
+    const columns = keywordColumns((await table.listIndices()).flatMap((i) => i.columns));
+    const words = columns === SEARCH_COLUMNS ? keywordText(text) : text;
     let query = table
       .query()
-      .fullTextSearch(new lance.MultiMatchQuery(text, ["text", "title"]))
+      .fullTextSearch(new lance.MultiMatchQuery(words, [...columns]))
       .limit(limit)
-      .select([...this.metaColumns(), "_score"]);
+      // The search columns come along so the caller can see which query words a hit matched (keyword-coverage.ts).
+      .select([...this.metaColumns(), ...(columns === SEARCH_COLUMNS ? SEARCH_COLUMNS : []), "_score"]);
     if (filter) query = query.where(filter);
     return ((await query.toArray()) as Hit[]).map(plain);
   }
