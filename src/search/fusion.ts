@@ -1,8 +1,11 @@
 /**
  * Weighted reciprocal rank fusion of the vector and keyword rankings:
- * score = (1 - w) / (k + 1 + vector rank) + w / (k + 1 + keyword rank), k = 60,
- * ranks 0-based. Fusing ranks, not raw scores, because L2 distance and BM25
- * live on incomparable scales. Ties keep insertion order, vector hits first.
+ * score = (1 - w) / (k + 1 + vector rank) + w * c / (k + 1 + keyword rank),
+ * k = 60, ranks 0-based, c the query's keyword coverage (keyword-coverage.ts:
+ * the share of its words the keyword side matched at all), so a keyword
+ * ranking built on one word of a long question counts for little. Fusing
+ * ranks, not raw scores, because L2 distance and BM25 live on incomparable
+ * scales. Ties keep insertion order, vector hits first.
  */
 export const RRF_K = 60;
 
@@ -18,13 +21,13 @@ export interface Fused<T> {
   distance: number | null;
 }
 
-export function fuseRankings<T extends Candidate>(vectorHits: T[], keywordHits: T[], weight: number): Fused<T>[] {
+export function fuseRankings<T extends Candidate>(vectorHits: T[], keywordHits: T[], weight: number, coverage = 1): Fused<T>[] {
   const fused = new Map<string, Fused<T>>();
   vectorHits.forEach((hit, rank) => {
     fused.set(hit.id, { item: hit, distance: hit.distance, score: (1 - weight) / (RRF_K + 1 + rank) });
   });
   keywordHits.forEach((hit, rank) => {
-    const add = weight / (RRF_K + 1 + rank);
+    const add = (weight * coverage) / (RRF_K + 1 + rank);
     const existing = fused.get(hit.id);
     if (existing) existing.score += add;
     else fused.set(hit.id, { item: hit, distance: null, score: add });

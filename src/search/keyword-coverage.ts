@@ -1,0 +1,63 @@
+/**
+ * How much of a query the keyword side could match at all: the share of the
+ * query's words that occur in any keyword candidate. A Russian question over
+ * English documents matches, if anything, a number or a name: its keyword
+ * ranking answers a small part of the question, and at full weight that
+ * noise outranked good vector hits (multilingual-e5-small, xquad Russian
+ * questions over English paragraphs, nDCG@10: hybrid 0.883 against 0.884 for
+ * vectors alone; 970 of 1,190 questions had no keyword hit, the median
+ * coverage of the rest was about 0.1). Same-language questions match nearly
+ * every word (median coverage 1.0 for xquad-en and xquad-ru).
+ *
+ * Words are compared as the index stores them (keyword-text.ts: Russian
+ * stems), with Latin words reduced by a Porter stemmer on both sides, since
+ * LanceDB stems English inside the index where we cannot see it.
+ */
+import { stemmer as englishStemmer } from "@orama/stemmers/english";
+import { keywordText } from "../store/keyword-text.ts";
+import type { Hit } from "../store/chunk-store.ts";
+
+const LATIN_WORD = /^[a-z]+$/;
+const CACHE_LIMIT = 50_000;
+const englishStems = new Map<string, string>();
+
+function comparable(word: string): string {
+  const lower = word.toLowerCase();
+  if (!LATIN_WORD.test(lower)) return lower;
+  let stem = englishStems.get(lower);
+  if (stem === undefined) {
+    stem = englishStemmer(lower);
+    if (englishStems.size >= CACHE_LIMIT) englishStems.clear();
+    englishStems.set(lower, stem);
+  }
+  return stem;
+}
+
+/** The words of an already reduced text (a search column, or keywordText of one), as coverage compares them. */
+function wordsOf(reduced: string): string[] {
+  return reduced.split(" ").filter(Boolean).map(comparable);
+}
+
+/** A hit's words: its search columns where the index has them, else its text and title reduced here. */
+function hitWords(hit: Hit): string[] {
+  if (typeof hit.text_search === "string") return wordsOf(`${hit.text_search} ${hit.title_search ?? ""}`);
+  return wordsOf(keywordText(`${hit.text} ${hit.title}`));
+}
+
+/**
+ * The share (0 to 1) of the query's distinct words found in at least one
+ * keyword hit; 0 without hits. A hit means LanceDB matched at least one word,
+ * so with hits it is never below one word's share, even where our comparison
+ * misses the match (LanceDB's ASCII folding, a stemmer disagreement).
+ */
+export function keywordCoverage(query: string, hits: Hit[]): number {
+  if (hits.length === 0) return 0;
+  const wanted = new Set(wordsOf(keywordText(query)));
+  if (wanted.size === 0) return 1;
+  const found = new Set<string>();
+  for (const hit of hits) {
+    for (const word of hitWords(hit)) if (wanted.has(word)) found.add(word);
+    if (found.size === wanted.size) break;
+  }
+  return Math.max(found.size, 1) / wanted.size;
+}
