@@ -11,6 +11,7 @@ import type { ChunkStore, Hit } from "../store/chunk-store.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { scopeFilter } from "../scan/scope.ts";
 import { fuseRankings, vectorOnly, type Fused } from "./fusion.ts";
+import { keywordCoverage } from "./keyword-coverage.ts";
 import { applyResultFilters } from "./result-filters.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
 
@@ -76,7 +77,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const [queryVector] = await embedder.embed([input.query]);
   const vectorHits: Candidate[] = (await store.vectorSearch(queryVector!, candidates, filter)).map((h) => ({ ...h, distance: h._distance ?? null }));
   const keywordHits = await keywordSide;
-  const fused: Fused<Candidate>[] = keywordHits ? fuseRankings(vectorHits, keywordHits, weight) : vectorOnly(vectorHits);
+  const fused: Fused<Candidate>[] = keywordHits ? fuseRankings(vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits)) : vectorOnly(vectorHits);
   const ranked = fused.map((f) => toChunkResult(f.item, f.score, f.distance));
   const results = applyResultFilters(ranked, { maxDistance: config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
   if (results.length === 0) {
