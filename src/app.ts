@@ -5,6 +5,7 @@
 import type { Config } from "./config/load-config.ts";
 import { OnnxEmbedder, type Embedder } from "./embed/embedder.ts";
 import { resolveModelFolder } from "./embed/model-folder.ts";
+import { describeProfile } from "./embed/model-profile.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore } from "./store/chunk-store.ts";
 import { SYSTEM_NETWORK, type Network } from "./url/network.ts";
@@ -42,20 +43,29 @@ export interface App {
 export function createApp(config: Config, options: AppOptions = {}): App {
   const log = options.log ?? logLine;
   let embedder: Promise<Embedder> | undefined;
+  const store = new ChunkStore(config.dbPath);
   return {
     config,
     log,
-    store: new ChunkStore(config.dbPath),
+    store,
     metrics: options.metrics,
     network: options.network ?? SYSTEM_NETWORK,
     embedder() {
       embedder ??= (async () => {
         const folder = await resolveModelFolder(config.modelName, { cacheDir: config.cacheDir, endpoint: config.hfEndpoint, log });
-        return OnnxEmbedder.load(folder);
+        const loaded = await OnnxEmbedder.load(folder);
+        // Said when a folder's profile was read or recognised, so a wrong guess is visible; a known id or plain defaults go unsaid.
+        if (folder.profileRead) log(`model ${config.modelName}: ${describeProfile(loaded.profile)}, from ${folder.profileSource}`);
+        store.useModel({ name: config.modelName, fingerprint: loaded.fingerprint, dimensions: loaded.dimensions, ...loaded.profile }, log);
+        return loaded;
       })();
       // A failed load is not cached: the next call retries (say, after the network returns).
       embedder.catch(() => (embedder = undefined));
-      return embedder;
+      // Every call, not once: another process may have rebuilt the index with another model meanwhile.
+      return embedder.then(async (loaded) => {
+        await store.checkModel();
+        return loaded;
+      });
     },
   };
 }

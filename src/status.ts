@@ -5,6 +5,7 @@ import type { Config } from "./config/load-config.ts";
 import { describeError } from "./errors.ts";
 import { rootHealth } from "./scan/root-health.ts";
 import { dbPathProblem } from "./store/db-path.ts";
+import type { IndexModel } from "./store/index-identity.ts";
 import { countUnsigned } from "./store/signatures.ts";
 import { VERSION } from "./version.ts";
 
@@ -14,6 +15,8 @@ export interface StatusReport {
   roots?: string[];
   dbPath?: string;
   model?: string;
+  /** The model the index records (index-identity.ts); absent without an index or for one built before models were recorded. */
+  indexModel?: IndexModel;
   hybridWeight?: number;
   chunkScheme?: number;
   ocr?: string;
@@ -53,6 +56,9 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
     report.staleChunkCount = stale;
+    const recorded = await app.store.recordedModel();
+    if (recorded) report.indexModel = recorded;
+    else if (sources.length > 0) report.indexModelNote = "The index does not record which model built it (it predates model records); the next sync or ingest records the current model if its vector width matches.";
     const unsigned = await countUnsigned(await app.store.open());
     if (unsigned > 0) report.unsignedSourceCount = unsigned;
     const unusable = await app.store.unusableIndexes();

@@ -2,6 +2,8 @@
 export const DEFAULT_MODEL = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2";
 export const DEFAULT_MAX_FILE_SIZE = 104_857_600;
 export const DEFAULT_CHUNK_TOKEN_BUDGET = 110;
+/** The longest trained length a model profile may state. */
+export const MAX_MODEL_LENGTH = 8192;
 export const DEFAULT_HYBRID_WEIGHT = 0.6;
 export const DEFAULT_OCR_LANG = "eslav";
 export const DEFAULT_OCR_MIN_CHARS_PER_PAGE = 25;

@@ -3,6 +3,8 @@
  * the size and sha256 of every file. The hashes of the default model were
  * taken from several independent public records of this revision, which agree.
  */
+import type { ModelProfile } from "./model-profile.ts";
+
 export interface HubFile {
   path: string;
   size: number;
@@ -16,8 +18,8 @@ export interface HubModel {
   repo: string;
   revision: string;
   dimensions: number;
-  /** The trained sequence length; input past it is never seen by the encoder. */
-  maxLength: number;
+  /** Prefixes, pooling, normalisation and the trained length (input past it is never seen by the encoder). */
+  profile: ModelProfile;
   /** The ONNX file within files. */
   onnxFile: string;
   files: HubFile[];
@@ -30,7 +32,8 @@ export const KNOWN_MODELS: Record<string, HubModel> = {
     repo: "qdrant/paraphrase-multilingual-MiniLM-L12-v2-onnx-Q",
     revision: "faf4aa4225822f3bc6376869cb1164e8e3feedd0",
     dimensions: 384,
-    maxLength: 128,
+    // As the reference embeds with it: no prefixes, mean pooling, normalised; trained on 128 tokens.
+    profile: { queryPrefix: "", passagePrefix: "", pooling: "mean", normalize: true, maxLength: 128 },
     onnxFile: "model_optimized.onnx",
     files: [
       { path: "config.json", size: 673, sha256: "c8ec081fdad2df991bf5abbf18418fec7a5cdaa421f60ffb060a30040b8c376f" },

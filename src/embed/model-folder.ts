@@ -1,21 +1,32 @@
 /**
- * Turns MODEL_NAME into a folder holding an ONNX file and a tokenizer: an
- * absolute path is checked as it is; a known id is downloaded on first use.
+ * Turns MODEL_NAME into a folder holding an ONNX file and a tokenizer, with
+ * the model's profile and content fingerprint: an absolute path is checked as
+ * it is (its profile from folder-profile.ts); a known id is downloaded on
+ * first use and carries the profile known-models.ts gives it.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isModelPath } from "../config/load-config.ts";
 import { AppError } from "../errors.ts";
 import { ensureModelFiles } from "./download.ts";
+import { folderProfile, type FolderFiles } from "./folder-profile.ts";
 import { KNOWN_MODELS } from "./known-models.ts";
+import { modelFingerprint } from "./model-fingerprint.ts";
+import type { ModelProfile } from "./model-profile.ts";
 
 export interface ModelFolder {
   modelName: string;
   onnxPath: string;
   tokenizer: object;
   tokenizerConfig: object;
-  /** Tokens past this are cut off before the encoder sees them. */
-  maxLength: number;
+  /** Prefixes, pooling, normalisation; tokens past profile.maxLength are cut off before the encoder sees them. */
+  profile: ModelProfile;
+  /** Where the profile came from, for the log. */
+  profileSource: string;
+  /** True when it came from a profile file or a recognised family rather than a known id or the plain defaults. */
+  profileRead: boolean;
+  /** The cheap content hash of the ONNX file and tokenizer.json (model-fingerprint.ts). */
+  fingerprint: string;
 }
 
 const ONNX_CANDIDATES = ["model.onnx", "onnx/model.onnx", "model_optimized.onnx", "model_quantized.onnx", "onnx/model_quantized.onnx"];
@@ -38,7 +49,7 @@ export async function resolveModelFolder(modelName: string, options: ResolveMode
     );
   }
   const dir = await ensureModelFiles(known, options.cacheDir, options);
-  return { ...readModelFolder(dir, modelName, known.onnxFile), maxLength: known.maxLength };
+  return { ...readModelFolder(dir, modelName, known.onnxFile), profile: known.profile, profileSource: `the known model ${known.id}`, profileRead: false };
 }
 
 function readModelFolder(dir: string, modelName: string, onnxFile?: string): ModelFolder {
@@ -47,13 +58,16 @@ function readModelFolder(dir: string, modelName: string, onnxFile?: string): Mod
   if (!onnx) throw new AppError("MODEL_FOLDER", `No model.onnx in the model folder ${dir}`, FOLDER_HINT);
   const tokenizerPath = join(dir, "tokenizer.json");
   if (!existsSync(tokenizerPath)) throw new AppError("MODEL_FOLDER", `No tokenizer.json in the model folder ${dir}`, FOLDER_HINT);
-  const tokenizer = readJson(tokenizerPath) as { truncation?: { max_length?: number } | null };
-  const configPath = join(dir, "tokenizer_config.json");
-  const tokenizerConfig = (existsSync(configPath) ? readJson(configPath) : {}) as { model_max_length?: number };
-  // Large sentinel values (1e30) in tokenizer_config mean "unset".
-  const fromConfig = tokenizerConfig.model_max_length && tokenizerConfig.model_max_length < 100_000 ? tokenizerConfig.model_max_length : undefined;
-  const maxLength = tokenizer.truncation?.max_length ?? fromConfig ?? 512;
-  return { modelName, onnxPath: onnx, tokenizer, tokenizerConfig, maxLength };
+  const tokenizer = readJson(tokenizerPath) as FolderFiles["tokenizer"];
+  const tokenizerConfig = readOptionalJson(join(dir, "tokenizer_config.json")) as FolderFiles["tokenizerConfig"];
+  const config = readOptionalJson(join(dir, "config.json")) as FolderFiles["config"];
+  const { profile, source, read } = folderProfile(dir, { tokenizer, tokenizerConfig, config });
+  return { modelName, onnxPath: onnx, tokenizer, tokenizerConfig, profile, profileSource: source, profileRead: read, fingerprint: modelFingerprint([onnx, tokenizerPath]) };
+}
+
+function readOptionalJson(path: string): object {
+  const value = existsSync(path) ? readJson(path) : null;
+  return typeof value === "object" && value !== null ? value : {};
 }
 
 function readJson(path: string): unknown {

@@ -49,7 +49,7 @@ export async function prepareDocument(app: App, embedder: Embedder, doc: Documen
       title: doc.title,
       seedTitle,
       budget: app.config.chunkTokenBudget,
-      count: (t) => embedder.countTokens(t),
+      count: (t) => embedder.countTokens(t, "passage"),
     }),
   );
   if (!pages) return { ...rest, chunks };
@@ -62,7 +62,7 @@ export async function storeDocuments(app: App, embedder: Embedder, docs: Prepare
   if (docs.length === 0) return [];
   const texts = docs.flatMap((d) => d.chunks.map((c) => c.text));
   app.metrics?.embedGroups.push(texts);
-  const vectors = await timed(app.metrics, "embedMs", () => embedder.embed(texts));
+  const vectors = await timed(app.metrics, "embedMs", () => embedder.embed(texts, "passage"));
   const ingestedAt = new Date().toISOString();
   let next = 0;
   const rows: ChunkRow[] = docs.flatMap((doc) => {

@@ -74,7 +74,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
           },
         );
   const embedder = await app.embedder();
-  const [queryVector] = await embedder.embed([input.query]);
+  const [queryVector] = await embedder.embed([input.query], "query");
   const vectorHits: Candidate[] = (await store.vectorSearch(queryVector!, candidates, filter)).map((h) => ({ ...h, distance: h._distance ?? null }));
   const keywordHits = await keywordSide;
   const fused: Fused<Candidate>[] = keywordHits ? fuseRankings(vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits)) : vectorOnly(vectorHits);

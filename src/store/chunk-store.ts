@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { AppError } from "../errors.ts";
 import { dbPathProblem, isLocalPath } from "./db-path.ts";
 import { checkDimensions, swapIn } from "./table-writes.ts";
+import { checkSearchModel, ensureWriteModel, readIndexModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
 import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
@@ -45,6 +46,8 @@ export class ChunkStore {
   private columns: Set<string> | null = null;
   /** Indexes and columns are checked once per process, on the first write. */
   private writeReady = false;
+  /** The model writes run under and searches are checked against (index-identity.ts). */
+  private readonly binding: ModelBinding = { log: () => {} };
 
   constructor(
     readonly dbPath: string,
@@ -123,6 +126,7 @@ export class ChunkStore {
       created = opened.created;
     }
     if (!created) checkDimensions(this.dbPath, await table.schema(), dimensions);
+    await ensureWriteModel(table, this.dbPath, this.binding);
     if (!this.writeReady) {
       await ensureColumns(table, chunkSchema(dimensions));
       this.columns = new Set((await table.schema()).fields.map((f) => f.name));
@@ -221,6 +225,24 @@ export class ChunkStore {
   async tidy(): Promise<void> {
     const table = await this.open();
     if (table) await compactIfFragmented(table, this.annThreshold);
+  }
+
+  /** From now on, writes and searches check (and a write records) this model: see index-identity.ts. */
+  useModel(model: IndexModel, log: (line: string) => void): void {
+    this.binding.current = model;
+    this.binding.log = log;
+  }
+
+  /** Refuses searches when the index records another model than the one in use. */
+  async checkModel(): Promise<void> {
+    const table = await this.open();
+    if (table) await checkSearchModel(table, this.dbPath, this.binding);
+  }
+
+  /** The model the index records, or null (no index, or one built before models were recorded). */
+  async recordedModel(): Promise<IndexModel | null> {
+    const table = await this.open();
+    return table ? readIndexModel(await table.schema()) : null;
   }
 
   /** Index columns whose index is missing or unreadable (status reports them; the next write rebuilds them). */

@@ -54,7 +54,7 @@ function fakeModel(overrides: Partial<Record<string, string>> = {}): HubModel {
     repo: "test/fake-model-onnx",
     revision: "0123456789abcdef0123456789abcdef01234567",
     dimensions: 32,
-    maxLength: 128,
+    profile: { queryPrefix: "", passagePrefix: "", pooling: "mean", normalize: true, maxLength: 128 },
     onnxFile: "model.onnx",
     files: Object.entries(files).map(([path, bytes]) => ({ path, size: bytes.length, sha256: overrides[path] ?? sha(bytes) })),
   };

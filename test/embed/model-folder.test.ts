@@ -32,7 +32,7 @@ describe("MODEL_NAME resolution", () => {
     cpSync(join(TINY_MODEL, "tokenizer.json"), join(dir, "tokenizer.json"));
     const folder = await resolveModelFolder(dir, options);
     expect(folder.onnxPath).toBe(join(dir, "onnx/model.onnx"));
-    expect(folder.maxLength).toBe(128);
+    expect(folder.profile.maxLength).toBe(128);
   });
 
   test("an unknown model id names the known ids", async () => {

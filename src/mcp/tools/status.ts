@@ -6,7 +6,7 @@ export const statusTool = defineTool({
   name: "status",
   title: "Index status",
   description:
-    "Report the configuration (roots, index path, model, hybrid weight) and the health of the index: chunk and source counts, " +
+    "Report the configuration (roots, index path, model, hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
     "whether any chunks predate the current chunking scheme, a missing index, each .miniragignore with its rule count, and roots that do not exist or cannot be listed. Answers even when the configuration is invalid, with configError.",
   input: z.object({}),
   output: z.object({
@@ -15,6 +15,19 @@ export const statusTool = defineTool({
     roots: z.array(z.string()).optional(),
     dbPath: z.string().optional(),
     model: z.string().optional(),
+    indexModel: z
+      .object({
+        name: z.string(),
+        fingerprint: z.string(),
+        dimensions: z.number(),
+        queryPrefix: z.string(),
+        passagePrefix: z.string(),
+        pooling: z.string(),
+        normalize: z.boolean(),
+        maxLength: z.number(),
+      })
+      .optional(),
+    indexModelNote: z.string().optional(),
     hybridWeight: z.number().optional(),
     chunkScheme: z.number().optional(),
     ocr: z.string().optional(),
