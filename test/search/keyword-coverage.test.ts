@@ -33,11 +33,15 @@ describe("keyword coverage: the share of the query's words the keyword hits matc
 });
 
 describe("weighted RRF scaled by keyword coverage", () => {
-  const vector = [
+  type C = { id: string; distance: number | null };
+  const vector: C[] = [
     { id: "a", distance: 0.2 },
     { id: "b", distance: 0.3 },
   ];
-  const keyword = [{ id: "b", distance: null }, { id: "k", distance: null }];
+  const keyword: C[] = [
+    { id: "b", distance: null },
+    { id: "k", distance: null },
+  ];
 
   test("full coverage is the plain weighted RRF", () => {
     expect(fuseRankings(vector, keyword, 0.6, 1).map((f) => f.score)).toEqual(fuseRankings(vector, keyword, 0.6).map((f) => f.score));
