@@ -1,64 +1,123 @@
 /**
- * Retrieval quality at the document level: nDCG@10, Recall@10, Recall@100 and
- * MRR@10 for BM25-only, vector-only and hybrid weights. A chunk ranking
- * becomes a document ranking by each document's best chunk.
+ * Retrieval quality at the document level: nDCG@10, Recall@10 and MRR@10
+ * through query_documents at hybrid weights 0 (vectors only), 0.6 (the
+ * default) and 1 (keywords only), for each half of each question set. A chunk
+ * ranking becomes a document ranking by each document's best chunk.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { createApp, type App } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
 import { runSync } from "../../../src/sync/run-sync.ts";
-import { loadLanceDb } from "../../../src/native/lancedb.ts";
 import { queryDocuments } from "../../../src/search/query-documents.ts";
-import type { RetrievalSet } from "../lib/datasets.ts";
 import { mrrAt, ndcgAt, rankDocuments, recallAt } from "../lib/ir-metrics.ts";
-import { tempDir } from "../lib/setup.ts";
+import type { RetrievalSet } from "../lib/datasets.ts";
+import { halfOf, type Half, type QualitySet } from "../lib/quality-sets.ts";
+import { corpusCopy, REPO, tempDir } from "../lib/setup.ts";
 import { mean } from "../lib/stats.ts";
+
+export const WEIGHTS = [0, 0.6, 1] as const;
+
+/** The real model the quality rows are made with unless MINIRAG_BENCH_MODEL names another folder. */
+export const DEFAULT_QUALITY_MODEL = join(REPO, "../shared/models/multilingual-e5-small-int8");
+
+export interface QualityModel {
+  dir: string;
+  /** The folder name, which is what the figures are labelled with. */
+  name: string;
+  /** False for the committed tiny random-weight model: only keyword rows mean anything then. */
+  real: boolean;
+}
+
+/** MINIRAG_BENCH_MODEL, else the shared e5 folder, else the tiny test model. */
+export function qualityModel(env = process.env): QualityModel {
+  const dir = env.MINIRAG_BENCH_MODEL ?? (existsSync(join(DEFAULT_QUALITY_MODEL, "model.onnx")) ? DEFAULT_QUALITY_MODEL : undefined);
+  if (dir) return { dir, name: basename(dir), real: true };
+  return { dir: join(REPO, "test/fixtures/models/tiny"), name: "tiny (random weights)", real: false };
+}
+
+/** A short fingerprint of the model file, so a table can be traced to the exact weights. */
+export function modelFingerprint(dir: string): string {
+  const onnx = join(dir, "model.onnx");
+  if (!existsSync(onnx)) return "?";
+  return new Bun.CryptoHasher("sha256").update(readFileSync(onnx)).digest("hex").slice(0, 12);
+}
+
+export interface Scores {
+  queries: number;
+  ndcg10: number;
+  recall10: number;
+  mrr10: number;
+}
 
 export interface QualityRow {
   set: string;
-  label: string;
   weight: number;
-  ndcg10: number;
-  recall10: number;
-  recall100: number;
-  mrr10: number;
-  queries: number;
+  all: Scores;
+  A: Scores;
+  B: Scores;
 }
 
-/** Indexes a retrieval set in place (the index lives in a temp folder, the docs are read where they are). */
-export async function indexSet(set: RetrievalSet, modelDir: string): Promise<App> {
-  const app = createApp(loadConfig({ env: { BASE_DIR: set.docsDir, MODEL_NAME: modelDir, DB_PATH: join(tempDir(`quality-${set.name}`), "lancedb") } }), { log: () => {} });
+/** Indexes the set's documents (copied into a temp folder, so a subset is exactly what is indexed). */
+export async function indexSet(set: QualitySet, modelDir: string): Promise<App> {
+  const root = corpusCopy(set.docs, `quality-${set.indexKey}`);
+  const app = createApp(loadConfig({ env: { BASE_DIR: root, MODEL_NAME: modelDir, DB_PATH: join(tempDir(`quality-db-${set.indexKey}`), "lancedb") } }), { log: () => {} });
   const report = await runSync(app);
   if (report.counts.failed) throw new Error(`${set.name}: ${report.counts.failed} documents failed to index`);
   return app;
 }
 
-export async function evaluate(app: App, set: RetrievalSet, weight: number, label: string, maxQueries: number, search?: (q: string) => Promise<string[]>): Promise<QualityRow> {
-  const scores = { ndcg10: [] as number[], recall10: [] as number[], recall100: [] as number[], mrr10: [] as number[] };
-  for (const q of set.queries.slice(0, maxQueries)) {
-    const sources = search ? await search(q.text) : (await queryDocuments(app, { query: q.text, topK: 100, hybridWeight: weight })).results.map((r) => r.source);
-    const ranked = rankDocuments(sources).map((s) => join(set.docsDir, basename(s)));
-    const rel = set.qrels.get(q.id)!;
-    scores.ndcg10.push(ndcgAt(ranked, rel, 10));
-    scores.recall10.push(recallAt(ranked, rel, 10));
-    scores.recall100.push(recallAt(ranked, rel, 100));
-    scores.mrr10.push(mrrAt(ranked, rel, 10));
-  }
-  return { set: set.name, label, weight, ndcg10: mean(scores.ndcg10), recall10: mean(scores.recall10), recall100: mean(scores.recall100), mrr10: mean(scores.mrr10), queries: scores.ndcg10.length };
+type QuestionScores = Omit<Scores, "queries">;
+
+/** One question's scores for a ranked list of chunk sources (indexed copies: matched to the judgments by file name). */
+export function scoreQuestion(set: RetrievalSet, questionId: string, sources: string[]): QuestionScores {
+  const ranked = rankDocuments(sources).map((s) => join(set.docsDir, basename(s)));
+  const rel = set.qrels.get(questionId)!;
+  return { ndcg10: ndcgAt(ranked, rel, 10), recall10: recallAt(ranked, rel, 10), mrr10: mrrAt(ranked, rel, 10) };
 }
 
-/** The keyword side alone (the product's BM25 over text and title), without fusion. */
-export function evaluateKeyword(app: App, set: RetrievalSet, label: string, maxQueries: number): Promise<QualityRow> {
-  const search = async (q: string) => (await app.store.keywordSearch(q, 100)).map((h) => h.source);
-  return evaluate(app, set, 1, label, maxQueries, search);
+export const summarise = (per: QuestionScores[]): Scores => ({
+  queries: per.length,
+  ndcg10: mean(per.map((p) => p.ndcg10)),
+  recall10: mean(per.map((p) => p.recall10)),
+  mrr10: mean(per.map((p) => p.mrr10)),
+});
+
+/** Every question of the set through query_documents at one weight; the scores of all questions and of each half. */
+export async function evaluate(app: App, set: QualitySet, weight: number): Promise<QualityRow> {
+  const per: (QuestionScores & { half: Half })[] = [];
+  for (const q of set.queries) {
+    const results = (await queryDocuments(app, { query: q.text, topK: 100, hybridWeight: weight })).results;
+    // At w = 1 a hit only the vector side found scores 0 and trails the keyword hits: keyword only means without them.
+    const sources = results.filter((r) => weight < 1 || r.score > 0).map((r) => r.source);
+    per.push({ half: halfOf(q.id), ...scoreQuestion(set, q.id, sources) });
+  }
+  return { set: set.name, weight, all: summarise(per), A: summarise(per.filter((p) => p.half === "A")), B: summarise(per.filter((p) => p.half === "B")) };
 }
 
-/** The same, after rebuilding the full-text indexes with a stemmer for one language. */
-export async function evaluateStemmed(app: App, set: RetrievalSet, language: string, maxQueries: number): Promise<QualityRow> {
-  const lance = await loadLanceDb();
-  const table = await (await lance.connect(app.config.dbPath)).openTable("chunks");
-  for (const column of ["text", "title"]) {
-    await table.createIndex(column, { config: lance.Index.fts({ withPosition: false, stem: true, language, removeStopWords: false, asciiFolding: false }), replace: true });
+/** The prefixes the embedder put before queries and passages, as the banner states them. */
+async function prefixesOf(app: App): Promise<string> {
+  // Optional: an embedder without model profiles applied no prefixes.
+  const { profile } = (await app.embedder()) as { profile?: { queryPrefix: string; passagePrefix: string } };
+  if (!profile || (!profile.queryPrefix && !profile.passagePrefix)) return "none";
+  return `${JSON.stringify(profile.queryPrefix)} before queries, ${JSON.stringify(profile.passagePrefix)} before passages`;
+}
+
+/** The quality rows for every set: each index built once, each set at every weight (only w = 1 without a real model). */
+export async function benchQuality(sets: QualitySet[], model: QualityModel, log: (line: string) => void): Promise<{ rows: QualityRow[]; prefixes: string }> {
+  const rows: QualityRow[] = [];
+  let prefixes = "";
+  let indexed: { key: string; app: App } | undefined;
+  for (const set of sets) {
+    if (indexed?.key !== set.indexKey) {
+      log(`quality: indexing ${set.docs.length} ${set.indexKey} documents with ${model.name}`);
+      indexed = { key: set.indexKey, app: await indexSet(set, model.dir) };
+      prefixes ||= await prefixesOf(indexed.app);
+    }
+    for (const weight of model.real ? WEIGHTS : [1]) {
+      log(`quality: ${set.name}, ${set.queries.length} questions, w = ${weight}`);
+      rows.push(await evaluate(indexed.app, set, weight));
+    }
   }
-  return evaluateKeyword(app, set, `BM25 alone, ${language} stemming`, maxQueries);
+  return { rows, prefixes };
 }
