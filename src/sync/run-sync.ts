@@ -69,14 +69,14 @@ export function emptySyncReport(): SyncReport {
   };
 }
 
-/** Takes the index's sync lock: refuses at once when another sync holds it. */
+/** Checks DB_PATH, then takes the index's sync lock: refuses at once when another sync holds it. */
 export function lockIndex(app: App): ReleaseLock {
+  app.store.checkPath(true);
   return acquireSyncLock(app.config.dbPath, (line) => app.log(`warn: ${line}`));
 }
 
 /** Locks, syncs, unlocks. */
 export async function runSync(app: App, options: SyncOptions = {}): Promise<SyncReport> {
-  app.store.checkPath(true);
   const release = lockIndex(app);
   try {
     return await syncLocked(app, options);
@@ -85,9 +85,8 @@ export async function runSync(app: App, options: SyncOptions = {}): Promise<Sync
   }
 }
 
-/** The sync itself, for a caller that already holds the lock. */
+/** The sync itself, for a caller that holds the lock (lockIndex). */
 export async function syncLocked(app: App, options: SyncOptions = {}): Promise<SyncReport> {
-  app.store.checkPath(true);
   const report = options.report ?? emptySyncReport();
   const { counts, errors } = report;
   const roots = app.config.roots;

@@ -30,7 +30,6 @@ export class SyncJobs {
   /** Starts a job (refused while one runs here or in another process); the returned record is live. */
   start(scope?: string, onProgress?: ProgressListener): SyncJob {
     if (this.running) throw new AppError("SYNC_BUSY", "A sync job is already running", "Poll sync_status with its jobId until it finishes.");
-    this.app.store.checkPath(true);
     const release = lockIndex(this.app);
     this.running = true;
     const job: SyncJob = { jobId: randomUUID().replace(/-/g, ""), state: "pending", startedAt: new Date().toISOString(), finishedAt: null, error: null, ...emptySyncReport() };
