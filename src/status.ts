@@ -3,6 +3,8 @@ import { CHUNK_SCHEME } from "./config/defaults.ts";
 import type { App } from "./app.ts";
 import type { Config } from "./config/load-config.ts";
 import { describeError } from "./errors.ts";
+import { ocrStatus } from "./ocr/ocr-status.ts";
+import { ocrSettings } from "./ocr/settings.ts";
 import { rootHealth } from "./scan/root-health.ts";
 import { dbPathProblem } from "./store/db-path.ts";
 import type { IndexModel } from "./store/index-identity.ts";
@@ -33,8 +35,7 @@ export function configStatus(config: Config): StatusReport {
     model: config.modelName,
     hybridWeight: config.hybridWeight,
     chunkScheme: CHUNK_SCHEME,
-    ocr: "unavailable",
-    ocrHint: "This build does not read scans yet: scanned PDFs and image files are not indexed.",
+    ...ocrStatus(ocrSettings(config)),
   };
 }
 

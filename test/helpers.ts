@@ -38,7 +38,8 @@ export async function testApp(env: Record<string, string> = {}, roots?: string[]
   const { loadConfig } = await import("../src/config/load-config.ts");
   const rootList = roots ?? [tempDir("minirag-root-")];
   const config = loadConfig({
-    env: { MODEL_NAME: TINY_MODEL, BASE_DIRS: JSON.stringify(rootList), DB_PATH: join(tempDir("minirag-db-"), "lancedb"), ...env },
+    // RAG_TESSDATA_URL: missing OCR language data must never be fetched from the network in a test.
+    env: { MODEL_NAME: TINY_MODEL, BASE_DIRS: JSON.stringify(rootList), DB_PATH: join(tempDir("minirag-db-"), "lancedb"), RAG_TESSDATA_URL: "http://127.0.0.1:9", ...env },
   });
   const lines: string[] = [];
   return { app: createApp(config, { log: (l) => lines.push(l) }), root: rootList[0]!, logs: lines };

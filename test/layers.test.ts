@@ -12,7 +12,7 @@ const LAYERS: string[][] = [
   ["errors.ts", "log.ts", "version.ts"],
   ["config"],
   ["native"],
-  ["store", "embed", "url"],
+  ["store", "embed", "url", "ocr"],
   ["chunk"],
   ["convert", "title"],
   ["scan"],

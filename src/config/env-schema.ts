@@ -10,8 +10,8 @@ import {
   DEFAULT_MAX_FILE_SIZE,
   DEFAULT_OCR_LANG,
   DEFAULT_CONVERT_TIMEOUT_SECONDS, DEFAULT_OCR_MIN_CHARS_PER_PAGE,
-  OCR_LANGUAGES,
 } from "./defaults.ts";
+import { parseOcrLanguages } from "./ocr-languages.ts";
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -79,9 +79,13 @@ export const EnvConfig = z.object({
   RAG_MAX_FILES: numberVar({ integer: true, min: 1 }).optional(),
   RAG_OCR_LANG: z
     .string()
-    .transform((v) => v.trim())
-    .refine((v) => v in OCR_LANGUAGES, { message: `must be one of ${Object.keys(OCR_LANGUAGES).join(", ")}` })
-    .default(DEFAULT_OCR_LANG),
+    .default(DEFAULT_OCR_LANG)
+    .transform((v, ctx) => {
+      const parsed = parseOcrLanguages(v);
+      if ("codes" in parsed) return parsed.codes;
+      ctx.addIssue({ code: "custom", message: parsed.problem });
+      return z.NEVER;
+    }),
   RAG_OCR_MIN_CHARS_PER_PAGE: numberVar({ integer: true, min: 0 }).default(DEFAULT_OCR_MIN_CHARS_PER_PAGE),
   /** Seconds one file may take to convert before it is given up as failed; ours, not the reference's. */
   RAG_CONVERT_TIMEOUT: numberVar({ integer: false, min: 0.1, max: 3600 }).default(DEFAULT_CONVERT_TIMEOUT_SECONDS),
@@ -101,6 +105,8 @@ export const EnvConfig = z.object({
     }),
   /** Where model files are downloaded from; huggingface_hub's own variable name. */
   HF_ENDPOINT: optionalPath,
+  /** Where missing OCR language data is downloaded from (a folder of <code>.traineddata files); ours. */
+  RAG_TESSDATA_URL: optionalPath,
 });
 export type EnvConfig = z.output<typeof EnvConfig>;
 

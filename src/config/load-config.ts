@@ -20,13 +20,16 @@ export interface Config {
   grouping?: "similar" | "related";
   maxDistance?: number;
   maxFiles?: number;
-  ocrLang: string;
+  /** RAG_OCR_LANG as tesseract language codes (ocr-languages.ts). */
+  ocrLanguages: string[];
   ocrMinCharsPerPage: number;
   /** Milliseconds one file may take to convert. */
   convertTimeoutMs: number;
   instructionsAppend?: string;
   allowPrivateUrls: boolean;
   hfEndpoint: string;
+  /** RAG_TESSDATA_URL, without a trailing slash; unset means the pinned tessdata_fast commit. */
+  tessdataUrl?: string;
 }
 
 /** CLI flags that override the environment. */
@@ -88,12 +91,13 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     grouping: e.RAG_GROUPING,
     maxDistance: e.RAG_MAX_DISTANCE,
     maxFiles: e.RAG_MAX_FILES,
-    ocrLang: e.RAG_OCR_LANG,
+    ocrLanguages: e.RAG_OCR_LANG,
     ocrMinCharsPerPage: e.RAG_OCR_MIN_CHARS_PER_PAGE,
     convertTimeoutMs: Math.round(e.RAG_CONVERT_TIMEOUT * 1000),
     instructionsAppend: e.RAG_INSTRUCTIONS_APPEND,
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     hfEndpoint: (e.HF_ENDPOINT ?? DEFAULT_HF_ENDPOINT).replace(/\/+$/, ""),
+    tessdataUrl: e.RAG_TESSDATA_URL?.replace(/\/+$/, ""),
   };
 }
 

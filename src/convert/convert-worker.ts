@@ -5,17 +5,24 @@
  * of the compiled binary (scripts/build.ts lists it).
  */
 import { AppError, describeError } from "../errors.ts";
+import { releaseOcrPool } from "../ocr/pool.ts";
 import { converterFor } from "./registry.ts";
 import type { ConvertReply, ConvertRequest } from "./isolated-convert.ts";
 
 declare const self: Worker;
 
-self.onmessage = async (event: MessageEvent<ConvertRequest>) => {
+self.onmessage = async (event: MessageEvent<ConvertRequest | { release: true }>) => {
+  if ("release" in event.data) {
+    releaseOcrPool();
+    return;
+  }
   const { id, path, bytes, options } = event.data;
   let reply: ConvertReply;
   try {
     const convert = await converterFor(path);
-    reply = { id, ok: true, converted: await convert(new Uint8Array(bytes), path, options) };
+    // Each recognized page restarts the caller's clock: a long scan is work, not a hang.
+    const onProgress = () => self.postMessage({ id, progress: true });
+    reply = { id, ok: true, converted: await convert(new Uint8Array(bytes), path, { ...options, onProgress }) };
   } catch (error) {
     reply = error instanceof AppError
       ? { id, ok: false, code: error.code, message: error.message, hint: error.hint }

@@ -17,9 +17,13 @@ export interface ConvertRequest {
 
 export type ConvertReply = { id: number; ok: true; converted: Converted } | { id: number; ok: false; code: ErrorCode; message: string; hint: string };
 
+/** A page recognized: the conversion is making progress. */
+export type ConvertProgress = { id: number; progress: true };
+
 let worker: Worker | null = null;
 let nextId = 0;
 const waiting = new Map<number, (reply: ConvertReply) => void>();
+const restartClock = new Map<number, () => void>();
 
 /**
  * From source the worker sits next to this module. In the compiled binary all
@@ -34,7 +38,8 @@ function workerUrl(): string {
 
 function startWorker(): Worker {
   const started = new Worker(workerUrl());
-  started.onmessage = (event: MessageEvent<ConvertReply>) => {
+  started.onmessage = (event: MessageEvent<ConvertReply | ConvertProgress>) => {
+    if ("progress" in event.data) return restartClock.get(event.data.id)?.();
     waiting.get(event.data.id)?.(event.data);
     waiting.delete(event.data.id);
   };
@@ -54,7 +59,12 @@ function stopWorker(): void {
   worker = null;
 }
 
-/** Converts bytes read from path in the worker; throws the converter's own error, or a timeout error naming the file. */
+/** Ends a job's conversions: the worker's OCR threads are terminated, so an idle server holds none. */
+export function releaseConverter(): void {
+  worker?.postMessage({ release: true });
+}
+
+/** Converts bytes read from path in the worker; throws the converter's own error, or a timeout error naming the file. The limit restarts at each recognized page. */
 export async function convertIsolated(path: string, bytes: Uint8Array, limits: { timeoutMs: number } & ConvertOptions): Promise<Converted> {
   const { timeoutMs, ...options } = limits;
   worker ??= startWorker();
@@ -63,7 +73,7 @@ export async function convertIsolated(path: string, bytes: Uint8Array, limits: {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const reply = await new Promise<ConvertReply>((resolve) => {
     waiting.set(id, resolve);
-    timer = setTimeout(() => {
+    const expire = () => {
       waiting.delete(id);
       stopWorker();
       resolve({
@@ -73,10 +83,16 @@ export async function convertIsolated(path: string, bytes: Uint8Array, limits: {
         message: `${path} took longer than ${timeoutMs / 1000} s to convert and was stopped`,
         hint: "The file may be damaged or pathological. Raise RAG_CONVERT_TIMEOUT (seconds) if it is merely large, or move it out of the roots.",
       });
-    }, timeoutMs);
+    };
+    timer = setTimeout(expire, timeoutMs);
+    restartClock.set(id, () => {
+      clearTimeout(timer);
+      timer = setTimeout(expire, timeoutMs);
+    });
     worker!.postMessage({ id, path, bytes: copy, options } satisfies ConvertRequest, [copy]);
   });
   clearTimeout(timer);
+  restartClock.delete(id);
   if (!reply.ok) throw new AppError(reply.code, reply.message, reply.hint);
   return reply.converted;
 }

@@ -24,6 +24,9 @@ export interface PdfText {
   warnings: string[];
 }
 
+/** The open document, for work that needs more than the text layer (a scanned page's images) before it is closed. */
+export type OpenPdf = Awaited<ReturnType<typeof import("unpdf").getDocumentProxy>>;
+
 interface RawItem {
   str?: string;
   transform?: number[];
@@ -64,12 +67,12 @@ function failure(name: string, error: unknown): AppError {
   return new AppError("CONVERSION_FAILED", `${name} could not be read as a PDF: ${detail}`, "The file may be damaged; re-export it from its source, or move it out of the roots.");
 }
 
-/** Every page's text items and the document's info dictionary. */
-export async function readPdf(bytes: Uint8Array, name: string): Promise<PdfText> {
+/** Every page's text items and the document's info dictionary; whileOpen runs on the open document before it is closed. */
+export async function readPdf<T = undefined>(bytes: Uint8Array, name: string, whileOpen?: (pdf: OpenPdf, text: PdfText) => Promise<T>): Promise<PdfText & { extra?: T }> {
   const { getDocumentProxy } = await import("unpdf");
   // pdf.js may take over the buffer it is given; the caller's bytes stay whole.
   const data = bytes.slice();
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
+  let pdf: OpenPdf | undefined;
   try {
     // verbosity 0: pdf.js would otherwise print warnings about fonts and damaged objects to the console.
     pdf = await getDocumentProxy(data, { verbosity: 0, useSystemFonts: false, stopAtErrors: false });
@@ -90,8 +93,10 @@ export async function readPdf(bytes: Uint8Array, name: string): Promise<PdfText>
     }
     if (pages.length === 0 && firstError) throw firstError;
     const meta = await pdf.getMetadata().catch(() => null);
-    return { pages, info: (meta?.info ?? {}) as Record<string, unknown>, warnings };
+    const text: PdfText = { pages, info: (meta?.info ?? {}) as Record<string, unknown>, warnings };
+    return whileOpen ? { ...text, extra: await whileOpen(pdf, text) } : text;
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw failure(name, error);
   } finally {
     await pdf?.loadingTask.destroy();

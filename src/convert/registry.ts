@@ -22,6 +22,7 @@ const CONVERTERS: Record<string, () => Promise<Converter>> = {
   ".docx": () => import("./docx.ts").then((m) => m.convertDocx),
   ".pptx": () => import("./pptx.ts").then((m) => m.convertPptx),
   ".epub": () => import("./epub.ts").then((m) => m.convertEpub),
+  ...Object.fromEntries([".png", ".jpg", ".jpeg", ".tiff", ".tif", ".bmp", ".webp"].map((ext) => [ext, () => import("./image.ts").then((m) => m.convertImage)])),
 };
 
 /** Extensions a scan picks up (lower case, with the dot). */

@@ -2,10 +2,11 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import type { App } from "../app.ts";
-import { convertIsolated } from "../convert/isolated-convert.ts";
+import { convertIsolated, releaseConverter } from "../convert/isolated-convert.ts";
 import { assertSupported } from "../convert/registry.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { AppError } from "../errors.ts";
+import { ocrSettings } from "../ocr/settings.ts";
 import { assertNotExcluded } from "../scan/ignore-rules.ts";
 import { chooseFileTitle } from "../title/choose-title.ts";
 import { prepareDocument, storeDocuments, type IngestResult, type PreparedDocument } from "./index-markdown.ts";
@@ -30,7 +31,7 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
   assertSupported(path); // before the file is read; the converter itself loads in the worker
   const { bytes, converted } = await timed(app.metrics, "convertMs", async () => {
     const bytes = new Uint8Array(await readFile(path));
-    return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage }) };
+    return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config) }) };
   });
   const prepared = await prepareDocument(app, embedder, {
     source: path,
@@ -42,6 +43,7 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
     mtime: info.mtimeMs,
     fileSize: info.size,
     pages: converted.pages,
+    ocrEngine: converted.ocrEngine,
   });
   // Converted in part (bytes that were not text, a sheet cut short): logged now (stderr, in the CLI) and
   // carried with the file into the sync report, where an MCP client reads it.
@@ -53,6 +55,10 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
 export async function ingestFile(app: App, path: string): Promise<IngestResult> {
   assertNotExcluded(path, app.config.roots);
   const embedder = await app.embedder();
-  const [result] = await storeDocuments(app, embedder, [await prepareFile(app, embedder, path)]);
-  return result!;
+  try {
+    const [result] = await storeDocuments(app, embedder, [await prepareFile(app, embedder, path)]);
+    return result!;
+  } finally {
+    releaseConverter();
+  }
 }

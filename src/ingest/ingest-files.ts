@@ -6,6 +6,7 @@
  * every old chunk of its files.
  */
 import type { App } from "../app.ts";
+import { releaseConverter } from "../convert/isolated-convert.ts";
 import { describeError } from "../errors.ts";
 import type { IngestResult, PreparedDocument } from "./index-markdown.ts";
 import { storeDocuments } from "./index-markdown.ts";
@@ -70,6 +71,8 @@ export async function ingestFiles(
       groupLimit = GROUP_CHUNKS;
     }
   }
+  // The job's last file is converted: its OCR threads go now, not when the next job starts.
+  releaseConverter();
   await inFlight;
   await launch(group);
   return report;

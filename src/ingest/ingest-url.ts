@@ -5,8 +5,9 @@
  * names one; a URL source has no pages, a PDF included.
  */
 import type { App } from "../app.ts";
-import { convertIsolated } from "../convert/isolated-convert.ts";
+import { convertIsolated, releaseConverter } from "../convert/isolated-convert.ts";
 import { AppError } from "../errors.ts";
+import { ocrSettings } from "../ocr/settings.ts";
 import { chooseSourceTitle } from "../title/choose-title.ts";
 import { fetchUrl } from "../url/fetch-url.ts";
 import { dataIdProblem } from "./ingest-data.ts";
@@ -54,7 +55,8 @@ export async function ingestUrl(app: App, input: UrlInput): Promise<IngestResult
     maxBytes: app.config.maxFileSize,
     ocrMinCharsPerPage: app.config.ocrMinCharsPerPage,
     mainArticle: ext === ".html",
-  });
+    ocr: ocrSettings(app.config),
+  }).finally(releaseConverter);
   if (!converted.markdown.trim()) {
     throw new AppError("CONVERSION_FAILED", `${fetched.finalUrl.href} has no text to index`, "The page may build its text with JavaScript, which is not run; look for a printable or static version of it.");
   }
@@ -69,5 +71,6 @@ export async function ingestUrl(app: App, input: UrlInput): Promise<IngestResult
     contentHash: sha256(fetched.bytes),
     mtime: Date.now(),
     fileSize: fetched.bytes.length,
+    ocrEngine: converted.ocrEngine,
   });
 }

@@ -29,7 +29,7 @@ describe("defaults (case 1)", () => {
     expect(c.maxDistance).toBeUndefined();
     expect(c.maxFiles).toBeUndefined();
     expect(c.modelName).toBe("sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2");
-    expect(c.ocrLang).toBe("eslav");
+    expect(c.ocrLanguages).toEqual(["eng", "rus"]);
     expect(c.ocrMinCharsPerPage).toBe(25);
   });
 

@@ -13,6 +13,7 @@ import { convertPdf, pdfToMarkdown } from "../../src/convert/pdf.ts";
 import { converterFor } from "../../src/convert/registry.ts";
 import type { Converted } from "../../src/convert/types.ts";
 import { FIXTURES, failure } from "../helpers.ts";
+import { HAS_LANGUAGE_DATA, OCR_TIMEOUT_MS, ocrSettingsForTest } from "../ocr/language-data.ts";
 import { expectConversion, type Expectation } from "./expectations.ts";
 
 const dir = join(FIXTURES, "pdf");
@@ -136,16 +137,18 @@ describe("PDFs that cannot be indexed fail with one line naming the file", () =>
     return error;
   };
 
-  test("a scan (pages that are only images) says it is a scan and that OCR is not built yet", async () => {
-    const error = await oneLine("scan.pdf", bytes("scan.pdf"), /scanned PDF: its text layer holds 0 characters over 2 pages, and OCR is not built/);
-    expect(error.hint).toContain("ocrmypdf");
-  });
+  test("a scan whose pages hold no readable text says OCR found none on its scanned pages", async () => {
+    const error = await failure(pdfToMarkdown(bytes("scan.pdf"), "/docs/scan.pdf", 25, { ocr: ocrSettingsForTest() }));
+    expect(error.code).toBe(HAS_LANGUAGE_DATA ? "CONVERSION_FAILED" : "OCR_LANGUAGE_DATA");
+    if (HAS_LANGUAGE_DATA) expect(error.message).toBe("scan.pdf: OCR produced no text on its 2 scanned pages");
+  }, OCR_TIMEOUT_MS);
 
-  test("the scan threshold is characters a page on average, and 0 turns the check off", async () => {
+  test("the scan threshold is per page, and 0 turns OCR off: a page without enough text and without images keeps what it has", async () => {
     expect((await pdfToMarkdown(bytes("scan.pdf"), "scan.pdf", 0)).markdown).toBe("");
-    // handbook.pdf holds 839 characters over 3 pages: about 280 a page.
-    expect((await pdfToMarkdown(bytes("handbook.pdf"), "handbook.pdf", 250)).pages).toHaveLength(3);
-    expect((await failure(pdfToMarkdown(bytes("handbook.pdf"), "handbook.pdf", 300))).message).toContain("scanned PDF");
+    // handbook.pdf's pages hold about 280 characters each and no images: under a higher threshold there is nothing to recognize.
+    const strict = await pdfToMarkdown(bytes("handbook.pdf"), "handbook.pdf", 100_000, { ocr: ocrSettingsForTest() });
+    expect(strict.pages).toHaveLength(3);
+    expect(strict.ocrEngine).toBeUndefined();
   });
 
   test("an encrypted file says it needs a password", async () => {

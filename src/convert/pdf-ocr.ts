@@ -1,0 +1,50 @@
+/**
+ * Which pages of a PDF are scans, and their recognized text. A page whose text
+ * layer holds fewer than RAG_OCR_MIN_CHARS_PER_PAGE characters is a scan: its
+ * images are recognized and the text joins the page's own (a page number, a
+ * stamp). Decided per page, so a typed cover cannot hide the scanned pages
+ * behind it, and a page with a real text layer is never recognized.
+ */
+import { toPgm } from "../ocr/gray-image.ts";
+import { ocrPages } from "./ocr-pages.ts";
+import { pageImage, type PdfPageProxy } from "./pdf-images.ts";
+import type { OpenPdf, PdfPageText } from "./pdf-read.ts";
+import type { ConvertOptions } from "./types.ts";
+
+export interface PdfOcr {
+  /** Recognized text by page number. */
+  texts: Map<number, string>;
+  /** Scanned pages (by number) whose images pdf.js could not decode. */
+  undecodable: number[];
+  /** How many pages were taken for scans. */
+  scanned: number;
+}
+
+/** Characters of text, spaces aside, on a page's text layer. */
+export function layerChars(page: PdfPageText): number {
+  return page.items.reduce((n, i) => n + i.text.replace(/\s+/g, "").length, 0) + page.stray.join("").replace(/\s+/g, "").length;
+}
+
+/** Recognizes the pages whose text layer is under minChars (0: none); pages are imaged one per free OCR worker. */
+export async function ocrScannedPages(pdf: OpenPdf, pages: PdfPageText[], name: string, minChars: number, options: ConvertOptions): Promise<PdfOcr> {
+  const scans = minChars > 0 ? pages.filter((p) => layerChars(p) < minChars).map((p) => p.number) : [];
+  const result: PdfOcr = { texts: new Map(), undecodable: [], scanned: scans.length };
+  if (scans.length === 0) return result;
+  const { getResolvedPDFJS } = await import("unpdf");
+  const { OPS } = await getResolvedPDFJS();
+  const texts = await ocrPages(name, options, scans.length, async (i) => {
+    const page = await pdf.getPage(scans[i]!);
+    try {
+      const { image, dpi, undecodable } = await pageImage(page as unknown as PdfPageProxy, OPS as Record<string, number>);
+      if (!image && undecodable > 0) result.undecodable.push(scans[i]!);
+      return image ? { bytes: toPgm(image), dpi } : null;
+    } finally {
+      page.cleanup(); // drops the page's decoded images
+    }
+  });
+  texts.forEach((text, i) => {
+    if (text?.trim()) result.texts.set(scans[i]!, text);
+  });
+  result.undecodable.sort((a, b) => a - b);
+  return result;
+}

@@ -1,0 +1,101 @@
+/** Finding OCR language data one language at a time, and downloading what no folder has. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cacheTessdata, locateLanguages } from "../../src/ocr/language-data.ts";
+import { ocrStatus } from "../../src/ocr/ocr-status.ts";
+import { ensureLanguageData, lastDownloadFailure } from "../../src/ocr/tessdata-download.ts";
+import { failure, tempDir } from "../helpers.ts";
+
+function folder(codes: string[]): string {
+  const dir = tempDir("minirag-tessdata-");
+  for (const code of codes) writeFileSync(join(dir, `${code}.traineddata`), `${code} data in ${dir}`);
+  return dir;
+}
+
+describe("where language data is found", () => {
+  test("each language comes from the first folder that has it, osd included, and what none has is missing", () => {
+    const cache = folder(["rus"]);
+    const bundled = folder(["eng", "rus"]);
+    const system = folder(["eng", "osd", "deu"]);
+    expect(locateLanguages(["eng", "rus", "ukr"], [join(cache, "absent"), cache, bundled, system])).toEqual({
+      found: { eng: join(bundled, "eng.traineddata"), rus: join(cache, "rus.traineddata"), osd: join(system, "osd.traineddata") },
+      missing: ["ukr"],
+    });
+  });
+
+  test("an empty file does not count", () => {
+    const dir = folder([]);
+    writeFileSync(join(dir, "eng.traineddata"), "");
+    expect(locateLanguages(["eng"], [dir]).missing).toEqual(["eng", "osd"]);
+  });
+});
+
+const served: Record<string, Uint8Array> = { "eng.traineddata": new TextEncoder().encode("fake eng model"), "osd.traineddata": new TextEncoder().encode("fake osd model") };
+let server: ReturnType<typeof Bun.serve>;
+const requested: string[] = [];
+beforeAll(() => {
+  server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(req) {
+      const name = new URL(req.url).pathname.split("/").pop()!;
+      requested.push(name);
+      const body = served[name];
+      return body ? new Response(body) : new Response("not found", { status: 404 });
+    },
+  });
+});
+afterAll(() => server.stop(true));
+
+const pin = (bytes: Uint8Array) => ({ size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") });
+const pins = { eng: pin(served["eng.traineddata"]!), osd: pin(served["osd.traineddata"]!), rus: pin(new TextEncoder().encode("never served")), ukr: null };
+
+describe("downloading missing language data", () => {
+  test("what no folder has is fetched into CACHE_DIR/tessdata, checked, and found there afterwards", async () => {
+    const cacheDir = tempDir();
+    const lines: string[] = [];
+    const settings = { languages: ["eng"], cacheDir, tessdataUrl: `http://127.0.0.1:${server.port}/tessdata_fast` };
+    const files = await ensureLanguageData(settings, { folders: [cacheTessdata(cacheDir)], pins, log: (l) => lines.push(l) });
+    expect(files).toEqual({ eng: join(cacheTessdata(cacheDir), "eng.traineddata"), osd: join(cacheTessdata(cacheDir), "osd.traineddata") });
+    expect(readFileSync(files.eng!, "utf8")).toBe("fake eng model");
+    expect(lines.some((l) => l.includes("downloading OCR language data eng.traineddata"))).toBe(true);
+    const before = requested.length;
+    await ensureLanguageData(settings, { folders: [cacheTessdata(cacheDir)], pins });
+    expect(requested.length).toBe(before);
+  });
+
+  test("a file whose checksum does not match is refused and nothing is kept", async () => {
+    const cacheDir = tempDir();
+    const settings = { languages: ["rus"], cacheDir, tessdataUrl: `http://127.0.0.1:${server.port}` };
+    served["rus.traineddata"] = new TextEncoder().encode("tampered data");
+    const error = await failure(ensureLanguageData(settings, { folders: [cacheTessdata(cacheDir)], pins: { ...pins, rus: { size: 13, sha256: "0".repeat(64) } } }));
+    delete served["rus.traineddata"];
+    expect(error.code).toBe("OCR_LANGUAGE_DATA");
+    expect(error.message).toContain("checksum mismatch");
+    expect(existsSync(join(cacheTessdata(cacheDir), "rus.traineddata"))).toBe(false);
+  });
+
+  test("a failed download is a loud error naming the files and the fixes, and status reads unavailable until one succeeds", async () => {
+    const cacheDir = tempDir();
+    const settings = { languages: ["rus"], cacheDir, tessdataUrl: "http://127.0.0.1:9" };
+    const error = await failure(ensureLanguageData(settings, { folders: [cacheTessdata(cacheDir)], pins }));
+    expect(error.message).toContain("OCR language data rus, osd is not installed and could not be downloaded");
+    expect(error.hint).toContain("apt-get install tesseract-ocr-rus tesseract-ocr-osd");
+    expect(error.hint).toContain(cacheTessdata(cacheDir));
+    expect(lastDownloadFailure(cacheDir)).toContain("127.0.0.1:9");
+    // status looks at the real folders: the system's may hold rus and osd, so it is asked about a language no system has.
+    expect(ocrStatus({ ...settings, languages: ["rus", "tat"] })).toEqual({ ocr: "unavailable", ocrHint: expect.stringContaining("its download failed") });
+    mkdirSync(cacheTessdata(cacheDir), { recursive: true });
+    for (const code of ["rus", "tat", "osd"]) writeFileSync(join(cacheTessdata(cacheDir), `${code}.traineddata`), "local copy");
+    expect(ocrStatus({ ...settings, languages: ["rus", "tat"] })).toEqual({ ocr: "tesseract" });
+  });
+
+  test("a language this build has no checksum for is not downloaded, and status says where to put it", async () => {
+    const cacheDir = tempDir();
+    const error = await failure(ensureLanguageData({ languages: ["ukr"], cacheDir, tessdataUrl: `http://127.0.0.1:${server.port}` }, { folders: [cacheTessdata(cacheDir)], pins }));
+    expect(error.message).toContain("ukr has no pinned checksum");
+    expect(ocrStatus({ languages: ["nld"], cacheDir })).toEqual({ ocr: "unavailable", ocrHint: expect.stringContaining("this build does not download it") });
+  });
+});
