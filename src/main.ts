@@ -3,14 +3,15 @@
  * The one entry point. No arguments: the MCP server on stdio. Otherwise the
  * CLI. Both are imported lazily so `--version` and the handshake stay fast.
  */
-import { VERSION } from "./version.ts";
+import { BUILD_TARGET, VERSION } from "./version.ts";
 
 const argv = process.argv.slice(2);
 if (argv.length === 0) {
   const { runStdioServer } = await import("./mcp/run-stdio.ts");
   await runStdioServer();
 } else if (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "version") {
-  process.stdout.write(`${VERSION}\n`);
+  // "0.1.0 (linux-x64)": the version first, so scripts can cut the first word.
+  process.stdout.write(`${VERSION} (${BUILD_TARGET})\n`);
 } else {
   const { runCli } = await import("./cli/run-cli.ts");
   await runCli(argv);

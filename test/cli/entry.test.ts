@@ -3,10 +3,10 @@ import { TINY_MODEL, runCli, tempDir } from "../helpers.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 describe("the CLI entry", () => {
-  test("--version prints the package version", () => {
+  test("--version prints the package version and, from source, the build target 'source'", () => {
     const r = runCli(["--version"]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.trim()).toBe(pkg.version);
+    expect(r.stdout.trim()).toBe(`${pkg.version} (source)`);
   });
 
   test("--help lists the commands", () => {
