@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isModelPath } from "../config/load-config.ts";
 import { AppError } from "../errors.ts";
+import { bundledModelDir } from "./bundled-model.ts";
 import { ensureModelFiles } from "./download.ts";
 import { folderProfile, type FolderFiles } from "./folder-profile.ts";
 import { KNOWN_MODELS } from "./known-models.ts";
@@ -41,6 +42,9 @@ export interface ResolveModelOptions {
 export async function resolveModelFolder(modelName: string, options: ResolveModelOptions): Promise<ModelFolder> {
   if (isModelPath(modelName)) return readModelFolder(modelName, modelName);
   const known = KNOWN_MODELS[modelName];
+  // The offline bundle's copy beside the executable comes first, so an air-gapped install never downloads.
+  const bundled = bundledModelDir(modelName, known);
+  if (bundled && !known) return readModelFolder(bundled, modelName);
   if (!known) {
     throw new AppError(
       "MODEL_UNKNOWN",
@@ -48,7 +52,7 @@ export async function resolveModelFolder(modelName: string, options: ResolveMode
       `${FOLDER_HINT} Known ids: ${Object.keys(KNOWN_MODELS).join(", ")}.`,
     );
   }
-  const dir = await ensureModelFiles(known, options.cacheDir, options);
+  const dir = bundled ?? (await ensureModelFiles(known, options.cacheDir, options));
   return { ...readModelFolder(dir, modelName, known.onnxFile), profile: known.profile, profileSource: `the known model ${known.id}`, profileRead: false };
 }
 

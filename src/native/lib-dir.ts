@@ -13,11 +13,16 @@ export function isCompiledBinary(): boolean {
   return Bun.main.startsWith("/$bunfs/") || /^[A-Za-z]:[\\/]~BUN[\\/]/.test(Bun.main);
 }
 
+/** The folder holding the running executable, symlinks resolved (the unpacked release), or null when running from source. */
+export function installDir(): string | null {
+  return isCompiledBinary() ? dirname(realpathSync(process.execPath)) : null;
+}
+
 /** The lib/ folder to load addons from (MINIRAG_LIB_DIR overrides), or null when running from source. */
 export function nativeLibDir(override = libDirFromEnv()): string | null {
   if (override) return override;
-  if (!isCompiledBinary()) return null;
-  return join(dirname(realpathSync(process.execPath)), "lib");
+  const dir = installDir();
+  return dir ? join(dir, "lib") : null;
 }
 
 /** A file inside lib/, which must exist: a missing one means a broken install. */
