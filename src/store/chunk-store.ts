@@ -18,7 +18,7 @@ import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
-import { backfillSearchColumns, fillSearchColumns, keywordColumns, SEARCH_COLUMNS } from "./search-columns.ts";
+import { backfillSearchColumns, fillSearchColumns, keywordColumns, missingNow, SEARCH_COLUMNS } from "./search-columns.ts";
 import { keywordText } from "./keyword-text.ts";
 import { ANN_THRESHOLD, brokenIndexes, compact, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
@@ -251,7 +251,7 @@ export class ChunkStore {
     if (!table) return [];
     // A local index is checked by its folders; elsewhere (object storage later) by probing.
     const damaged = isLocalPath(this.dbPath) ? await lostIndexFolders(table, join(this.dbPath, `${TABLE_NAME}.lance`)) : await brokenIndexes(table);
-    return [...(await missingIndexes(table)), ...damaged];
+    return [...missingNow(await missingIndexes(table), (await table.listIndices()).flatMap((i) => i.columns)), ...damaged];
   }
 
   async sourceChunks(source: string, from?: number, to?: number): Promise<Meta[]> {

@@ -50,3 +50,15 @@ export function keywordColumns(indexedColumns: Iterable<string>): readonly strin
   const indexed = new Set(indexedColumns);
   return SEARCH_COLUMNS.every((c) => indexed.has(c)) ? SEARCH_COLUMNS : LEGACY_SEARCH_COLUMNS;
 }
+
+/**
+ * Of the index columns found missing, those that matter now: while the old
+ * text and title indexes serve keyword search, the search columns' indexes
+ * are not missing but due, built by the next write.
+ */
+export function missingNow(missing: string[], indexedColumns: Iterable<string>): string[] {
+  if (keywordColumns(indexedColumns) === SEARCH_COLUMNS) return missing;
+  const legacy = new Set(indexedColumns);
+  if (!LEGACY_SEARCH_COLUMNS.every((c) => legacy.has(c))) return missing;
+  return missing.filter((c) => !(SEARCH_COLUMNS as readonly string[]).includes(c));
+}

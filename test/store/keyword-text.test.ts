@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { keywordText, keywordWord } from "../../src/store/keyword-text.ts";
-import { keywordColumns, LEGACY_SEARCH_COLUMNS, SEARCH_COLUMNS } from "../../src/store/search-columns.ts";
+import { keywordColumns, LEGACY_SEARCH_COLUMNS, missingNow, SEARCH_COLUMNS } from "../../src/store/search-columns.ts";
 
 describe("the words the full-text index sees", () => {
   test.each([
@@ -58,5 +58,14 @@ describe("which columns keyword search reads", () => {
 
   test.each([[["text", "title", "source"]], [["text", "title", "text_search"]], [[]]])("the old text and title while the search columns lack an index (%j)", (indexed) => {
     expect(keywordColumns(indexed)).toBe(LEGACY_SEARCH_COLUMNS);
+  });
+
+  test.each([
+    ["an index from before the search columns: their indexes are due, not missing", ["text", "title", "source", "parent_id"], ["text_search", "title_search"], []],
+    ["no full-text index at all: all missing", ["source", "parent_id"], ["text_search", "title_search"], ["text_search", "title_search"]],
+    ["the search columns indexed, a btree lost", ["text_search", "title_search", "source"], ["parent_id"], ["parent_id"]],
+    ["old indexes, a btree lost too", ["text", "title", "source"], ["text_search", "title_search", "parent_id"], ["parent_id"]],
+  ])("status: %s", (_, indexed, missing, reported) => {
+    expect(missingNow(missing, indexed)).toEqual(reported);
   });
 });
