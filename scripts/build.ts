@@ -4,59 +4,52 @@
  * addons it side-loads:
  *
  *   dist/<target>/minirag-mcp[.exe]
- *   dist/<target>/lib/lancedb.<tag>.node
+ *   dist/<target>/lib/lancedb.<tag>.node                    (stripped on Linux)
  *   dist/<target>/lib/onnxruntime/{onnxruntime_binding.node, libonnxruntime.*}
  *
- *   bun scripts/build.ts                 # the host target
- *   bun scripts/build.ts --target all    # every release target (needs their addons installed)
+ *   bun scripts/build.ts                                  # the host target (what the tests run)
+ *   bun scripts/build.ts --target linux-arm64,windows-x64 # named targets
+ *   bun scripts/build.ts --release [--target all]         # + archives and SHA256SUMS in dist/release/
+ *   bun scripts/build.ts --out /tmp/x ...                 # into /tmp/x/<target>/ and /tmp/x/release/
  *
  * Prints each binary's size and, for the host, the time `status` takes.
  */
-import { cpSync, existsSync, mkdirSync, rmSync, statSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-
-interface Target {
-  name: string;
-  bunTarget: string;
-  platform: NodeJS.Platform;
-  arch: "x64" | "arm64";
-  lancedb: string;
-  ortLibraries: string[];
-}
-
-const TARGETS: Target[] = [
-  { name: "linux-x64", bunTarget: "bun-linux-x64", platform: "linux", arch: "x64", lancedb: "linux-x64-gnu", ortLibraries: ["libonnxruntime.so.1"] },
-  { name: "linux-arm64", bunTarget: "bun-linux-arm64", platform: "linux", arch: "arm64", lancedb: "linux-arm64-gnu", ortLibraries: ["libonnxruntime.so.1"] },
-  { name: "darwin-arm64", bunTarget: "bun-darwin-arm64", platform: "darwin", arch: "arm64", lancedb: "darwin-arm64", ortLibraries: ["libonnxruntime.1.dylib"] },
-  { name: "windows-x64", bunTarget: "bun-windows-x64", platform: "win32", arch: "x64", lancedb: "win32-x64-msvc", ortLibraries: ["onnxruntime.dll"] },
-];
+import pkg from "../package.json" with { type: "json" };
+import { archiveTarget, DIST, mib, writeChecksums } from "./release/archive.ts";
+import { installLancedb, installOnnxRuntime } from "./release/native-files.ts";
+import { exeName, hostTarget, pickTargets, type Target } from "./release/targets.ts";
 
 const root = resolve(import.meta.dir, "..");
-const { values } = parseArgs({ options: { target: { type: "string" } } });
-const host = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;
-const wanted = values.target === "all" ? TARGETS : TARGETS.filter((t) => t.name === (values.target ?? host));
-if (wanted.length === 0) {
-  console.error(`unknown target ${values.target ?? host}; known: ${TARGETS.map((t) => t.name).join(", ")}, all`);
+const { values } = parseArgs({ options: { target: { type: "string" }, release: { type: "boolean", default: false }, out: { type: "string" } } });
+const dist = values.out ? resolve(values.out) : DIST;
+let targets: Target[];
+try {
+  targets = pickTargets(values.target);
+} catch (error) {
+  console.error((error as Error).message);
   process.exit(2);
 }
 
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 function folderSize(path: string): number {
   const s = statSync(path);
   if (!s.isDirectory()) return s.size;
   return readdirSync(path).reduce((sum, entry) => sum + folderSize(join(path, entry)), 0);
 }
 
-for (const target of wanted) {
-  const out = join(root, "dist", target.name);
+for (const target of targets) {
+  const out = join(dist, target.name);
   rmSync(out, { recursive: true, force: true });
-  mkdirSync(join(out, "lib", "onnxruntime"), { recursive: true });
-  const exe = join(out, target.platform === "win32" ? "minirag-mcp.exe" : "minirag-mcp");
+  mkdirSync(join(out, "lib"), { recursive: true });
+  const exe = join(out, exeName(target));
   const result = await Bun.build({
-    // The conversion worker is its own entry point; src/convert/isolated-convert.ts starts it by its relative URL.
+    // The conversion worker is its own entry point; src/convert/isolated-convert.ts starts it by its relative URL inside $bunfs.
     entrypoints: [join(root, "src/main.ts"), join(root, "src/convert/convert-worker.ts")],
-    compile: { target: target.bunTarget as Bun.Build.CompileTarget, outfile: exe, autoloadDotenv: false, autoloadBunfig: false },
+    // A .env or bunfig.toml in the user's folder must not reconfigure the installed binary.
+    compile: { target: target.bunTarget, outfile: exe, autoloadDotenv: false, autoloadBunfig: false },
+    define: { MINIRAG_BUILD_VERSION: JSON.stringify(pkg.version), MINIRAG_BUILD_TARGET: JSON.stringify(target.name) },
     minify: true,
     // Bytecode cuts start-up from ~100 ms to ~10 ms; it needs ESM because main.ts uses top-level await.
     bytecode: true,
@@ -68,20 +61,17 @@ for (const target of wanted) {
     for (const log of result.logs) console.error(log);
     process.exit(1);
   }
+  const lancedb = installLancedb(target, join(out, "lib"));
+  installOnnxRuntime(target, join(out, "lib"));
 
-  const lancedbAddon = join(root, "node_modules/@lancedb", `lancedb-${target.lancedb}`, `lancedb.${target.lancedb}.node`);
-  if (!existsSync(lancedbAddon)) {
-    console.error(`missing ${lancedbAddon}: run bun install --os='*' --cpu='*' for cross-builds`);
-    process.exit(1);
-  }
-  cpSync(lancedbAddon, join(out, "lib", `lancedb.${target.lancedb}.node`));
-  const ortDir = join(root, "node_modules/onnxruntime-node/bin/napi-v6", target.platform, target.arch);
-  for (const file of ["onnxruntime_binding.node", ...target.ortLibraries]) cpSync(join(ortDir, file), join(out, "lib", "onnxruntime", file));
-
-  const line = [`${target.name}: ${exe}`, `binary ${mb(statSync(exe).size)}`, `lib/ ${mb(folderSize(join(out, "lib")))}`];
-  if (target.name === host) line.push(`status ${await timeStatus(exe)} ms`);
+  const line = [`${target.name}: ${exe}`, `binary ${mib(statSync(exe).size)}`, `lib/ ${mib(folderSize(join(out, "lib")))} (LanceDB ${lancedb})`];
+  if (target.name === hostTarget()) line.push(`status ${await timeStatus(exe)} ms`);
   console.log(line.join(", "));
+  if (values.release) {
+    for (const archive of await archiveTarget(dist, pkg.version, target)) console.log(`  ${archive.path}: ${mib(archive.size)}`);
+  }
 }
+if (values.release) console.log(`  ${await writeChecksums(join(dist, "release"))}`);
 
 /** Median wall time of `status --json` over a few runs, in a folder with no index. */
 async function timeStatus(exe: string): Promise<string> {
