@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderFormula } from "../../scripts/homebrew.ts";
+import { tagProblems } from "../../scripts/release/check-tag.ts";
 import { manifest } from "../../scripts/mcpb.ts";
 import { parseChecksums } from "../../scripts/release/archive.ts";
 import { REPOSITORY } from "../../scripts/release/repository.ts";
@@ -81,5 +82,14 @@ describe("the Claude Desktop extension manifest", () => {
 describe("install.sh", () => {
   test("downloads from the repository the release workflow publishes to", () => {
     expect(readFileSync(join(REPO_ROOT, "install.sh"), "utf8")).toContain(`\nREPO="${REPOSITORY}"\n`);
+  });
+});
+
+describe("the release tag check", () => {
+  test("v<version> in the publishing repository passes; another tag or repository fails, saying what to change", () => {
+    expect(tagProblems("v1.2.3", "1.2.3", REPOSITORY)).toEqual([]);
+    expect(tagProblems("v1.2.4", "1.2.3")).toEqual(["tag v1.2.4 does not match package.json's version 1.2.3: tag v1.2.3, or bump the version first"]);
+    expect(tagProblems(undefined, "1.2.3")[0]).toContain("tag (none)");
+    expect(tagProblems("v1.2.3", "1.2.3", "fork/minirag-mcp")[0]).toContain("change scripts/release/repository.ts and REPO in install.sh");
   });
 });
