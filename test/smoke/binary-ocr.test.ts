@@ -1,0 +1,43 @@
+/**
+ * The compiled binary OCRs an image on its own: the tesseract worker script and
+ * its WASM core are inside the executable (scripts/build.ts lists the worker as
+ * an entry point), so nothing is read from node_modules.
+ */
+import { beforeAll, describe, expect } from "bun:test";
+import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { BINARY, FIXTURES, runCli, tempDir, TINY_MODEL } from "../helpers.ts";
+import { ocrTest } from "../ocr/language-data.ts";
+
+let exe: string;
+let root: string;
+
+beforeAll(() => {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run bun run build first`);
+  const dir = tempDir("minirag-smoke-ocr-");
+  cpSync(dirname(BINARY), join(dir, "app"), { recursive: true });
+  exe = join(dir, "app", "minirag-mcp");
+  root = join(dir, "root");
+  mkdirSync(join(root, "scans"), { recursive: true });
+  cpSync(join(FIXTURES, "ocr/phototest-top.png"), join(root, "scans/memo.png"));
+});
+
+const run = (args: string[]) => runCli(args, { exe: [exe], cwd: dirname(exe), env: { BASE_DIR: root, MODEL_NAME: TINY_MODEL } });
+
+describe("the compiled binary reads scans", () => {
+  ocrTest(
+    "sync recognizes an image, list marks it [ocr:tesseract] and status says ocr is tesseract",
+    async () => {
+      const sync = run(["sync"]);
+      expect(sync.stdout + sync.stderr).toContain("ingested 1");
+      expect(sync.exitCode).toBe(0);
+      expect(run(["list"]).stdout).toContain("scans/memo.png [ocr:tesseract]");
+      expect(JSON.parse(run(["status", "--json"]).stdout).ocr).toBe("tesseract");
+    },
+    async () => {
+      const sync = run(["sync"]);
+      expect(sync.stdout + sync.stderr).toContain("OCR language data");
+      expect(JSON.parse(run(["status", "--json"]).stdout)).toMatchObject({ ocr: "unavailable" });
+    },
+  );
+});
