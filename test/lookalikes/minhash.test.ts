@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { LshIndex } from "../../src/lookalikes/lsh.ts";
 import { PERMUTATIONS, decodeSignature, encodeSignature, minhash, overlap } from "../../src/lookalikes/minhash.ts";
 import { shingleHashes, wordsOf } from "../../src/lookalikes/shingles.ts";
+import { tablesByColumn } from "../../src/lookalikes/table-columns.ts";
 
 /** Two sets of `size` random 32-bit values sharing enough to have Jaccard overlap `jaccard`. */
 function pair(jaccard: number, size: number, random: () => number): [Uint32Array, Uint32Array] {
@@ -96,5 +97,19 @@ describe("shingles", () => {
 
   test("word order matters", () => {
     expect(shingleHashes("one two three four five")).not.toEqual(shingleHashes("five four three two one"));
+  });
+});
+
+describe("tables in shingles", () => {
+  const table = (columns: number) =>
+    [`| ${["Alpha", "Beta", "Gamma", "Delta", "Extra"].slice(0, columns).join(" | ")} |`, `|${" --- |".repeat(columns)}`, ...Array.from({ length: 20 }, (_, r) => `| ${Array.from({ length: columns }, (_, c) => String((r * 37 + c * 11) % 97)).join(" | ")} |`)].join("\n");
+
+  test("are read column by column, header cell first, delimiter row dropped, escaped pipes kept in their cell", () => {
+    expect(tablesByColumn("before\n| a | b |\n| --- | :-: |\n| 1 | x \\| y |\n| 2 |  |\nafter")).toBe("before\na\n1\n2\nb\nx \\| y\nafter");
+  });
+
+  test("so a version with one more column still overlaps by more than half", () => {
+    const estimate = overlap(minhash(shingleHashes(table(4))), minhash(shingleHashes(table(5))));
+    expect(estimate).toBeGreaterThan(0.5);
   });
 });
