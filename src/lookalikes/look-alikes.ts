@@ -24,6 +24,8 @@ interface CachedSignatures {
   version: string;
   sources: string[];
   position: Map<string, number>;
+  /** Each source's stored and decoded signature, reused after a write that did not change it. */
+  decoded: Map<string, { stored: string; signature: Uint32Array }>;
   lsh: LshIndex;
 }
 
@@ -35,7 +37,13 @@ async function signatures(dbPath: string, table: Table): Promise<CachedSignature
   if (cached?.version === version) return cached;
   const rows = await readSignatures(table);
   const sources = rows.map((r) => r.source);
-  const next = { version, sources, position: new Map(sources.map((s, i) => [s, i])), lsh: new LshIndex(rows.map((r) => decodeSignature(r.minhash))) };
+  const decoded = new Map(
+    rows.map((r) => {
+      const known = cached?.decoded.get(r.source);
+      return [r.source, known?.stored === r.minhash ? known : { stored: r.minhash, signature: decodeSignature(r.minhash) }];
+    }),
+  );
+  const next = { version, sources, position: new Map(sources.map((s, i) => [s, i])), decoded, lsh: new LshIndex(sources.map((s) => decoded.get(s)!.signature)) };
   cache.set(dbPath, next);
   return next;
 }

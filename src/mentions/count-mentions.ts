@@ -4,7 +4,7 @@
  * first chunk that does, and every word form each term matched with the
  * number of matched documents that have it. Titles are searched with the text.
  */
-import { findMatch, formsIn, hasMatch } from "./match.ts";
+import { formsIn, hasMatch } from "./match.ts";
 import type { Term } from "./terms.ts";
 
 export type MatchMode = "all" | "any";
@@ -68,28 +68,27 @@ export function countMentions(docs: Iterable<MentionDocument>, terms: Term[], mo
   const formDocs = terms.map(() => new Map<string, number>());
   let matchedChunks = 0;
   for (const doc of docs) {
-    // Term by term with an early exit: under "all" a document missing the first term costs one scan.
-    const found = mode === "all" ? terms.every((t) => mentions(doc, t)) : terms.some((t) => mentions(doc, t));
-    if (!found) continue;
-    const titleMatch = terms.some((t) => hasMatch(doc.titleText, t));
+    // Several terms that must all be there: a document missing one costs a scan that stops early, not a full count.
+    if (mode === "all" && terms.length > 1 && !terms.every((t) => mentions(doc, t))) continue;
+    const forms = terms.map(() => new Set<string>());
+    const titleHits = terms.map((t, i) => formsIn(doc.titleText, t, forms[i]!) > 0);
+    const found = [...titleHits];
     let chunks = 0;
     let firstChunk: MentionChunk | null = null;
-    const forms = terms.map(() => new Set<string>());
-    terms.forEach((t, i) => formsIn(doc.titleText, t, forms[i]!));
     for (const chunk of doc.chunks) {
       let hit = false;
       terms.forEach((t, i) => {
-        if (findMatch(chunk.text, t) === null) return;
-        hit = true;
-        formsIn(chunk.text, t, forms[i]!);
+        if (formsIn(chunk.text, t, forms[i]!) === 0) return;
+        hit = found[i] = true;
       });
       if (!hit) continue;
       chunks++;
       firstChunk ??= chunk;
     }
+    if (mode === "all" ? !found.every(Boolean) : !found.some(Boolean)) continue;
     forms.forEach((set, i) => set.forEach((form) => formDocs[i]!.set(form, (formDocs[i]!.get(form) ?? 0) + 1)));
     matchedChunks += chunks;
-    documents.push({ doc, titleMatch, matchedChunks: chunks, firstChunk });
+    documents.push({ doc, titleMatch: titleHits.some(Boolean), matchedChunks: chunks, firstChunk });
   }
   documents.sort((a, b) => Number(b.titleMatch) - Number(a.titleMatch) || b.matchedChunks - a.matchedChunks || (a.doc.source < b.doc.source ? -1 : a.doc.source > b.doc.source ? 1 : 0));
   let formsLeftOut = 0;

@@ -32,9 +32,12 @@ export function hasMatch(text: string, term: Term): boolean {
   return findMatch(text, term) !== null;
 }
 
-/** The distinct word forms a term matched in the text (the matched text run on to the end of its word). */
-export function formsIn(text: string, term: Term, into: Set<string>): void {
+/** Adds the word forms a term matched in the text (the matched text run on to the end of its word); returns how many matches there were. */
+export function formsIn(text: string, term: Term, into: Set<string>): number {
+  let count = 0;
   for (let m = findMatch(text, term); m; m = findMatch(text, term, m.formEnd)) {
     into.add(text.slice(m.start, m.formEnd));
+    count++;
   }
+  return count;
 }

@@ -15,7 +15,7 @@ import { contextLineCount, ownText } from "./own-text.ts";
 interface CachedIndex {
   /** Table version and row count it was read at. */
   version: string;
-  /** Per source: its row-id key (mention-rows.ts) and its document. */
+  /** Per source: its key (mention-rows.ts) and its document. */
   sources: Map<string, { key: string; doc: MentionDocument }>;
   /** Every document, by source. */
   documents: MentionDocument[];
