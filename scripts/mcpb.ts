@@ -92,7 +92,7 @@ export function buildMcpb(dist: string, target: Target, requireValidation: boole
   // -D leaves out folder entries, as the mcpb CLI's own packer does (its unpacker fails on them).
   const zip = Bun.spawnSync(["zip", "-q", "-r", "-D", "-X", out, "manifest.json", "server"], { cwd: stage, stderr: "inherit" });
   if (zip.exitCode !== 0) throw new Error(`zip failed for ${out}`);
-  rmSync(stage, { recursive: true, force: true });
+  rmSync(join(dist, "release", ".mcpb"), { recursive: true, force: true });
 
   const unpacked = mkdtempSync(join(tmpdir(), "minirag-mcpb-"));
   const unpack = mcpbCli(["unpack", out, unpacked]);
@@ -100,7 +100,7 @@ export function buildMcpb(dist: string, target: Target, requireValidation: boole
     const exe = join(unpacked, "server", exeName(target));
     if (!unpack.ok) throw new Error(`mcpb unpack failed:\n${unpack.output}`);
     if (target.platform !== "win32" && !(statSync(exe).mode & 0o100)) throw new Error(`${exe} lost its executable bit in the bundle`);
-    console.log("  unpacked with the mcpb CLI: executable bit kept");
+    console.log(`  unpacked with the mcpb CLI${target.platform === "win32" ? "" : ": executable bit kept"}`);
   }
   return { out, unpacked: unpack?.ok ? unpacked : null };
 }

@@ -26,7 +26,7 @@ for (const [file, expected] of sums) {
     process.exit(1);
   }
 }
-const unlisted = readdirSync(dir).filter((f) => /\.(tar\.gz|zip|mcpb)$/.test(f) && !sums.has(f));
+const unlisted = readdirSync(dir).filter((f) => /^minirag-mcp-.*\.(tar\.gz|zip|mcpb)$/.test(f) && !sums.has(f));
 if (unlisted.length) {
   console.error(`not in SHA256SUMS: ${unlisted.join(", ")}`);
   process.exit(1);
