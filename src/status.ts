@@ -3,13 +3,16 @@ import { CHUNK_SCHEME } from "./config/defaults.ts";
 import type { App } from "./app.ts";
 import type { Config } from "./config/load-config.ts";
 import { describeError } from "./errors.ts";
+import { locateLanguages, tessdataFolders } from "./ocr/language-data.ts";
 import { ocrStatus } from "./ocr/ocr-status.ts";
 import { ocrSettings } from "./ocr/settings.ts";
 import { rootHealth } from "./scan/root-health.ts";
 import { dbPathProblem } from "./store/db-path.ts";
 import type { IndexModel } from "./store/index-identity.ts";
 import { countUnsigned } from "./store/signatures.ts";
-import { VERSION } from "./version.ts";
+import { locateModel } from "./embed/bundled-model.ts";
+import { nativeLibDir } from "./native/lib-dir.ts";
+import { BUILD_TARGET, VERSION } from "./version.ts";
 
 export interface StatusReport {
   version: string;
@@ -23,6 +26,11 @@ export interface StatusReport {
   chunkScheme?: number;
   ocr?: string;
   ocrHint?: string;
+  buildTarget?: string;
+  libDir?: string;
+  modelPath?: string;
+  modelSource?: "folder" | "bundled" | "cache" | "download";
+  tessdataFiles?: Record<string, string>;
   [key: string]: unknown;
 }
 
@@ -36,6 +44,19 @@ export function configStatus(config: Config): StatusReport {
     hybridWeight: config.hybridWeight,
     chunkScheme: CHUNK_SCHEME,
     ...ocrStatus(ocrSettings(config)),
+    ...foundFiles(config),
+  };
+}
+
+/** Where this executable found its native libraries, the model and OCR language data (install problems show here first). */
+function foundFiles(config: Config): Partial<StatusReport> {
+  const model = locateModel(config.modelName, config.cacheDir);
+  const tessdata = locateLanguages(ocrSettings(config).languages, tessdataFolders(config.cacheDir)).found;
+  return {
+    buildTarget: BUILD_TARGET,
+    libDir: nativeLibDir() ?? "node_modules (running from source)",
+    ...(model && { modelPath: model.path, modelSource: model.source }),
+    ...(Object.keys(tessdata).length > 0 && { tessdataFiles: tessdata }),
   };
 }
 
