@@ -29,7 +29,9 @@ interface CachedSignatures {
   lsh: LshIndex;
 }
 
+/** Per DB path, the oldest dropped past MAX_CACHED (a server serves one index, a test several). */
 const cache = new Map<string, CachedSignatures>();
+const MAX_CACHED = 4;
 
 async function signatures(dbPath: string, table: Table): Promise<CachedSignatures> {
   const version = `${await table.version()}:${await table.countRows()}`;
@@ -44,7 +46,9 @@ async function signatures(dbPath: string, table: Table): Promise<CachedSignature
     }),
   );
   const next = { version, sources, position: new Map(sources.map((s, i) => [s, i])), decoded, lsh: new LshIndex(sources.map((s) => decoded.get(s)!.signature)) };
+  cache.delete(dbPath);
   cache.set(dbPath, next);
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
   return next;
 }
 

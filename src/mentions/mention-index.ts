@@ -21,8 +21,9 @@ interface CachedIndex {
   documents: MentionDocument[];
 }
 
-/** One cached index per DB path: a server serves one index, a test several. */
+/** One cached index per DB path: a server serves one index, a test or a benchmark several (the oldest goes past MAX_CACHED). */
 const cache = new Map<string, CachedIndex>();
+const MAX_CACHED = 4;
 
 /** The documents of the table as it is at this version (pass a snapshot's table), normalised. */
 export async function mentionDocuments(dbPath: string, table: Table): Promise<MentionDocument[]> {
@@ -44,7 +45,9 @@ export async function mentionDocuments(dbPath: string, table: Table): Promise<Me
   for (const doc of toDocuments(rows.filter((r) => wanted.has(r.source)))) sources.set(doc.source, { key: keys.get(doc.source)!, doc });
   const documents = [...sources.values()].map((s) => s.doc).sort((a, b) => (a.source < b.source ? -1 : 1));
   const next = { version, sources, documents };
+  cache.delete(dbPath);
   cache.set(dbPath, next);
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
   return documents;
 }
 
