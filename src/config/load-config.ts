@@ -15,8 +15,7 @@ export interface Config {
   cacheDir: string;
   modelName: string;
   maxFileSize: number;
-  /** CHUNK_TOKEN_BUDGET; unset means "follow the model" (chunkBudget() resolves it once the model is known). */
-  chunkTokenBudget?: number;
+  chunkTokenBudget: number;
   hybridWeight: number;
   grouping?: "similar" | "related";
   maxDistance?: number;

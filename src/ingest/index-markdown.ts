@@ -6,7 +6,6 @@
  */
 import type { App } from "../app.ts";
 import { chunkDocument, type ChunkDraft } from "../chunk/chunk-document.ts";
-import { chunkBudget } from "../config/chunk-budget.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
 import type { Embedder } from "../embed/embedder.ts";
@@ -49,7 +48,7 @@ export async function prepareDocument(app: App, embedder: Embedder, doc: Documen
     chunkDocument(stripInlineImages(markdown), {
       title: doc.title,
       seedTitle,
-      budget: chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength }),
+      budget: app.config.chunkTokenBudget,
       count: (t) => embedder.countTokens(t, "passage"),
     }),
   );
