@@ -2,6 +2,7 @@
  * createApp(config): the one object both shells (CLI and MCP) call. Heavy
  * parts (the ONNX session, LanceDB) load on first use, never at start-up.
  */
+import { chunkBudget } from "./config/chunk-budget.ts";
 import type { Config } from "./config/load-config.ts";
 import { OnnxEmbedder, type Embedder } from "./embed/embedder.ts";
 import { resolveModelFolder } from "./embed/model-folder.ts";
@@ -53,9 +54,11 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     embedder() {
       embedder ??= (async () => {
         const folder = await resolveModelFolder(config.modelName, { cacheDir: config.cacheDir, endpoint: config.hfEndpoint, log });
+        // Checked before the session loads: a budget the model cannot take fails as the configuration error it is.
+        const budget = chunkBudget(config.chunkTokenBudget, { name: config.modelName, maxLength: folder.profile.maxLength });
         const loaded = await OnnxEmbedder.load(folder);
         // Said when a folder's profile was read or recognised, so a wrong guess is visible; a known id or plain defaults go unsaid.
-        if (folder.profileRead) log(`model ${config.modelName}: ${describeProfile(loaded.profile)}, from ${folder.profileSource}`);
+        if (folder.profileRead) log(`model ${config.modelName}: ${describeProfile(loaded.profile)}, from ${folder.profileSource}; chunks of ${budget} tokens`);
         store.useModel({ name: config.modelName, fingerprint: loaded.fingerprint, dimensions: loaded.dimensions, ...loaded.profile }, log);
         return loaded;
       })();

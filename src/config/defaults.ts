@@ -1,8 +1,9 @@
 /** Constants of the reference implementation that configuration refers to. */
 export const DEFAULT_MODEL = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2";
 export const DEFAULT_MAX_FILE_SIZE = 104_857_600;
+/** The budget for a model trained on 128 tokens (the default model): the reference's value. Other models derive theirs (chunk-budget.ts). */
 export const DEFAULT_CHUNK_TOKEN_BUDGET = 110;
-/** The longest trained length a model profile may state. */
+/** The longest trained length a model profile may state, and so the widest CHUNK_TOKEN_BUDGET before the model is known. */
 export const MAX_MODEL_LENGTH = 8192;
 export const DEFAULT_HYBRID_WEIGHT = 0.6;
 /** Tesseract codes: mixed documents need both. */

@@ -5,11 +5,11 @@
  */
 import { z } from "zod";
 import {
-  DEFAULT_CHUNK_TOKEN_BUDGET,
   DEFAULT_HYBRID_WEIGHT,
   DEFAULT_MAX_FILE_SIZE,
   DEFAULT_OCR_LANG,
   DEFAULT_CONVERT_TIMEOUT_SECONDS, DEFAULT_OCR_MIN_CHARS_PER_PAGE,
+  MAX_MODEL_LENGTH,
 } from "./defaults.ts";
 import { parseOcrLanguages } from "./ocr-languages.ts";
 
@@ -72,7 +72,8 @@ export const EnvConfig = z.object({
   CACHE_DIR: optionalPath,
   MODEL_NAME: optionalPath,
   MAX_FILE_SIZE: numberVar({ integer: true, min: 1 }).default(DEFAULT_MAX_FILE_SIZE),
-  CHUNK_TOKEN_BUDGET: numberVar({ integer: true, min: 16, max: 128 }).default(DEFAULT_CHUNK_TOKEN_BUDGET),
+  /** Unset: derived from the model's trained length. The model's own limit is checked once it is known (chunk-budget.ts). */
+  CHUNK_TOKEN_BUDGET: numberVar({ integer: true, min: 16, max: MAX_MODEL_LENGTH }).optional(),
   RAG_HYBRID_WEIGHT: numberVar({ integer: false, min: 0, max: 1 }).default(DEFAULT_HYBRID_WEIGHT),
   RAG_GROUPING: z.enum(["similar", "related"], { message: "must be similar or related" }).optional(),
   RAG_MAX_DISTANCE: numberVar({ integer: false, min: 0 }).optional(),

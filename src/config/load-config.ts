@@ -15,7 +15,8 @@ export interface Config {
   cacheDir: string;
   modelName: string;
   maxFileSize: number;
-  chunkTokenBudget: number;
+  /** CHUNK_TOKEN_BUDGET; unset means "follow the model" (chunkBudget() resolves it once the model is known). */
+  chunkTokenBudget?: number;
   hybridWeight: number;
   grouping?: "similar" | "related";
   maxDistance?: number;

@@ -6,6 +6,7 @@
  */
 import type { App } from "../app.ts";
 import { chunkDocument, type ChunkDraft } from "../chunk/chunk-document.ts";
+import { chunkBudget } from "../config/chunk-budget.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
 import type { Embedder } from "../embed/embedder.ts";
@@ -48,7 +49,7 @@ export async function prepareDocument(app: App, embedder: Embedder, doc: Documen
     chunkDocument(stripInlineImages(markdown), {
       title: doc.title,
       seedTitle,
-      budget: app.config.chunkTokenBudget,
+      budget: chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength }),
       count: (t) => embedder.countTokens(t, "passage"),
     }),
   );
