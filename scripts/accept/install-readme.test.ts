@@ -7,13 +7,13 @@
  * release workflow's Homebrew job (scripts/release/brew-check.sh); a line
  * this file does not know fails the test, so none goes unrun.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, TINY_MODEL, tempDir } from "../../test/helpers.ts";
+import { REPO_ROOT, TINY_MODEL } from "../../test/helpers.ts";
 import { REPOSITORY } from "../release/repository.ts";
 import { smoke } from "../release/smoke.ts";
-import { newHome, releaseFixture, run, type ReleaseFixture } from "./release-fixture.ts";
+import { newHome, releaseFixture, removeHomes, run, scratch, type ReleaseFixture } from "./release-fixture.ts";
 
 const RAW_URL = `https://raw.githubusercontent.com/${REPOSITORY}/main/install.sh`;
 let f: ReleaseFixture;
@@ -46,7 +46,7 @@ async function runLine(line: string) {
   let cwd = REPO_ROOT;
   if (line.includes("--archive")) {
     // The offline route: install.sh, the bundle and SHA256SUMS side by side, as carried over.
-    cwd = tempDir("minirag-carried-");
+    cwd = scratch("carried-");
     symlinkSync(join(REPO_ROOT, "install.sh"), join(cwd, "install.sh"));
     for (const file of [f.offline, "SHA256SUMS"]) symlinkSync(join(f.release, file), join(cwd, file));
   }
@@ -68,6 +68,7 @@ beforeAll(async () => {
   const r = await run(["sh", "install.sh", "--no-status"], { ...installed, MINIRAG_DOWNLOAD_URL: `${f.base}/release` });
   if (r.code !== 0) throw new Error(r.err);
 }, 600_000);
+afterAll(removeHomes);
 
 describe("the README's Install section", () => {
   test("has the curl | sh line, the Homebrew line, the offline route and the four MCP client configs", async () => {

@@ -8,15 +8,15 @@
  *
  *   bun test scripts/accept/install.test.ts
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { REPO_ROOT, TINY_MODEL, tempDir } from "../../test/helpers.ts";
+import { REPO_ROOT, TINY_MODEL } from "../../test/helpers.ts";
 import { smoke } from "../release/smoke.ts";
 import { hostTarget } from "../release/targets.ts";
 import { networkless } from "./networkless.ts";
-import { newHome, releaseFixture, run, type ReleaseFixture } from "./release-fixture.ts";
+import { newHome, releaseFixture, removeHomes, run, scratch, type ReleaseFixture } from "./release-fixture.ts";
 
 let f: ReleaseFixture;
 let base = "";
@@ -30,6 +30,7 @@ beforeAll(async () => {
   f = await releaseFixture();
   ({ base, release: RELEASE, archive: ARCHIVE, offline: OFFLINE } = f);
 }, 600_000);
+afterAll(removeHomes);
 
 describe("install.sh against a local release server", () => {
   test("a tampered archive is refused with a checksum mismatch, and nothing is installed", async () => {
@@ -107,7 +108,7 @@ describe("install.sh against a local release server", () => {
   });
 
   test("an archive built for another machine is refused", async () => {
-    const dir = tempDir();
+    const dir = scratch("foreign-");
     const foreign = join(dir, `minirag-mcp-${VERSION}-${TARGET.startsWith("darwin") ? "linux-x64" : "darwin-arm64"}.tar.gz`);
     symlinkSync(join(RELEASE, ARCHIVE), foreign);
     const r = await run(["sh", "install.sh", "--archive", foreign], newHome());

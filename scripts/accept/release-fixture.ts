@@ -8,7 +8,8 @@
  *   <base>/release/<file>       the release files as built
  *   <base>/tampered/<file>      the same, each .tar.gz with one byte flipped
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { REPO_ROOT, TINY_MODEL, tempDir } from "../../test/helpers.ts";
@@ -35,9 +36,29 @@ export async function run(cmd: string[], env: Record<string, string> = {}, cwd =
   return { code, out, err };
 }
 
+// Every build and HOME of the run lives under one folder. Each install is 300 MB, so test files call
+// removeHomes() after their tests, and a run removes what a killed run older than an hour left behind
+// (bun test runs no exit handlers, so the archives themselves stay until then).
+const PREFIX = "minirag-install-accept-";
+for (const old of readdirSync(tmpdir()).filter((d) => d.startsWith(PREFIX))) {
+  const path = join(tmpdir(), old);
+  if (Date.now() - statSync(path).mtimeMs > 3600_000) rmSync(path, { recursive: true, force: true });
+}
+const ROOT = tempDir(PREFIX);
+
+/** Removes every HOME and scratch folder made so far; the release stays for the next test file. */
+export function removeHomes(): void {
+  for (const dir of readdirSync(ROOT)) if (!dir.startsWith("release-")) rmSync(join(ROOT, dir), { recursive: true, force: true });
+}
+
+/** A fresh folder under the run's scratch root. */
+export function scratch(prefix: string): string {
+  return mkdtempSync(join(ROOT, prefix));
+}
+
 /** A fresh HOME whose PATH lacks ~/.local/bin, as on a new machine. */
 export function newHome(): { HOME: string; PATH: string; SHELL: string } {
-  return { HOME: tempDir("minirag-home-"), PATH: "/usr/local/bin:/usr/bin:/bin", SHELL: "/bin/sh" };
+  return { HOME: scratch("home-"), PATH: "/usr/local/bin:/usr/bin:/bin", SHELL: "/bin/sh" };
 }
 
 let fixture: Promise<ReleaseFixture> | undefined;
@@ -48,13 +69,16 @@ export function releaseFixture(): Promise<ReleaseFixture> {
 }
 
 async function build(): Promise<ReleaseFixture> {
-  const out = tempDir("minirag-release-");
+  const out = scratch("release-");
   const release = join(out, "release");
   const built = await run([process.execPath, "scripts/build.ts", "--release", "--out", out]);
   if (built.code !== 0) throw new Error(`build failed:\n${built.out}${built.err}`);
   const bundled = await run([process.execPath, "scripts/bundle-offline.ts", "--out", out, "--model-dir", TINY_MODEL, "--model-id", "minirag-test/tiny", "--allow-unpinned"]);
   if (bundled.code !== 0) throw new Error(`bundle-offline failed:\n${bundled.out}${bundled.err}`);
   console.error(`${built.out}${bundled.out}`);
+  // Only the archives are served; the built folder and the staged copy are another 300 MB each.
+  rmSync(join(out, hostTarget()), { recursive: true, force: true });
+  rmSync(join(release, `minirag-mcp-${pkg.version}-${hostTarget()}`), { recursive: true, force: true });
   const requests: string[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
