@@ -3,25 +3,29 @@
  * must run on its own: both native addons load from its lib/ folder.
  * `bun run build` (part of the test command) makes it.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cpSync, existsSync } from "node:fs";
+import { cpSync, existsSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BINARY, TINY_MODEL, runCli, tempDir } from "../helpers.ts";
 
 let exe: string;
 let model: string;
+let dir: string;
 
 beforeAll(() => {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run bun run build first`);
-  const dir = tempDir("minirag-smoke-");
+  dir = tempDir("minirag-smoke-");
   expect(existsSync(join(dir, "..", "node_modules"))).toBe(false);
   cpSync(dirname(BINARY), join(dir, "app"), { recursive: true });
   cpSync(TINY_MODEL, join(dir, "model"), { recursive: true });
   exe = join(dir, "app", "minirag-mcp");
   model = join(dir, "model");
 });
+
+// The copy is ~330 MB: it must not pile up in /tmp run after run.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { exe: [exe], cwd: dirname(exe), env });
 
