@@ -3,8 +3,8 @@
  * libexec/ and a relative symlink in bin/. Called through the link, it must
  * still find lib/ beside its real path and load both native addons.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BINARY, TINY_MODEL, runCli, tempDir } from "../helpers.ts";
 
@@ -20,6 +20,9 @@ beforeAll(() => {
   link = join(prefix, "bin", "minirag-mcp");
   symlinkSync("../libexec/minirag-mcp", link);
 });
+
+// A copy of the binary and lib/ is ~330 MB: removed afterwards so runs do not fill /tmp.
+afterAll(() => rmSync(prefix, { recursive: true, force: true }));
 
 const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { exe: [link], cwd: prefix, env });
 

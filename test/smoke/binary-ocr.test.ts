@@ -3,24 +3,28 @@
  * its WASM core are inside the executable (scripts/build.ts lists the worker as
  * an entry point), so nothing is read from node_modules.
  */
-import { beforeAll, describe, expect } from "bun:test";
-import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BINARY, FIXTURES, runCli, tempDir, TINY_MODEL } from "../helpers.ts";
 import { ocrTest } from "../ocr/language-data.ts";
 
 let exe: string;
 let root: string;
+let dir: string;
 
 beforeAll(() => {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run bun run build first`);
-  const dir = tempDir("minirag-smoke-ocr-");
+  dir = tempDir("minirag-smoke-ocr-");
   cpSync(dirname(BINARY), join(dir, "app"), { recursive: true });
   exe = join(dir, "app", "minirag-mcp");
   root = join(dir, "root");
   mkdirSync(join(root, "scans"), { recursive: true });
   cpSync(join(FIXTURES, "ocr/phototest-top.png"), join(root, "scans/memo.png"));
 });
+
+// A copy of the binary and lib/ is ~330 MB: removed afterwards so runs do not fill /tmp.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (args: string[]) => runCli(args, { exe: [exe], cwd: dirname(exe), env: { BASE_DIR: root, MODEL_NAME: TINY_MODEL } });
 
