@@ -1,7 +1,7 @@
 /**
  * The model an index was built with. Two models of the same width make
  * vectors of the same shape but of unrelated spaces, so the width check alone
- * let them mix silently. The identity sits in the metadata of the vector
+ * lets them mix silently. The identity sits in the metadata of the vector
  * column (key MODEL_KEY, a JSON object): it lives in the Lance manifest, so
  * it travels with the table wherever DB_PATH points (object storage too), is
  * read with the schema, and survives merges, added columns, index builds and
@@ -70,10 +70,11 @@ export function describeIndexModel(m: IndexModel): string {
 }
 
 export function modelMismatch(dbPath: string, recorded: IndexModel, current: IndexModel): AppError {
-  const what = recorded.fingerprint === current.fingerprint ? "the same model files with another profile (prefixes, pooling or normalisation)" : `the model ${describeIndexModel(current)}`;
+  const inUse = describeIndexModel(current);
+  const what = recorded.fingerprint === current.fingerprint ? `the same model files with another profile (prefixes, pooling or normalisation): ${inUse}` : inUse;
   return new AppError(
     "INDEX",
-    `The index at ${dbPath} was built with the model ${describeIndexModel(recorded)}, but the model in use is ${what}, whose vectors cannot be compared with the index's.`,
+    `The index at ${dbPath} was built with the model ${describeIndexModel(recorded)}, but the model in use is ${what}; their vectors cannot be compared.`,
     `Set MODEL_NAME=${recorded.name} to use this index, or point DB_PATH at a new folder for the new model, or delete ${dbPath} and sync again to rebuild it with the new model.`,
   );
 }
