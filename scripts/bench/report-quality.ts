@@ -35,6 +35,7 @@ export function renderQuality(rows: QualityRow[], model: QualityBanner, scifactB
       rows.map((r) => [r.set, WEIGHT_NAMES[r.weight] ?? `w = ${r.weight}`, `${r.all.queries} (${r.A.queries} / ${r.B.queries})`, cell(r, "ndcg10"), cell(r, "recall10"), cell(r, "mrr10")]),
     ),
   );
+  if (rows.some((r) => Math.min(r.A.queries, r.B.queries) < 100)) out.push("A --quick slice: with so few questions per half, one question moves a figure by several points, so the targets below are a smoke test, not a verdict.");
   if (scifactBm25) out.push(`Keyword search alone over all 5,183 scifact abstracts (BEIR's setting; published BM25 nDCG@10 0.665): nDCG@10 ${fmt(scifactBm25.ndcg10, 3)}, Recall@10 ${fmt(scifactBm25.recall10, 3)}, MRR@10 ${fmt(scifactBm25.mrr10, 3)}.`);
   return out;
 }
