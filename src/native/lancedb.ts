@@ -1,14 +1,21 @@
 /** Loads @lancedb/lancedb once, pointing napi-rs at lib/ inside a compiled binary. */
+import { availableParallelism } from "node:os";
 import { AppError } from "../errors.ts";
+import { setNativeEnvDefault } from "./native-env.ts";
 import { lancedbPlatformTag, nativeLibDir, nativeLibFile } from "./lib-dir.ts";
 
 type LanceDb = typeof import("@lancedb/lancedb");
+const MIN_LANCE_CPU_THREADS = 8;
 let loading: Promise<LanceDb> | undefined;
 
 export function loadLanceDb(): Promise<LanceDb> {
   loading ??= (async () => {
     // LanceDB logs warnings such as "No existing dataset" to stderr on every new table.
-    process.env.LANCEDB_LOG ??= "error";
+    setNativeEnvDefault("LANCEDB_LOG", "error");
+    // Lance sizes its CPU pool to the cores. On 2 cores, full-text index builds over 100k chunks hung with no
+    // CPU used under every tokenizer setting (scripts/bench/fts-languages.ts; lance-format/lance#7423), and built
+    // in 27-45 s with 8 threads. A value the user set is kept.
+    setNativeEnvDefault("LANCE_CPU_THREADS", String(Math.max(MIN_LANCE_CPU_THREADS, availableParallelism())));
     const libDir = nativeLibDir();
     if (!libDir) return import("@lancedb/lancedb");
     // napi-rs checks this variable before any of its own lookups.
