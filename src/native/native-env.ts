@@ -1,7 +1,7 @@
 /**
  * Environment variables for native libraries. A native library reads the C
- * environment (getenv), and Bun's process.env is a copy of it: assigning to
- * process.env does not reach a library loaded afterwards (measured: LanceDB
+ * environment (getenv), and Bun's JavaScript environment object is a copy of
+ * it: assigning there does not reach a library loaded afterwards (measured: LanceDB
  * ignored LANCE_CPU_THREADS and LANCEDB_LOG set that way). So the default is
  * written with setenv(3) through bun:ffi, never over a value the user set.
  */
