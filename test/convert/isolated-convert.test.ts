@@ -31,14 +31,17 @@ describe("conversion under a time limit", () => {
   });
 
   test("in a sync, a file that times out fails alone, keeps what was indexed for it, and the rest sync", async () => {
-    const { app, root } = await testApp({ RAG_CONVERT_TIMEOUT: "0.3" });
+    // The first version is indexed under the default limit, so a loaded machine cannot time it out.
+    const { app, root } = await testApp();
     writeTree(root, { "page.html": "<p>the first version</p>", "note.md": "a note" });
     await runSync(app);
+    // 1.5 s: far above a warm worker's time for the note, far below the ~6 s the slow page takes.
+    const limited = await testApp({ RAG_CONVERT_TIMEOUT: "1.5", DB_PATH: app.config.dbPath }, [root]);
     writeTree(root, { "page.html": slowHtml, "note.md": "a note, edited" });
-    const report = await runSync(app);
+    const report = await runSync(limited.app);
     expect(report.counts).toMatchObject({ ingested: 1, failed: 1 });
-    expect(report.errors[0]!.error).toContain("took longer than 0.3 s");
-    expect((await readSource(app, join(root, "page.html"))).text).toContain("the first version");
+    expect(report.errors[0]!.error).toContain("took longer than 1.5 s");
+    expect((await readSource(limited.app, join(root, "page.html"))).text).toContain("the first version");
   });
 });
 
