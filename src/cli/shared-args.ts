@@ -4,7 +4,9 @@
  * arguments here.
  */
 import type { ArgsDef } from "citty";
+import { resolve } from "node:path";
 import { createApp, type App } from "../app.ts";
+import { inRootForm } from "../scan/containment.ts";
 import { loadConfig, type Config } from "../config/load-config.ts";
 
 export const sharedArgs = {
@@ -52,4 +54,9 @@ export function appFromArgs(rawArgs: string[], args: SharedValues): App {
 /** Positional arguments after the subcommand, up to and after a bare `--`. */
 export function positionals(args: { _: string[] }): string[] {
   return args._.filter((a) => a !== "--");
+}
+
+/** Every --scope value as an absolute path in the roots' own form (see inRootForm). */
+export function scopeFlags(rawArgs: string[], roots: string[]): string[] {
+  return repeatedFlag(rawArgs, "scope").map((s) => inRootForm(resolve(s), roots));
 }

@@ -20,6 +20,21 @@ export function isInsideRoots(realPath: string, roots: string[]): boolean {
   return realRoots(roots).some((r) => isInside(realPath, r)) || roots.some((r) => isInside(realPath, r));
 }
 
+/**
+ * A path in the form the roots are written in. A shell's current directory is
+ * always a real path, so under a root reached through a symlink (a root in a
+ * linked folder, macOS's /tmp) a relative CLI path resolves to the target's
+ * form; the index keys files by the root's form, so map it back.
+ */
+export function inRootForm(absolute: string, roots: string[]): string {
+  if (roots.some((r) => isInside(absolute, r))) return absolute;
+  for (const root of roots) {
+    const real = existsSync(root) ? realpathSync(root) : root;
+    if (real !== root && isInside(absolute, real)) return root + absolute.slice(real.length);
+  }
+  return absolute;
+}
+
 export interface ResolveOptions {
   /** MCP paths must be absolute; CLI paths resolve against the current directory. */
   requireAbsolute: boolean;
@@ -31,7 +46,7 @@ export function resolveInsideRoots(path: string, roots: string[], options: Resol
   if (options.requireAbsolute && !isAbsolute(path)) {
     throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
   }
-  const absolute = resolve(options.cwd ?? process.cwd(), path);
+  const absolute = inRootForm(resolve(options.cwd ?? process.cwd(), path), roots);
   const outside = () => outsideRoots(absolute, roots);
   if (!existsSync(absolute)) {
     // Judge containment lexically first, so a missing file outside the roots is reported as outside.
@@ -65,7 +80,7 @@ export function resolveIndexedPath(path: string, roots: string[], options: Resol
   if (options.requireAbsolute && !isAbsolute(path)) {
     throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
   }
-  const absolute = resolve(options.cwd ?? process.cwd(), path);
+  const absolute = inRootForm(resolve(options.cwd ?? process.cwd(), path), roots);
   if (existsSync(absolute)) return resolveInsideRoots(absolute, roots, options);
   if (!roots.some((r) => isInside(absolute, r))) throw outsideRoots(absolute, roots);
   return absolute;

@@ -72,3 +72,17 @@ describe("containment (case 57)", () => {
     expect(error.message).toStartWith(`${join(root, "escape.md")} is a symlink to ${join(outside, "s.md")}, which is outside the configured document roots`);
   });
 });
+
+describe("paths under a root reached through a symlink", () => {
+  test("a relative CLI path from the real current directory comes back in the root's form", async () => {
+    const { symlinkSync: link, realpathSync } = await import("node:fs");
+    const real = tree(["docs/a.md"]);
+    const linked = join(tempDir("minirag-link-"), "corpus");
+    link(real, linked);
+    const root = join(linked, "docs");
+    // A shell in the linked folder reports its real path as the current directory.
+    const cwd = realpathSync(root);
+    expect(resolveFileInsideRoots("a.md", [root], { requireAbsolute: false, cwd })).toBe(join(root, "a.md"));
+    expect(resolveInsideRoots(".", [root], { requireAbsolute: false, cwd })).toBe(root);
+  });
+});

@@ -1,9 +1,8 @@
 import { defineCommand } from "citty";
-import { resolve } from "node:path";
 import { AppError } from "../../errors.ts";
 import { findMentions, type FindResult } from "../../search/find-mentions.ts";
 import { escapeControls, printJson, printLines } from "../output.ts";
-import { appFromArgs, positionals, repeatedFlag, sharedArgs } from "../shared-args.ts";
+import { appFromArgs, positionals, scopeFlags, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
   meta: { name: "find", description: "Every document that mentions a term (a term starting with - goes after --)" },
@@ -21,7 +20,7 @@ export default defineCommand({
     if (match !== "all" && match !== "any") throw new AppError("INVALID_ARGUMENT", `--match must be all or any, got ${match}`, "Use --match any (or --any) for documents with at least one term.");
     const offset = args.offset === undefined ? undefined : Number(args.offset);
     if (offset !== undefined && !Number.isInteger(offset)) throw new AppError("INVALID_ARGUMENT", `--offset must be a whole number, got ${args.offset}`, "Pass the offset a previous page printed, e.g. --offset 200.");
-    const scope = repeatedFlag(rawArgs, "scope").map((s) => resolve(s));
+    const scope = scopeFlags(rawArgs, app.config.roots);
     const result = await findMentions(app, { terms: positionals(args), match, scope, offset });
     if (args.json) return printJson(result);
     printHuman(result, positionals(args));

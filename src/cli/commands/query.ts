@@ -2,8 +2,7 @@ import { defineCommand } from "citty";
 import { AppError } from "../../errors.ts";
 import { queryDocuments } from "../../search/query-documents.ts";
 import { printJson, printLines } from "../output.ts";
-import { appFromArgs, positionals, repeatedFlag, sharedArgs } from "../shared-args.ts";
-import { resolve } from "node:path";
+import { appFromArgs, positionals, scopeFlags, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
   meta: { name: "query", description: "Hybrid search: semantic similarity plus a keyword boost for exact terms" },
@@ -17,7 +16,7 @@ export default defineCommand({
     const app = appFromArgs(rawArgs, args);
     const topK = args["top-k"] === undefined ? undefined : Number(args["top-k"]);
     if (topK !== undefined && !Number.isFinite(topK)) throw new AppError("INVALID_ARGUMENT", `--top-k must be a number, got ${args["top-k"]}`, "Pass a whole number of results, e.g. --top-k 10.");
-    const scope = repeatedFlag(rawArgs, "scope").map((s) => resolve(s));
+    const scope = scopeFlags(rawArgs, app.config.roots);
     const result = await queryDocuments(app, { query: positionals(args).join(" "), topK, scope });
     if (args.json) return printJson(result);
     if (result.results.length === 0) {
