@@ -4,9 +4,9 @@
  * system's (Debian's tesseract-ocr-* packages, Homebrew). The current directory
  * is never looked at: tesseract.js would read and write traineddata there.
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { isCompiledBinary } from "../native/lib-dir.ts";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { bundledDir } from "../native/bundled-files.ts";
 
 /** Where Debian/Ubuntu (tesseract 5 and 4) and Homebrew keep language data. */
 export const SYSTEM_TESSDATA = ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata", "/opt/homebrew/share/tessdata", "/usr/local/share/tessdata"];
@@ -21,7 +21,7 @@ export function cacheTessdata(cacheDir: string): string {
 
 /** The folders searched, in order; the bundled one only inside a compiled executable. */
 export function tessdataFolders(cacheDir: string): string[] {
-  const beside = isCompiledBinary() ? join(dirname(realpathSync(process.execPath)), "tessdata") : null;
+  const beside = bundledDir("tessdata");
   return [cacheTessdata(cacheDir), ...(beside ? [beside] : []), ...SYSTEM_TESSDATA];
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IndexModel } from "../../store/index-identity.ts";
 import { configErrorStatus, fullStatus } from "../../status.ts";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
 
@@ -15,18 +16,7 @@ export const statusTool = defineTool({
     roots: z.array(z.string()).optional(),
     dbPath: z.string().optional(),
     model: z.string().optional(),
-    indexModel: z
-      .object({
-        name: z.string(),
-        fingerprint: z.string(),
-        dimensions: z.number(),
-        queryPrefix: z.string(),
-        passagePrefix: z.string(),
-        pooling: z.string(),
-        normalize: z.boolean(),
-        maxLength: z.number(),
-      })
-      .optional(),
+    indexModel: IndexModel.optional(),
     indexModelNote: z.string().optional(),
     hybridWeight: z.number().optional(),
     chunkScheme: z.number().optional(),
