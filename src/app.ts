@@ -7,6 +7,7 @@ import type { Config } from "./config/load-config.ts";
 import { OnnxEmbedder, type Embedder } from "./embed/embedder.ts";
 import { resolveModelFolder } from "./embed/model-folder.ts";
 import { describeProfile } from "./embed/model-profile.ts";
+import { isModelUnavailable, NoModel } from "./embed/no-model.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore } from "./store/chunk-store.ts";
 import { SYSTEM_NETWORK, type Network } from "./url/network.ts";
@@ -39,13 +40,23 @@ export interface App {
   readonly metrics?: IngestMetrics;
   readonly network: Network;
   embedder(): Promise<Embedder>;
+  /**
+   * The embedder, or NoModel when no model can load (keyword-only mode). A
+   * sync asks afresh each time; `cached` lets queries reuse a failure for
+   * RETRY_AFTER_MS instead of retrying a download on every question.
+   */
+  embedderOrNone(options?: { cached?: boolean }): Promise<Embedder | NoModel>;
 }
+
+/** How long queries keep using a failed load before trying again (a sync always tries again). */
+export const RETRY_AFTER_MS = 60_000;
 
 export function createApp(config: Config, options: AppOptions = {}): App {
   const log = options.log ?? logLine;
   let embedder: Promise<Embedder> | undefined;
   const store = new ChunkStore(config.dbPath);
-  return {
+  let lastFailure: { at: number; none: NoModel } | undefined;
+  const app: App = {
     config,
     log,
     store,
@@ -56,7 +67,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         const folder = await resolveModelFolder(config.modelName, { cacheDir: config.cacheDir, endpoint: config.hfEndpoint, log });
         // Checked before the session loads: a budget the model cannot take fails as the configuration error it is.
         const budget = chunkBudget(config.chunkTokenBudget, { name: config.modelName, maxLength: folder.profile.maxLength });
-        const loaded = await OnnxEmbedder.load(folder);
+        // CACHE_DIR keeps an optimised copy of the model that loads several times faster (optimized-model-cache.ts).
+        const loaded = await OnnxEmbedder.load(folder, undefined, config.cacheDir, log);
         // Said when a folder's profile was read or recognised, so a wrong guess is visible; a known id or plain defaults go unsaid.
         if (folder.profileRead) log(`model ${config.modelName}: ${describeProfile(loaded.profile)}, from ${folder.profileSource}; chunks of ${budget} tokens`);
         store.useModel({ name: config.modelName, fingerprint: loaded.fingerprint, dimensions: loaded.dimensions, ...loaded.profile }, log);
@@ -70,5 +82,18 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         return loaded;
       });
     },
+    async embedderOrNone(options = {}) {
+      if (options.cached && lastFailure && Date.now() - lastFailure.at < RETRY_AFTER_MS) return lastFailure.none;
+      try {
+        const loaded = await app.embedder();
+        lastFailure = undefined;
+        return loaded;
+      } catch (error) {
+        if (!isModelUnavailable(error)) throw error;
+        lastFailure = { at: Date.now(), none: new NoModel(config.modelName, error) };
+        return lastFailure.none;
+      }
+    },
   };
+  return app;
 }

@@ -8,6 +8,7 @@ import { ocrStatus } from "./ocr/ocr-status.ts";
 import { ocrSettings } from "./ocr/settings.ts";
 import { rootHealth } from "./scan/root-health.ts";
 import { dbPathProblem } from "./store/db-path.ts";
+import { labelStatus } from "./labels/label-status.ts";
 import type { IndexModel } from "./store/index-identity.ts";
 import { countUnsigned } from "./store/signatures.ts";
 import { locateModel } from "./embed/bundled-model.ts";
@@ -67,6 +68,9 @@ export function configErrorStatus(message: string): StatusReport {
 /** Config status plus index figures; an index that cannot be opened is reported, not thrown. */
 export async function fullStatus(app: App): Promise<StatusReport> {
   const report: StatusReport = { ...configStatus(app.config), ...rootHealth(app.config.roots) };
+  // Only with a classify.toml; an index that cannot be opened counts as empty here and is reported below.
+  const labels = await labelStatus(app.store.exists() && !dbPathProblem(app.config.dbPath, false) ? await app.store.open().catch(() => null) : null, app.config.roots);
+  if (labels) report.labels = labels;
   const unusable = dbPathProblem(app.config.dbPath, false);
   if (unusable) return { ...report, indexError: describeError(unusable) };
   const readOnly = dbPathProblem(app.config.dbPath, true);
@@ -81,6 +85,11 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     const recorded = await app.store.recordedModel();
     if (recorded) report.indexModel = recorded;
     else if (sources.length > 0) report.indexModelNote = "The index does not record which model built it (it predates model records); the next sync or ingest records the current model if its vector width matches.";
+    const waiting = await app.store.pendingCount();
+    if (waiting > 0) {
+      report.pendingVectorCount = waiting;
+      report.pendingVectorNote = `${waiting} chunks were stored while no embedding model could load: keyword search finds them, vector search does not until a sync with a working model embeds them from their stored text.`;
+    }
     const unsigned = await countUnsigned(await app.store.open());
     if (unsigned > 0) report.unsignedSourceCount = unsigned;
     const unusable = await app.store.unusableIndexes();

@@ -65,7 +65,9 @@ async function downloadFile(model: HubModel, file: HubFile, target: string, opti
     `The embedding model ${model.id} could not be loaded: downloading ${url} failed: ${lastError}`,
     `Check the network connection (and any proxy) and retry; a partial download resumes where it stopped. ` +
       `If the cache looks damaged, delete ${dirname(target)} and retry. ` +
-      `On a machine that cannot reach Hugging Face, copy a populated CACHE_DIR from one that can.`,
+      `On a machine that cannot reach ${options.endpoint}, set HF_ENDPOINT to a mirror that serves ${model.repo}, ` +
+      `or set MODEL_NAME to the absolute path of a folder holding the model (model.onnx and tokenizer.json), or copy a populated CACHE_DIR from a machine that can. ` +
+      `Until then, sync stores documents for keyword search only and adds their vectors once the model loads.`,
   );
 }
 

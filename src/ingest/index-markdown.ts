@@ -10,8 +10,11 @@ import { chunkBudget } from "../config/chunk-budget.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
 import type { Embedder } from "../embed/embedder.ts";
+import { NoModel } from "../embed/no-model.ts";
 import type { ChunkRow, SourceType } from "../store/chunk-row.ts";
 import { documentSignature } from "../lookalikes/document-signature.ts";
+import { labelColumnsFor, labelProblemField, labelsForIngest } from "../labels/ingest-labels.ts";
+import { labelContext } from "../labels/labeller.ts";
 import { chunkPages, type PageStart } from "./chunk-pages.ts";
 import { timed } from "./ingest-metrics.ts";
 
@@ -41,9 +44,16 @@ export interface IngestResult {
   sourceType: SourceType;
   title: string;
   chunkCount: number;
+  /** With a classify.toml: what the document was stored without (a model label, a readable taxonomy), and why. */
+  labelProblem?: string;
+  /** Set when the chunks were stored without vectors (keyword-only mode): why, and what fills them in. */
+  notice?: string;
 }
 
-export async function prepareDocument(app: App, embedder: Embedder, doc: DocumentToIndex): Promise<PreparedDocument> {
+/** What chunking needs of a model: its own token count, or NoModel's estimate. */
+export type TokenCounter = Pick<Embedder, "modelName" | "maxLength" | "countTokens">;
+
+export async function prepareDocument(app: App, embedder: TokenCounter, doc: DocumentToIndex): Promise<PreparedDocument> {
   const { markdown, seedTitle, pages, ...rest } = doc;
   const { chunks } = await timed(app.metrics, "chunkMs", () =>
     chunkDocument(stripInlineImages(markdown), {
@@ -59,11 +69,18 @@ export async function prepareDocument(app: App, embedder: Embedder, doc: Documen
 }
 
 /** Embeds and stores prepared documents: one embedding pass, one commit. */
-export async function storeDocuments(app: App, embedder: Embedder, docs: PreparedDocument[]): Promise<IngestResult[]> {
+export async function storeDocuments(app: App, embedder: Embedder | NoModel, docs: PreparedDocument[]): Promise<IngestResult[]> {
   if (docs.length === 0) return [];
   const texts = docs.flatMap((d) => d.chunks.map((c) => c.text));
-  app.metrics?.embedGroups.push(texts);
-  const vectors = await timed(app.metrics, "embedMs", () => embedder.embed(texts, "passage"));
+  // Keyword-only mode: placeholder zeros of the table's width, marked as waiting (store/pending-vectors.ts).
+  const none = embedder instanceof NoModel ? embedder : null;
+  const dimensions = none ? ((await app.store.vectorWidth()) ?? none.guessDimensions()) : (embedder as Embedder).dimensions;
+  if (!none) app.metrics?.embedGroups.push(texts);
+  const vectors = none
+    ? texts.map(() => new Float32Array(dimensions))
+    : await timed(app.metrics, "embedMs", () => (embedder as Embedder).embed(texts, "passage"));
+  // Labels and date go on chunk 0 in the same commit (store/label-rows.ts); nothing happens without a classify.toml.
+  const labelled = await labelsForIngest(app, labelContext(app.config, app.log), docs);
   const ingestedAt = new Date().toISOString();
   let next = 0;
   const rows: ChunkRow[] = docs.flatMap((doc) => {
@@ -87,14 +104,16 @@ export async function storeDocuments(app: App, embedder: Embedder, docs: Prepare
       context_lines: c.contextLines,
       pages: c.pages ?? null,
       minhash: c.chunkIndex === 0 ? minhash : null,
+      ...labelColumnsFor(labelled.get(doc.source), c.chunkIndex),
+      vector_pending: none !== null,
     }));
   });
-  await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, embedder.dimensions));
-  return docs.map((d) => ({ source: d.source, sourceType: d.sourceType, title: d.title, chunkCount: d.chunks.length }));
+  await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, dimensions));
+  return docs.map((d) => ({ source: d.source, sourceType: d.sourceType, title: d.title, chunkCount: d.chunks.length, ...labelProblemField(labelled.get(d.source)), ...(none && { notice: none.describe() }) }));
 }
 
 export async function indexMarkdown(app: App, doc: DocumentToIndex): Promise<IngestResult> {
-  const embedder = await app.embedder();
+  const embedder = await app.embedderOrNone();
   const [result] = await storeDocuments(app, embedder, [await prepareDocument(app, embedder, doc)]);
   return result!;
 }

@@ -4,12 +4,11 @@ import { readFile, stat } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { convertIsolated, releaseConverter } from "../convert/isolated-convert.ts";
 import { assertSupported } from "../convert/registry.ts";
-import type { Embedder } from "../embed/embedder.ts";
 import { AppError } from "../errors.ts";
 import { ocrSettings } from "../ocr/settings.ts";
 import { assertNotExcluded } from "../scan/ignore-rules.ts";
 import { chooseFileTitle } from "../title/choose-title.ts";
-import { prepareDocument, storeDocuments, type IngestResult, type PreparedDocument } from "./index-markdown.ts";
+import { prepareDocument, storeDocuments, type IngestResult, type PreparedDocument, type TokenCounter } from "./index-markdown.ts";
 import { timed } from "./ingest-metrics.ts";
 
 export function sha256(bytes: Uint8Array | string): string {
@@ -25,7 +24,7 @@ export function tooLarge(path: string, size: number, limit: number): AppError {
 }
 
 /** Reads, converts and chunks a file at an absolute path already checked to lie inside the roots. */
-export async function prepareFile(app: App, embedder: Embedder, path: string): Promise<PreparedDocument> {
+export async function prepareFile(app: App, embedder: TokenCounter, path: string): Promise<PreparedDocument> {
   const info = await stat(path);
   if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
   assertSupported(path); // before the file is read; the converter itself loads in the worker
@@ -54,7 +53,7 @@ export async function prepareFile(app: App, embedder: Embedder, path: string): P
 /** Ingests one file the user named; a file a .miniragignore excludes is refused, since the next sync would drop it again. */
 export async function ingestFile(app: App, path: string): Promise<IngestResult> {
   assertNotExcluded(path, app.config.roots);
-  const embedder = await app.embedder();
+  const embedder = await app.embedderOrNone();
   try {
     const [result] = await storeDocuments(app, embedder, [await prepareFile(app, embedder, path)]);
     return result!;

@@ -11,6 +11,7 @@ import { describeError } from "../errors.ts";
 import type { IngestResult, PreparedDocument } from "./index-markdown.ts";
 import { storeDocuments } from "./index-markdown.ts";
 import { prepareFile } from "./ingest-file.ts";
+import { NoModel } from "../embed/no-model.ts";
 import { readProblem } from "./read-problem.ts";
 
 /** Chunks per embedding pass and commit: large enough to amortise a LanceDB commit, small enough to keep memory flat. */
@@ -25,6 +26,8 @@ export interface IngestFilesReport {
   unreadable: { source: string; error: string }[];
   /** Files indexed with a caveat from their converter (some bytes not text, rows cut). */
   warnings: { source: string; warning: string }[];
+  /** Set when no model could load: the files were stored for keyword search and wait for vectors. */
+  notice?: string;
 }
 
 export function emptyIngestReport(): IngestFilesReport {
@@ -39,7 +42,8 @@ export async function ingestFiles(
   report: IngestFilesReport = emptyIngestReport(),
 ): Promise<IngestFilesReport> {
   if (paths.length === 0) return report;
-  const embedder = await app.embedder();
+  const embedder = await app.embedderOrNone();
+  if (embedder instanceof NoModel) report.notice = embedder.describe();
   let group: PreparedDocument[] = [];
   let groupChunks = 0;
   let groupLimit = FIRST_GROUP_CHUNKS;

@@ -11,15 +11,21 @@ import type { ChunkStore, Hit } from "../store/chunk-store.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { scopeFilter } from "../scan/scope.ts";
 import { fuseRankings, vectorOnly, type Fused } from "./fusion.ts";
+import type { Embedder } from "../embed/embedder.ts";
+import { NoModel } from "../embed/no-model.ts";
 import { keywordCoverage } from "./keyword-coverage.ts";
 import { applyResultFilters } from "./result-filters.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
+import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
+import type { LabelFilterInput } from "../labels/label-filter.ts";
+import { bothFilters, searchLabelFilter, withLabelFields } from "../labels/search-labels.ts";
 
 export const MAX_TOP_K = 100;
 export const DEFAULT_TOP_K = 10;
 export const MIN_CANDIDATES = 50;
 
-export interface QueryInput {
+/** labels, dateFrom and dateTo filter by document labels (with a classify.toml). */
+export interface QueryInput extends LabelFilterInput {
   query: string;
   topK?: number;
   scope?: string[];
@@ -27,7 +33,8 @@ export interface QueryInput {
   hybridWeight?: number;
 }
 
-export interface SourceRef {
+/** With a classify.toml, each source also carries its labels and date. */
+export interface SourceRef extends DocumentLabelFields {
   source: string;
   title: string;
   hits: number;
@@ -41,6 +48,9 @@ export interface QueryResult {
   sources: SourceRef[];
   parents: Record<string, string>;
   notice?: string;
+  /** Set with a label or date filter: documents in scope left out only for want of a label or a date. */
+  filterCounts?: FilterCounts;
+  filterNotice?: string;
 }
 
 export function validateQuery(query: string, topK: number | undefined): number {
@@ -55,37 +65,60 @@ type Candidate = Hit & { distance: number | null };
 export async function queryDocuments(app: App, input: QueryInput): Promise<QueryResult> {
   const topK = validateQuery(input.query, input.topK);
   const { config } = app;
-  const filter = scopeFilter(input.scope);
+  // A label or date filter names the documents it keeps (labels/search-labels.ts); none kept answers at once.
+  const labelled = await searchLabelFilter(await app.store.open(), config.roots, input, input.scope);
+  if (labelled?.empty) return { results: [], sources: [], parents: {}, ...labelled.fields };
+  const filter = bothFilters(scopeFilter(input.scope), labelled?.sql);
   // One version for every read of this query: hits and their sections never straddle a sync's commit.
   const store = await app.store.snapshot();
   // No table yet: say so without loading (or downloading) the model.
   if (!(await store.open())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(store, filter, input.scope))! };
-  const weight = input.hybridWeight ?? config.hybridWeight;
+  const configured = input.hybridWeight ?? config.hybridWeight;
   const candidates = Math.max(4 * topK, MIN_CANDIDATES);
-  // The keyword side needs no query vector, so it runs while the query embeds and the vector side searches.
-  const keywordSide: Promise<Candidate[] | null> =
-    weight === 0
-      ? Promise.resolve(null)
-      : store.keywordSearch(input.query, candidates, filter).then(
-          (hits) => hits.map((h) => ({ ...h, distance: null })),
-          (error) => {
-            app.log(`keyword search failed, ranking by vectors only: ${(error as Error).message}`);
-            return null;
-          },
-        );
-  const embedder = await app.embedder();
-  const [queryVector] = await embedder.embed([input.query], "query");
-  const vectorHits: Candidate[] = (await store.vectorSearch(queryVector!, candidates, filter)).map((h) => ({ ...h, distance: h._distance ?? null }));
-  const keywordHits = await keywordSide;
-  const fused: Fused<Candidate>[] = keywordHits ? fuseRankings(vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits)) : vectorOnly(vectorHits);
+  const searchKeywords = (): Promise<Candidate[] | null> =>
+    store.keywordSearch(input.query, candidates, filter).then(
+      (hits) => hits.map((h) => ({ ...h, distance: null })),
+      (error) => {
+        app.log(`keyword search failed, ranking by vectors only: ${(error as Error).message}`);
+        return null;
+      },
+    );
+  // The keyword side needs no query vector, so it runs while the model loads, the query embeds and the vector side searches.
+  let keywordSide = configured === 0 ? null : searchKeywords();
+  // Keyword-only mode: no model could load, so the keyword side answers alone, whatever the weight.
+  const model = await app.embedderOrNone({ cached: true });
+  const none = model instanceof NoModel ? model : null;
+  if (none) keywordSide ??= searchKeywords();
+  const weight = none ? 1 : configured;
+  let vectorHits: Candidate[] = [];
+  if (!none) {
+    const [queryVector] = await (model as Embedder).embed([input.query], "query");
+    vectorHits = (await store.vectorSearch(queryVector!, candidates, filter)).map((h) => ({ ...h, distance: h._distance ?? null }));
+  }
+  const keywordHits = keywordSide ? await keywordSide : null;
+  if (none && !keywordHits) throw none.reason; // neither side can answer: the model's own error says why
+  const fused: Fused<Candidate>[] = none
+    ? fuseRankings([], keywordHits!, 1)
+    : keywordHits
+      ? fuseRankings(vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits))
+      : vectorOnly(vectorHits);
+  const modeNotice = await keywordOnlyNotice(store, none);
   const ranked = fused.map((f) => toChunkResult(f.item, f.score, f.distance));
   const results = applyResultFilters(ranked, { maxDistance: config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
   if (results.length === 0) {
-    const notice = await emptyNotice(store, filter, input.scope);
-    return { results, sources: [], parents: {}, ...(notice ? { notice } : {}) };
+    const notice = [modeNotice, await emptyNotice(store, filter, input.scope)].filter(Boolean).join(" ");
+    return { results, sources: [], parents: {}, ...(notice ? { notice } : {}), ...labelled?.fields };
   }
-  const sources = await withLookAlikes(store.dbPath, await store.open(), citedSources(results, config.roots), config.roots);
-  return { results, sources, parents: await parentsOf(store, results) };
+  const sources = await withLabelFields(await store.open(), config.roots, await withLookAlikes(store.dbPath, await store.open(), citedSources(results, config.roots), config.roots));
+  return { results, sources, parents: await parentsOf(store, results), ...(modeNotice && { notice: modeNotice }), ...labelled?.fields };
+}
+
+/** Said with every answer while search is keyword-only, or while some chunks still wait for vectors. */
+async function keywordOnlyNotice(store: ChunkStore, none: NoModel | null): Promise<string | undefined> {
+  if (none) return `Keyword search only. ${none.describe()}`;
+  const waiting = await store.pendingCount();
+  if (waiting === 0) return undefined;
+  return `${waiting} chunks were stored while no embedding model could load and are found by keywords only until a sync gives them vectors (sync_start, or minirag-mcp sync).`;
 }
 
 /** Why nothing came back, when the reason is the index or the scope rather than the query. Counted only then, off the hot path. */

@@ -1,5 +1,5 @@
 /** The chunks table: one row per retrieval unit. Columns are snake_case because LanceDB's SQL folds unquoted names. */
-import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from "apache-arrow";
+import { Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from "apache-arrow";
 
 export type SourceType = "file" | "data" | "url";
 
@@ -31,7 +31,21 @@ export interface ChunkRow {
   /** text and title as the full-text index reads them (keyword-text.ts); the store fills them on write. Null on rows from before they existed until backfilled. */
   text_search?: string | null;
   title_search?: string | null;
+  /** Labels and document date (store/label-rows.ts): on chunk 0 only, null elsewhere and without a classify.toml. */
+  labels?: string | null;
+  label_hash?: string | null;
+  doc_date?: string | null;
+  date_source?: string | null;
+  /**
+   * True while the row's vector is a placeholder of zeros: it was stored in
+   * keyword-only mode (no model could load) and waits for the next sync with
+   * a model. Null or false on every embedded row.
+   */
+  vector_pending?: boolean | null;
 }
+
+/** The filter that keeps rows without a real vector out of vector search. */
+export const HAS_VECTOR = "vector_pending IS NOT TRUE";
 
 /** Every column but the vector: what reads and searches fetch. */
 export const META_COLUMNS = ["id", "source", "source_type", "title", "chunk_index", "parent_id", "text", "scheme", "content_hash", "mtime", "file_size", "ingested_at", "ocr_engine", "context_lines", "pages"] as const;
@@ -57,6 +71,11 @@ export function chunkSchema(dimensions: number): Schema {
     new Field("minhash", new Utf8(), true),
     new Field("text_search", new Utf8(), true),
     new Field("title_search", new Utf8(), true),
+    new Field("labels", new Utf8(), true),
+    new Field("label_hash", new Utf8(), true),
+    new Field("doc_date", new Utf8(), true),
+    new Field("date_source", new Utf8(), true),
+    new Field("vector_pending", new Bool(), true),
   ]);
 }
 

@@ -16,7 +16,8 @@ import { checkDimensions, swapIn } from "./table-writes.ts";
 import { checkSearchModel, ensureWriteModel, readIndexModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
 import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
-import { META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
+import { HAS_VECTOR, META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
+import { countPending, pendingChunks, pendingSources, writeVectors, type PendingChunk } from "./pending-vectors.ts";
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
 import { backfillSearchColumns, fillSearchColumns, keywordColumns, missingNow, SEARCH_COLUMNS } from "./search-columns.ts";
 import { keywordText } from "./keyword-text.ts";
@@ -48,6 +49,8 @@ export class ChunkStore {
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */
   private readonly binding: ModelBinding = { log: () => {} };
+  /** Rows waiting for vectors, by table version (shared with snapshots): counted once per version, not per query. */
+  private pendingByVersion = new Map<number, number>();
 
   constructor(
     readonly dbPath: string,
@@ -96,6 +99,7 @@ export class ChunkStore {
     const pinned = await (await this.connect()).openTable(TABLE_NAME);
     await pinned.checkout(await table.version());
     view.connection = this.connection;
+    view.pendingByVersion = this.pendingByVersion;
     await view.adopt(pinned);
     return view;
   }
@@ -148,6 +152,7 @@ export class ChunkStore {
     for (const row of rows) {
       row.id = `${row.source}#${row.chunk_index}@${token}`;
       fillSearchColumns(row);
+      row.vector_pending = row.vector_pending === true;
     }
     const { table, created } = await this.openForWrite(dimensions, rows);
     if (created) return;
@@ -172,6 +177,8 @@ export class ChunkStore {
         row.parent_id = r.parent_id === null ? null : move.to + String(r.parent_id).slice(move.from.length);
         row.mtime = move.mtime;
         if (this.columns?.has("text_search")) fillSearchColumns(row);
+        // Never null: apache-arrow writes a boolean column of only nulls without its bitmap, which Lance refuses.
+        if (this.columns?.has("vector_pending")) row.vector_pending = r.vector_pending === true;
         return row;
       });
       if (rows.length) await swapIn(table, rows, batch.flatMap((m) => [m.from, m.to]));
@@ -289,6 +296,48 @@ export class ChunkStore {
     return summariseSources(rows);
   }
 
+  /** The vector width of the table, or null when there is no table yet. */
+  async vectorWidth(): Promise<number | null> {
+    const table = await this.open();
+    if (!table) return null;
+    const field = (await table.schema()).fields.find((f) => f.name === "vector");
+    return (field?.type as { listSize?: number } | undefined)?.listSize ?? null;
+  }
+
+  /** Chunks stored in keyword-only mode that still wait for their vectors. */
+  async pendingCount(): Promise<number> {
+    const table = await this.open();
+    if (!table) return 0;
+    const version = await table.version();
+    let count = this.pendingByVersion.get(version);
+    if (count === undefined) {
+      count = await countPending(table);
+      if (this.pendingByVersion.size > 64) this.pendingByVersion.clear();
+      this.pendingByVersion.set(version, count);
+    }
+    return count;
+  }
+
+  /** Sources with chunks waiting for vectors, each with how many. */
+  async pendingSources(): Promise<Map<string, number>> {
+    const table = await this.open();
+    return table ? pendingSources(table) : new Map();
+  }
+
+  async pendingChunks(sources: string[]): Promise<PendingChunk[]> {
+    const table = await this.open();
+    return table ? pendingChunks(table, sources) : [];
+  }
+
+  /** Gives waiting rows their vectors, in one commit, under the same model checks as any write. */
+  async fillVectors(dimensions: number, updates: { id: string; vector: Float32Array }[]): Promise<void> {
+    const table = await this.open();
+    if (!table || updates.length === 0) return;
+    checkDimensions(this.dbPath, await table.schema(), dimensions);
+    await ensureWriteModel(table, this.dbPath, this.binding);
+    await writeVectors(table, dimensions, updates);
+  }
+
   async countRows(filter?: string): Promise<number> {
     const table = await this.open();
     return table ? table.countRows(filter) : 0;
@@ -298,7 +347,9 @@ export class ChunkStore {
     const table = await this.open();
     if (!table) return [];
     let query = table.vectorSearch(vector).distanceType("l2").limit(limit).select([...this.metaColumns(), "_distance"]);
-    if (filter) query = query.where(filter);
+    // Rows waiting for vectors hold zeros: at a fixed distance from every query, they would rank as noise.
+    const where = (await this.pendingCount()) > 0 ? [filter, HAS_VECTOR].filter(Boolean).map((f) => `(${f})`).join(" AND ") : filter;
+    if (where) query = query.where(where);
     return ((await query.toArray()) as Hit[]).map(plain);
   }
 

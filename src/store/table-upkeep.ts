@@ -121,7 +121,7 @@ async function dropRetiredIndexes(table: Table): Promise<void> {
 }
 
 /** SQL types for columns a newer version may add (addColumns by arrow Field trips on LanceDB's own copy of apache-arrow). */
-const SQL_TYPES: Record<string, string> = { Int32: "INT", Utf8: "STRING", Float64: "DOUBLE" };
+const SQL_TYPES: Record<string, string> = { Int32: "INT", Utf8: "STRING", Float64: "DOUBLE", Bool: "BOOLEAN" };
 
 /** Adds columns the current schema has and an older table lacks; their old rows read as null. */
 export async function ensureColumns(table: Table, wanted: Schema): Promise<void> {
@@ -140,6 +140,8 @@ export async function ensureColumns(table: Table, wanted: Schema): Promise<void>
 export async function ensureVectorIndex(table: Table, threshold: number): Promise<void> {
   const rows = await table.countRows();
   if (rows < threshold) return;
+  // Rows waiting for vectors (keyword-only mode) hold zeros, which would train the partitions on nothing.
+  if ((await table.schema()).fields.some((f) => f.name === "vector_pending") && (await table.countRows("vector_pending = true")) > 0) return;
   const existing = (await table.listIndices()).find((i) => i.columns.includes("vector"));
   if (existing) {
     const stats = await table.indexStats(existing.name);

@@ -12,6 +12,9 @@ import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { signUnsigned } from "../lookalikes/sign-unsigned.ts";
+import { labelContext, releaseLabeller } from "../labels/labeller.ts";
+import { labelErrors, relabelStored } from "../labels/relabel.ts";
+import { taxonomyPath } from "../labels/taxonomy-file.ts";
 import { describeError } from "../errors.ts";
 import { sha256, tooLarge } from "../ingest/ingest-file.ts";
 import { emptyIngestReport, ingestFiles } from "../ingest/ingest-files.ts";
@@ -25,6 +28,8 @@ import type { SourceSummary } from "../store/chunk-store.ts";
 import { acquireSyncLock, type ReleaseLock } from "./sync-lock.ts";
 import { firstSort, moveCandidates, pairMoves, splitGone } from "./sync-plan.ts";
 import { describeUnlisted, type UnlistedReport } from "./unlisted.ts";
+import { fillVectors } from "./fill-vectors.ts";
+import { NoModel } from "../embed/no-model.ts";
 
 export interface SyncCounts {
   scanned: number;
@@ -34,6 +39,10 @@ export interface SyncCounts {
   deleted: number;
   /** Documents given a look-alike signature from their stored text (an index from before signatures). */
   signed: number;
+  /** Documents whose labels were rewritten from their stored text (classify.toml changed, a model problem, a move); 0 without a classify.toml. */
+  relabelled: number;
+  /** Documents stored in keyword-only mode whose chunks got their vectors, from the stored text (fill-vectors.ts). */
+  embedded: number;
   ignored: number;
   unreadable: number;
   /** Files the scan saw that no converter reads; by extension in SyncReport.unsupported. */
@@ -49,6 +58,8 @@ export interface SyncReport {
   unsupported: Record<string, number>;
   /** Files indexed with a caveat from their converter (some bytes were not text, rows were cut). */
   warnings: { source: string; warning: string }[];
+  /** Set when no model could load: files were stored for keyword search only, and why (said once, not per file). */
+  notice?: string;
 }
 
 export interface SyncOptions {
@@ -61,7 +72,7 @@ export interface SyncOptions {
 
 export function emptySyncReport(): SyncReport {
   return {
-    counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, signed: 0, ignored: 0, unreadable: 0, unsupported: 0, failed: 0 },
+    counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, relabelled: 0, signed: 0, embedded: 0, ignored: 0, unreadable: 0, unsupported: 0, failed: 0 },
     errors: [],
     unlistedFolders: [],
     unsupported: {},
@@ -157,6 +168,7 @@ export async function syncLocked(app: App, options: SyncOptions = {}): Promise<S
   counts.ingested = ingest.results.length;
   unreadable.push(...ingest.unreadable);
   report.warnings.push(...ingest.warnings);
+  if (ingest.notice) report.notice = ingest.notice;
   counts.unreadable = unreadable.length;
   counts.failed += ingest.errors.length;
   errors.push(...unreadable, ...ingest.errors);
@@ -177,7 +189,37 @@ export async function syncLocked(app: App, options: SyncOptions = {}): Promise<S
       errors.push({ source: folder.folder, error: entry.failure });
     }
   }
+  await addWaitingVectors(app, report, scopes, progress);
+  // Labels: re-label from stored text what changed, then free the label model this job loaded (labels/relabel.ts).
+  const labelling = await relabelStored(app, labelContext(app.config, app.log), await app.store.open(), { moved: moves.map((m) => m.to.path), scope: scopes });
+  await releaseLabeller(app);
+  counts.relabelled = labelling.relabelled;
+  const ingestProblems = ingest.results.flatMap((r) => (r.labelProblem ? [{ source: r.source, problem: r.labelProblem }] : []));
+  errors.push(...labelErrors([...ingestProblems, ...labelling.problems], taxonomyPath(roots)));
   counts.signed = await signUnsigned(await app.store.open());
-  if (moves.length + counts.ingested + counts.deleted + counts.signed > 0) await app.store.optimize();
+  if (moves.length + counts.ingested + counts.deleted + counts.relabelled + counts.signed + counts.embedded > 0) await app.store.optimize();
   return report;
+}
+
+/**
+ * Keyword-only mode's way back: with a model, chunks stored without vectors
+ * get them from their stored text; a file whose chunks the estimate cut too
+ * long is ingested again. Without one, the report says how many still wait.
+ */
+async function addWaitingVectors(app: App, report: SyncReport, scopes: string[] | undefined, progress: (done: number, total: number, path: string) => void): Promise<void> {
+  if ((await app.store.pendingCount()) === 0) return;
+  const model = await app.embedderOrNone();
+  if (model instanceof NoModel) {
+    report.notice ??= model.describe();
+    return;
+  }
+  const filled = await fillVectors(app, model, scopes);
+  report.counts.embedded = filled.embedded;
+  for (const source of filled.truncated) report.warnings.push({ source, warning: `a chunk stored without a model is longer than the ${model.maxLength} tokens ${model.modelName} reads; its vector covers the first ${model.maxLength}. Ingest the text again to cut it to size.` });
+  if (filled.reread.length === 0) return;
+  const again = await ingestFiles(app, filled.reread, progress);
+  report.counts.ingested += again.results.length;
+  report.counts.failed += again.errors.length;
+  report.errors.push(...again.errors, ...again.unreadable);
+  report.counts.unreadable += again.unreadable.length;
 }

@@ -94,6 +94,9 @@ describe("model download from a hub", () => {
     expect((error as AppError).code).toBe("MODEL_DOWNLOAD");
     expect((error as AppError).message).toContain("checksum mismatch");
     expect((error as AppError).hint).toContain("copy a populated CACHE_DIR");
+    // Both ways round a blocked network are named: a mirror, or a local folder.
+    expect((error as AppError).hint).toContain(`cannot reach ${endpoint()}, set HF_ENDPOINT`);
+    expect((error as AppError).hint).toContain("set MODEL_NAME to the absolute path of a folder");
     const dir = snapshotDir(cache, model);
     expect(existsSync(join(dir, "model.onnx"))).toBe(false);
     expect(existsSync(join(dir, "model.onnx.part"))).toBe(false);

@@ -54,6 +54,8 @@ export default defineCommand({
     app.store.checkPath(true);
     const result = await ingestData(app, { content: text, source: args.source, format: args.format ?? (file ? formatOfName(file) : "text"), title: args.title });
     await app.store.tidy();
+    if (result.notice) warn(result.notice);
+    if (result.labelProblem) warn(`${result.source}: ${result.labelProblem}`);
     if (args.json) return printJson(result);
     printLines(`ingested ${escapeControls(result.source)} (${escapeControls(result.title)}), chunks ${result.chunkCount}`);
   },

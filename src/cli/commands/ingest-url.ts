@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { ingestUrl } from "../../ingest/ingest-url.ts";
-import { escapeControls, printJson, printLines } from "../output.ts";
+import { escapeControls, printJson, printLines, warn } from "../output.ts";
 import { appFromArgs, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
@@ -16,6 +16,8 @@ export default defineCommand({
     app.store.checkPath(true);
     const result = await ingestUrl(app, { url: args.url, source: args.source, title: args.title });
     await app.store.tidy();
+    if (result.notice) warn(result.notice);
+    if (result.labelProblem) warn(`${result.source}: ${result.labelProblem}`);
     if (args.json) return printJson(result);
     printLines(`ingested ${escapeControls(result.source)} (${escapeControls(result.title)}), chunks ${result.chunkCount}`);
   },

@@ -35,6 +35,8 @@ export default defineCommand({
     if (ingested.length > 1) await app.store.optimize();
     else if (ingested.length) await app.store.tidy();
     for (const e of errors) warn(fileProblem(e.source, e.error));
+    for (const r of ingested) if (r.labelProblem) warn(fileProblem(r.source, r.labelProblem));
+    if (report.notice) warn(report.notice);
     if (errors.length) markFailed();
     if (args.json) return printJson({ ingested: ingested.length, failed: errors.length, files: ingested, errors });
     printLines(`ingested ${ingested.length}, failed ${errors.length}, chunks ${ingested.reduce((s, r) => s + r.chunkCount, 0)}`);

@@ -14,6 +14,7 @@ export default defineCommand({
     const startedAt = new Date().toISOString();
     const report = await runSync(app, { scope, onProgress: progressReporter("syncing") });
     for (const e of report.errors) warn(fileProblem(e.source, e.error));
+    if (report.notice) warn(report.notice);
     if (report.counts.failed > 0) markFailed();
     if (args.json) return printJson({ state: "succeeded", startedAt, finishedAt: new Date().toISOString(), ...report });
     printLines(Object.entries(report.counts).map(([k, v]) => `${k} ${v}`).join(", "));

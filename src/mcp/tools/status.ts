@@ -31,6 +31,33 @@ export const statusTool = defineTool({
     sourceCount: z.number().optional(),
     staleChunkCount: z.number().optional(),
     unsignedSourceCount: z.number().optional().describe("Documents that still lack a look-alike signature; the next sync signs them from their stored text. Present only when above zero."),
+    labels: z
+      .object({
+        file: z.string(),
+        error: z.string().optional().describe("classify.toml could not be read; label filters refuse with this message."),
+        facets: z
+          .record(
+            z.string(),
+            z.object({
+              question: z.string(),
+              model: z.boolean().describe("True when the model answers this facet or may override its path rules."),
+              values: z.record(z.string(), z.object({ description: z.string(), documents: z.number() })),
+              unlabelled: z.number(),
+              uncertain: z.number(),
+            }),
+          )
+          .optional(),
+        undated: z.number().optional(),
+        model: z.enum(["on-demand", "loaded", "unavailable"]).optional(),
+        modelHint: z.string().optional(),
+      })
+      .optional()
+      .describe("Present only with a .minirag/classify.toml: facets, values with descriptions and document counts, unlabelled and uncertain counts, undated, and the label model's state."),
+    pendingVectorCount: z
+      .number()
+      .optional()
+      .describe("Chunks stored while no embedding model could load: found by keyword search only until a sync with a working model embeds them. Present only when above zero."),
+    pendingVectorNote: z.string().optional(),
     schemeWarning: z.string().optional(),
     indexError: z.string().optional(),
     indexWarning: z.string().optional(),

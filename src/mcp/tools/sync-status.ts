@@ -8,7 +8,9 @@ const Counts = z.object({
   skipped: z.number(),
   moved: z.number(),
   deleted: z.number(),
+  relabelled: z.number().describe("Documents whose labels were rewritten from their stored text (classify.toml changed, a model problem, a move); 0 without a classify.toml."),
   signed: z.number().describe("Documents given a look-alike signature from their stored text, such as every document of an index built before signatures existed."),
+  embedded: z.number().describe("Documents stored while no embedding model could load whose chunks got their vectors now, from the stored text."),
   ignored: z.number(),
   unreadable: z.number(),
   unsupported: z.number(),
@@ -20,7 +22,7 @@ export const syncStatusTool = defineTool({
   title: "Sync job status",
   description:
     "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts that fill in while it runs " +
-    "(scanned, ingested, skipped, moved, deleted, signed, ignored, unreadable, unsupported, failed), per-file errors, unlistedFolders (folders it could not list; " +
+    "(scanned, ingested, skipped, moved, deleted, relabelled, signed, embedded, ignored, unreadable, unsupported, failed), per-file errors, unlistedFolders (folders it could not list; " +
     "everything indexed under them was kept), startedAt and finishedAt. Only the latest job is kept.",
   input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),
   output: z.object({
@@ -34,6 +36,7 @@ export const syncStatusTool = defineTool({
     warnings: z.array(z.object({ source: z.string(), warning: z.string() })).describe("Files indexed with a caveat from their converter."),
     unsupported: z.record(z.string(), z.number()).describe('Files no converter reads, by extension: {".key": 3}.'),
     error: z.string().nullable(),
+    notice: z.string().optional().describe("Set when no embedding model could load: files were stored for keyword search only and get vectors at the next sync with a model."),
   }),
   annotations: READ_ONLY,
   run: (args, ctx) => ({ ...syncJobs(ctx).status(args.jobId) }),

@@ -1,0 +1,122 @@
+/**
+ * Keyword-only mode in one process: a sync with a model that cannot load
+ * stores chunks that wait for vectors, a query answers from keywords, and a
+ * sync with a working model embeds the waiting chunks from their stored text.
+ */
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
+import { ingestData } from "../../src/ingest/ingest-data.ts";
+import { queryDocuments } from "../../src/search/query-documents.ts";
+import { fullStatus } from "../../src/status.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { TINY_MODEL, tempDir, writeTree } from "../helpers.ts";
+
+/** A model folder with the tiny model's tokenizer and config but an ONNX file that is not a model. */
+function brokenModel(): string {
+  const dir = tempDir("minirag-broken-model-");
+  for (const file of ["tokenizer.json", "tokenizer_config.json", "config.json"]) copyFileSync(join(TINY_MODEL, file), join(dir, file));
+  writeFileSync(join(dir, "model.onnx"), "this is not an onnx file");
+  return dir;
+}
+
+/** Two apps over one index and one root: the first cannot load its model, the second can. */
+function appsOverOneIndex() {
+  const root = tempDir("minirag-root-");
+  const dbPath = join(tempDir("minirag-db-"), "lancedb");
+  const logs: string[] = [];
+  const make = (model: string) =>
+    createApp(loadConfig({ env: { MODEL_NAME: model, BASE_DIRS: JSON.stringify([root]), DB_PATH: dbPath, RAG_TESSDATA_URL: "http://127.0.0.1:9" } }), { log: (l) => logs.push(l) });
+  return { root, offline: make(brokenModel()), online: make(TINY_MODEL), logs };
+}
+
+const FILES = {
+  "pumps.md": "# Pumps\n\nThe centrifugal pump moves coolant through the heat exchanger.",
+  "rivers.md": "# Рекы\n\nВолга впадает в Каспийское море, а Нева в Финский залив.",
+};
+
+describe("keyword-only mode", () => {
+  test("a sync without a loadable model stores every file for keyword search and says why once", async () => {
+    const { root, offline } = appsOverOneIndex();
+    writeTree(root, FILES);
+    const report = await runSync(offline);
+    expect(report.counts).toMatchObject({ scanned: 2, ingested: 2, failed: 0, embedded: 0 });
+    expect(report.notice).toStartWith("No embedding model could load, so search uses keywords only");
+    expect(report.notice).toContain("could not be loaded from");
+    expect(report.notice).toContain("keywords only");
+    expect(report.errors).toEqual([]);
+    const status = await fullStatus(offline);
+    expect(status.pendingVectorCount).toBe(status.chunkCount as number);
+    expect(status.pendingVectorCount).toBeGreaterThan(0);
+    // No model ever loaded: the index records none.
+    expect(status.indexModel).toBeUndefined();
+  });
+
+  test("a query without a model answers from keywords, Russian included, with a notice", async () => {
+    const { root, offline } = appsOverOneIndex();
+    writeTree(root, FILES);
+    await runSync(offline);
+    const english = await queryDocuments(offline, { query: "centrifugal pump" });
+    expect(english.results[0]!.source).toBe(join(root, "pumps.md"));
+    expect(english.results[0]!.distance).toBeNull();
+    expect(english.notice).toStartWith("Keyword search only.");
+    // Stemmed Russian: "Каспийском" finds "Каспийское".
+    const russian = await queryDocuments(offline, { query: "Каспийском море", hybridWeight: 0 });
+    expect(russian.results[0]!.source).toBe(join(root, "rivers.md"));
+  });
+
+  test("the next sync with a model embeds only the waiting chunks, reading no file again", async () => {
+    const { root, offline, online } = appsOverOneIndex();
+    writeTree(root, FILES);
+    await runSync(offline);
+    const before = await online.store.sourceChunks(join(root, "pumps.md"));
+    const report = await runSync(online);
+    expect(report.counts).toMatchObject({ ingested: 0, skipped: 2, embedded: 2, failed: 0 });
+    expect(report.notice).toBeUndefined();
+    const after = await online.store.sourceChunks(join(root, "pumps.md"));
+    // Same rows (ids, ingest time): vectors were written in place, the file was not converted again.
+    expect(after.map((c) => [c.id, c.ingested_at])).toEqual(before.map((c) => [c.id, c.ingested_at]));
+    const status = await fullStatus(online);
+    expect(status.pendingVectorCount).toBeUndefined();
+    expect(status.indexModel?.name).toBe(TINY_MODEL);
+    // Vector search now reaches them: at weight 0 every hit has a distance.
+    const vectorOnly = await queryDocuments(online, { query: "coolant", hybridWeight: 0 });
+    expect(vectorOnly.results.length).toBe(2);
+    expect(vectorOnly.results.every((r) => typeof r.distance === "number")).toBe(true);
+    expect(vectorOnly.notice).toBeUndefined();
+    // Nothing waits, so the sync after that has nothing to embed.
+    expect((await runSync(online)).counts).toMatchObject({ embedded: 0, ingested: 0 });
+  });
+
+  test("vector search leaves out chunks that still wait, and the answer says they wait", async () => {
+    const { root, offline, online } = appsOverOneIndex();
+    writeTree(root, { "pumps.md": FILES["pumps.md"] });
+    await runSync(online);
+    writeTree(root, { "rivers.md": FILES["rivers.md"] });
+    await runSync(offline);
+    const result = await queryDocuments(online, { query: "Волга", hybridWeight: 0 });
+    expect(result.results.map((r) => r.source)).toEqual([join(root, "pumps.md")]);
+    expect(result.notice).toContain("found by keywords only until a sync gives them vectors");
+  });
+
+  test("ingest_data without a model stores the text and says so in the result", async () => {
+    const { offline, online } = appsOverOneIndex();
+    const result = await ingestData(offline, { content: "Minutes of the pump review: replace the seals.", source: "minutes-1" });
+    expect(result.chunkCount).toBe(1);
+    expect(result.notice).toStartWith("No embedding model could load");
+    expect((await runSync(online)).counts.embedded).toBe(1);
+  });
+
+  test("a file the estimate cut too long for the model is read again when the model loads", async () => {
+    const { root, offline, online } = appsOverOneIndex();
+    // Long runs of letters outside the tiny model's vocabulary split into many more pieces than the estimate's one per three letters.
+    const word = (i: number) => Array.from({ length: 12 }, (_, j) => "qxzjvkwy"[(i * 7 + j * 3) % 8]).join("");
+    writeTree(root, { "odd.txt": Array.from({ length: 40 }, (_, i) => word(i)).join(" ") });
+    await runSync(offline);
+    const report = await runSync(online);
+    expect(report.counts).toMatchObject({ ingested: 1, embedded: 0, failed: 0 });
+    expect((await fullStatus(online)).pendingVectorCount).toBeUndefined();
+  });
+});
