@@ -18,6 +18,7 @@ const LAYERS: string[][] = [
   ["scan"],
   ["mentions"],
   ["lookalikes"],
+  ["labels"],
   ["results.ts"],
   ["app.ts"],
   ["ingest"],

@@ -14,10 +14,13 @@ import { displayPath } from "../scan/display-path.ts";
 import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
 import { scanRoots } from "../scan/scan-roots.ts";
 import { inScope } from "../scan/scope.ts";
+import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
+import { labelListing, type ListLabelInput } from "../labels/list-labels.ts";
 
 export type FileState = "ingested" | "stale" | "stale_scheme" | "not_ingested" | "unreadable" | "unlisted" | "unsupported";
 
-export interface ListedFile {
+/** With a classify.toml, an indexed file also carries its labels and date. */
+export interface ListedFile extends DocumentLabelFields {
   source: string;
   displayPath: string;
   sourceType: string;
@@ -33,9 +36,13 @@ export interface FileListing {
   unlistedFolders?: { folder: string; reason: string }[];
   /** Files and folders a .miniragignore excluded; present only when anything was. */
   ignored?: number;
+  /** Set with a label or date filter: documents in scope left out only for want of a label or a date. */
+  filterCounts?: FilterCounts;
+  filterNotice?: string;
 }
 
-export async function listFiles(app: App, scope?: string[]): Promise<FileListing> {
+/** `labels` filters and sorts by document labels and dates (labels/list-labels.ts). */
+export async function listFiles(app: App, scope?: string[], labels: ListLabelInput = {}): Promise<FileListing> {
   const roots = app.config.roots;
   const sources = new Map((await app.store.listSources()).map((s) => [s.source, s]));
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scope);
@@ -71,7 +78,7 @@ export async function listFiles(app: App, scope?: string[]): Promise<FileListing
     const shown = s.sourceType === "file" ? displayPath(s.source, roots) : s.source;
     files.push({ source: s.source, displayPath: shown, sourceType: s.sourceType, state, title: s.title, chunkCount: s.chunkCount, ocrEngine: s.ocrEngine });
   }
-  const listing: FileListing = { files };
+  const listing: FileListing = await labelListing(await app.store.open(), roots, files, labels, scope);
   if (scan.unlisted.length) listing.unlistedFolders = scan.unlisted.map((u) => ({ folder: u.folder, reason: u.reason }));
   if (scan.ignored) listing.ignored = scan.ignored;
   return listing;

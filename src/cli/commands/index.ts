@@ -15,5 +15,6 @@ export const commands: Record<string, Lazy> = {
   list: () => import("./list.ts").then((m) => m.default),
   status: () => import("./status.ts").then((m) => m.default),
   delete: () => import("./delete.ts").then((m) => m.default),
+  classify: () => import("./classify.ts").then((m) => m.default),
   debug: () => import("./debug.ts").then((m) => m.default),
 };

@@ -3,6 +3,7 @@ import { AppError } from "../../errors.ts";
 import { queryDocuments } from "../../search/query-documents.ts";
 import { printJson, printLines } from "../output.ts";
 import { appFromArgs, positionals, scopeFlags, sharedArgs } from "../shared-args.ts";
+import { labelArgs, labelFilterFlags, labelSuffix, warnFilter } from "../label-flags.ts";
 
 export default defineCommand({
   meta: { name: "query", description: "Hybrid search: semantic similarity plus a keyword boost for exact terms" },
@@ -11,14 +12,16 @@ export default defineCommand({
     text: { type: "positional", description: "What to search for", required: true },
     "top-k": { type: "string", description: "How many passages (1-100, default 10)" },
     scope: { type: "string", description: "Only under this path (repeatable)" },
+    ...labelArgs,
   },
   async run({ rawArgs, args }) {
     const app = appFromArgs(rawArgs, args);
     const topK = args["top-k"] === undefined ? undefined : Number(args["top-k"]);
     if (topK !== undefined && !Number.isFinite(topK)) throw new AppError("INVALID_ARGUMENT", `--top-k must be a number, got ${args["top-k"]}`, "Pass a whole number of results, e.g. --top-k 10.");
     const scope = scopeFlags(rawArgs, app.config.roots);
-    const result = await queryDocuments(app, { query: positionals(args).join(" "), topK, scope });
+    const result = await queryDocuments(app, { query: positionals(args).join(" "), topK, scope, ...labelFilterFlags(rawArgs, args) });
     if (args.json) return printJson(result);
+    warnFilter(result);
     if (result.results.length === 0) {
       printLines("no results");
       if (result.notice) process.stderr.write(`${result.notice}\n`);
@@ -30,6 +33,6 @@ export default defineCommand({
       const page = r.pages ? ` p. ${r.pages}` : "";
       printLines(`[${r.score.toFixed(4)} ${distance}] ${shown.get(r.source)} #${r.chunkIndex}${page}`, `  ${r.text.replace(/\s+/g, " ").slice(0, 240)}`);
     }
-    printLines("", "Sources:", ...result.sources.map((s) => s.displayPath));
+    printLines("", "Sources:", ...result.sources.map((s) => `${s.displayPath}${labelSuffix(s)}`));
   },
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listFiles } from "../../read/list-files.ts";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
 import { requireApp } from "../context.ts";
-import { Scope, scopeList } from "../schemas.ts";
+import { FilterOutputs, LabelFields, LabelFilterArgs, Scope, scopeList } from "../schemas.ts";
 
 export const listFilesTool = defineTool({
   name: "list_files",
@@ -10,7 +10,11 @@ export const listFilesTool = defineTool({
   description:
     "List every supported file under the document roots with its state (ingested, stale, stale_scheme, not_ingested, unreadable; unsupported for a file no converter reads), plus the indexed data and url items. " +
     "Files indexed under a folder that cannot be listed right now (an unplugged drive) show as unlisted, and the folders come back under unlistedFolders; ignored counts what .miniragignore excluded.",
-  input: z.object({ scope: Scope }),
+  input: z.object({
+    scope: Scope,
+    ...LabelFilterArgs,
+    sort: z.enum(["date"]).optional().describe("\"date\": newest document date first, undated last (needs a classify.toml)."),
+  }),
   output: z.object({
     files: z.array(
       z.object({
@@ -21,11 +25,13 @@ export const listFilesTool = defineTool({
         title: z.string().optional(),
         chunkCount: z.number().optional(),
         ocrEngine: z.string(),
+        ...LabelFields,
       }),
     ),
     unlistedFolders: z.array(z.object({ folder: z.string(), reason: z.string() })).optional(),
     ignored: z.number().optional(),
+    ...FilterOutputs,
   }),
   annotations: READ_ONLY,
-  run: (args, ctx) => listFiles(requireApp(ctx), scopeList(args.scope)),
+  run: (args, ctx) => listFiles(requireApp(ctx), scopeList(args.scope), { labels: args.labels, dateFrom: args.dateFrom, dateTo: args.dateTo, sort: args.sort }),
 });

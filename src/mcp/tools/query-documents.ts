@@ -3,7 +3,7 @@ import { queryDocuments } from "../../search/query-documents.ts";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
 import { requireApp } from "../context.ts";
 import { CITATION_RULE } from "../instructions.ts";
-import { ChunkResult, Scope, SourceRef, scopeList } from "../schemas.ts";
+import { ChunkResult, FilterOutputs, LabelFilterArgs, Scope, SourceRef, scopeList } from "../schemas.ts";
 
 export const queryDocumentsTool = defineTool({
   name: "query_documents",
@@ -16,13 +16,15 @@ export const queryDocumentsTool = defineTool({
     query: z.string().describe("What to look for, in the words the documents would use."),
     topK: z.number().int().min(1).optional().describe("How many passages, 1-100 (default 10); more than 100 is clamped to 100."),
     scope: Scope,
+    ...LabelFilterArgs,
   }),
   output: z.object({
     results: z.array(ChunkResult),
     sources: z.array(SourceRef),
     parents: z.record(z.string(), z.string()),
     notice: z.string().optional(),
+    ...FilterOutputs,
   }),
   annotations: READ_ONLY,
-  run: (args, ctx) => queryDocuments(requireApp(ctx), { query: args.query, topK: args.topK, scope: scopeList(args.scope) }),
+  run: (args, ctx) => queryDocuments(requireApp(ctx), { query: args.query, topK: args.topK, scope: scopeList(args.scope), labels: args.labels, dateFrom: args.dateFrom, dateTo: args.dateTo }),
 });

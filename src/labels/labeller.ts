@@ -1,0 +1,132 @@
+/**
+ * Labelling for one job (a sync, an ingest): the taxonomy as it is now and
+ * the model, loaded by the first document that needs it and released when
+ * the job ends. A model that fails to load fails once per job: every later
+ * document is stored without its model labels at once, with the same reason.
+ */
+import { describeError } from "../errors.ts";
+import { labelDocument, type DistributionListener, type DocumentLabels, type LabelInput } from "./label-document.ts";
+import type { LabelScorer } from "./label-scorer.ts";
+import { modelKey, noteModelFailure, noteModelLoaded, noteModelReleased } from "./model-state.ts";
+import { loadTaxonomy, type TaxonomyState } from "./taxonomy-file.ts";
+import type { ModelSettings } from "./taxonomy.ts";
+
+export interface LabelContext {
+  roots: string[];
+  cacheDir: string;
+  hfEndpoint: string;
+  log: (line: string) => void;
+}
+
+export interface LoadedScorer extends LabelScorer {
+  release(): Promise<void>;
+}
+
+export type ScorerFactory = (model: ModelSettings, ctx: LabelContext) => Promise<LoadedScorer>;
+
+/** The llama.cpp scorer, imported only when a document needs the model. */
+const llamaFactory: ScorerFactory = async (model, ctx) => (await import("./llama-scorer.ts")).loadLlamaScorer(model, ctx);
+
+/**
+ * A single ingest has no "end of job" call: its model is freed once no
+ * document has needed it for this long (sync releases at its end).
+ */
+export const IDLE_RELEASE_MS = 30_000;
+
+export class Labeller {
+  private scorer: Promise<LoadedScorer> | undefined;
+  private scorerKey: string | undefined;
+  private idle: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly ctx: LabelContext,
+    private readonly factory: ScorerFactory = llamaFactory,
+  ) {}
+
+  taxonomy(): TaxonomyState {
+    return loadTaxonomy(this.ctx.roots);
+  }
+
+  /** The document's labels and date; null when labels are off or classify.toml cannot be read (`problem` says which). */
+  async label(doc: LabelInput, onDistribution?: DistributionListener): Promise<{ labels: DocumentLabels | null; problem?: string }> {
+    const state = this.taxonomy();
+    if (state.state === "absent") return { labels: null };
+    if (state.state === "error") return { labels: null, problem: `labels not set: ${state.message}` };
+    const { taxonomy } = state;
+    const labels = await labelDocument(taxonomy, doc, this.ctx.roots, () => this.loadScorer(taxonomy.model!), onDistribution);
+    return { labels };
+  }
+
+  private loadScorer(model: ModelSettings): Promise<LoadedScorer> {
+    const key = modelKey(model.source);
+    if (this.scorer && this.scorerKey === key) return this.scorer;
+    void this.release();
+    this.scorerKey = key;
+    this.scorer = this.factory(model, this.ctx).then(
+      (scorer) => {
+        noteModelLoaded(key);
+        return scorer;
+      },
+      (error) => {
+        const reason = describeError(error).replace(/\n/g, " ");
+        noteModelFailure(key, reason);
+        throw new Error(reason);
+      },
+    );
+    return this.scorer;
+  }
+
+  /** Frees the model once it has gone unused for IDLE_RELEASE_MS; the timer never keeps the process alive. */
+  releaseWhenIdle(): void {
+    clearTimeout(this.idle);
+    if (!this.scorer) return;
+    this.idle = setTimeout(() => void this.release(), IDLE_RELEASE_MS);
+    this.idle.unref?.();
+  }
+
+  /** Frees the model, if this job loaded one. */
+  async release(): Promise<void> {
+    clearTimeout(this.idle);
+    const scorer = this.scorer;
+    const key = this.scorerKey;
+    this.scorer = undefined;
+    this.scorerKey = undefined;
+    if (!scorer) return;
+    const loaded = await scorer.catch(() => null);
+    if (loaded) {
+      await loaded.release();
+      noteModelReleased(key!);
+    }
+  }
+}
+
+const byOwner = new WeakMap<object, Labeller>();
+const factories = new WeakMap<object, ScorerFactory>();
+
+/** The labeller of an owner (an app): one per job, until releaseLabeller. */
+export function labellerFor(owner: object, ctx: LabelContext): Labeller {
+  let labeller = byOwner.get(owner);
+  if (!labeller) {
+    labeller = new Labeller(ctx, factories.get(owner));
+    byOwner.set(owner, labeller);
+  }
+  return labeller;
+}
+
+/** Ends the owner's labelling job: the model, if loaded, is freed; the next document starts a new job. */
+export async function releaseLabeller(owner: object): Promise<void> {
+  const labeller = byOwner.get(owner);
+  byOwner.delete(owner);
+  await labeller?.release();
+}
+
+/** Tests: the scorer an owner's jobs use instead of llama.cpp (a scripted one). */
+export function useScorerFactory(owner: object, factory: ScorerFactory): void {
+  factories.set(owner, factory);
+  byOwner.delete(owner);
+}
+
+/** The label context of a configuration. */
+export function labelContext(config: { roots: string[]; cacheDir: string; hfEndpoint: string }, log: (line: string) => void): LabelContext {
+  return { roots: config.roots, cacheDir: config.cacheDir, hfEndpoint: config.hfEndpoint, log };
+}

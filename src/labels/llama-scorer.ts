@@ -1,0 +1,62 @@
+/**
+ * The label model through llama.cpp (node-llama-cpp): the question, lettered
+ * options, the file name and the start of the document go in as one user
+ * turn of the model's own chat template, and the next-token probability of
+ * each option letter is read out. Nothing is generated. Its log-probabilities
+ * are the logits calibrate() scales by the model card's temperature.
+ *
+ * Not run against a real GGUF here: no model file is reachable from the
+ * machines this was built on. Tests cover it up to the point a file is needed.
+ */
+import { AppError } from "../errors.ts";
+import { loadLlama } from "../native/llama.ts";
+import type { LabelContext, LoadedScorer } from "./labeller.ts";
+import type { ScoreRequest } from "./label-scorer.ts";
+import { ensureModelFile } from "./model-file.ts";
+import type { ModelSettings } from "./taxonomy.ts";
+
+const LETTERS = "ABCDEFGHIJKLMNOP";
+/** Room for the prompt: the question, up to 16 descriptions and MODEL_TEXT_CHARS of text. */
+const CONTEXT_TOKENS = 4096;
+
+/** The user turn: question, lettered options, file name, text, and the instruction to answer with a letter. */
+export function labelPrompt(request: ScoreRequest): string {
+  const options = request.options.map((o, i) => `${LETTERS[i]}. ${o.description}`).join("\n");
+  const name = request.fileName ? `${request.fileNameLabel}: ${request.fileName}\n\n` : "";
+  return `${request.question}\n\n${options}\n\n${name}${request.text}\n\nAnswer with the letter of one option.`;
+}
+
+export async function loadLlamaScorer(model: ModelSettings, ctx: LabelContext): Promise<LoadedScorer> {
+  const { lib, llama } = await loadLlama();
+  const modelPath = await ensureModelFile(model.source, { cacheDir: ctx.cacheDir, endpoint: ctx.hfEndpoint, log: ctx.log });
+  let loaded;
+  try {
+    loaded = await llama.loadModel({ modelPath });
+  } catch (error) {
+    throw new AppError("MODEL_LOAD", `The label model ${modelPath} could not be loaded: ${(error as Error).message}`, "Check that the file is a complete GGUF (delete it to download it again), or point model.path at another one.");
+  }
+  const context = await loaded.createContext({ contextSize: CONTEXT_TOKENS });
+  const wrapper = lib.resolveChatWrapper(loaded);
+  const letterTokens = [...LETTERS].map((letter) => loaded.tokenize(letter, false)[0]!);
+  return {
+    async logits(request) {
+      const history = [{ type: "user" as const, text: labelPrompt(request) }, { type: "model" as const, response: [] }];
+      const { contextText } = wrapper.generateContextState({ chatHistory: history });
+      const tokens = contextText.tokenize(loaded.tokenizer).slice(-CONTEXT_TOKENS + 8);
+      const sequence = context.getSequence();
+      try {
+        const last = tokens.length - 1;
+        const input = tokens.map((t, i) => (i === last ? ([t, { generateNext: { probabilities: true } }] as const) : t));
+        const output = await sequence.controlledEvaluate(input as Parameters<typeof sequence.controlledEvaluate>[0]);
+        const probabilities = output[last]?.next.probabilities ?? new Map();
+        return request.options.map((_, i) => Math.log(Math.max(probabilities.get(letterTokens[i]!) ?? 0, 1e-12)));
+      } finally {
+        sequence.dispose();
+      }
+    },
+    async release() {
+      await context.dispose();
+      await loaded.dispose();
+    },
+  };
+}

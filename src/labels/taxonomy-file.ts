@@ -1,0 +1,45 @@
+/**
+ * Finding classify.toml: <first root>/.minirag/classify.toml. Its presence
+ * turns labels on. It is read again whenever its mtime or size changes, so a
+ * long-running server follows an edit without a restart; an unchanged file
+ * costs one stat per use.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describeError } from "../errors.ts";
+import { parseTaxonomy } from "./parse-taxonomy.ts";
+import type { Taxonomy } from "./taxonomy.ts";
+
+export type TaxonomyState = { state: "absent" } | { state: "ok"; taxonomy: Taxonomy; file: string } | { state: "error"; message: string; file: string };
+
+const cache = new Map<string, { key: string; result: TaxonomyState }>();
+
+/** Where the taxonomy file of these roots lives (null without roots). */
+export function taxonomyPath(roots: string[]): string | null {
+  return roots[0] ? join(roots[0], ".minirag", "classify.toml") : null;
+}
+
+/** The roots' taxonomy now: absent (labels off), parsed, or the parse error. */
+export function loadTaxonomy(roots: string[]): TaxonomyState {
+  const file = taxonomyPath(roots);
+  if (!file) return { state: "absent" };
+  let key: string;
+  try {
+    const info = statSync(file);
+    if (!info.isFile()) return { state: "error", file, message: `${file} is not a file` };
+    key = `${info.mtimeMs}:${info.size}:${info.ino}`;
+  } catch {
+    cache.delete(file);
+    return { state: "absent" };
+  }
+  const known = cache.get(file);
+  if (known?.key === key) return known.result;
+  let result: TaxonomyState;
+  try {
+    result = { state: "ok", taxonomy: parseTaxonomy(readFileSync(file, "utf8"), file), file };
+  } catch (error) {
+    result = { state: "error", file, message: describeError(error).split("\n")[0]! };
+  }
+  cache.set(file, { key, result });
+  return result;
+}
