@@ -4,7 +4,7 @@
  * the job ends. A model that fails to load fails once per job: every later
  * document is stored without its model labels at once, with the same reason.
  */
-import { describeError } from "../errors.ts";
+import { AppError, describeError } from "../errors.ts";
 import { labelDocument, type DistributionListener, type DocumentLabels, type LabelInput } from "./label-document.ts";
 import type { LabelScorer } from "./label-scorer.ts";
 import { modelKey, noteModelFailure, noteModelLoaded, noteModelReleased } from "./model-state.ts";
@@ -68,7 +68,8 @@ export class Labeller {
         return scorer;
       },
       (error) => {
-        const reason = describeError(error).replace(/\n/g, " ");
+        // One line: the message, then the fix.
+        const reason = error instanceof AppError ? `${error.message.replace(/\.$/, "")}. ${error.hint}` : describeError(error);
         noteModelFailure(key, reason);
         throw new Error(reason);
       },
