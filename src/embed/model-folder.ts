@@ -13,6 +13,8 @@ import { ensureModelFiles } from "./download.ts";
 import { folderProfile, type FolderFiles } from "./folder-profile.ts";
 import { KNOWN_MODELS } from "./known-models.ts";
 import { modelFingerprint } from "./model-fingerprint.ts";
+import { cacheFolder } from "./optimized-model-cache.ts";
+import { readTokenizerJson } from "./tokenizer-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
 
 export interface ModelFolder {
@@ -40,11 +42,11 @@ export interface ResolveModelOptions {
 }
 
 export async function resolveModelFolder(modelName: string, options: ResolveModelOptions): Promise<ModelFolder> {
-  if (isModelPath(modelName)) return readModelFolder(modelName, modelName);
+  if (isModelPath(modelName)) return readModelFolder(modelName, modelName, undefined, options);
   const known = KNOWN_MODELS[modelName];
   // The offline bundle's copy beside the executable comes first, so an air-gapped install never downloads.
   const bundled = bundledModelDir(modelName, known);
-  if (bundled && !known) return readModelFolder(bundled, modelName);
+  if (bundled && !known) return readModelFolder(bundled, modelName, undefined, options);
   if (!known) {
     throw new AppError(
       "MODEL_UNKNOWN",
@@ -53,20 +55,23 @@ export async function resolveModelFolder(modelName: string, options: ResolveMode
     );
   }
   const dir = bundled ?? (await ensureModelFiles(known, options.cacheDir, options));
-  return { ...readModelFolder(dir, modelName, known.onnxFile), profile: known.profile, profileSource: `the known model ${known.id}`, profileRead: false };
+  return { ...readModelFolder(dir, modelName, known.onnxFile, options), profile: known.profile, profileSource: `the known model ${known.id}`, profileRead: false };
 }
 
-function readModelFolder(dir: string, modelName: string, onnxFile?: string): ModelFolder {
+function readModelFolder(dir: string, modelName: string, onnxFile: string | undefined, options: ResolveModelOptions): ModelFolder {
   if (!existsSync(dir)) throw new AppError("MODEL_FOLDER", `Model folder not found: ${dir}`, FOLDER_HINT);
   const onnx = (onnxFile ? [onnxFile] : ONNX_CANDIDATES).map((f) => join(dir, f)).find((f) => existsSync(f));
   if (!onnx) throw new AppError("MODEL_FOLDER", `No model.onnx in the model folder ${dir}`, FOLDER_HINT);
   const tokenizerPath = join(dir, "tokenizer.json");
   if (!existsSync(tokenizerPath)) throw new AppError("MODEL_FOLDER", `No tokenizer.json in the model folder ${dir}`, FOLDER_HINT);
-  const tokenizer = readJson(tokenizerPath) as FolderFiles["tokenizer"];
+  const fingerprint = modelFingerprint([onnx, tokenizerPath]);
+  // A 17 MB tokenizer.json takes 0.2-0.4 s to parse; CACHE_DIR keeps it in a form read in tens of ms (tokenizer-cache.ts).
+  const cache = { folder: cacheFolder(options.cacheDir, modelName), fingerprint, log: options.log };
+  const tokenizer = readTokenizerJson(tokenizerPath, readJson, cache) as FolderFiles["tokenizer"];
   const tokenizerConfig = readOptionalJson(join(dir, "tokenizer_config.json")) as FolderFiles["tokenizerConfig"];
   const config = readOptionalJson(join(dir, "config.json")) as FolderFiles["config"];
   const { profile, source, read } = folderProfile(dir, { tokenizer, tokenizerConfig, config });
-  return { modelName, onnxPath: onnx, tokenizer, tokenizerConfig, profile, profileSource: source, profileRead: read, fingerprint: modelFingerprint([onnx, tokenizerPath]) };
+  return { modelName, onnxPath: onnx, tokenizer, tokenizerConfig, profile, profileSource: source, profileRead: read, fingerprint };
 }
 
 function readOptionalJson(path: string): object {

@@ -1,0 +1,165 @@
+/**
+ * A Unigram (SentencePiece) model for @huggingface/tokenizers that loads in
+ * tens of milliseconds instead of seconds. The library's own Unigram builds,
+ * for a 250k-token vocabulary (multilingual-e5, paraphrase-multilingual), a
+ * Map of every token and a character trie of 505k nodes, each node a Map:
+ * 1.2-2.6 s on 2 cores, more than the rest of the cold start together. Here
+ * the vocabulary is one open-addressing hash table in typed arrays (a few
+ * tens of ms to fill), and the trie's prefix search becomes hash probes of
+ * each prefix up to the longest token. Everything else (the lattice, Viterbi,
+ * unknown-token fusion) is the library's own code, so the ids are the same.
+ */
+import { Tokenizer, Unigram } from "@huggingface/tokenizers";
+
+type UnigramJson = { type?: string; vocab: [string, number][]; unk_id?: number | null; [PACKED_VOCAB]?: PackedVocab };
+type TokenizerJson = { model: UnigramJson; added_tokens?: { id: number; content: string }[] };
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+function fnv(text: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/**
+ * The vocabulary as a hash table: token -> id, the Map interface the library
+ * calls (get, set, has). Entries set after loading (added tokens) live in a
+ * small Map that is read first, as a later Map.set would win in the library.
+ */
+export class VocabIndex {
+  private readonly slots: Int32Array;
+  private readonly hashes: Int32Array;
+  private readonly mask: number;
+  private readonly added = new Map<string, number>();
+  /** Longest token in UTF-16 units: no prefix past it can be a token. */
+  readonly maxUnits: number;
+
+  constructor(private readonly tokens: readonly string[]) {
+    let size = 1024;
+    while (size < tokens.length * 2) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.hashes = new Int32Array(size);
+    this.mask = size - 1;
+    let maxUnits = 0;
+    for (let id = 0; id < tokens.length; id++) {
+      const token = tokens[id]!;
+      if (token.length > maxUnits) maxUnits = token.length;
+      const h = fnv(token);
+      let slot = h & this.mask;
+      // A repeated token keeps the last id, as new Map(vocab.map((t, i) => [t, i])) does.
+      while (this.slots[slot] !== -1 && !(this.hashes[slot] === h && tokens[this.slots[slot]!] === token)) slot = (slot + 1) & this.mask;
+      this.slots[slot] = id;
+      this.hashes[slot] = h;
+    }
+    this.maxUnits = maxUnits;
+  }
+
+  /** The id of a token of the original vocabulary, found by its hash h; -1 when absent. */
+  private find(token: string, h: number): number {
+    let slot = h & this.mask;
+    for (let id = this.slots[slot]!; id !== -1; id = this.slots[slot]!) {
+      if (this.hashes[slot] === h && this.tokens[id] === token) return id;
+      slot = (slot + 1) & this.mask;
+    }
+    return -1;
+  }
+
+  get(token: string): number | undefined {
+    const added = this.added.get(token);
+    if (added !== undefined) return added;
+    const id = this.find(token, fnv(token));
+    return id === -1 ? undefined : id;
+  }
+
+  has(token: string): boolean {
+    return this.get(token) !== undefined;
+  }
+
+  set(token: string, id: number): this {
+    this.added.set(token, id);
+    return this;
+  }
+
+  /**
+   * What the library's CharTrie.common_prefix_search yields: each token of the
+   * original vocabulary that chars (code points) spell from start, shortest first.
+   */
+  *commonPrefixSearch(chars: string[], start = 0): Generator<string> {
+    let h = FNV_OFFSET;
+    let prefix = "";
+    for (let i = start; i < chars.length; i++) {
+      const ch = chars[i]!;
+      prefix += ch;
+      if (prefix.length > this.maxUnits) return;
+      for (let u = 0; u < ch.length; u++) h = Math.imul(h ^ ch.charCodeAt(u), FNV_PRIME);
+      if (this.find(prefix, h) !== -1) yield prefix;
+    }
+  }
+}
+
+/** Where tokenizer-cache.ts puts an already split vocabulary on tokenizer.json's model. */
+export const PACKED_VOCAB = Symbol("packed vocabulary");
+
+export interface PackedVocab {
+  tokens: string[];
+  scores: ArrayLike<number>;
+}
+
+/** True when tokenizer.json's model is a Unigram one (the library's own test: a type, or an array vocabulary). */
+export function isUnigram(model: { type?: string; vocab?: unknown; [PACKED_VOCAB]?: PackedVocab }): boolean {
+  return model.type === "Unigram" || (model.type === undefined && (PACKED_VOCAB in model || Array.isArray(model.vocab)));
+}
+
+function splitVocab(model: UnigramJson): PackedVocab {
+  const packed = model[PACKED_VOCAB];
+  if (packed) return packed;
+  const tokens = new Array<string>(model.vocab.length);
+  const scores = new Array<number>(model.vocab.length);
+  for (let i = 0; i < model.vocab.length; i++) [tokens[i], scores[i]] = model.vocab[i]!;
+  return { tokens, scores };
+}
+
+/** A Tokenizer whose Unigram model is the fast one; same encodings as `new Tokenizer(json, config)`. */
+export function unigramTokenizer(json: TokenizerJson, config: { eos_token?: string }): Tokenizer {
+  const source = json.model;
+  const unkId = source.unk_id ?? 0;
+  const { tokens, scores: packedScores } = splitVocab(source);
+  const scores = Array.from(packedScores);
+  let minScore = Infinity;
+  for (const score of scores) if (score < minScore) minScore = score;
+  // The library builds the rest (normalizer, pre-tokenizer, added tokens, post-processor) around a one-token
+  // vocabulary; its cheap Unigram shell then gets the full vocabulary in the fields its constructor would fill.
+  // The shell's config is built key by key: reading source.vocab of a cached tokenizer would build 250k pairs.
+  const shell: Record<string, unknown> = { unk_id: 0, vocab: [[tokens[unkId] ?? "<unk>", 0]] };
+  for (const key of Object.keys(source)) if (key !== "vocab" && key !== "unk_id") shell[key] = source[key as keyof UnigramJson];
+  const tokenizer = new Tokenizer({ ...json, model: shell }, config);
+  const model = new Unigram(shell as never, config.eos_token as never) as unknown as Record<string, unknown>;
+  const index = new VocabIndex(tokens);
+  const lookup = (token: string | undefined) => (token === undefined ? undefined : index.get(token));
+  model.config = source;
+  // A copy: registering added tokens below rewrites entries of the model's list, never of the index's.
+  const vocab = tokens.slice();
+  model.vocab = vocab;
+  model.scores = scores;
+  model.tokens_to_ids = index;
+  model.unk_token_id = unkId;
+  model.unk_token = vocab[unkId];
+  model.bos_token = " ";
+  model.bos_token_id = lookup(" ");
+  model.eos_token = config.eos_token;
+  model.eos_token_id = lookup(config.eos_token);
+  model.min_score = minScore;
+  model.unk_score = minScore - 10;
+  scores[unkId] = minScore - 10;
+  model.trie = { common_prefix_search: (chars: string[], start?: number) => index.commonPrefixSearch(chars, start) };
+  model.fuse_unk = true;
+  // The Tokenizer constructor registers the added tokens in its model; do the same for this one.
+  for (const added of json.added_tokens ?? []) {
+    index.set(added.content, added.id);
+    vocab[added.id] = added.content;
+  }
+  (tokenizer as unknown as { model: unknown }).model = model;
+  return tokenizer;
+}

@@ -1,0 +1,63 @@
+import { describe, expect, test } from "bun:test";
+import { Tokenizer } from "@huggingface/tokenizers";
+import { unigramTokenizer, VocabIndex } from "../../src/embed/fast-unigram.ts";
+import { unigramJson } from "./unigram-json.ts";
+
+const TEXTS = [
+  "query: protein folding in the cell",
+  "Привет, как дела? Это тест токенизатора.",
+  "日本語のテキストを分割する",
+  "emoji 🤖🧬 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 outside the basic plane",
+  "  spaces   and\ttabs\nand lines  ",
+  "<s> special </s> tokens <mask> inside <unk> text",
+  "unknown ☃ ✈ ⌘ characters fused into one",
+  "x".repeat(300),
+  "Ünïcödé naïve café façade ﬁ ligature",
+  "",
+];
+
+describe("the fast Unigram model", () => {
+  const json = unigramJson();
+  const config = { eos_token: "</s>" };
+  const library = new Tokenizer(json, config);
+  const fast = unigramTokenizer(json as Parameters<typeof unigramTokenizer>[0], config);
+
+  test("gives the same ids, tokens and type ids as the library's Unigram for every text", () => {
+    for (const text of TEXTS) {
+      const options = { add_special_tokens: true, return_token_type_ids: true };
+      expect(fast.encode(text, options)).toEqual(library.encode(text, options));
+    }
+  });
+
+  test("decodes ids back as the library does, added tokens included", () => {
+    const ids = library.encode(TEXTS[5]!).ids;
+    expect(fast.decode(ids)).toBe(library.decode(ids));
+    expect(fast.token_to_id("<mask>")).toBe(library.token_to_id("<mask>")!);
+  });
+});
+
+describe("VocabIndex", () => {
+  test("maps each token to its id, a repeated token to its last id, and misses to undefined", () => {
+    const index = new VocabIndex(["a", "ab", "b", "a", "Ж", "🤖"]);
+    expect(index.get("a")).toBe(3);
+    expect(index.get("ab")).toBe(1);
+    expect(index.get("🤖")).toBe(5);
+    expect(index.get("abc")).toBeUndefined();
+    expect(index.has("Ж")).toBe(true);
+    expect(index.maxUnits).toBe(2);
+  });
+
+  test("an id set later wins over the vocabulary's, as Map.set would", () => {
+    const index = new VocabIndex(["<s>", "x"]);
+    index.set("x", 7).set("new", 9);
+    expect(index.get("x")).toBe(7);
+    expect(index.get("new")).toBe(9);
+  });
+
+  test("finds every vocabulary token the text spells from a position, shortest first, across surrogate pairs", () => {
+    const index = new VocabIndex(["▁", "▁a", "▁ab", "b", "🤖", "🤖x"]);
+    expect([...index.commonPrefixSearch(Array.from("▁abc"), 0)]).toEqual(["▁", "▁a", "▁ab"]);
+    expect([...index.commonPrefixSearch(Array.from("a🤖x"), 1)]).toEqual(["🤖", "🤖x"]);
+    expect([...index.commonPrefixSearch(Array.from("zzz"), 0)]).toEqual([]);
+  });
+});
