@@ -1,8 +1,11 @@
 /**
- * Where node-llama-cpp's prebuilt addon for this machine is. A compiled
- * binary side-loads it from lib/llama/ (scripts/build.ts copies the
- * platform's bins folder there); from source it is the installed
- * @node-llama-cpp/<platform>-<arch> package. Nothing here loads it.
+ * node-llama-cpp, which runs the label model. It is never bundled into the
+ * executable: its prebuilt-binary lookup imports a package per platform,
+ * which a bundle cannot hold. A compiled binary imports it from
+ * lib/llama/node_modules/ (scripts/build.ts copies the package, its
+ * dependencies and the platform's prebuilt addon there); from source it is
+ * the installed package. The import specifier is a variable so the bundler
+ * leaves it alone.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -20,24 +23,30 @@ export function llamaPlatformFolder(platform = process.platform, arch = process.
 /** The folder holding llama-addon.node and its shared libraries, or null when there is none. */
 export function llamaAddonDir(): string | null {
   const lib = nativeLibDir();
-  if (lib) {
-    const dir = join(lib, "llama");
-    return existsSync(join(dir, "llama-addon.node")) ? dir : null;
+  let pkg: string;
+  if (lib) pkg = join(lib, "llama", "node_modules", "@node-llama-cpp", llamaPlatformFolder());
+  else {
+    try {
+      // The package exports only its entry (dist/index.js), so its folder is two levels up.
+      pkg = dirname(dirname(createRequire(import.meta.url).resolve(`@node-llama-cpp/${llamaPlatformFolder()}`)));
+    } catch {
+      return null;
+    }
   }
-  try {
-    // The package exports only its entry (dist/index.js), so its folder is two levels up.
-    const pkg = dirname(dirname(createRequire(import.meta.url).resolve(`@node-llama-cpp/${llamaPlatformFolder()}`)));
-    const dir = join(pkg, "bins", llamaPlatformFolder());
-    return existsSync(join(dir, "llama-addon.node")) ? dir : null;
-  } catch {
-    return null;
-  }
+  const dir = join(pkg, "bins", llamaPlatformFolder());
+  return existsSync(join(dir, "llama-addon.node")) ? dir : null;
+}
+
+/** What to import node-llama-cpp by: its entry under lib/ in a compiled binary, the package name from source. */
+function llamaModule(): string {
+  const lib = nativeLibDir();
+  return lib ? join(lib, "llama", "node_modules", "node-llama-cpp", "dist", "index.js") : "node-llama-cpp";
 }
 
 /** Why the label model cannot run on this install, or undefined when the addon is there. */
 export function llamaAddonProblem(): string | undefined {
   if (llamaAddonDir()) return undefined;
-  return `llama.cpp's prebuilt addon for ${process.platform}-${process.arch} is not installed (lib/llama/llama-addon.node beside the executable): model-answered label facets cannot run. Reinstall from the release archive for this system, or give every facet a default without override_at.`;
+  return `llama.cpp's prebuilt addon for ${process.platform}-${process.arch} is not installed (lib/llama/ beside the executable): model-answered label facets cannot run. Reinstall from the release archive for this system, or give every facet a default without override_at.`;
 }
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
@@ -54,7 +63,8 @@ export function loadLlama(): Promise<{ lib: NodeLlamaCpp; llama: Llama }> {
     const problem = llamaAddonProblem();
     if (problem) throw new AppError("NATIVE_LIBRARY", problem.split(":")[0]!, problem.slice(problem.indexOf(":") + 2));
     try {
-      const lib = await import("node-llama-cpp");
+      const specifier = llamaModule();
+      const lib = (await import(specifier)) as NodeLlamaCpp;
       const llama = await lib.getLlama({ gpu: false, build: "never", usePrebuiltBinaries: true, progressLogs: false, logLevel: lib.LlamaLogLevel.error });
       return { lib, llama };
     } catch (error) {
