@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * bun scripts/bench/ocr.ts [--lang eng+rus]
+ * bun scripts/bench/ocr.ts [--lang eng+rus] [--only SUBSTRING]... [--diff]
  *
  * OCR quality and speed over ../shared/corpus/fixtures/ocr/** and the scanned
  * PDFs in fixtures/markitdown*: character error rate against each ground truth
@@ -14,6 +14,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { convertImage } from "../../src/convert/image.ts";
+import { PDF_OPTIONS, pdfEngine } from "../../src/convert/pdf-engine.ts";
 import { pageImage, type PdfPageProxy } from "../../src/convert/pdf-images.ts";
 import { convertPdf } from "../../src/convert/pdf.ts";
 import type { Converted } from "../../src/convert/types.ts";
@@ -21,7 +22,11 @@ import { type GrayImage, toPgm } from "../../src/ocr/gray-image.ts";
 import { recognizePages, releaseOcrPool } from "../../src/ocr/pool.ts";
 import { CORPUS } from "./lib/datasets.ts";
 
-const languages = (process.argv.includes("--lang") ? process.argv[process.argv.indexOf("--lang") + 1]! : "eng+rus").split("+");
+const argv = process.argv.slice(2);
+const languages = (argv.includes("--lang") ? argv[argv.indexOf("--lang") + 1]! : "eng+rus").split("+");
+/** --only keeps the inputs whose corpus path contains one of the given strings (while iterating: the full run takes minutes). */
+const only = argv.flatMap((a, i) => (argv[i - 1] === "--only" ? [a] : []));
+const showDiff = argv.includes("--diff");
 const ocr = { languages, cacheDir: join(import.meta.dir, "../../bench-results/ocr-cache") };
 const expectations: Record<string, { must_include?: string[]; ocr_expected_derived?: string[]; ocr_text?: string; ground_truth_file?: string; has_text_layer?: boolean }> = JSON.parse(readFileSync(join(CORPUS, "expectations.json"), "utf8"));
 
@@ -46,6 +51,30 @@ const wordAccuracy = (out: string, truth: string) => {
   return Math.max(0, 1 - distance(normalize(out).split(" "), words) / words.length);
 };
 
+/** The words that differ, as "truth -> read" runs, from a word-level alignment (for --diff). */
+function wordDiff(out: string, truth: string): string[] {
+  const a = normalize(truth).split(" ");
+  const b = normalize(out).split(" ");
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+  const pairs: [string, string][] = [];
+  for (let i = a.length, j = b.length; i > 0 || j > 0; ) {
+    if (i > 0 && j > 0 && d[i]![j] === d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)) pairs.unshift([a[--i]!, b[--j]!]);
+    else if (i > 0 && d[i]![j] === d[i - 1]![j]! + 1) pairs.unshift([a[--i]!, ""]);
+    else pairs.unshift(["", b[--j]!]);
+  }
+  const runs: string[] = [];
+  let run: [string[], string[]] | null = null;
+  for (const [t, o] of [...pairs, ["", ""] as [string, string]]) {
+    if (t !== o) (run ??= [[], []]) && (t && run[0].push(t), o && run[1].push(o));
+    else if (run) {
+      runs.push(`${run[0].join(" ")} -> ${run[1].join(" ")}`);
+      run = null;
+    }
+  }
+  return runs;
+}
+
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
 }
@@ -54,7 +83,7 @@ const SCAN = /\.(png|jpe?g|tiff?|bmp|webp|pdf)$/i;
 const inputs = [
   ...files(join(CORPUS, "fixtures/ocr")).filter((f) => SCAN.test(f)),
   ...["fixtures/markitdown", "fixtures/markitdown-ocr"].flatMap((d) => files(join(CORPUS, d))).filter((f) => f.endsWith(".pdf") && expectations[relative(CORPUS, f)]?.has_text_layer === false),
-];
+].filter((f) => only.length === 0 || only.some((o) => relative(CORPUS, f).includes(o)));
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const rows: string[] = ["| file | pages | s | CER | word acc. | strings found | note |", "|---|---|---|---|---|---|---|"];
@@ -83,6 +112,7 @@ for (const file of inputs) {
   const note = key.endsWith("multipage.pdf") ? `page starts ${JSON.stringify(converted.pages?.map((p) => p.page))}; page 4 (text layer) kept: ${converted.markdown.includes("Percentage")}` : "";
   rows.push(`| ${key} | ${pages} | ${seconds.toFixed(1)} | ${truth ? pct(cer(converted.markdown, truth)) : ""} | ${truth ? pct(wordAccuracy(converted.markdown, truth)) : ""} | ${strings.length ? `${found}/${strings.length}` : ""} | ${note} |`);
   console.error(rows.at(-1));
+  if (showDiff && truth) for (const line of wordDiff(converted.markdown, truth)) console.error(`    ${line}`);
 }
 
 /** Turns a grayscale page by a quarter turn clockwise, times n. */
@@ -98,10 +128,10 @@ function turn(image: GrayImage, quarters: number): GrayImage {
 }
 
 const turnRows: string[] = ["| page | CER at 90 | CER at 180 | CER at 270 | (against the upright read) |", "|---|---|---|---|---|"];
-const { getDocumentProxy, getResolvedPDFJS } = await import("unpdf");
-const { OPS } = await getResolvedPDFJS();
-for (const key of ["fixtures/markitdown-ocr/pdf_scanned_invoice.pdf", "fixtures/ocr/ocrmypdf/francais.pdf", "fixtures/ocr/ocrmypdf/c02-22.pdf", "fixtures/markitdown/MEDRPT-2024-PAT-3847_medical_report_scan.pdf"]) {
-  const pdf = await getDocumentProxy(new Uint8Array(readFileSync(join(CORPUS, key))), { verbosity: 0 });
+const { OPS, getDocument } = await pdfEngine();
+const turned = ["fixtures/markitdown-ocr/pdf_scanned_invoice.pdf", "fixtures/ocr/ocrmypdf/francais.pdf", "fixtures/ocr/ocrmypdf/c02-22.pdf", "fixtures/markitdown/MEDRPT-2024-PAT-3847_medical_report_scan.pdf"];
+for (const key of turned.filter((k) => only.length === 0 || only.some((o) => k.includes(o)))) {
+  const pdf = await getDocument({ data: new Uint8Array(readFileSync(join(CORPUS, key))), ...PDF_OPTIONS }).promise;
   const page = await pdf.getPage(1);
   const { image, dpi } = await pageImage(page as unknown as PdfPageProxy, OPS as Record<string, number>);
   await pdf.loadingTask.destroy();

@@ -36,7 +36,7 @@ export interface PdfPageProxy {
 export interface PageImage {
   image: GrayImage | null;
   dpi: number;
-  /** Images pdf.js could not decode (JBIG2, CCITT and JPEG 2000 need codecs this build of pdf.js lacks). */
+  /** Images pdf.js could not decode (damaged data; JBIG2, CCITT fax and JPEG 2000 are decoded, see pdf-engine.ts). */
   undecodable: number;
 }
 

@@ -30,8 +30,8 @@ export async function ocrScannedPages(pdf: OpenPdf, pages: PdfPageText[], name: 
   const scans = minChars > 0 ? pages.filter((p) => layerChars(p) < minChars).map((p) => p.number) : [];
   const result: PdfOcr = { texts: new Map(), undecodable: [], scanned: scans.length };
   if (scans.length === 0) return result;
-  const { getResolvedPDFJS } = await import("unpdf");
-  const { OPS } = await getResolvedPDFJS();
+  const { pdfEngine } = await import("./pdf-engine.ts");
+  const { OPS } = await pdfEngine();
   const texts = await ocrPages(name, options, scans.length, async (i) => {
     const page = await pdf.getPage(scans[i]!);
     try {

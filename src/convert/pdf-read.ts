@@ -1,6 +1,6 @@
 /**
- * Opens a PDF with pdf.js (through unpdf, imported on first use: the engine
- * is 1.7 MB of JavaScript that status and the MCP handshake never need) and
+ * Opens a PDF with pdf.js (pdf-engine.ts, imported on first use: the engine
+ * is 2 MB of JavaScript that status and the MCP handshake never need) and
  * returns each page's text items in page space, y growing upwards, plus the
  * info dictionary. pdf.js's own failures become one-line reasons naming the
  * file: a password, a file that is not a PDF, a damaged one.
@@ -25,7 +25,7 @@ export interface PdfText {
 }
 
 /** The open document, for work that needs more than the text layer (a scanned page's images) before it is closed. */
-export type OpenPdf = Awaited<ReturnType<typeof import("unpdf").getDocumentProxy>>;
+export type OpenPdf = import("pdfjs-dist/legacy/build/pdf.mjs").PDFDocumentProxy;
 
 interface RawItem {
   str?: string;
@@ -69,13 +69,13 @@ function failure(name: string, error: unknown): AppError {
 
 /** Every page's text items and the document's info dictionary; whileOpen runs on the open document before it is closed. */
 export async function readPdf<T = undefined>(bytes: Uint8Array, name: string, whileOpen?: (pdf: OpenPdf, text: PdfText) => Promise<T>): Promise<PdfText & { extra?: T }> {
-  const { getDocumentProxy } = await import("unpdf");
+  const { pdfEngine, PDF_OPTIONS } = await import("./pdf-engine.ts");
+  const { getDocument } = await pdfEngine();
   // pdf.js may take over the buffer it is given; the caller's bytes stay whole.
   const data = bytes.slice();
   let pdf: OpenPdf | undefined;
   try {
-    // verbosity 0: pdf.js would otherwise print warnings about fonts and damaged objects to the console.
-    pdf = await getDocumentProxy(data, { verbosity: 0, useSystemFonts: false, stopAtErrors: false });
+    pdf = await getDocument({ data, ...PDF_OPTIONS }).promise;
     const pages: PdfPageText[] = [];
     const warnings: string[] = [];
     let firstError: unknown;

@@ -27,7 +27,7 @@ import { readPdf, type PdfPageText } from "./pdf-read.ts";
 import { pdfTitle } from "./pdf-title.ts";
 import type { Converted, ConvertOptions } from "./types.ts";
 
-const UNDECODABLE = "its image uses a compression this build cannot decode (JBIG2, CCITT fax or JPEG 2000)";
+const UNDECODABLE = "its image could not be decoded (the image data is damaged or in a form pdf.js does not read)";
 
 /** Sideways text (a margin stamp, a rotated table) as one paragraph after its page's upright text. */
 function strayBlock(page: PdfPageText): PdfBlock[] {

@@ -2,11 +2,15 @@
  * Scanned pages of a PDF through tesseract.js for real: mixed.pdf is two pages
  * of handbook.pdf (typed, with a text layer) around one scanned page (an image
  * of phototest's second paragraph); jbig2-scan.pdf is OCRmyPDF's linn.pdf,
- * whose image is JBIG2.
+ * whose image is JBIG2; ccitt-scan.pdf and jpx-scan.pdf hold phototest's first
+ * paragraph as CCITT G4 and JPEG 2000; jpx-damaged.pdf is jpx-scan.pdf with
+ * the start of its image stream zeroed.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { pdfEngine } from "../../src/convert/pdf-engine.ts";
 import { convertPdf } from "../../src/convert/pdf.ts";
 import type { Converted } from "../../src/convert/types.ts";
 import { releaseOcrPool } from "../../src/ocr/pool.ts";
@@ -48,11 +52,40 @@ describe("a PDF with scanned pages", () => {
     expect(converted.pages!.map((p) => p.page)).toEqual([1, 3]);
   });
 
-  test("a scan whose image this build cannot decode fails naming the file, the reason and a way out", async () => {
-    const error = await failure(convertPdf(pdf("jbig2-scan.pdf"), "/docs/linn.pdf", { ocr: ocrSettingsForTest() }));
+  // unpdf's own pdf.js has these three decoders cut out; before pdf-engine.ts each of these failed as undecodable.
+  for (const [file, compression, text] of [
+    ["jbig2-scan.pdf", "JBIG2", "The LinnSequencer 32 Track MIDI Sequence Recorder"],
+    ["ccitt-scan.pdf", "CCITT G4 fax", "This is a lot of 12 point text to test the"],
+    ["jpx-scan.pdf", "JPEG 2000", "This is a lot of 12 point text to test the"],
+  ] as const) {
+    ocrTest(
+      `a scan whose image is ${compression} is decoded and its text recognized at page 1`,
+      async () => {
+        const converted = await convertPdf(pdf(file), `/docs/${file}`, { ocr: ocrSettingsForTest() });
+        expect(converted.ocrEngine).toBe("tesseract");
+        expect(converted.warnings).toBeUndefined();
+        expect(pageAt(converted, text)).toBe(1);
+      },
+      async () => {
+        const error = await failure(convertPdf(pdf(file), `/docs/${file}`, { ocr: ocrSettingsForTest() }));
+        expect(error.code).toBe("OCR_LANGUAGE_DATA"); // the image was decoded: only the language data is missing
+      },
+    );
+  }
+
+  test("a scan whose image cannot be decoded fails naming the file, the reason and a way out", async () => {
+    const error = await failure(convertPdf(pdf("jpx-damaged.pdf"), "/docs/scan.pdf", { ocr: ocrSettingsForTest() }));
     // No image to recognize: no OCR worker or language data is asked for.
     expect(error.code).toBe("CONVERSION_FAILED");
-    expect(error.message).toBe("linn.pdf is a scanned PDF and its image uses a compression this build cannot decode (JBIG2, CCITT fax or JPEG 2000)");
+    expect(error.message).toBe("scan.pdf is a scanned PDF and its image could not be decoded (the image data is damaged or in a form pdf.js does not read)");
     expect(error.hint).toContain("ocrmypdf");
   });
+});
+
+test("loading the PDF engine leaves the core count the OCR pool is sized by", async () => {
+  // pdf.js replaced Bun's navigator, whose hardwareConcurrency node:os reads, and the pool started no workers.
+  const cores = availableParallelism();
+  await pdfEngine();
+  expect(availableParallelism()).toBe(cores);
+  expect(cores).toBeGreaterThan(0);
 });

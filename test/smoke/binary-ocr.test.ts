@@ -1,7 +1,9 @@
 /**
  * The compiled binary OCRs an image on its own: the tesseract worker script and
  * its WASM core are inside the executable (scripts/build.ts lists the worker as
- * an entry point), so nothing is read from node_modules.
+ * an entry point), so nothing is read from node_modules. So are pdf.js's worker
+ * and its JBIG2 and JPEG 2000 decoders (src/convert/pdf-engine.ts): scanned
+ * PDFs in those compressions and CCITT fax are read too.
  */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
@@ -21,6 +23,8 @@ beforeAll(() => {
   root = join(dir, "root");
   mkdirSync(join(root, "scans"), { recursive: true });
   cpSync(join(FIXTURES, "ocr/phototest-top.png"), join(root, "scans/memo.png"));
+  // Scanned PDFs whose images need pdf.js's JBIG2, CCITT and OpenJPEG (WASM) decoders, embedded in the binary.
+  for (const name of ["jbig2-scan.pdf", "ccitt-scan.pdf", "jpx-scan.pdf"]) cpSync(join(FIXTURES, "ocr", name), join(root, "scans", name));
 });
 
 // A copy of the binary and lib/ is ~330 MB: removed afterwards so runs do not fill /tmp.
@@ -33,9 +37,11 @@ describe("the compiled binary reads scans", () => {
     "sync recognizes an image, list marks it [ocr:tesseract] and status says ocr is tesseract",
     async () => {
       const sync = run(["sync"]);
-      expect(sync.stdout + sync.stderr).toContain("ingested 1");
+      expect(sync.stdout + sync.stderr).toContain("ingested 4");
+      expect(sync.stderr).not.toContain("Warning"); // pdf.js's loading chatter about a canvas package stays quiet
       expect(sync.exitCode).toBe(0);
-      expect(run(["list"]).stdout).toContain("scans/memo.png [ocr:tesseract]");
+      const list = run(["list"]).stdout;
+      for (const name of ["memo.png", "jbig2-scan.pdf", "ccitt-scan.pdf", "jpx-scan.pdf"]) expect(list).toContain(`scans/${name} [ocr:tesseract]`);
       expect(JSON.parse(run(["status", "--json"]).stdout).ocr).toBe("tesseract");
     },
     async () => {
