@@ -6,6 +6,7 @@
  *   dist/<target>/minirag-mcp[.exe]
  *   dist/<target>/lib/lancedb.<tag>.node                    (stripped on Linux)
  *   dist/<target>/lib/onnxruntime/{onnxruntime_binding.node, libonnxruntime.*}
+ *   dist/<target>/lib/llama/{dist/index.js, bins/<platform>/} (node-llama-cpp bundled, for the label model; imported at run time)
  *
  *   bun scripts/build.ts                                  # the host target (what the tests run)
  *   bun scripts/build.ts --target linux-arm64,windows-x64 # named targets
@@ -20,6 +21,7 @@ import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { archiveTarget, DIST, mib, writeChecksums } from "./release/archive.ts";
 import { installLancedb, installOnnxRuntime } from "./release/native-files.ts";
+import { installLlama } from "./release/llama-files.ts";
 import { exeName, hostTarget, pickTargets, type Target } from "./release/targets.ts";
 
 const root = resolve(import.meta.dir, "..");
@@ -64,8 +66,9 @@ for (const target of targets) {
   }
   const lancedb = installLancedb(target, join(out, "lib"));
   installOnnxRuntime(target, join(out, "lib"));
+  const llama = await installLlama(target, join(out, "lib"));
 
-  const line = [`${target.name}: ${exe}`, `binary ${mib(statSync(exe).size)}`, `lib/ ${mib(folderSize(join(out, "lib")))} (LanceDB ${lancedb})`];
+  const line = [`${target.name}: ${exe}`, `binary ${mib(statSync(exe).size)}`, `lib/ ${mib(folderSize(join(out, "lib")))} (LanceDB ${lancedb}, ${llama})`];
   if (target.name === hostTarget()) line.push(`status ${await timeStatus(exe)} ms`);
   console.log(line.join(", "));
   if (values.release) {

@@ -1,11 +1,10 @@
 /**
  * node-llama-cpp, which runs the label model. It is never bundled into the
  * executable: its prebuilt-binary lookup imports a package per platform,
- * which a bundle cannot hold. A compiled binary imports it from
- * lib/llama/node_modules/ (scripts/build.ts copies the package, its
- * dependencies and the platform's prebuilt addon there); from source it is
- * the installed package. The import specifier is a variable so the bundler
- * leaves it alone.
+ * which a bundle cannot hold. A compiled binary imports lib/llama/dist/index.js
+ * (scripts/release/llama-files.ts bundles it there, with the platform's
+ * prebuilt addon in lib/llama/bins/); from source it is the installed
+ * package. The import specifier is a variable so the bundler leaves it alone.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -24,7 +23,7 @@ export function llamaPlatformFolder(platform = process.platform, arch = process.
 export function llamaAddonDir(): string | null {
   const lib = nativeLibDir();
   let pkg: string;
-  if (lib) pkg = join(lib, "llama", "node_modules", "@node-llama-cpp", llamaPlatformFolder());
+  if (lib) pkg = join(lib, "llama");
   else {
     try {
       // The package exports only its entry (dist/index.js), so its folder is two levels up.
@@ -40,7 +39,7 @@ export function llamaAddonDir(): string | null {
 /** What to import node-llama-cpp by: its entry under lib/ in a compiled binary, the package name from source. */
 function llamaModule(): string {
   const lib = nativeLibDir();
-  return lib ? join(lib, "llama", "node_modules", "node-llama-cpp", "dist", "index.js") : "node-llama-cpp";
+  return lib ? join(lib, "llama", "dist", "index.js") : "node-llama-cpp";
 }
 
 /** Why the label model cannot run on this install, or undefined when the addon is there. */
