@@ -31,8 +31,12 @@ function stale(row: LabelRow, hash: string, moved: Set<string>): boolean {
   return !doc || doc.hash !== hash || Object.keys(doc.problems).length > 0;
 }
 
-/** Re-labels what needs it under `scope`; `moved` names the new paths of files this sync moved. */
-export async function relabelStored(owner: object, ctx: LabelContext, table: Table | null, options: { moved?: string[]; scope?: string[] } = {}): Promise<RelabelReport> {
+/**
+ * Re-labels what needs it under `scope`. `moved` names the new paths of files
+ * this sync moved; `labelled` the documents it just ingested (and labelled),
+ * which are not asked twice.
+ */
+export async function relabelStored(owner: object, ctx: LabelContext, table: Table | null, options: { moved?: string[]; scope?: string[]; labelled?: string[] } = {}): Promise<RelabelReport> {
   const report: RelabelReport = { relabelled: 0, problems: [] };
   const labeller = labellerFor(owner, ctx);
   const state = labeller.taxonomy();
@@ -42,7 +46,8 @@ export async function relabelStored(owner: object, ctx: LabelContext, table: Tab
     return report;
   }
   const moved = new Set(options.moved ?? []);
-  const todo = (await readLabelRows(table)).filter((r) => inScope(r.source, options.scope) && stale(r, state.taxonomy.hash, moved));
+  const fresh = new Set(options.labelled ?? []);
+  const todo = (await readLabelRows(table)).filter((r) => inScope(r.source, options.scope) && !fresh.has(r.source) && stale(r, state.taxonomy.hash, moved));
   for (let i = 0; i < todo.length; i += BATCH) {
     const batch = todo.slice(i, i + BATCH);
     const chunks = Map.groupBy(await readMentionRows(table, batch.map((r) => r.source)), (c) => c.source);

@@ -191,7 +191,7 @@ export async function syncLocked(app: App, options: SyncOptions = {}): Promise<S
   }
   await addWaitingVectors(app, report, scopes, progress);
   // Labels: re-label from stored text what changed, then free the label model this job loaded (labels/relabel.ts).
-  const labelling = await relabelStored(app, labelContext(app.config, app.log), await app.store.open(), { moved: moves.map((m) => m.to.path), scope: scopes });
+  const labelling = await relabelStored(app, labelContext(app.config, app.log), await app.store.open(), { moved: moves.map((m) => m.to.path), scope: scopes, labelled: ingest.results.map((r) => r.source) });
   await releaseLabeller(app);
   counts.relabelled = labelling.relabelled;
   const ingestProblems = ingest.results.flatMap((r) => (r.labelProblem ? [{ source: r.source, problem: r.labelProblem }] : []));
