@@ -38,7 +38,7 @@ export async function classifyTry(owner: object, ctx: LabelContext, doc: LabelIn
     const facets: Record<string, TriedFacet> = {};
     for (const facet of state.taxonomy.facets) {
       const label = result.labels[facet.id];
-      const entry: TriedFacet = label ? { ...label, confidence: round(label.confidence) } : { notSet: result.problems[facet.id] ?? "does not apply to this document (outside within, or a text or URL document that path rules and defaults cannot place)" };
+      const entry: TriedFacet = label ? { ...label, confidence: round(label.confidence) } : { notSet: result.problems[facet.id] ?? "does not apply: the document is outside within, or a text or URL item that path rules and defaults cannot place" };
       const p = distributions.get(facet.id);
       if (p) entry.distribution = Object.fromEntries(facet.values.map((v, i) => [v.id, round(p[i]!)]));
       facets[facet.id] = entry;
