@@ -5,8 +5,10 @@
  * each option letter is read out. Nothing is generated. Its log-probabilities
  * are the logits calibrate() scales by the model card's temperature.
  *
- * Not run against a real GGUF here: no model file is reachable from the
- * machines this was built on. Tests cover it up to the point a file is needed.
+ * Never run against a trained model: none is reachable from the machines
+ * this was built on. Tests run it on a tiny GGUF they write themselves
+ * (test/labels/tiny-gguf.ts), which llama.cpp loads and evaluates like any
+ * model, so everything but the quality of a real model's answers is covered.
  */
 import { AppError } from "../errors.ts";
 import { loadLlama } from "../native/llama.ts";
@@ -38,23 +40,23 @@ export async function loadLlamaScorer(model: ModelSettings, ctx: LabelContext): 
   const context = await loaded.createContext({ contextSize: CONTEXT_TOKENS });
   const wrapper = lib.resolveChatWrapper(loaded);
   const letterTokens = [...LETTERS].map((letter) => loaded.tokenize(letter, false)[0]!);
+  // One sequence for the model's life, emptied before each document: a disposed sequence's slot is not
+  // free again at once, so a sequence per call ran out of slots on the second document (tiny-GGUF test).
+  const sequence = context.getSequence();
   return {
     async logits(request) {
       const history = [{ type: "user" as const, text: labelPrompt(request) }, { type: "model" as const, response: [] }];
       const { contextText } = wrapper.generateContextState({ chatHistory: history });
       const tokens = contextText.tokenize(loaded.tokenizer).slice(-CONTEXT_TOKENS + 8);
-      const sequence = context.getSequence();
-      try {
-        const last = tokens.length - 1;
-        const input = tokens.map((t, i) => (i === last ? ([t, { generateNext: { probabilities: true } }] as const) : t));
-        const output = await sequence.controlledEvaluate(input as Parameters<typeof sequence.controlledEvaluate>[0]);
-        const probabilities = output[last]?.next.probabilities ?? new Map();
-        return request.options.map((_, i) => Math.log(Math.max(probabilities.get(letterTokens[i]!) ?? 0, 1e-12)));
-      } finally {
-        sequence.dispose();
-      }
+      await sequence.clearHistory();
+      const last = tokens.length - 1;
+      const input = tokens.map((t, i) => (i === last ? ([t, { generateNext: { probabilities: true } }] as const) : t));
+      const output = await sequence.controlledEvaluate(input as Parameters<typeof sequence.controlledEvaluate>[0]);
+      const probabilities = output[last]?.next.probabilities ?? new Map();
+      return request.options.map((_, i) => Math.log(Math.max(probabilities.get(letterTokens[i]!) ?? 0, 1e-12)));
     },
     async release() {
+      sequence.dispose();
       await context.dispose();
       await loaded.dispose();
     },
