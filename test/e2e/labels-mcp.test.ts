@@ -1,8 +1,9 @@
 /**
  * Labels through the compiled binary, as an MCP client runs it: path and
  * default facets labelled at sync, filters and rows over stdio, the status
- * block; and classify try, which side-loads llama.cpp from lib/llama/ and
- * stops at the missing model file (no real GGUF model is reachable here).
+ * block; and classify try, which side-loads llama.cpp from lib/llama/: it
+ * stops at a missing model file, and runs a tiny GGUF the test writes (no
+ * trained model is reachable here).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -10,6 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
+import { writeTinyGguf } from "../labels/tiny-gguf.ts";
 
 type Result = { isError?: boolean; structuredContent?: Record<string, any>; content: { text: string }[] };
 let client: Client;
@@ -106,4 +108,18 @@ describe("labels through the compiled binary over MCP", () => {
     expect(r.stderr).not.toContain("Could not load llama.cpp");
     expect(r.stdout).toContain("kind: not set (The label model file");
   });
+
+  test("a model facet: classify try runs a tiny GGUF through the side-loaded llama.cpp and prints the distribution", () => {
+    const other = tempDir("minirag-labels-tiny-");
+    writeTinyGguf(join(other, "tiny.gguf"));
+    writeTree(other, {
+      ".minirag/classify.toml": `[model]\npath = "${join(other, "tiny.gguf")}"\ntemperature = 2\n[facets.kind]\nvalues.minutes = { description = "Minutes." }\nvalues.mail = { description = "Mail." }\nvalues.report = { description = "Report." }\n`,
+      "docs/a.md": "# Weekly sync\n\nNotes.",
+    });
+    const r = runCli(["classify", "try", join(other, "docs/a.md"), "--json"], { exe: [BINARY], env: { BASE_DIR: other, MODEL_NAME: TINY_MODEL } });
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.facets.kind).toMatchObject({ value: "mail", source: "model", runnerUp: "report" });
+    expect(Object.keys(report.facets.kind.distribution)).toEqual(["minutes", "mail", "report"]);
+  }, 60_000);
 });
