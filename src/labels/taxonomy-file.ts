@@ -28,9 +28,12 @@ export function loadTaxonomy(roots: string[]): TaxonomyState {
     const info = statSync(file);
     if (!info.isFile()) return { state: "error", file, message: `${file} is not a file` };
     key = `${info.mtimeMs}:${info.size}:${info.ino}`;
-  } catch {
+  } catch (error) {
     cache.delete(file);
-    return { state: "absent" };
+    const code = (error as NodeJS.ErrnoException).code;
+    // Only a file that is not there turns labels off; one that cannot be read is an error to fix.
+    if (code === "ENOENT" || code === "ENOTDIR") return { state: "absent" };
+    return { state: "error", file, message: `${file} cannot be read: ${(error as Error).message}` };
   }
   const known = cache.get(file);
   if (known?.key === key) return known.result;

@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { utimesSync } from "node:fs";
+import { homedir } from "node:os";
 import { parseTaxonomy } from "../../src/labels/parse-taxonomy.ts";
-import { failure } from "../helpers.ts";
+import { loadTaxonomy } from "../../src/labels/taxonomy-file.ts";
+import { failure, tempDir, writeTree } from "../helpers.ts";
 
 const MODEL = `[model]\npath = "/models/x.gguf"\ntemperature = 2.07\n`;
 
@@ -43,7 +46,7 @@ values.transcript = { description = "Transcript.", paths = ["Cafe\u0301"] }
 
   test("a tilde in model.path is the home folder", () => {
     const taxonomy = parseTaxonomy(`[model]\npath = "~/m.gguf"\ntemperature = 1\n[facets.kind]\nvalues.a = { description = "A." }\n`);
-    expect(taxonomy.model!.source).toEqual({ kind: "path", path: `${require("node:os").homedir()}/m.gguf` });
+    expect(taxonomy.model!.source).toEqual({ kind: "path", path: `${homedir()}/m.gguf` });
   });
 
   const refused: [string, string, RegExp][] = [
@@ -83,5 +86,35 @@ values.transcript = { description = "Transcript.", paths = ["Cafe\u0301"] }
 
   test("a default-only facet needs no [model]", () => {
     expect(parseTaxonomy(`[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }`).model).toBeUndefined();
+  });
+});
+
+describe("finding classify.toml", () => {
+  test("no file means labels are off; the file in the first root turns them on; a later root's file is ignored", () => {
+    const [first, second] = [tempDir(), tempDir()];
+    writeTree(second, { ".minirag/classify.toml": `[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }` });
+    expect(loadTaxonomy([first, second])).toEqual({ state: "absent" });
+    writeTree(first, { ".minirag/classify.toml": `[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }` });
+    expect(loadTaxonomy([first, second]).state).toBe("ok");
+  });
+
+  test("an edit is picked up by the next use, and a file that stops parsing becomes an error", () => {
+    const root = tempDir();
+    writeTree(root, { ".minirag/classify.toml": `[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }` });
+    const before = loadTaxonomy([root]);
+    writeTree(root, { ".minirag/classify.toml": `[facets.k]\ndefault = "b"\nvalues.b = { description = "B." }` });
+    const later = new Date(Date.now() + 5000);
+    utimesSync(`${root}/.minirag/classify.toml`, later, later);
+    const after = loadTaxonomy([root]);
+    expect(after.state === "ok" && before.state === "ok" && after.taxonomy.hash !== before.taxonomy.hash).toBe(true);
+    writeTree(root, { ".minirag/classify.toml": "[facets.k" });
+    utimesSync(`${root}/.minirag/classify.toml`, new Date(Date.now() + 9000), new Date(Date.now() + 9000));
+    expect(loadTaxonomy([root])).toMatchObject({ state: "error", message: expect.stringContaining("not valid TOML") });
+  });
+
+  test("a classify.toml that is a folder is an error, not silence", () => {
+    const root = tempDir();
+    writeTree(root, { ".minirag/classify.toml/x": "" });
+    expect(loadTaxonomy([root])).toMatchObject({ state: "error", message: expect.stringContaining("is not a file") });
   });
 });
