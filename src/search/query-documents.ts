@@ -104,7 +104,8 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
       : vectorOnly(vectorHits);
   const modeNotice = await keywordOnlyNotice(store, none);
   const ranked = fused.map((f) => toChunkResult(f.item, f.score, f.distance));
-  const results = applyResultFilters(ranked, { maxDistance: config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
+  // RAG_MAX_DISTANCE drops hits without a distance, which in keyword-only mode is every hit: it has nothing to judge then.
+  const results = applyResultFilters(ranked, { maxDistance: none ? undefined : config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
   if (results.length === 0) {
     const notice = [modeNotice, await emptyNotice(store, filter, input.scope)].filter(Boolean).join(" ");
     return { results, sources: [], parents: {}, ...(notice ? { notice } : {}), ...labelled?.fields };

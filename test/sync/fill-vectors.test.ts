@@ -67,6 +67,16 @@ describe("keyword-only mode", () => {
     expect(russian.results[0]!.source).toBe(join(root, "rivers.md"));
   });
 
+  test("RAG_MAX_DISTANCE, which drops hits without a distance, does not empty a keyword-only answer", async () => {
+    const root = tempDir("minirag-root-");
+    writeTree(root, FILES);
+    const env = { MODEL_NAME: brokenModel(), BASE_DIRS: JSON.stringify([root]), DB_PATH: join(tempDir("minirag-db-"), "lancedb"), RAG_MAX_DISTANCE: "0.5" };
+    const app = createApp(loadConfig({ env }), { log: () => {} });
+    await runSync(app);
+    const result = await queryDocuments(app, { query: "centrifugal pump" });
+    expect(result.results.map((r) => r.source)).toContain(join(root, "pumps.md"));
+  });
+
   test("the next sync with a model embeds only the waiting chunks, reading no file again", async () => {
     const { root, offline, online } = appsOverOneIndex();
     writeTree(root, FILES);
