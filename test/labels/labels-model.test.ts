@@ -7,14 +7,20 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { listFiles } from "../../src/read/list-files.ts";
-import { useScorerFactory, type ScorerFactory } from "../../src/labels/labeller.ts";
+import { join } from "node:path";
+import { ingestFile } from "../../src/ingest/ingest-file.ts";
+import { releaseLabeller, useScorerFactory, type ScorerFactory } from "../../src/labels/labeller.ts";
 import { fullStatus } from "../../src/status.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
-import { testApp, writeTree } from "../helpers.ts";
+import { tempDir, testApp, writeTree } from "../helpers.ts";
+
+/** The scripted scorer never reads it; status only checks that it is there. */
+const modelFile = join(tempDir("minirag-scripted-"), "model.gguf");
+await Bun.write(modelFile, "scripted");
 
 const TAXONOMY = `
 [model]
-path = "/scripted/model.gguf"
+path = "${modelFile}"
 temperature = 1
 uncertain_below = 0.7
 
@@ -82,5 +88,13 @@ describe("a model-answered facet", () => {
   test("a further sync asks nothing again", async () => {
     expect((await runSync(ctx.app)).counts.relabelled).toBe(0);
     expect(loads).toBe(1);
+  });
+
+  test("a single ingest keeps the model loaded (status says so) until it goes idle or the job is released", async () => {
+    const result = await ingestFile(ctx.app, join(ctx.root, "mail.md"));
+    expect(result.labelProblem).toBeUndefined();
+    expect(((await fullStatus(ctx.app)).labels as any).model).toBe("loaded");
+    await releaseLabeller(ctx.app);
+    expect(((await fullStatus(ctx.app)).labels as any).model).toBe("on-demand");
   });
 });
