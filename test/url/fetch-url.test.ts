@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { gzipSync } from "node:zlib";
 import { fetchUrl, MAX_REDIRECTS } from "../../src/url/fetch-url.ts";
+import { unacceptedPort } from "./unaccepted-port.ts";
 import { failure } from "../helpers.ts";
 import { fakeNetwork, ipv6Loopback, respond, startServer, type FakeNetworkOptions, type Loopback } from "./loopback.ts";
 
@@ -192,6 +193,21 @@ describe("limits", () => {
       expect(error.message).toContain("took longer than 0.5 s");
     } finally {
       await silent.close();
+    }
+  });
+});
+
+describe("the connect time limit", () => {
+  test.if(process.platform === "linux")("a host that never completes the connection is cut by the connect limit, long before the total one", async () => {
+    const port = await unacceptedPort();
+    try {
+      const started = performance.now();
+      const error = await failure(fetchUrl(`http://127.0.0.1:${port.port}/`, { allowPrivate: true, maxBytes: MB, network: network({ connectTimeoutMs: 300, totalTimeoutMs: 60_000 }) }));
+      expect(error.code).toBe("FETCH_FAILED");
+      expect(error.message).toContain("no connection to 127.0.0.1 within 0.3 s");
+      expect(performance.now() - started).toBeLessThan(10_000);
+    } finally {
+      port.close();
     }
   });
 });
