@@ -9,6 +9,8 @@ import { AppError } from "../errors.ts";
 import { logLine } from "../log.ts";
 import type { ToolContext } from "./context.ts";
 import { createServer } from "./server.ts";
+import { warmUpModel, warmUpTrigger } from "./warm-up.ts";
+import { traceStartup } from "../startup-trace.ts";
 
 export async function runStdioServer(): Promise<void> {
   console.log = console.info = console.debug = console.warn = console.error;
@@ -20,8 +22,12 @@ export async function runStdioServer(): Promise<void> {
     ctx.configError = error.message;
     logLine(`minirag-mcp: ${error.message}`);
   }
-  const server = createServer(ctx, ctx.app?.config.instructionsAppend ?? instructionsAppendFromEnv());
+  const app = ctx.app;
+  const warmUp = warmUpTrigger(() => app && warmUpModel(app));
+  const server = createServer(ctx, ctx.app?.config.instructionsAppend ?? instructionsAppendFromEnv(), { onToolsListed: warmUp.ready });
+  server.oninitialized = warmUp.initialized;
   const transport = new StdioServerTransport();
   transport.onclose = () => process.exit(0);
   await server.connect(transport);
+  traceStartup("stdio connected");
 }

@@ -11,6 +11,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { traceStartup } from "../startup-trace.ts";
 import { VERSION } from "../version.ts";
 import type { ToolContext } from "./context.ts";
 import { callTool, toolListing } from "./define-tool.ts";
@@ -35,10 +36,19 @@ const CallToolRequest = CallToolRequestSchema.extend({
   params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().transform(namedArguments) }),
 });
 
-export function createServer(ctx: ToolContext, instructionsAppend?: string): Server {
+export interface ServerHooks {
+  /** Called once tools/list has been answered (run-stdio.ts starts loading the model then). */
+  onToolsListed?: () => void;
+}
+
+export function createServer(ctx: ToolContext, instructionsAppend?: string, hooks: ServerHooks = {}): Server {
   const server = new Server({ name: "minirag-mcp", version: VERSION }, { instructions: serverInstructions(instructionsAppend), capabilities: { tools: {} } });
   const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map(toolListing) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    traceStartup("tools/list");
+    hooks.onToolsListed?.();
+    return { tools: TOOLS.map(toolListing) };
+  });
   server.setRequestHandler(CallToolRequest, (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Tools: ${[...byName.keys()].join(", ")}`);

@@ -1,0 +1,43 @@
+/**
+ * Loads the model in the background once the MCP handshake is over, so the
+ * first query finds it loaded (or loading) instead of paying the whole load.
+ * Started after tools/list is answered (or shortly after `initialized` when
+ * no tools/list comes): the load runs in synchronous steps of up to ~0.1 s
+ * on the one JS thread, which must not hold up the handshake. Never for a
+ * model that is not on disk yet: a download starts only when a tool needs it.
+ */
+import type { App } from "../app.ts";
+import { locateModel } from "../embed/bundled-model.ts";
+import { traceStartup } from "../startup-trace.ts";
+
+/** How long after `initialized` the load starts when no tools/list comes first. */
+export const WARM_UP_DELAY_MS = 200;
+
+export function warmUpModel(app: App): void {
+  const where = locateModel(app.config.modelName, app.config.cacheDir);
+  if (!where || where.source === "download") return;
+  // A failure is left for the first tool that needs the model to report; the load is retried then.
+  app.embedder().then(
+    () => traceStartup("model warmed up"),
+    () => traceStartup("model warm-up failed"),
+  );
+}
+
+/** Calls start once, at the first of: ready() (tools/list answered) or WARM_UP_DELAY_MS after initialized(). */
+export function warmUpTrigger(start: () => void): { initialized(): void; ready(): void } {
+  let started = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const go = () => {
+    if (started) return;
+    started = true;
+    clearTimeout(timer);
+    // After the current response is written.
+    setTimeout(start, 0);
+  };
+  return {
+    initialized() {
+      timer ??= setTimeout(go, WARM_UP_DELAY_MS);
+    },
+    ready: go,
+  };
+}

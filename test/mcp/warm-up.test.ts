@@ -1,0 +1,75 @@
+/**
+ * The server loads the model in the background once the handshake is over,
+ * never before tools/list is answered, and never for a model it would have
+ * to download; `status` in the CLI loads nothing. Seen through the start-up
+ * trace (MINIRAG_TRACE_STARTUP=1) of the real server run from source.
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { MAIN, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
+
+const MODEL_STEPS = ["onnxruntime loaded", "tokenizer built", "probe embedded"];
+
+function env(modelName: string): Record<string, string> {
+  const root = tempDir("minirag-warmup-");
+  writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443." });
+  return { ...(process.env as Record<string, string>), BASE_DIR: root, DB_PATH: join(tempDir("minirag-warmup-db-"), "db"), MODEL_NAME: modelName, MINIRAG_TRACE_STARTUP: "1" };
+}
+
+/**
+ * Runs the server over a raw pipe: initialize, initialized, tools/list; then
+ * waits for the trace step `until` (at most 60 s) or `waitMs`, and closes.
+ * Returns the trace steps in order.
+ */
+async function serve(environment: Record<string, string>, wait: { until?: string; waitMs?: number }): Promise<{ steps: string[]; stderr: string; tools: number }> {
+  const proc = Bun.spawn([process.execPath, MAIN], { env: environment, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const send = (message: object) => {
+    proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    proc.stdin.flush();
+  };
+  let stderr = "";
+  const reading = (async () => {
+    for await (const chunk of proc.stderr) {
+      stderr += new TextDecoder().decode(chunk);
+      if (wait.until && stderr.includes(` ${wait.until}\n`)) return;
+    }
+  })();
+  const stdout = new Response(proc.stdout).text();
+  send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
+  send({ method: "notifications/initialized" });
+  send({ id: 2, method: "tools/list", params: {} });
+  await Promise.race([wait.until ? reading : Bun.sleep(wait.waitMs ?? 0), Bun.sleep(60_000)]);
+  proc.stdin.end();
+  await proc.exited;
+  const list = (await stdout).split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2);
+  const steps = [...stderr.matchAll(/^startup [\d.]+ (.+)$/gm)].map((m) => m[1]!);
+  return { steps, stderr, tools: list?.result?.tools?.length ?? 0 };
+}
+
+describe("loading the model in the background", () => {
+  test("starts after tools/list is answered and finishes without any query", async () => {
+    const { steps, tools } = await serve(env(TINY_MODEL), { until: "model warmed up" });
+    expect(tools).toBe(12);
+    expect(steps).toContain("model warmed up");
+    for (const step of MODEL_STEPS) expect(steps.indexOf(step)).toBeGreaterThan(steps.indexOf("tools/list"));
+  });
+
+  test("does not start for a model that is not downloaded yet", async () => {
+    const { steps, stderr, tools } = await serve(env("sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"), { waitMs: 1500 });
+    expect(tools).toBe(12);
+    expect(steps).toContain("tools/list");
+    expect(steps.filter((s) => s.startsWith("model warm"))).toEqual([]);
+    expect(stderr).not.toContain("download");
+  });
+});
+
+describe("status", () => {
+  test("the CLI's status loads no model", () => {
+    const environment = env(TINY_MODEL);
+    const r = runCli(["status", "--json"], { env: environment });
+    expect(r.exitCode).toBe(0);
+    const steps = [...r.stderr.matchAll(/^startup [\d.]+ (.+)$/gm)].map((m) => m[1]!);
+    expect(steps).toContain("cli modules evaluated");
+    for (const step of MODEL_STEPS) expect(steps).not.toContain(step);
+  });
+});
