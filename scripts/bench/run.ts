@@ -70,7 +70,7 @@ for (const size of plan.sizes) {
 }
 
 log("start-up");
-const startup = await benchStartup(binary, ingest.root, ingest.dbPath, l12, plan.startupRuns);
+const startup = await benchStartup(binary, scifact.docs.slice(0, 20), l12, plan.startupRuns, queries[0]!);
 
 const quality = await runQualitySection(quick, log);
 

@@ -71,6 +71,7 @@ export class OnnxEmbedder implements Embedder {
    * comes from (or writes) the optimised copy of the model kept there.
    */
   static async load(folder: ModelFolder, batchSize = DEFAULT_BATCH_SIZE, cacheDir?: string, log?: (line: string) => void): Promise<OnnxEmbedder> {
+    traceStartup("model files read");
     const ort = await loadOnnxRuntime();
     traceStartup("onnxruntime loaded");
     const tokenizer = new ModelTokenizer(folder.tokenizer, folder.tokenizerConfig, folder.profile.maxLength);

@@ -52,7 +52,7 @@ export function createServer(ctx: ToolContext, instructionsAppend?: string, hook
   server.setRequestHandler(CallToolRequest, (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Tools: ${[...byName.keys()].join(", ")}`);
-    return callTool(tool, request.params.arguments, ctx, extra);
+    return callTool(tool, request.params.arguments, ctx, extra).finally(() => traceStartup(`${tool.name} answered`));
   });
   return server;
 }
