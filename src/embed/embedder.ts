@@ -104,11 +104,17 @@ export class OnnxEmbedder implements Embedder {
         "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.",
       );
     }
+    const unsupported = session.inputNames.find((name) => !SUPPLIED_INPUTS.includes(name));
+    if (unsupported) throw unsuppliedInput(unsupported);
     const model = { modelName: folder.modelName, profile: folder.profile, fingerprint: folder.fingerprint };
-    const probe = new OnnxEmbedder(model, session, tokenizer, ort.Tensor, 0, batchSize, loaded.source, loaded.bytes);
-    const [vector] = await probe.embed(["probe"]);
-    traceStartup("probe embedded");
-    return new OnnxEmbedder(model, session, tokenizer, ort.Tensor, vector!.length, batchSize, loaded.source, loaded.bytes);
+    // The width the session declares saves a probe run (20-60 ms of the cold start); a model that leaves it open is probed.
+    let dimensions = declaredWidth(session);
+    if (dimensions === undefined) {
+      const probe = new OnnxEmbedder(model, session, tokenizer, ort.Tensor, 0, batchSize, loaded.source, loaded.bytes);
+      dimensions = (await probe.embed(["probe"]))[0]!.length;
+    }
+    traceStartup("model ready");
+    return new OnnxEmbedder(model, session, tokenizer, ort.Tensor, dimensions, batchSize, loaded.source, loaded.bytes);
   }
 
   private prefixed(text: string, kind: EmbedKind): string {
@@ -148,13 +154,7 @@ export class OnnxEmbedder implements Embedder {
     const feeds: Record<string, Tensor> = {};
     for (const name of this.session.inputNames) {
       const data = available[name];
-      if (!data) {
-        throw new AppError(
-          "MODEL_LOAD",
-          `The model asks for an input this embedder cannot supply: ${name}`,
-          "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.",
-        );
-      }
+      if (!data) throw unsuppliedInput(name);
       feeds[name] = new this.TensorClass("int64", data, [rows, width]);
     }
     const outputName = this.session.outputNames.includes("last_hidden_state") ? "last_hidden_state" : this.session.outputNames[0]!;
@@ -184,6 +184,25 @@ export class OnnxEmbedder implements Embedder {
       return finish(pooled);
     });
   }
+}
+
+const SUPPLIED_INPUTS = ["input_ids", "attention_mask", "token_type_ids"];
+
+function unsuppliedInput(name: string): AppError {
+  return new AppError(
+    "MODEL_LOAD",
+    `The model asks for an input this embedder cannot supply: ${name}`,
+    "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.",
+  );
+}
+
+/** The vector width the session's output declares (the last dimension of last_hidden_state or the first output), when it is a number. */
+function declaredWidth(session: InferenceSession): number | undefined {
+  const name = session.outputNames.includes("last_hidden_state") ? "last_hidden_state" : session.outputNames[0];
+  const metadata = session.outputMetadata?.find((m) => m.name === name);
+  if (!metadata?.isTensor) return undefined;
+  const last = metadata.shape.at(-1);
+  return typeof last === "number" && last > 0 ? last : undefined;
 }
 
 function normalize(v: Float32Array): Float32Array {

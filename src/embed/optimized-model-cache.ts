@@ -123,6 +123,9 @@ export async function createCachedSession(ort: Ort, request: CacheRequest): Prom
         graphOptimizationLevel: "disabled",
         extra: { session: { use_ort_model_bytes_directly: "1", use_ort_model_bytes_for_initializers: "1" } },
       });
+      // ORT reads the weights from the mapping for the session's whole life; once the mapping is collected, a run
+      // crashes the process (seen: a segfault on the first run when nothing held the bytes). The session holds them.
+      Object.defineProperty(session, "modelBytes", { value: bytes });
       return { session, source: "cache", bytes };
     } catch (error) {
       request.log?.(`optimised model cache ${file} refused by ONNX Runtime, loading the model: ${(error as Error).message}`);
