@@ -19,6 +19,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
+import { computeListing } from "../src/mcp/tool-listing.ts";
 import { archiveTarget, DIST, mib, writeChecksums } from "./release/archive.ts";
 import { installLancedb, installOnnxRuntime } from "./release/native-files.ts";
 import { installLlama } from "./release/llama-files.ts";
@@ -41,6 +42,9 @@ function folderSize(path: string): number {
   return readdirSync(path).reduce((sum, entry) => sum + folderSize(join(path, entry)), 0);
 }
 
+// The tools/list answer, defined into the binary so the server need not evaluate the tools to give it (src/mcp/tool-listing.ts).
+const toolListing = JSON.stringify(JSON.stringify(await computeListing()));
+
 for (const target of targets) {
   const out = join(dist, target.name);
   rmSync(out, { recursive: true, force: true });
@@ -52,7 +56,7 @@ for (const target of targets) {
     entrypoints: [join(root, "src/main.ts"), join(root, "src/convert/convert-worker.ts"), join(root, "src/ocr/tesseract-worker.ts")],
     // A .env or bunfig.toml in the user's folder must not reconfigure the installed binary.
     compile: { target: target.bunTarget, outfile: exe, autoloadDotenv: false, autoloadBunfig: false },
-    define: { MINIRAG_BUILD_VERSION: JSON.stringify(pkg.version), MINIRAG_BUILD_TARGET: JSON.stringify(target.name) },
+    define: { MINIRAG_BUILD_VERSION: JSON.stringify(pkg.version), MINIRAG_BUILD_TARGET: JSON.stringify(target.name), MINIRAG_TOOL_LISTING: toolListing },
     minify: true,
     // Bytecode cuts start-up from ~100 ms to ~10 ms; it needs ESM because main.ts uses top-level await.
     bytecode: true,

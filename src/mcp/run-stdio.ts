@@ -1,30 +1,50 @@
 /**
  * Server mode. stdout carries JSON-RPC frames only, so console output of any
  * library is redirected to stderr before anything else loads.
+ *
+ * The handshake comes first: the app (and with it every tool's
+ * implementation) is imported once tools/list is answered, or on the first
+ * tool call, and the model then loads in the background (warm-up.ts).
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createApp } from "../app.ts";
-import { instructionsAppendFromEnv, loadConfig } from "../config/load-config.ts";
+import { instructionsAppendFromEnv, loadConfig, type Config } from "../config/load-config.ts";
 import { AppError } from "../errors.ts";
 import { logLine } from "../log.ts";
+import { traceStartup } from "../startup-trace.ts";
 import type { ToolContext } from "./context.ts";
 import { createServer } from "./server.ts";
 import { warmUpModel, warmUpTrigger } from "./warm-up.ts";
-import { traceStartup } from "../startup-trace.ts";
+
+/** A configuration error becomes ctx.configError (the status tool shows it); any other error is thrown. */
+function keepConfigError(ctx: ToolContext, error: unknown): void {
+  if (!(error instanceof AppError) || error.code !== "CONFIG") throw error;
+  ctx.configError = error.message;
+  logLine(`minirag-mcp: ${error.message}`);
+}
 
 export async function runStdioServer(): Promise<void> {
   console.log = console.info = console.debug = console.warn = console.error;
   const ctx: ToolContext = {};
+  let config: Config | undefined;
   try {
-    ctx.app = createApp(loadConfig());
+    config = loadConfig();
   } catch (error) {
-    if (!(error instanceof AppError) || error.code !== "CONFIG") throw error;
-    ctx.configError = error.message;
-    logLine(`minirag-mcp: ${error.message}`);
+    keepConfigError(ctx, error);
   }
-  const app = ctx.app;
-  const warmUp = warmUpTrigger(() => app && warmUpModel(app));
-  const server = createServer(ctx, ctx.app?.config.instructionsAppend ?? instructionsAppendFromEnv(), { onToolsListed: warmUp.ready });
+  let appLoading: Promise<void> | undefined;
+  const loadApp = () =>
+    (appLoading ??= (async () => {
+      if (!config) return;
+      const { createApp } = await import("../app.ts");
+      try {
+        ctx.app = createApp(config);
+      } catch (error) {
+        keepConfigError(ctx, error);
+      }
+      traceStartup("app ready");
+    })());
+  const warmUp = warmUpTrigger(() => void loadApp().then(() => ctx.app && warmUpModel(ctx.app)));
+  const server = createServer(ctx, config?.instructionsAppend ?? instructionsAppendFromEnv(), { onToolsListed: warmUp.ready, ready: loadApp });
   server.oninitialized = warmUp.initialized;
   const transport = new StdioServerTransport();
   transport.onclose = () => process.exit(0);

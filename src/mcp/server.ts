@@ -14,9 +14,9 @@ import { z } from "zod";
 import { traceStartup } from "../startup-trace.ts";
 import { VERSION } from "../version.ts";
 import type { ToolContext } from "./context.ts";
-import { callTool, toolListing } from "./define-tool.ts";
+import type { AnyTool } from "./define-tool.ts";
 import { serverInstructions } from "./instructions.ts";
-import { TOOLS } from "./tools/index.ts";
+import { toolListings } from "./tool-listing.ts";
 
 /**
  * `arguments` that is not an object (e.g. [1,2]) fails the spec's
@@ -39,17 +39,28 @@ const CallToolRequest = CallToolRequestSchema.extend({
 export interface ServerHooks {
   /** Called once tools/list has been answered (run-stdio.ts starts loading the model then). */
   onToolsListed?: () => void;
+  /** Completes ctx (run-stdio.ts imports the app after the handshake); each tool call waits for it. */
+  ready?: () => Promise<unknown>;
+}
+
+/** The tools by name and the call runner, imported on the first call: they pull in every implementation. */
+let tools: Promise<{ byName: Map<string, AnyTool>; callTool: typeof import("./define-tool.ts").callTool }> | undefined;
+
+function loadTools() {
+  tools ??= Promise.all([import("./tools/index.ts"), import("./define-tool.ts")]).then(([{ TOOLS }, { callTool }]) => ({ byName: new Map(TOOLS.map((tool) => [tool.name, tool])), callTool }));
+  return tools;
 }
 
 export function createServer(ctx: ToolContext, instructionsAppend?: string, hooks: ServerHooks = {}): Server {
   const server = new Server({ name: "minirag-mcp", version: VERSION }, { instructions: serverInstructions(instructionsAppend), capabilities: { tools: {} } });
-  const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
-  server.setRequestHandler(ListToolsRequestSchema, () => {
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const listed = { tools: await toolListings() };
     traceStartup("tools/list");
     hooks.onToolsListed?.();
-    return { tools: TOOLS.map(toolListing) };
+    return listed;
   });
-  server.setRequestHandler(CallToolRequest, (request, extra) => {
+  server.setRequestHandler(CallToolRequest, async (request, extra) => {
+    const [{ byName, callTool }] = await Promise.all([loadTools(), hooks.ready?.()]);
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Tools: ${[...byName.keys()].join(", ")}`);
     return callTool(tool, request.params.arguments, ctx, extra).finally(() => traceStartup(`${tool.name} answered`));

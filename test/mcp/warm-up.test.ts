@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { MAIN, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
 
-const MODEL_STEPS = ["onnxruntime loaded", "tokenizer built", "probe embedded"];
+const MODEL_STEPS = ["onnxruntime loaded", "tokenizer built", "model ready"];
 
 function env(modelName: string): Record<string, string> {
   const root = tempDir("minirag-warmup-");
