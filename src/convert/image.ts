@@ -2,11 +2,13 @@
  * Image files (.png .jpg .jpeg .tiff .tif .bmp .webp) -> Markdown through OCR.
  * tesseract's reader decodes the file itself (a JPEG's EXIF orientation is
  * applied); a multi-page TIFF is read page by page and keeps its page numbers.
+ * A small image is read at twice its size (ocr/enlarge.ts).
  * An image in which OCR finds no text fails, naming the file, rather than
  * entering the index empty.
  */
 import { basename } from "node:path";
 import { AppError } from "../errors.ts";
+import { enlargeSmallImage } from "../ocr/enlarge.ts";
 import { tiffPage, tiffPageOffsets } from "../ocr/tiff-pages.ts";
 import { OCR_ENGINE, ocrBlocks, ocrPages } from "./ocr-pages.ts";
 import { buildVocabulary } from "./pdf-hyphens.ts";
@@ -19,7 +21,7 @@ export async function convertImage(bytes: Uint8Array, path: string, options: Con
   const offsets = tiffPageOffsets(bytes, name);
   const paged = offsets !== null && offsets.length > 1;
   const count = paged ? offsets.length : 1;
-  const texts = await ocrPages(name, options, count, async (i) => ({ bytes: paged ? tiffPage(bytes, offsets[i]!) : bytes }));
+  const texts = await ocrPages(name, options, count, async (i) => ({ bytes: paged ? tiffPage(bytes, offsets[i]!) : await enlargeSmallImage(bytes) }));
   const blocks = texts.flatMap((text, i) => ocrBlocks(text ?? "", i + 1));
   const vocabulary = buildVocabulary(blocks.flatMap((b) => (b.kind === "paragraph" ? b.lines.map((l) => l.text) : [])));
   const { markdown, pages } = blocksToMarkdown(blocks, vocabulary);
