@@ -23,6 +23,12 @@ function fnv(text: string): number {
   return h;
 }
 
+export interface VocabTables {
+  slots: Int32Array;
+  hashes: Int32Array;
+  maxUnits: number;
+}
+
 /**
  * The vocabulary as a hash table: token -> id, the Map interface the library
  * calls (get, set, has). Entries set after loading (added tokens) live in a
@@ -36,7 +42,18 @@ export class VocabIndex {
   /** Longest token in UTF-16 units: no prefix past it can be a token. */
   readonly maxUnits: number;
 
-  constructor(private readonly tokens: readonly string[]) {
+  /** Builds the table over tokens, or takes one built before (tokenizer-cache.ts keeps it: filling it is 40-100 ms). */
+  constructor(
+    private readonly tokens: readonly string[],
+    built?: VocabTables,
+  ) {
+    if (built) {
+      this.slots = built.slots;
+      this.hashes = built.hashes;
+      this.mask = built.slots.length - 1;
+      this.maxUnits = built.maxUnits;
+      return;
+    }
     let size = 1024;
     while (size < tokens.length * 2) size *= 2;
     this.slots = new Int32Array(size).fill(-1);
@@ -56,10 +73,16 @@ export class VocabIndex {
     this.maxUnits = maxUnits;
   }
 
+  /** The table, to be stored and handed back to the constructor with the same tokens. */
+  tables(): VocabTables {
+    return { slots: this.slots, hashes: this.hashes, maxUnits: this.maxUnits };
+  }
+
   /** The id of a token of the original vocabulary, found by its hash h; -1 when absent. */
   private find(token: string, h: number): number {
     let slot = h & this.mask;
-    for (let id = this.slots[slot]!; id !== -1; id = this.slots[slot]!) {
+    // Bounded by the table's size, so a damaged table (no empty slot) cannot loop forever.
+    for (let probes = 0, id = this.slots[slot]!; id !== -1 && probes <= this.mask; probes++, id = this.slots[slot]!) {
       if (this.hashes[slot] === h && this.tokens[id] === token) return id;
       slot = (slot + 1) & this.mask;
     }
@@ -104,7 +127,9 @@ export const PACKED_VOCAB = Symbol("packed vocabulary");
 
 export interface PackedVocab {
   tokens: string[];
-  scores: ArrayLike<number>;
+  /** A Float64Array the tokenizer may take over (and change), or a plain list. */
+  scores: Float64Array | number[];
+  tables?: VocabTables;
 }
 
 /** True when tokenizer.json's model is a Unigram one (the library's own test: a type, or an array vocabulary). */
@@ -125,8 +150,9 @@ function splitVocab(model: UnigramJson): PackedVocab {
 export function unigramTokenizer(json: TokenizerJson, config: { eos_token?: string }): Tokenizer {
   const source = json.model;
   const unkId = source.unk_id ?? 0;
-  const { tokens, scores: packedScores } = splitVocab(source);
-  const scores = Array.from(packedScores);
+  const { tokens, scores: given, tables } = splitVocab(source);
+  // The unknown token's score is rewritten below: a cached vocabulary may be built into more than one tokenizer, so it gets a copy (a memcpy).
+  const scores = given instanceof Float64Array ? given.slice() : given;
   let minScore = Infinity;
   for (const score of scores) if (score < minScore) minScore = score;
   // The library builds the rest (normalizer, pre-tokenizer, added tokens, post-processor) around a one-token
@@ -136,11 +162,12 @@ export function unigramTokenizer(json: TokenizerJson, config: { eos_token?: stri
   for (const key of Object.keys(source)) if (key !== "vocab" && key !== "unk_id") shell[key] = source[key as keyof UnigramJson];
   const tokenizer = new Tokenizer({ ...json, model: shell }, config);
   const model = new Unigram(shell as never, config.eos_token as never) as unknown as Record<string, unknown>;
-  const index = new VocabIndex(tokens);
+  const index = new VocabIndex(tokens, tables);
   const lookup = (token: string | undefined) => (token === undefined ? undefined : index.get(token));
   model.config = source;
-  // A copy: registering added tokens below rewrites entries of the model's list, never of the index's.
-  const vocab = tokens.slice();
+  // Registering added tokens below writes into the model's list; the index keeps the original (a copy only when they differ).
+  const added = json.added_tokens ?? [];
+  const vocab = added.some((t) => tokens[t.id] !== undefined && tokens[t.id] !== t.content) ? tokens.slice() : tokens;
   model.vocab = vocab;
   model.scores = scores;
   model.tokens_to_ids = index;
@@ -156,9 +183,9 @@ export function unigramTokenizer(json: TokenizerJson, config: { eos_token?: stri
   model.trie = { common_prefix_search: (chars: string[], start?: number) => index.commonPrefixSearch(chars, start) };
   model.fuse_unk = true;
   // The Tokenizer constructor registers the added tokens in its model; do the same for this one.
-  for (const added of json.added_tokens ?? []) {
-    index.set(added.content, added.id);
-    vocab[added.id] = added.content;
+  for (const token of added) {
+    index.set(token.content, token.id);
+    vocab[token.id] = token.content;
   }
   (tokenizer as unknown as { model: unknown }).model = model;
   return tokenizer;

@@ -11,10 +11,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PACKED_VOCAB, type PackedVocab } from "./fast-unigram.ts";
+import { PACKED_VOCAB, VocabIndex, type PackedVocab } from "./fast-unigram.ts";
 import { pruneOtherVersions } from "./optimized-model-cache.ts";
 
-const MAGIC = "minirag-tokenizer 1\n";
+const MAGIC = "minirag-tokenizer 2\n";
+/** Tokens looked up in a read table before it is trusted: a damaged table fails the check instead of mis-encoding. */
+const SPOT_CHECKS = 64;
 const SEPARATOR = "\u0000";
 
 export interface TokenizerCache {
@@ -69,15 +71,21 @@ export function pack(json: unknown): Uint8Array | null {
     scores[i] = pair[1];
   }
   const { vocab: _, ...modelRest } = model;
+  const tables = new VocabIndex(tokens).tables();
   const tokenBytes = new TextEncoder().encode(tokens.join(SEPARATOR));
-  const header = new TextEncoder().encode(`${MAGIC}${JSON.stringify({ json: { ...(json as Json), model: modelRest }, count: vocab.length, tokenBytes: tokenBytes.length })}\n`);
-  // The scores start at a multiple of 8 so a Float64Array can view them in place.
+  const meta = { json: { ...(json as Json), model: modelRest }, count: vocab.length, tableSize: tables.slots.length, maxUnits: tables.maxUnits, tokenBytes: tokenBytes.length };
+  const header = new TextEncoder().encode(`${MAGIC}${JSON.stringify(meta)}\n`);
+  // The arrays start at a multiple of 8 after the header, in the order scores, slots, hashes, then the tokens.
   const scoresAt = Math.ceil((4 + header.length) / 8) * 8;
-  const out = new Uint8Array(scoresAt + scores.byteLength + tokenBytes.length);
+  const parts = [new Uint8Array(scores.buffer), new Uint8Array(tables.slots.buffer), new Uint8Array(tables.hashes.buffer), tokenBytes];
+  const out = new Uint8Array(scoresAt + parts.reduce((sum, p) => sum + p.length, 0));
   new DataView(out.buffer).setUint32(0, header.length, true);
   out.set(header, 4);
-  out.set(new Uint8Array(scores.buffer), scoresAt);
-  out.set(tokenBytes, scoresAt + scores.byteLength);
+  let at = scoresAt;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
   return out;
 }
 
@@ -87,13 +95,24 @@ export function unpack(bytes: Uint8Array): unknown {
   const headerLength = view.getUint32(0, true);
   const text = new TextDecoder().decode(bytes.subarray(4, 4 + headerLength));
   if (!text.startsWith(MAGIC)) throw new Error("not a tokenizer cache file");
-  const header = JSON.parse(text.slice(MAGIC.length)) as { json: Json & { model: Json }; count: number; tokenBytes: number };
+  const header = JSON.parse(text.slice(MAGIC.length)) as { json: Json & { model: Json }; count: number; tableSize: number; maxUnits: number; tokenBytes: number };
   const scoresAt = Math.ceil((4 + headerLength) / 8) * 8;
-  if (bytes.length !== scoresAt + header.count * 8 + header.tokenBytes) throw new Error("truncated or padded");
-  const scores = new Float64Array(bytes.buffer.slice(bytes.byteOffset + scoresAt, bytes.byteOffset + scoresAt + header.count * 8));
-  const tokens = new TextDecoder().decode(bytes.subarray(scoresAt + header.count * 8)).split(SEPARATOR);
+  const slotsAt = scoresAt + header.count * 8;
+  const hashesAt = slotsAt + header.tableSize * 4;
+  const tokensAt = hashesAt + header.tableSize * 4;
+  if (bytes.length !== tokensAt + header.tokenBytes) throw new Error("truncated or padded");
+  // Copies, not views: the typed arrays need aligned offsets and outlive the read buffer.
+  const copy = (from: number, to: number) => bytes.buffer.slice(bytes.byteOffset + from, bytes.byteOffset + to);
+  const scores = new Float64Array(copy(scoresAt, slotsAt));
+  const tables = { slots: new Int32Array(copy(slotsAt, hashesAt)), hashes: new Int32Array(copy(hashesAt, tokensAt)), maxUnits: header.maxUnits };
+  const tokens = new TextDecoder().decode(bytes.subarray(tokensAt)).split(SEPARATOR);
   if (tokens.length !== header.count) throw new Error(`${tokens.length} tokens where ${header.count} were written`);
-  const packed: PackedVocab = { tokens, scores };
+  const index = new VocabIndex(tokens, tables);
+  for (let i = 0; i < SPOT_CHECKS; i++) {
+    const id = Math.floor((i * tokens.length) / SPOT_CHECKS);
+    if (index.get(tokens[id]!) === undefined) throw new Error(`the vocabulary table does not find token ${id}`);
+  }
+  const packed: PackedVocab = { tokens, scores, tables };
   const model: Json = { ...header.json.model, [PACKED_VOCAB]: packed };
   let pairs: [string, number][] | undefined;
   // The pairs are built only if something other than fast-unigram.ts asks for them.

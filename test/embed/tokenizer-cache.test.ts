@@ -62,6 +62,22 @@ describe("the tokenizer cache", () => {
     expect(readFileSync(file)).toEqual(good);
   });
 
+  test("a cache whose vocabulary table is damaged (its size intact) is refused and tokenizer.json parsed instead", () => {
+    const s = setup();
+    readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
+    const file = join(s.dir, "cache", "aaaa.tokenizer");
+    const bytes = readFileSync(file);
+    // The layout (tokenizer-cache.ts): header length, header, then from a multiple of 8 the scores and the table's slots.
+    const scoresAt = Math.ceil((4 + bytes.readUInt32LE(0)) / 8) * 8;
+    const slotsAt = scoresAt + ((unigramJson().model as { vocab: unknown[] }).vocab.length * 8);
+    bytes.fill(0, slotsAt, slotsAt + 1024 * 4);
+    writeFileSync(file, bytes);
+    const json = readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
+    expect(s.parsed).toHaveLength(2);
+    expect(s.lines.some((l) => l.includes("does not find token"))).toBe(true);
+    expect(s.encode(json)).toEqual(s.encode(JSON.parse(readFileSync(s.path, "utf8"))));
+  });
+
   test("a WordPiece tokenizer (a dictionary vocabulary) is parsed every time and never cached", () => {
     const s = setup();
     const path = join(TINY_MODEL, "tokenizer.json");
