@@ -18,11 +18,14 @@ export interface LookAlike {
   displayPath: string;
   /** Estimated Jaccard overlap of the two texts' five-word runs, to two decimals. */
   overlap: number;
+  /** The other document's date (YYYY-MM-DD), when labels gave it one: which version is newer is often the question. */
+  date?: string;
 }
 
 interface CachedSignatures {
   version: string;
   sources: string[];
+  dates: (string | null)[];
   position: Map<string, number>;
   /** Each source's stored and decoded signature, reused after a write that did not change it. */
   decoded: Map<string, { stored: string; signature: Uint32Array }>;
@@ -45,7 +48,7 @@ async function signatures(dbPath: string, table: Table): Promise<CachedSignature
       return [r.source, known?.stored === r.minhash ? known : { stored: r.minhash, signature: decodeSignature(r.minhash) }];
     }),
   );
-  const next = { version, sources, position: new Map(sources.map((s, i) => [s, i])), decoded, lsh: new LshIndex(sources.map((s) => decoded.get(s)!.signature)) };
+  const next = { version, sources, dates: rows.map((r) => r.date), position: new Map(sources.map((s, i) => [s, i])), decoded, lsh: new LshIndex(sources.map((s) => decoded.get(s)!.signature)) };
   cache.delete(dbPath);
   cache.set(dbPath, next);
   if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
@@ -66,7 +69,8 @@ export async function lookAlikesOf(dbPath: string, table: Table | null, sources:
       source,
       similar.map((s) => {
         const other = index.sources[s.index]!;
-        return { source: other, displayPath: displayPath(other, roots), overlap: Math.round(s.overlap * 100) / 100 };
+        const date = index.dates[s.index];
+        return { source: other, displayPath: displayPath(other, roots), overlap: Math.round(s.overlap * 100) / 100, ...(date && { date }) };
       }),
     );
   }

@@ -16,6 +16,7 @@ export const LookAlike = z.object({
   source: z.string(),
   displayPath: z.string(),
   overlap: z.number().describe("Estimated share of five-word runs the two texts have in common (Jaccard), 0.5-1."),
+  date: z.string().optional().describe("The other document's date (YYYY-MM-DD) when one is known (with a classify.toml)."),
 });
 
 export const LookAlikes = z

@@ -35,14 +35,24 @@ export async function unsignedSources(table: Table, limit: number): Promise<{ so
   return rows.map((r) => ({ source: r.source as string, id: r.id as string }));
 }
 
-/** Every stored signature (empty strings included: documents with no words). */
-export async function readSignatures(table: Table): Promise<{ source: string; minhash: string }[]> {
-  if (!(await hasColumn(table))) return [];
-  const arrow = await table.query().where(`chunk_index = 0 AND ${SIGNATURE_COLUMN} IS NOT NULL`).select(["source", SIGNATURE_COLUMN]).toArrow();
+/** Every stored signature (empty strings included: documents with no words), with the document's date where labels gave it one. */
+export async function readSignatures(table: Table): Promise<{ source: string; minhash: string; date: string | null }[]> {
+  const names = new Set((await table.schema()).fields.map((f) => f.name));
+  if (!names.has(SIGNATURE_COLUMN)) return [];
+  // doc_date: on chunk 0 too, written with labels (label-rows.ts); a table without a classify.toml has no such column.
+  const dated = names.has(DATE_COLUMN);
+  const arrow = await table
+    .query()
+    .where(`chunk_index = 0 AND ${SIGNATURE_COLUMN} IS NOT NULL`)
+    .select(["source", SIGNATURE_COLUMN, ...(dated ? [DATE_COLUMN] : [])])
+    .toArrow();
   const source = arrow.getChild("source")!.toArray() as string[];
   const minhash = arrow.getChild(SIGNATURE_COLUMN)!.toArray() as string[];
-  return source.map((s, i) => ({ source: s, minhash: minhash[i]! }));
+  const date = dated ? arrow.getChild(DATE_COLUMN)! : null;
+  return source.map((s, i) => ({ source: s, minhash: minhash[i]!, date: (date?.get(i) as string | null | undefined) ?? null }));
 }
+
+const DATE_COLUMN = "doc_date";
 
 /** Sets signatures on chunk-0 rows by id, in one commit; returns how many rows took one. A row replaced meanwhile (new id) is not matched. */
 export async function writeSignatures(table: Table, rows: { id: string; minhash: string }[]): Promise<number> {

@@ -54,6 +54,24 @@ describe("look-alikes", () => {
     expect(found.documents.map((d) => [d.displayPath, d.lookAlikes?.map((l) => l.displayPath)])).toEqual([["archive/handbook-v2.md", ["handbook.md"]]]);
   });
 
+  test("with a classify.toml, a look-alike carries its document date, so the newer version shows", async () => {
+    const taxonomy = '[facets.kind]\ndefault = "doc"\nvalues.doc = { description = "A document." }\n';
+    const { app, root } = await testApp();
+    writeTree(root, { ".minirag/classify.toml": taxonomy, "handbook.md": `Date: 12.08.2025\n\n${HANDBOOK}`, "archive/handbook-v2.md": `Date: 2026-09-01\n\n${HANDBOOK_V2}` });
+    expect((await runSync(app)).counts).toMatchObject({ ingested: 2, failed: 0 });
+    const result = await findMentions(app, { terms: ["warehouse"], match: "any" });
+    const byPath = Object.fromEntries(result.documents.map((d) => [d.displayPath, d.lookAlikes]));
+    expect(byPath["handbook.md"]).toEqual([expect.objectContaining({ displayPath: "archive/handbook-v2.md", date: "2026-09-01" })]);
+    expect(byPath["archive/handbook-v2.md"]).toEqual([expect.objectContaining({ displayPath: "handbook.md", date: "2025-08-12" })]);
+  });
+
+  test("without a classify.toml a look-alike has no date key", async () => {
+    const { app } = await syncedApp({ "handbook.md": `Date: 12.08.2025\n\n${HANDBOOK}`, "archive/handbook-v2.md": HANDBOOK_V2 });
+    const result = await findMentions(app, { terms: ["warehouse"], match: "any" });
+    for (const doc of result.documents) for (const l of doc.lookAlikes ?? []) expect("date" in l).toBe(false);
+    expect(result.documents.some((d) => d.lookAlikes?.length)).toBe(true);
+  });
+
   test("up to three look-alikes, most overlap first", async () => {
     const versions = Object.fromEntries(
       Array.from({ length: 5 }, (_, i) => [`v${i}.md`, HANDBOOK.split("\n\n").filter((_, p) => p % 7 !== i).join("\n\n")]),

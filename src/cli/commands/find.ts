@@ -36,7 +36,7 @@ function printHuman(result: FindResult, terms: string[]): void {
     const where = [doc.titleMatch ? "title" : "", doc.matchedChunks ? plural(doc.matchedChunks, "chunk") : "", doc.firstMatch?.pages ? `p. ${doc.firstMatch.pages}` : ""].filter(Boolean);
     printLines("", `${escapeControls(doc.displayPath)}  (${where.join(", ")})`);
     if (doc.firstMatch) printLines(`  ${escapeControls(doc.firstMatch.snippet)}`);
-    if (doc.lookAlikes) printLines(`  looks like: ${doc.lookAlikes.map((l) => `${escapeControls(l.displayPath)} ${l.overlap.toFixed(2)}`).join(", ")}`);
+    if (doc.lookAlikes) printLines(`  looks like: ${doc.lookAlikes.map((l) => `${escapeControls(l.displayPath)} ${l.overlap.toFixed(2)}${l.date ? ` (${l.date})` : ""}`).join(", ")}`);
   }
   if (result.nextOffset !== undefined) printLines("", `more: --offset ${result.nextOffset}`);
 }
