@@ -24,6 +24,7 @@ import { blocksToMarkdown } from "./pdf-markdown.ts";
 import { dropMargins } from "./pdf-margins.ts";
 import { ocrScannedPages, type PdfOcr } from "./pdf-ocr.ts";
 import { readPdf, type PdfPageText } from "./pdf-read.ts";
+import { checkPdfStreams } from "./pdf-stream-guard.ts";
 import { pdfTitle } from "./pdf-title.ts";
 import type { Converted, ConvertOptions } from "./types.ts";
 
@@ -55,8 +56,9 @@ function emptyScan(name: string, ocr: PdfOcr): AppError {
   );
 }
 
-/** The converter, with RAG_OCR_MIN_CHARS_PER_PAGE as the scan threshold. pdf.js takes no limit on what streams inflate to; the worker's time limit bounds it. */
-export function convertPdf(bytes: Uint8Array, path: string, options: ConvertOptions = {}): Promise<Converted> {
+/** The converter, with RAG_OCR_MIN_CHARS_PER_PAGE as the scan threshold. pdf.js takes no limit on what streams inflate to, so pdf-stream-guard.ts checks them first. */
+export async function convertPdf(bytes: Uint8Array, path: string, options: ConvertOptions = {}): Promise<Converted> {
+  await checkPdfStreams(bytes, basename(path));
   return pdfToMarkdown(bytes, path, options.ocrMinCharsPerPage ?? DEFAULT_OCR_MIN_CHARS_PER_PAGE, options);
 }
 
