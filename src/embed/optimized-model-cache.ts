@@ -23,6 +23,9 @@ import { modelFingerprint } from "./model-fingerprint.ts";
 
 type Ort = typeof import("onnxruntime-node");
 
+/** Writing the optimised e5 model takes 1-3 s; a temporary file an hour old was left by a process that died. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
 /** Where the session came from: the cached copy, the model with the cache written, or the model alone. */
 export type SessionSource = "cache" | "model, cache written" | "model";
 
@@ -80,7 +83,7 @@ function readCache(ort: Ort, request: CacheRequest, file: string, manifestPath: 
   if (statSync(file).size !== manifest.size || modelFingerprint([file]) !== manifest.hash) return null;
   // Mapped, not read: ORT then keeps using the page cache's copy. A rename over the file leaves this mapping
   // on the old inode. Windows cannot delete or replace a mapped file, so there it is read.
-  return process.platform === "win32" ? new Uint8Array(readFileSync(file)) : Bun.mmap(file, { shared: false });
+  return process.platform === "win32" ? readFileSync(file) : Bun.mmap(file, { shared: false });
 }
 
 /**
@@ -90,9 +93,21 @@ function readCache(ort: Ort, request: CacheRequest, file: string, manifestPath: 
  */
 export function pruneOtherVersions(folder: string, fingerprint: string, stem?: string): void {
   for (const entry of readdirSync(folder)) {
-    if (entry.includes(".tmp")) continue;
+    // A temporary file is another process's write in progress, unless it is old: then a crash left it (118 MB for e5).
+    if (entry.includes(".tmp")) {
+      if (isStale(join(folder, entry))) removeQuietly(join(folder, entry));
+      continue;
+    }
     const otherRuntime = stem !== undefined && /\.(ort|json)$/.test(entry) && !entry.startsWith(`${stem}.`);
     if (!entry.startsWith(fingerprint) || otherRuntime) removeQuietly(join(folder, entry));
+  }
+}
+
+function isStale(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > STALE_TEMP_MS;
+  } catch {
+    return false; // renamed or removed meanwhile by its writer
   }
 }
 

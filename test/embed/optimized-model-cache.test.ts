@@ -90,3 +90,21 @@ describe("the optimised model cache", () => {
     expect(await loaded.embed(TEXTS)).toHaveLength(2);
   });
 });
+
+describe("temporary files in the cache folder", () => {
+  test("one a crashed write left an hour ago is deleted by the next write; a fresh one (a write in progress) is kept", async () => {
+    const { utimesSync } = await import("node:fs");
+    const s = setup();
+    await s.load();
+    const old = join(s.folder(), "x.ort.123-1.tmp.ort");
+    const fresh = join(s.folder(), "y.ort.456-2.tmp.ort");
+    writeFileSync(old, "left by a crash");
+    writeFileSync(fresh, "being written");
+    const hourAndMore = Date.now() / 1000 - 3700;
+    utimesSync(old, hourAndMore, hourAndMore);
+    writeFileSync(join(s.modelDir, "tokenizer.json"), readFileSync(join(s.modelDir, "tokenizer.json"), "utf8") + " ");
+    await s.load();
+    expect(s.files()).not.toContain("x.ort.123-1.tmp.ort");
+    expect(s.files()).toContain("y.ort.456-2.tmp.ort");
+  });
+});
