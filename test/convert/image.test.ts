@@ -44,6 +44,16 @@ describe("an image becomes a document through OCR", () => {
   }
 
   ocrTest(
+    "a page scanned 3 degrees askew is turned straight and read line by line",
+    async () => {
+      // Read as it lies, each line comes apart: "This is a lot of 12" and "point text to test the" on lines of their own.
+      const { markdown } = await read("phototest-skew3.png");
+      expect(markdown).toBe(TOP[0]!);
+    },
+    () => missingData("phototest-skew3.png"),
+  );
+
+  ocrTest(
     "every page of a multi-page TIFF is read, each with its page number",
     async () => {
       const { markdown, pages } = await read("two-pages.tif");
