@@ -14,6 +14,8 @@ export interface SearchLabelFilter {
   sql: string;
   /** True when the filter keeps no document: the search can answer at once. */
   empty: boolean;
+  /** The documents it keeps, for a search that filters a wider window itself instead of sending a long IN list. */
+  sources: Set<string>;
   fields: { filterCounts: FilterCounts; filterNotice?: string };
 }
 
@@ -23,7 +25,7 @@ export async function searchLabelFilter(table: Table | null, roots: string[], in
   if (!outcome) return null;
   const fields = { filterCounts: outcome.filterCounts, ...(outcome.filterNotice && { filterNotice: outcome.filterNotice }) };
   const sources = [...outcome.matches];
-  return { sql: sources.length ? `source IN (${sources.map(sqlString).join(", ")})` : "FALSE", empty: sources.length === 0, fields };
+  return { sql: sources.length ? `source IN (${sources.map(sqlString).join(", ")})` : "FALSE", empty: sources.length === 0, sources: outcome.matches, fields };
 }
 
 /** Both conditions (either may be absent). */

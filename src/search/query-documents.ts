@@ -14,6 +14,7 @@ import { fuseRankings, vectorOnly, type Fused } from "./fusion.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { keywordCoverage } from "./keyword-coverage.ts";
+import { searchKept } from "./kept-documents.ts";
 import { applyResultFilters } from "./result-filters.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
 import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
@@ -68,7 +69,8 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   // A label or date filter names the documents it keeps (labels/search-labels.ts); none kept answers at once.
   const labelled = await searchLabelFilter(await app.store.open(), config.roots, input, input.scope);
   if (labelled?.empty) return { results: [], sources: [], parents: {}, ...labelled.fields };
-  const filter = bothFilters(scopeFilter(input.scope), labelled?.sql);
+  const scoped = scopeFilter(input.scope);
+  const filter = bothFilters(scoped, labelled?.sql);
   // One version for every read of this query: hits and their sections never straddle a sync's commit.
   const store = await app.store.snapshot();
   // No table yet: say so without loading (or downloading) the model.
@@ -76,7 +78,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const configured = input.hybridWeight ?? config.hybridWeight;
   const candidates = Math.max(4 * topK, MIN_CANDIDATES);
   const searchKeywords = (): Promise<Candidate[] | null> =>
-    store.keywordSearch(input.query, candidates, filter).then(
+    searchKept((limit, where) => store.keywordSearch(input.query, limit, where), candidates, scoped, labelled).then(
       (hits) => hits.map((h) => ({ ...h, distance: null })),
       (error) => {
         app.log(`keyword search failed, ranking by vectors only: ${(error as Error).message}`);
@@ -93,7 +95,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   let vectorHits: Candidate[] = [];
   if (!none) {
     const [queryVector] = await (model as Embedder).embed([input.query], "query");
-    vectorHits = (await store.vectorSearch(queryVector!, candidates, filter)).map((h) => ({ ...h, distance: h._distance ?? null }));
+    vectorHits = (await searchKept((limit, where) => store.vectorSearch(queryVector!, limit, where), candidates, scoped, labelled)).map((h) => ({ ...h, distance: h._distance ?? null }));
   }
   const keywordHits = keywordSide ? await keywordSide : null;
   if (none && !keywordHits) throw none.reason; // neither side can answer: the model's own error says why
