@@ -67,11 +67,19 @@ function inflatedSize(data: Uint8Array, limit: number): Promise<number> {
   });
 }
 
+/** Colour components a pixel of a named colour space has; an indexed one is one index a pixel. */
+const COMPONENTS: Record<string, number> = { DeviceGray: 1, CalGray: 1, G: 1, Indexed: 1, I: 1, DeviceRGB: 3, CalRGB: 3, Lab: 3, RGB: 3, DeviceCMYK: 4, CMYK: 4 };
+
 function checkImage(dictionary: string, name: string, limit: number): void {
   const width = Number(/\/Width\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
   const height = Number(/\/Height\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
-  // At most 4 components of 16 bits: 8 bytes a pixel.
-  if (width * height * 8 > limit) throw tooBig(name, `an image declares ${width}×${height} pixels, more than ${megabytes(limit)} decoded`);
+  // The decoded stream is width x height x components x bits: a flat 8 bytes a pixel refused OCRmyPDF's legitimate
+  // 9000x9000 RGB scan (243 MB). A colour space named indirectly (ICCBased) is counted at 4 components, a mask at 1 bit.
+  const mask = /\/ImageMask\s+true/.test(dictionary);
+  const space = /\/ColorSpace\s*\[?\s*\/(\w+)/.exec(dictionary)?.[1];
+  const components = mask ? 1 : (COMPONENTS[space ?? ""] ?? 4);
+  const bits = mask ? 1 : Number(/\/BitsPerComponent\s+(\d+)/.exec(dictionary)?.[1] ?? 8);
+  if ((width * height * components * Math.max(bits, 1)) / 8 > limit) throw tooBig(name, `an image declares ${width}×${height} pixels, more than ${megabytes(limit)} decoded`);
 }
 
 /** The first byte of a stream's data: after `stream` and its end of line (CR LF or LF); -1 when `stream` is only part of a word. */
