@@ -3,7 +3,7 @@
  * The one entry point. No arguments: the MCP server on stdio. Otherwise the
  * CLI. Both are imported lazily so `--version` and the handshake stay fast.
  */
-import { traceStartup } from "./startup-trace.ts";
+import { traceStartup } from "./config/startup-trace.ts";
 import { BUILD_TARGET, VERSION } from "./version.ts";
 
 traceStartup("main");

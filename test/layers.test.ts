@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const LAYERS: string[][] = [
-  ["errors.ts", "log.ts", "version.ts", "startup-trace.ts"],
+  ["errors.ts", "log.ts", "version.ts"],
   ["config"],
   ["native"],
   ["store", "embed", "url", "ocr"],

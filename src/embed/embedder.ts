@@ -7,7 +7,7 @@
  */
 import type { InferenceSession, Tensor } from "onnxruntime-node";
 import { AppError } from "../errors.ts";
-import { traceStartup } from "../startup-trace.ts";
+import { traceStartup } from "../config/startup-trace.ts";
 import { loadOnnxRuntime } from "../native/onnxruntime.ts";
 import type { ModelFolder } from "./model-folder.ts";
 import { createCachedSession, type CachedSession } from "./optimized-model-cache.ts";

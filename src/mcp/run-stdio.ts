@@ -10,7 +10,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { instructionsAppendFromEnv, loadConfig, type Config } from "../config/load-config.ts";
 import { AppError } from "../errors.ts";
 import { logLine } from "../log.ts";
-import { traceStartup } from "../startup-trace.ts";
+import { traceStartup } from "../config/startup-trace.ts";
 import type { ToolContext } from "./context.ts";
 import { createServer } from "./server.ts";
 import { warmUpModel, warmUpTrigger } from "./warm-up.ts";

@@ -11,7 +11,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { traceStartup } from "../startup-trace.ts";
+import { traceStartup } from "../config/startup-trace.ts";
 import { VERSION } from "../version.ts";
 import type { ToolContext } from "./context.ts";
 import type { AnyTool } from "./define-tool.ts";

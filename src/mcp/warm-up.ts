@@ -8,7 +8,7 @@
  */
 import type { App } from "../app.ts";
 import { locateModel } from "../embed/bundled-model.ts";
-import { traceStartup } from "../startup-trace.ts";
+import { traceStartup } from "../config/startup-trace.ts";
 
 /** How long after `initialized` the load starts when no tools/list comes first. */
 export const WARM_UP_DELAY_MS = 200;

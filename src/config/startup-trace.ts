@@ -1,9 +1,9 @@
 /**
  * Start-up timestamps on stderr, for the start-up benchmark: with
  * MINIRAG_TRACE_STARTUP=1 each step writes "startup <ms> <step>", the ms
- * counted from the process's start. Read here rather than in config/ because
- * it must time the steps before the configuration loads; it changes no
- * behaviour.
+ * counted from the process's start. Read on its own, not through
+ * loadConfig(), because it times the steps before the configuration loads;
+ * it changes no behaviour.
  */
 const enabled = process.env.MINIRAG_TRACE_STARTUP === "1";
 
