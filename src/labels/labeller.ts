@@ -37,10 +37,14 @@ export class Labeller {
   private scorer: Promise<LoadedScorer> | undefined;
   private scorerKey: string | undefined;
   private idle: ReturnType<typeof setTimeout> | undefined;
+  /** Documents being labelled now: the model is never freed under one of them (llama.cpp would read freed memory). */
+  private busy = 0;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly ctx: LabelContext,
     private readonly factory: ScorerFactory = llamaFactory,
+    private readonly idleMs = IDLE_RELEASE_MS,
   ) {}
 
   taxonomy(): TaxonomyState {
@@ -53,14 +57,22 @@ export class Labeller {
     if (state.state === "absent") return { labels: null };
     if (state.state === "error") return { labels: null, problem: `labels not set: ${state.message}` };
     const { taxonomy } = state;
-    const labels = await labelDocument(taxonomy, doc, this.ctx.roots, () => this.loadScorer(taxonomy.model!), onDistribution);
-    return { labels };
+    // A document that starts as the idle timer is due keeps the model: the timer is re-armed by whoever ends the job.
+    clearTimeout(this.idle);
+    this.busy++;
+    try {
+      const labels = await labelDocument(taxonomy, doc, this.ctx.roots, () => this.loadScorer(taxonomy.model!), onDistribution);
+      return { labels };
+    } finally {
+      if (--this.busy === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    }
   }
 
   private loadScorer(model: ModelSettings): Promise<LoadedScorer> {
     const key = modelKey(model.source);
     if (this.scorer && this.scorerKey === key) return this.scorer;
-    void this.release();
+    // Another model (classify.toml changed mid-job): free the old one now; this document is the only one labelling.
+    if (this.scorer) void Labeller.free(this.scorer, this.scorerKey!);
     this.scorerKey = key;
     this.scorer = this.factory(model, this.ctx).then(
       (scorer) => {
@@ -81,22 +93,26 @@ export class Labeller {
   releaseWhenIdle(): void {
     clearTimeout(this.idle);
     if (!this.scorer) return;
-    this.idle = setTimeout(() => void this.release(), IDLE_RELEASE_MS);
+    this.idle = setTimeout(() => void this.release(), this.idleMs);
     this.idle.unref?.();
   }
 
   /** Frees the model, if this job loaded one. */
   async release(): Promise<void> {
     clearTimeout(this.idle);
+    while (this.busy > 0) await new Promise<void>((wake) => this.idleWaiters.push(wake));
     const scorer = this.scorer;
     const key = this.scorerKey;
     this.scorer = undefined;
     this.scorerKey = undefined;
-    if (!scorer) return;
+    if (scorer) await Labeller.free(scorer, key!);
+  }
+
+  private static async free(scorer: Promise<LoadedScorer>, key: string): Promise<void> {
     const loaded = await scorer.catch(() => null);
     if (loaded) {
       await loaded.release();
-      noteModelReleased(key!);
+      noteModelReleased(key);
     }
   }
 }
