@@ -74,13 +74,20 @@ function text(value: unknown, key: string, fail: (p: string) => AppError): strin
   return value;
 }
 
-/** A folder rule as compared: NFC, relative to the root, no "./" and no slashes at the ends. */
+/** A folder rule as compared: NFC, relative to the root, no "." segments and no empty ones ("a/./b" and "a//b/" are "a/b"). */
 export function normaliseFolder(folder: string): string {
-  return folder.normalize("NFC").replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/^\/+|\/+$/g, "");
+  return folder
+    .normalize("NFC")
+    .replace(/\\/g, "/")
+    .split("/")
+    .filter((part) => part !== "" && part !== ".")
+    .join("/");
 }
 
 function folders(value: unknown, key: string, fail: (p: string) => AppError): string[] {
   if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw fail(`${key} must be a list of folder names, e.g. ["minutes"]`);
+  // An empty within would switch the facet off for every document without a word.
+  if (value.length === 0 && key.endsWith(".within")) throw fail(`${key} names no folder: list the folders the facet applies to, or remove within`);
   return (value as string[]).map((folder) => {
     const clean = normaliseFolder(folder);
     if (!clean || isAbsolute(folder) || clean.split("/").includes("..")) throw fail(`${key} has "${folder}": give folders relative to the first root, inside it`);
@@ -124,6 +131,8 @@ function parseModel(body: unknown, fail: (p: string) => AppError): ModelSettings
   let source: ModelSettings["source"];
   if (body.path !== undefined) {
     const path = text(body.path, "model.path", fail);
+    // A relative path would be looked for in the working folder, which differs between the MCP server and the CLI.
+    if (!isAbsolute(path) && path !== "~" && !path.startsWith("~/")) throw fail(`model.path "${path}" is relative: give an absolute path to the GGUF file (~/ is the home folder)`);
     source = { kind: "path", path: path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path };
   } else {
     if (pinned.length < 4) throw fail(`model needs path, or all of repo, file, revision and sha256 (missing: ${["repo", "file", "revision", "sha256"].filter((k) => !pinned.includes(k)).join(", ")})`);

@@ -74,6 +74,9 @@ values.transcript = { description = "Transcript.", paths = ["Cafe\u0301"] }
     ["an empty file_name_label", `${MODEL}file_name_label = ""\n[facets.k]\nvalues.a = { description = "A." }`, /file_name_label must be a non-empty string/],
     ["a path rule that leaves the root", `[facets.k]\ndefault = "a"\nvalues.a = { description = "A.", paths = ["../elsewhere"] }`, /relative to the first root/],
     ["within that is not a list", `[facets.k]\ndefault = "a"\nwithin = "x"\nvalues.a = { description = "A." }`, /within must be a list/],
+    ["a path rule of the root itself, which no file's folder would match", `[facets.k]\ndefault = "a"\nvalues.a = { description = "A.", paths = ["."] }`, /paths has "\.": give folders relative to the first root/],
+    ["within as an empty list, which would leave the facet off everywhere", `[facets.k]\ndefault = "a"\nwithin = []\nvalues.a = { description = "A." }`, /within names no folder/],
+    ["a relative model.path, which the server and the CLI would look for in different working folders", `[model]\npath = "models/m.gguf"\ntemperature = 1\n[facets.k]\nvalues.a = { description = "A." }`, /model\.path "models\/m\.gguf" is relative/],
   ];
   for (const [what, text, message] of refused) {
     test(`refuses ${what}, naming the key`, async () => {
@@ -83,6 +86,11 @@ values.transcript = { description = "Transcript.", paths = ["Cafe\u0301"] }
       expect(error.hint).toContain("classify.toml");
     });
   }
+
+  test("a path rule written with ./ inside or a doubled slash matches the folder it names", () => {
+    const taxonomy = parseTaxonomy(`[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }\nvalues.b = { description = "B.", paths = ["notes/./minutes", "mail//in/"] }`);
+    expect(taxonomy.facets[0]!.values[1]!.paths).toEqual(["notes/minutes", "mail/in"]);
+  });
 
   test("a default-only facet needs no [model]", () => {
     expect(parseTaxonomy(`[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }`).model).toBeUndefined();
