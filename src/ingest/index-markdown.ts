@@ -13,7 +13,7 @@ import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
 import type { ChunkRow, SourceType } from "../store/chunk-row.ts";
 import { documentSignature } from "../lookalikes/document-signature.ts";
-import { labelColumnsFor, labelProblemField, labelsForIngest } from "../labels/ingest-labels.ts";
+import { labelColumnsFor, labelProblemField, labelsForIngest, type IngestLabels } from "../labels/ingest-labels.ts";
 import { labelContext } from "../labels/labeller.ts";
 import { chunkPages, type PageStart } from "./chunk-pages.ts";
 import { timed } from "./ingest-metrics.ts";
@@ -86,30 +86,44 @@ export async function storeDocuments(app: App, embedder: Embedder | NoModel, doc
   const rows: ChunkRow[] = docs.flatMap((doc) => {
     // Stored on chunk 0 in the same commit as the chunks (store/signatures.ts).
     const minhash = documentSignature(doc.chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
-    return doc.chunks.map((c) => ({
-      id: `${doc.source}#${c.chunkIndex}`,
-      source: doc.source,
-      source_type: doc.sourceType,
-      title: doc.title,
-      chunk_index: c.chunkIndex,
-      parent_id: `${doc.source}#p${c.parentIndex}`,
-      text: c.text,
-      vector: vectors[next++]!,
-      scheme: CHUNK_SCHEME,
-      content_hash: doc.contentHash,
-      mtime: doc.mtime,
-      file_size: doc.fileSize,
-      ingested_at: ingestedAt,
-      ocr_engine: doc.ocrEngine ?? "",
-      context_lines: c.contextLines,
-      pages: c.pages ?? null,
-      minhash: c.chunkIndex === 0 ? minhash : null,
-      ...labelColumnsFor(labelled.get(doc.source), c.chunkIndex),
-      vector_pending: none !== null,
-    }));
+    return doc.chunks.map((c) => chunkRow(doc, c, vectors[next++]!, { ingestedAt, minhash, labels: labelled.get(doc.source), pending: none !== null }));
   });
   await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, dimensions));
   return docs.map((d) => ({ source: d.source, sourceType: d.sourceType, title: d.title, chunkCount: d.chunks.length, ...labelProblemField(labelled.get(d.source)), ...(none && { notice: none.describe() }) }));
+}
+
+/** What every row of one document shares beside its chunk: see chunkRow. */
+export interface RowContext {
+  ingestedAt: string;
+  /** The document's look-alike signature, stored on chunk 0. */
+  minhash: string;
+  labels: IngestLabels | undefined;
+  pending: boolean;
+}
+
+/** One stored row of a prepared document's chunk (also used by ingest/store-large-document.ts, which writes in batches). */
+export function chunkRow(doc: PreparedDocument, c: PreparedDocument["chunks"][number], vector: Float32Array, ctx: RowContext): ChunkRow {
+  return {
+    id: `${doc.source}#${c.chunkIndex}`,
+    source: doc.source,
+    source_type: doc.sourceType,
+    title: doc.title,
+    chunk_index: c.chunkIndex,
+    parent_id: `${doc.source}#p${c.parentIndex}`,
+    text: c.text,
+    vector,
+    scheme: CHUNK_SCHEME,
+    content_hash: doc.contentHash,
+    mtime: doc.mtime,
+    file_size: doc.fileSize,
+    ingested_at: ctx.ingestedAt,
+    ocr_engine: doc.ocrEngine ?? "",
+    context_lines: c.contextLines,
+    pages: c.pages ?? null,
+    minhash: c.chunkIndex === 0 ? ctx.minhash : null,
+    ...labelColumnsFor(ctx.labels, c.chunkIndex),
+    vector_pending: ctx.pending,
+  };
 }
 
 export async function indexMarkdown(app: App, doc: DocumentToIndex): Promise<IngestResult> {

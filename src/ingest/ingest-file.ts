@@ -10,6 +10,7 @@ import { assertNotExcluded } from "../scan/ignore-rules.ts";
 import { chooseFileTitle } from "../title/choose-title.ts";
 import { prepareDocument, storeDocuments, type IngestResult, type PreparedDocument, type TokenCounter } from "./index-markdown.ts";
 import { timed } from "./ingest-metrics.ts";
+import { LARGE_DOCUMENT_CHUNKS, storeLargeDocument } from "./store-large-document.ts";
 
 export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -55,7 +56,9 @@ export async function ingestFile(app: App, path: string): Promise<IngestResult> 
   assertNotExcluded(path, app.config.roots);
   const embedder = await app.embedderOrNone();
   try {
-    const [result] = await storeDocuments(app, embedder, [await prepareFile(app, embedder, path)]);
+    const doc = await prepareFile(app, embedder, path);
+    if (doc.chunks.length > LARGE_DOCUMENT_CHUNKS) return await storeLargeDocument(app, embedder, doc);
+    const [result] = await storeDocuments(app, embedder, [doc]);
     return result!;
   } finally {
     releaseConverter();

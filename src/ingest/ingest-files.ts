@@ -13,6 +13,7 @@ import { storeDocuments } from "./index-markdown.ts";
 import { prepareFile } from "./ingest-file.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { readProblem } from "./read-problem.ts";
+import { LARGE_DOCUMENT_CHUNKS, storeLargeDocument } from "./store-large-document.ts";
 
 /** Chunks per embedding pass and commit: large enough to amortise a LanceDB commit, small enough to keep memory flat. */
 export const GROUP_CHUNKS = 256;
@@ -60,8 +61,18 @@ export async function ingestFiles(
     try {
       const doc = await prepareFile(app, embedder, path);
       for (const warning of doc.warnings ?? []) report.warnings.push({ source: path, warning });
-      group.push(doc);
-      groupChunks += doc.chunks.length;
+      if (doc.chunks.length > LARGE_DOCUMENT_CHUNKS) {
+        // Too large for one commit: written on its own in batches, after the group before it.
+        await inFlight;
+        inFlight = storeLargeDocument(app, embedder, doc).then(
+          (result) => void report.results.push(result),
+          (error) => void report.errors.push({ source: doc.source, error: describeError(error) }),
+        );
+        await inFlight;
+      } else {
+        group.push(doc);
+        groupChunks += doc.chunks.length;
+      }
     } catch (error) {
       const problem = readProblem(path, error);
       if (problem) report.unreadable.push({ source: path, error: problem });

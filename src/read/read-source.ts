@@ -25,8 +25,25 @@ export interface ReadFileResult {
   text: string;
 }
 
+/**
+ * The most chunks read_file returns whole (about 5 MB of text). Reading a
+ * 374k-chunk document back whole took 1.7 GB, and no context window holds
+ * even this much; past it the reader is told how to read in parts.
+ */
+export const READ_FILE_MAX_CHUNKS = 10_000;
+
+function tooLargeToRead(source: string, chunks: number): AppError {
+  return new AppError(
+    "FILE_TOO_LARGE",
+    `${source} has ${chunks} chunks; read_file returns documents of up to ${READ_FILE_MAX_CHUNKS} chunks whole.`,
+    `Read it in parts with read_chunk_neighbors (chunkIndex 50, before 50, after 50 returns chunks 0-100; then chunkIndex 151, and so on up to ${chunks - 1}), or find the parts you need with query_documents. In the CLI: read-neighbors --chunk-index 50 --before 50 --after 50.`,
+  );
+}
+
 export async function readSource(app: App, source: string): Promise<ReadFileResult> {
-  const chunks = await app.store.sourceChunks(source);
+  const count = await app.store.countRows(`source = ${sqlString(source)}`);
+  if (count > READ_FILE_MAX_CHUNKS) throw tooLargeToRead(source, count);
+  const chunks = count === 0 ? [] : await app.store.sourceChunks(source);
   if (chunks.length === 0) throw notIndexed(source);
   return {
     source,

@@ -21,6 +21,7 @@ import { countPending, pendingChunks, pendingSources, writeVectors, type Pending
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
 import { backfillSearchColumns, fillSearchColumns, keywordColumns, missingNow, SEARCH_COLUMNS } from "./search-columns.ts";
 import { keywordText } from "./keyword-text.ts";
+import { readStagingMarker } from "./staging-marker.ts";
 import { ANN_THRESHOLD, brokenIndexes, compact, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
@@ -51,6 +52,9 @@ export class ChunkStore {
   private readonly binding: ModelBinding = { log: () => {} };
   /** Rows waiting for vectors, by table version (shared with snapshots): counted once per version, not per query. */
   private pendingByVersion = new Map<number, number>();
+  /** A snapshot view reads its own version; a live store reads the one a staged write names (staged-source.ts). */
+  private isView = false;
+  private stagingView: { version: number; table: Table } | null = null;
 
   constructor(
     readonly dbPath: string,
@@ -79,6 +83,9 @@ export class ChunkStore {
 
   /** The table if it exists, else null. */
   async open(): Promise<Table | null> {
+    // A large source is being written in batches: read the version from before it began (store/staged-source.ts).
+    const staging = this.isView ? null : readStagingMarker(this.dbPath);
+    if (staging) return this.openAt(staging.version);
     if (this.table) return this.table;
     this.checkPath(false);
     if (!this.exists()) return null;
@@ -99,9 +106,21 @@ export class ChunkStore {
     const pinned = await (await this.connect()).openTable(TABLE_NAME);
     await pinned.checkout(await table.version());
     view.connection = this.connection;
+    view.isView = true;
     view.pendingByVersion = this.pendingByVersion;
     await view.adopt(pinned);
     return view;
+  }
+
+  /** The table as it was at a version (0: before it existed), read-only. */
+  private async openAt(version: number): Promise<Table | null> {
+    if (version === 0) return null;
+    if (this.stagingView?.version !== version) {
+      const table = await (await this.connect()).openTable(TABLE_NAME);
+      await table.checkout(version);
+      this.stagingView = { version, table };
+    }
+    return this.stagingView.table;
   }
 
   private async adopt(table: Table): Promise<Table> {
@@ -120,7 +139,7 @@ export class ChunkStore {
    * does not exist. A crash before its indexes were built, or a table from an
    * older version, is repaired here: missing indexes and columns are added.
    */
-  private async openForWrite(dimensions: number, firstRows: ChunkRow[]): Promise<{ table: Table; created: boolean }> {
+  async openForWrite(dimensions: number, firstRows: ChunkRow[]): Promise<{ table: Table; created: boolean }> {
     if (!this.writeReady) this.checkPath(true);
     let table = await this.open();
     let created = false;

@@ -5,7 +5,7 @@ import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { ingestFile } from "../../src/ingest/ingest-file.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { listFiles } from "../../src/read/list-files.ts";
-import { NEIGHBOR_CAP, checkFileSource, deleteSource, readNeighbors, readSource } from "../../src/read/read-source.ts";
+import { NEIGHBOR_CAP, READ_FILE_MAX_CHUNKS, checkFileSource, deleteSource, readNeighbors, readSource } from "../../src/read/read-source.ts";
 import { fullStatus } from "../../src/status.ts";
 import { failure, testApp, writeTree } from "../helpers.ts";
 
@@ -34,6 +34,25 @@ describe("read_file", () => {
     const notIndexed = await failure(readSource(app, join(root, "x.md")));
     expect(notIndexed.message).toContain("Source not found in index");
     expect(notIndexed.message).toContain("ingest it first");
+  });
+});
+
+describe("read_file of a huge document", () => {
+  test("is refused with how to read it in parts, and the parts read", async () => {
+    const { app } = await testApp();
+    const dimensions = (await app.embedder()).dimensions;
+    const count = READ_FILE_MAX_CHUNKS + 1;
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: `huge#${i}`, source: "huge", source_type: "data" as const, title: "Huge", chunk_index: i, parent_id: `huge#p${i}`, text: `part ${i}`,
+      vector: new Float32Array(dimensions), scheme: 3, content_hash: "h", mtime: 0, file_size: 1, ingested_at: "2026-11-30T00:00:00Z", ocr_engine: "",
+    }));
+    await app.store.replaceSources(["huge"], rows, dimensions);
+    const error = await failure(readSource(app, "huge"));
+    expect(error.code).toBe("FILE_TOO_LARGE");
+    expect(error.message).toContain(`${count} chunks`);
+    expect(error.hint).toContain("read_chunk_neighbors");
+    const part = await readNeighbors(app, "huge", 50, 50, 50);
+    expect(part.chunks.map((c) => c.chunkIndex)).toEqual(Array.from({ length: 101 }, (_, i) => i));
   });
 });
 

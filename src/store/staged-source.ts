@@ -1,0 +1,108 @@
+/**
+ * Writing one very large source in bounded batches without readers ever
+ * seeing half of it.
+ *
+ * A normal write swaps a source in one merge-insert commit, but that commit
+ * carries every row of the source through memory at once: a 50 MB text file
+ * (374k chunks, each with a 1.5 kB vector, its text twice and its ids) peaked
+ * at 4.2 GB. Lance cannot take a commit's rows as a stream from JavaScript in
+ * 0.31 (Scannable has no consumer yet), so a large source is written in
+ * several commits, and the readers are kept off the versions in between:
+ *
+ *   1. With the table ready (model, columns, indexes), the marker
+ *      (staging-marker.ts) is written beside the index, naming the current
+ *      version V. From then on every ChunkStore.open() reads V, in this
+ *      process and in others, so the batches that follow are out of sight.
+ *   2. A pause of MARKER_GRACE_MS lets a reader that looked for the marker
+ *      just before it was written finish resolving the version it reads.
+ *   3. The new rows are appended in batches under ids ending in @token,
+ *      beside the source's old rows (each batch one commit, on a table
+ *      handle of its own, not the store's pinned one).
+ *   4. One commit deletes the source's rows that are not this write's: the
+ *      switch. Every version after it holds the new set only.
+ *   5. The marker goes, and readers read the latest version again.
+ *
+ * A reader therefore sees V (old chunks) until step 5, then the new set;
+ * never a mix. If the writer dies before step 5 the marker stays, readers go
+ * on reading V, and the next writer rolls the staged rows back
+ * (recoverStaging). Rows that step 4 already made current are then deleted
+ * too: that source reads as not indexed, and the next sync ingests it again.
+ */
+import type { Table } from "@lancedb/lancedb";
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { loadLanceDb } from "../native/lancedb.ts";
+import { sqlString, type ChunkRow } from "./chunk-row.ts";
+import type { ChunkStore } from "./chunk-store.ts";
+import { TABLE_NAME } from "./create-table.ts";
+import { fillSearchColumns } from "./search-columns.ts";
+import { readStagingMarker, removeStagingMarker, writerAlive, writeStagingMarker, type StagingMarker } from "./staging-marker.ts";
+
+/** Longer than any reader takes between looking for the marker and resolving the version its query reads (microseconds to a few ms). */
+export const MARKER_GRACE_MS = 1000;
+
+export interface StagedSource {
+  /** Appends a batch of the source's new rows (one commit, unseen until commit()). */
+  add(rows: ChunkRow[]): Promise<void>;
+  /** Deletes the source's old rows in one commit and lets readers see the result. */
+  commit(): Promise<void>;
+  /** Deletes the rows added so far and lets readers go on with the old ones. */
+  abort(): Promise<void>;
+}
+
+async function liveTable(dbPath: string): Promise<Table | null> {
+  const lance = await loadLanceDb();
+  const db = await lance.connect(dbPath, { readConsistencyInterval: 0 });
+  return (await db.tableNames()).includes(TABLE_NAME) ? db.openTable(TABLE_NAME) : null;
+}
+
+function stagedRows(marker: StagingMarker): string {
+  return `source = ${sqlString(marker.source)} AND id LIKE '%@${marker.token}'`;
+}
+
+/** Rolls back a staged write whose process died: its rows go, the marker goes. A live writer's marker is left alone. */
+export async function recoverStaging(dbPath: string): Promise<boolean> {
+  const marker = readStagingMarker(dbPath);
+  if (!marker || writerAlive(marker)) return false;
+  const table = await liveTable(dbPath);
+  if (table) await table.delete(stagedRows(marker));
+  removeStagingMarker(dbPath);
+  return true;
+}
+
+/** Starts a staged write of `source`; see the top of this file. */
+export async function beginStagedSource(store: ChunkStore, source: string, dimensions: number): Promise<StagedSource> {
+  await recoverStaging(store.dbPath);
+  const current = await store.open();
+  // Model check, missing columns and indexes, as every write does, while the table is still the store's live one.
+  if (current) await store.openForWrite(dimensions, []);
+  const marker: StagingMarker = { pid: process.pid, token: randomBytes(6).toString("hex"), source, version: current ? await current.version() : 0 };
+  mkdirSync(store.dbPath, { recursive: true });
+  writeStagingMarker(store.dbPath, marker);
+  await Bun.sleep(MARKER_GRACE_MS);
+  let table = current ? await liveTable(store.dbPath) : null;
+
+  return {
+    async add(rows) {
+      for (const row of rows) {
+        row.id = `${row.source}#${row.chunk_index}@${marker.token}`;
+        fillSearchColumns(row);
+      }
+      if (!table) {
+        // No table yet: the store creates it with these rows (readers, told version 0, see no index meanwhile).
+        const { created } = await store.openForWrite(dimensions, rows);
+        table = await liveTable(store.dbPath);
+        if (created) return;
+      }
+      await table!.add(rows as unknown as Record<string, unknown>[]);
+    },
+    async commit() {
+      if (table) await table.delete(`source = ${sqlString(source)} AND NOT (id LIKE '%@${marker.token}')`);
+      removeStagingMarker(store.dbPath);
+    },
+    async abort() {
+      if (table) await table.delete(stagedRows(marker));
+      removeStagingMarker(store.dbPath);
+    },
+  };
+}

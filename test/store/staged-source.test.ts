@@ -1,0 +1,107 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { OnnxEmbedder } from "../../src/embed/embedder.ts";
+import { resolveModelFolder } from "../../src/embed/model-folder.ts";
+import type { ChunkRow } from "../../src/store/chunk-row.ts";
+import { ChunkStore } from "../../src/store/chunk-store.ts";
+import { beginStagedSource, recoverStaging } from "../../src/store/staged-source.ts";
+import { markerPath, readStagingMarker, writeStagingMarker } from "../../src/store/staging-marker.ts";
+import { TINY_MODEL, tempDir } from "../helpers.ts";
+
+const embedder = await OnnxEmbedder.load(await resolveModelFolder(TINY_MODEL, { cacheDir: "/none", endpoint: "http://127.0.0.1:9" }));
+
+async function rows(source: string, texts: string[], from = 0): Promise<ChunkRow[]> {
+  const vectors = await embedder.embed(texts);
+  return texts.map((text, i) => ({
+    id: `${source}#${from + i}`, source, source_type: "data", title: source, chunk_index: from + i, parent_id: `${source}#p0`, text, vector: vectors[i]!,
+    scheme: 3, content_hash: "h", mtime: 0, file_size: text.length, ingested_at: "2026-11-30T00:00:00Z", ocr_engine: "",
+  }));
+}
+
+const texts = async (store: ChunkStore, source: string) => (await store.sourceChunks(source)).map((c) => c.text);
+
+/** A pid that is certainly not running: a child that has exited. */
+function deadPid(): number {
+  const child = Bun.spawnSync(["true"]);
+  return child.pid;
+}
+
+describe("a large source written in staged batches", () => {
+  test("readers see the old chunks until the commit, then only the new ones", async () => {
+    const dbPath = join(tempDir(), "db");
+    const writer = new ChunkStore(dbPath);
+    const reader = new ChunkStore(dbPath);
+    await writer.replaceSources(["doc"], await rows("doc", ["old alpha", "old beta"]), embedder.dimensions);
+    await writer.replaceSources(["other"], await rows("other", ["unrelated"]), embedder.dimensions);
+
+    const staged = await beginStagedSource(writer, "doc", embedder.dimensions);
+    await staged.add(await rows("doc", ["new gamma", "new delta"]));
+    await staged.add(await rows("doc", ["new epsilon"], 2));
+    // Both stores, the writer's own included (an MCP server answers queries while its sync job writes).
+    for (const store of [reader, writer]) {
+      expect(await texts(store, "doc")).toEqual(["old alpha", "old beta"]);
+      expect((await store.keywordSearch("gamma", 10)).length).toBe(0);
+      expect(await store.countRows()).toBe(3);
+    }
+    await staged.commit();
+    expect(existsSync(markerPath(dbPath))).toBe(false);
+    expect(await texts(reader, "doc")).toEqual(["new gamma", "new delta", "new epsilon"]);
+    expect(await texts(reader, "other")).toEqual(["unrelated"]);
+    expect((await reader.keywordSearch("gamma", 10)).map((h) => h.source)).toEqual(["doc"]);
+  });
+
+  test("into an index that does not exist yet, readers see no index until the commit", async () => {
+    const dbPath = join(tempDir(), "db");
+    const writer = new ChunkStore(dbPath);
+    const reader = new ChunkStore(dbPath);
+    const staged = await beginStagedSource(writer, "doc", embedder.dimensions);
+    await staged.add(await rows("doc", ["first batch"]));
+    await staged.add(await rows("doc", ["second batch"], 1));
+    expect(await reader.open()).toBeNull();
+    expect(await reader.sourceChunks("doc")).toEqual([]);
+    await staged.commit();
+    expect(await texts(reader, "doc")).toEqual(["first batch", "second batch"]);
+    // The store's indexes were built as for any first write.
+    expect((await reader.keywordSearch("second", 10)).length).toBe(1);
+  });
+
+  test("an aborted write leaves the old chunks and no trace", async () => {
+    const dbPath = join(tempDir(), "db");
+    const store = new ChunkStore(dbPath);
+    await store.replaceSources(["doc"], await rows("doc", ["kept"]), embedder.dimensions);
+    const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+    await staged.add(await rows("doc", ["dropped one", "dropped two"]));
+    await staged.abort();
+    expect(await texts(store, "doc")).toEqual(["kept"]);
+    expect(await store.countRows()).toBe(1);
+  });
+
+  test("a write whose process died keeps readers on the old chunks, and the next writer rolls it back", async () => {
+    const dbPath = join(tempDir(), "db");
+    const store = new ChunkStore(dbPath);
+    await store.replaceSources(["doc"], await rows("doc", ["old"]), embedder.dimensions);
+    const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+    await staged.add(await rows("doc", ["half written"]));
+    const marker = readStagingMarker(dbPath)!;
+    writeStagingMarker(dbPath, { ...marker, pid: deadPid() });
+
+    expect(await texts(new ChunkStore(dbPath), "doc")).toEqual(["old"]);
+    expect(await recoverStaging(dbPath)).toBe(true);
+    expect(existsSync(markerPath(dbPath))).toBe(false);
+    const after = new ChunkStore(dbPath);
+    expect(await texts(after, "doc")).toEqual(["old"]);
+    expect(await after.countRows()).toBe(1);
+  });
+
+  test("a live writer's marker is not rolled back", async () => {
+    const dbPath = join(tempDir(), "db");
+    const store = new ChunkStore(dbPath);
+    await store.replaceSources(["doc"], await rows("doc", ["old"]), embedder.dimensions);
+    const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+    await staged.add(await rows("doc", ["new"]));
+    expect(await recoverStaging(dbPath)).toBe(false);
+    await staged.commit();
+    expect(await texts(store, "doc")).toEqual(["new"]);
+  });
+});
