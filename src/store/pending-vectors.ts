@@ -43,14 +43,15 @@ export async function pendingSources(table: Table): Promise<Map<string, number>>
   return counts;
 }
 
-/** The waiting rows of some sources. */
-export async function pendingChunks(table: Table, sources: string[]): Promise<PendingChunk[]> {
+/** The waiting rows of some sources; with `limit`, at most that many (rows given vectors meanwhile no longer wait, so asking again reads the next ones). */
+export async function pendingChunks(table: Table, sources: string[], limit?: number): Promise<PendingChunk[]> {
   if (sources.length === 0) return [];
-  const rows = await table
+  let query = table
     .query()
     .where(`${PENDING} AND source IN (${sources.map(sqlString).join(", ")})`)
-    .select(["id", "source", "source_type", "chunk_index", "text"])
-    .toArray();
+    .select(["id", "source", "source_type", "chunk_index", "text"]);
+  if (limit !== undefined) query = query.limit(limit);
+  const rows = await query.toArray();
   return rows.map((r) => ({ id: r.id, source: r.source, sourceType: r.source_type, chunkIndex: r.chunk_index, text: r.text }));
 }
 

@@ -1,0 +1,48 @@
+/**
+ * A large document stored in keyword-only mode gets its vectors in pages:
+ * its waiting chunks are read, embedded and written a page at a time, so a
+ * source of a hundred thousand chunks never sits in memory whole.
+ */
+import { expect, test } from "bun:test";
+import { copyFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
+import type { Embedder } from "../../src/embed/embedder.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { fillVectors } from "../../src/sync/fill-vectors.ts";
+import { TINY_MODEL, tempDir, writeTree } from "../helpers.ts";
+
+function brokenModel(): string {
+  const dir = tempDir("minirag-broken-model-");
+  for (const file of ["tokenizer.json", "tokenizer_config.json", "config.json"]) copyFileSync(join(TINY_MODEL, file), join(dir, file));
+  writeFileSync(join(dir, "model.onnx"), "this is not an onnx file");
+  return dir;
+}
+
+test("a waiting source larger than a page is read, embedded and written a page at a time, and every chunk gets its vector", async () => {
+  const root = tempDir("minirag-root-");
+  const dbPath = join(tempDir("minirag-db-"), "lancedb");
+  const make = (model: string) => createApp(loadConfig({ env: { MODEL_NAME: model, BASE_DIRS: JSON.stringify([root]), DB_PATH: dbPath, RAG_TESSDATA_URL: "http://127.0.0.1:9" } }), { log: () => {} });
+  const sections = Array.from({ length: 30 }, (_, i) => `## Pump ${i}\n\nThe pump number ${i} moves coolant through exchanger ${i} at a steady rate.`);
+  writeTree(root, { "pumps.md": `# Pumps\n\n${sections.join("\n\n")}`, "small.md": "# Seals\n\nReplace the seals." });
+  const offline = make(brokenModel());
+  await runSync(offline);
+  const online = make(TINY_MODEL);
+  const waiting = await online.store.pendingSources();
+  expect(waiting.get(join(root, "pumps.md"))).toBeGreaterThan(16);
+
+  const real = (await online.embedder()) as Embedder;
+  const passes: number[] = [];
+  // The real embedder, counting how many texts each pass hands it.
+  const counting = Object.create(real) as Embedder;
+  counting.embed = (texts, kind) => {
+    passes.push(texts.length);
+    return real.embed(texts, kind);
+  };
+  const report = await fillVectors(online, counting, undefined, 8);
+  expect(Math.max(...passes)).toBeLessThanOrEqual(8);
+  expect(passes.reduce((a, b) => a + b, 0)).toBe([...waiting.values()].reduce((a, b) => a + b, 0));
+  expect(report).toEqual({ embedded: 2, reread: [], truncated: [] });
+  expect(await online.store.pendingCount()).toBe(0);
+});
