@@ -39,6 +39,7 @@ export class Labeller {
   private idle: ReturnType<typeof setTimeout> | undefined;
   /** Documents being labelled now: the model is never freed under one of them (llama.cpp would read freed memory). */
   private busy = 0;
+  private held = false;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -89,10 +90,16 @@ export class Labeller {
     return this.scorer;
   }
 
+  /** A job with an end (a sync): the model stays loaded between its documents until releaseLabeller, not the idle timer, frees it. */
+  holdUntilReleased(): void {
+    this.held = true;
+    clearTimeout(this.idle);
+  }
+
   /** Frees the model once it has gone unused for IDLE_RELEASE_MS; the timer never keeps the process alive. */
   releaseWhenIdle(): void {
     clearTimeout(this.idle);
-    if (!this.scorer) return;
+    if (!this.scorer || this.held) return;
     this.idle = setTimeout(() => void this.release(), this.idleMs);
     this.idle.unref?.();
   }
@@ -118,13 +125,14 @@ export class Labeller {
 }
 
 const byOwner = new WeakMap<object, Labeller>();
-const factories = new WeakMap<object, ScorerFactory>();
+const factories = new WeakMap<object, { factory: ScorerFactory; idleMs?: number }>();
 
 /** The labeller of an owner (an app): one per job, until releaseLabeller. */
 export function labellerFor(owner: object, ctx: LabelContext): Labeller {
   let labeller = byOwner.get(owner);
   if (!labeller) {
-    labeller = new Labeller(ctx, factories.get(owner));
+    const scripted = factories.get(owner);
+    labeller = new Labeller(ctx, scripted?.factory, scripted?.idleMs);
     byOwner.set(owner, labeller);
   }
   return labeller;
@@ -137,9 +145,9 @@ export async function releaseLabeller(owner: object): Promise<void> {
   await labeller?.release();
 }
 
-/** Tests: the scorer an owner's jobs use instead of llama.cpp (a scripted one). */
-export function useScorerFactory(owner: object, factory: ScorerFactory): void {
-  factories.set(owner, factory);
+/** Tests: the scorer an owner's jobs use instead of llama.cpp (a scripted one), and optionally a shorter idle release. */
+export function useScorerFactory(owner: object, factory: ScorerFactory, idleMs?: number): void {
+  factories.set(owner, { factory, idleMs });
   byOwner.delete(owner);
 }
 

@@ -12,7 +12,7 @@ import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { signUnsigned } from "../lookalikes/sign-unsigned.ts";
-import { labelContext, releaseLabeller } from "../labels/labeller.ts";
+import { labelContext, labellerFor, releaseLabeller } from "../labels/labeller.ts";
 import { labelErrors, relabelStored } from "../labels/relabel.ts";
 import { taxonomyPath } from "../labels/taxonomy-file.ts";
 import { describeError } from "../errors.ts";
@@ -98,6 +98,16 @@ export async function runSync(app: App, options: SyncOptions = {}): Promise<Sync
 
 /** The sync itself, for a caller that holds the lock (lockIndex). */
 export async function syncLocked(app: App, options: SyncOptions = {}): Promise<SyncReport> {
+  // One labelling job: a label model loaded by its first document stays until the sync ends, however it ends.
+  labellerFor(app, labelContext(app.config, app.log)).holdUntilReleased();
+  try {
+    return await syncBody(app, options);
+  } finally {
+    await releaseLabeller(app);
+  }
+}
+
+async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const report = options.report ?? emptySyncReport();
   const { counts, errors } = report;
   const roots = app.config.roots;
