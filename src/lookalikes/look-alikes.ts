@@ -55,8 +55,11 @@ async function signatures(dbPath: string, table: Table): Promise<CachedSignature
   return next;
 }
 
-/** Look-alikes per source, for the sources that have any (table: the version the response reads). */
-export async function lookAlikesOf(dbPath: string, table: Table | null, sources: string[], roots: string[]): Promise<Map<string, LookAlike[]>> {
+/**
+ * Look-alikes per source, for the sources that have any (table: the version the response reads).
+ * `dated`: the corpus has a classify.toml now; dates stored under an earlier one are not shown without it.
+ */
+export async function lookAlikesOf(dbPath: string, table: Table | null, sources: string[], roots: string[], dated: boolean): Promise<Map<string, LookAlike[]>> {
   const found = new Map<string, LookAlike[]>();
   if (!table || sources.length === 0) return found;
   const index = await signatures(dbPath, table);
@@ -69,7 +72,7 @@ export async function lookAlikesOf(dbPath: string, table: Table | null, sources:
       source,
       similar.map((s) => {
         const other = index.sources[s.index]!;
-        const date = index.dates[s.index];
+        const date = dated ? index.dates[s.index] : null;
         return { source: other, displayPath: displayPath(other, roots), overlap: Math.round(s.overlap * 100) / 100, ...(date && { date }) };
       }),
     );
@@ -78,8 +81,8 @@ export async function lookAlikesOf(dbPath: string, table: Table | null, sources:
 }
 
 /** Each item with lookAlikes where it has any; an item with none gets no key. */
-export async function withLookAlikes<T extends { source: string }>(dbPath: string, table: Table | null, items: T[], roots: string[]): Promise<(T & { lookAlikes?: LookAlike[] })[]> {
-  const found = await lookAlikesOf(dbPath, table, items.map((i) => i.source), roots);
+export async function withLookAlikes<T extends { source: string }>(dbPath: string, table: Table | null, items: T[], roots: string[], dated: boolean): Promise<(T & { lookAlikes?: LookAlike[] })[]> {
+  const found = await lookAlikesOf(dbPath, table, items.map((i) => i.source), roots, dated);
   return items.map((item) => {
     const lookAlikes = found.get(item.source);
     return lookAlikes ? { ...item, lookAlikes } : item;

@@ -7,6 +7,7 @@
  */
 import type { App } from "../app.ts";
 import { AppError } from "../errors.ts";
+import { labelsOn } from "../labels/document-labels.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
 import { countMentions, type FormCount, type MatchMode } from "../mentions/count-mentions.ts";
 import { mentionDocuments } from "../mentions/mention-index.ts";
@@ -89,7 +90,7 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
     matchedDocuments: counts.documents.length,
     matchedChunks: counts.matchedChunks,
     forms: counts.forms,
-    documents: await withLookAlikes(store.dbPath, table, documents, roots),
+    documents: await withLookAlikes(store.dbPath, table, documents, roots, labelsOn(roots)),
   };
   if (counts.formsLeftOut > 0) result.formsLeftOut = counts.formsLeftOut;
   if (offset + PAGE_SIZE < counts.documents.length) result.nextOffset = offset + PAGE_SIZE;

@@ -17,7 +17,7 @@ import { keywordCoverage } from "./keyword-coverage.ts";
 import { searchKept } from "./kept-documents.ts";
 import { applyResultFilters } from "./result-filters.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
-import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
+import { labelsOn, type DocumentLabelFields, type FilterCounts } from "../labels/document-labels.ts";
 import type { LabelFilterInput } from "../labels/label-filter.ts";
 import { bothFilters, searchLabelFilter, withLabelFields } from "../labels/search-labels.ts";
 
@@ -112,7 +112,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     const notice = [modeNotice, await emptyNotice(store, filter, input.scope)].filter(Boolean).join(" ");
     return { results, sources: [], parents: {}, ...(notice ? { notice } : {}), ...labelled?.fields };
   }
-  const sources = await withLabelFields(await store.open(), config.roots, await withLookAlikes(store.dbPath, await store.open(), citedSources(results, config.roots), config.roots));
+  const sources = await withLabelFields(await store.open(), config.roots, await withLookAlikes(store.dbPath, await store.open(), citedSources(results, config.roots), config.roots, labelsOn(config.roots)));
   return { results, sources, parents: await parentsOf(store, results), ...(modeNotice && { notice: modeNotice }), ...labelled?.fields };
 }
 

@@ -65,6 +65,19 @@ describe("look-alikes", () => {
     expect(byPath["archive/handbook-v2.md"]).toEqual([expect.objectContaining({ displayPath: "handbook.md", date: "2025-08-12" })]);
   });
 
+  test("once classify.toml is removed, a look-alike has no date key, though the dates stay stored", async () => {
+    const taxonomy = '[facets.kind]\ndefault = "doc"\nvalues.doc = { description = "A document." }\n';
+    const { app, root } = await testApp();
+    writeTree(root, { ".minirag/classify.toml": taxonomy, "handbook.md": `Date: 12.08.2025\n\n${HANDBOOK}`, "archive/handbook-v2.md": `Date: 2026-09-01\n\n${HANDBOOK_V2}` });
+    await runSync(app);
+    rmSync(join(root, ".minirag", "classify.toml"));
+    const found = await findMentions(app, { terms: ["warehouse"], match: "any" });
+    const queried = await queryDocuments(app, { query: "warehouse delivery pallets" });
+    const lookAlikes = [...found.documents, ...queried.sources].flatMap((d) => d.lookAlikes ?? []);
+    expect(lookAlikes.length).toBeGreaterThan(0);
+    for (const l of lookAlikes) expect("date" in l).toBe(false);
+  });
+
   test("without a classify.toml a look-alike has no date key", async () => {
     const { app } = await syncedApp({ "handbook.md": `Date: 12.08.2025\n\n${HANDBOOK}`, "archive/handbook-v2.md": HANDBOOK_V2 });
     const result = await findMentions(app, { terms: ["warehouse"], match: "any" });
