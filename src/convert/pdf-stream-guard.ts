@@ -74,10 +74,11 @@ function checkImage(dictionary: string, name: string, limit: number): void {
   const width = Number(/\/Width\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
   const height = Number(/\/Height\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
   // The decoded stream is width x height x components x bits: a flat 8 bytes a pixel refused OCRmyPDF's legitimate
-  // 9000x9000 RGB scan (243 MB). A colour space named indirectly (ICCBased) is counted at 4 components, a mask at 1 bit.
+  // 9000x9000 RGB scan (243 MB). A colour space named indirectly (an ICC profile: RGB or grey in scans) counts as RGB;
+  // were it CMYK, the decoded image would be 4/3 of the limit at most, still bounded. A mask is 1 bit a pixel.
   const mask = /\/ImageMask\s+true/.test(dictionary);
   const space = /\/ColorSpace\s*\[?\s*\/(\w+)/.exec(dictionary)?.[1];
-  const components = mask ? 1 : (COMPONENTS[space ?? ""] ?? 4);
+  const components = mask ? 1 : (COMPONENTS[space ?? ""] ?? 3);
   const bits = mask ? 1 : Number(/\/BitsPerComponent\s+(\d+)/.exec(dictionary)?.[1] ?? 8);
   if ((width * height * components * Math.max(bits, 1)) / 8 > limit) throw tooBig(name, `an image declares ${width}×${height} pixels, more than ${megabytes(limit)} decoded`);
 }

@@ -47,11 +47,13 @@ describe("the PDF stream guard", () => {
     await checkPdfStreams(pdfWith(TEXT, [small]), "small.pdf");
   });
 
-  test("an image is judged by the bytes its colour space and bit depth declare: OCRmyPDF's 9000×9000 RGB scan (243 MB) passes, a 1-bit mask is counted at a bit a pixel, and the same scan in CMYK (324 MB) is refused", async () => {
+  test("an image is judged by the bytes its colour space and bit depth declare: OCRmyPDF's 9000×9000 RGB scan (243 MB) passes, also under an ICC profile, a 1-bit mask is counted at a bit a pixel, and the same scan in CMYK (324 MB) is refused", async () => {
     const scan = "<< /BitsPerComponent 8 /ColorSpace /DeviceRGB /Filter /FlateDecode /Height 9000 /Length 8 /Subtype /Image /Type /XObject /Width 9000 >>\nstream\n\u0078\u009c\u0003\u0000\u0000\u0000\u0000\u0001\nendstream";
     await checkPdfStreams(pdfWith(TEXT, [scan]), "multipage.pdf");
     const mask = scan.replace("/BitsPerComponent 8 /ColorSpace /DeviceRGB", "/ImageMask true").replace("/Height 9000", "/Height 40000").replace("/Width 9000", "/Width 40000");
     await checkPdfStreams(pdfWith(TEXT, [mask]), "mask.pdf");
+    // A scanner's colour space is usually named indirectly (an ICC profile, RGB or grey): counted as RGB, the same scan passes.
+    await checkPdfStreams(pdfWith(TEXT, [scan.replace("/ColorSpace /DeviceRGB", "/ColorSpace 44 0 R")]), "icc.pdf");
     const cmyk = scan.replace("/DeviceRGB", "/DeviceCMYK");
     const error = await failure(checkPdfStreams(pdfWith(TEXT, [cmyk]), "cmyk.pdf"));
     expect(error.message).toContain("an image declares 9000×9000 pixels");
