@@ -159,7 +159,7 @@ for (const [name, input] of QUERIES) {
 // One document rewritten, as a store write swaps it in (the store's own write path would also build the
 // full-text indexes, which LanceDB 0.31 hangs on in a process that has just bulk-written the table).
 const rewritten = documentRows(0, texts.slice(1), root).map((r) => ({ ...r, id: `${r.id}@new` }));
-await swapIn(table!, rewritten, [rewritten[0]!.source]);
+await swapIn(table!, rewritten, [rewritten[0]!.source], dbPath);
 const refresh = await time(() => findMentions(app, QUERIES[0]![1]));
 const after = await time(() => findMentions(app, QUERIES[0]![1]));
 lines.push("", `After one document is rewritten: first query ${fmt(refresh, 0)} ms (reads the changed source), then ${fmt(after, 0)} ms.`);

@@ -175,7 +175,7 @@ export class ChunkStore {
     }
     const { table, created } = await this.openForWrite(dimensions, rows);
     if (created) return;
-    await swapIn(table, rows, sources);
+    await swapIn(table, rows, sources, this.dbPath);
   }
 
   /** Points moved files' chunks at their new paths, many files per commit; each file moves whole or not at all. */
@@ -200,7 +200,7 @@ export class ChunkStore {
         if (this.columns?.has("vector_pending")) row.vector_pending = r.vector_pending === true;
         return row;
       });
-      if (rows.length) await swapIn(table, rows, batch.flatMap((m) => [m.from, m.to]));
+      if (rows.length) await swapIn(table, rows, batch.flatMap((m) => [m.from, m.to]), this.dbPath);
     }
   }
 

@@ -27,6 +27,19 @@ describe("the chunk store on real LanceDB", () => {
     expect((await store.sourceChunks("b")).map((c) => c.text)).toEqual(["other"]);
   });
 
+  test("two stores writing the same new source at once leave one set of its chunks", async () => {
+    const dbPath = join(tempDir(), "db");
+    const first = new ChunkStore(dbPath);
+    await first.replaceSources(["seed"], await rows("seed", ["makes the table"]), embedder.dimensions);
+    const second = new ChunkStore(dbPath);
+    await second.replaceSources(["seed 2"], await rows("seed 2", ["readies the second store"]), embedder.dimensions);
+    const [a, b] = [await rows("new", ["from the first", "writer"]), await rows("new", ["from the second", "writer"])];
+    await Promise.all([first.replaceSources(["new"], a, embedder.dimensions), second.replaceSources(["new"], b, embedder.dimensions)]);
+    const texts = (await new ChunkStore(dbPath).sourceChunks("new")).map((c) => c.text);
+    expect(texts).toHaveLength(2);
+    expect([["from the first", "writer"], ["from the second", "writer"]]).toContainEqual(texts);
+  });
+
   test("an index built with another dimension is refused with the fix", async () => {
     const store = new ChunkStore(join(tempDir(), "db"));
     await store.replaceSources(["a"], await rows("a", ["x"]), embedder.dimensions);
