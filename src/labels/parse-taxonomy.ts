@@ -140,7 +140,13 @@ function parseModel(body: unknown, fail: (p: string) => AppError): ModelSettings
     if (!/^[0-9a-f]{64}$/.test(sha256)) throw fail("model.sha256 must be 64 hex digits");
     const revision = text(body.revision, "model.revision", fail);
     if (!/^[0-9a-f]{40}$/i.test(revision)) throw fail("model.revision must be a 40-hex-digit commit, so the download is pinned");
-    source = { kind: "pinned", repo: text(body.repo, "model.repo", fail), file: text(body.file, "model.file", fail), revision, sha256 };
+    // Both name a place under CACHE_DIR/classify (model-file.ts), and classify.toml travels with the documents: a
+    // file of "../../.bashrc" would have the download written over that file.
+    const repo = text(body.repo, "model.repo", fail);
+    if (!/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(repo) || repo.split("/").some((part) => part === "." || part === "..")) throw fail(`model.repo "${repo}" is not a Hugging Face repository: write it owner/name`);
+    const file = text(body.file, "model.file", fail);
+    if (file.startsWith("/") || file.split(/[\\/]/).some((part) => part === "" || part === "." || part === "..") || /^[A-Za-z]:/.test(file)) throw fail(`model.file "${file}" is not a file name in the repository: give its path there, e.g. "model-Q8_0.gguf"`);
+    source = { kind: "pinned", repo, file, revision, sha256 };
   }
   const temperature = body.temperature;
   if (typeof temperature !== "number" || !(temperature > 0)) throw fail(`model.temperature is required and must be a number above 0 (the model card's calibration temperature), got ${JSON.stringify(temperature)}`);

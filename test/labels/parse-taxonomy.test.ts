@@ -76,6 +76,9 @@ values.transcript = { description = "Transcript.", paths = ["Cafe\u0301"] }
     ["within that is not a list", `[facets.k]\ndefault = "a"\nwithin = "x"\nvalues.a = { description = "A." }`, /within must be a list/],
     ["a path rule of the root itself, which no file's folder would match", `[facets.k]\ndefault = "a"\nvalues.a = { description = "A.", paths = ["."] }`, /paths has "\.": give folders relative to the first root/],
     ["within as an empty list, which would leave the facet off everywhere", `[facets.k]\ndefault = "a"\nwithin = []\nvalues.a = { description = "A." }`, /within names no folder/],
+    ["a model.file that climbs out of the model cache (a classify.toml travels with the documents, so it could write anywhere)", `[model]\nrepo = "a/b"\nfile = "../../../.bashrc"\nrevision = "71c1c57e523219124f7be9c486d475d19891185f"\nsha256 = "${"a".repeat(64)}"\ntemperature = 1\n[facets.k]\nvalues.a = { description = "A." }`, /model\.file "\.\.\/\.\.\/\.\.\/\.bashrc" is not a file name in the repository/],
+    ["an absolute model.file", `[model]\nrepo = "a/b"\nfile = "/etc/x.gguf"\nrevision = "71c1c57e523219124f7be9c486d475d19891185f"\nsha256 = "${"a".repeat(64)}"\ntemperature = 1\n[facets.k]\nvalues.a = { description = "A." }`, /model\.file "\/etc\/x\.gguf" is not a file name in the repository/],
+    ["a model.repo that is not owner/name", `[model]\nrepo = "../.."\nfile = "m.gguf"\nrevision = "71c1c57e523219124f7be9c486d475d19891185f"\nsha256 = "${"a".repeat(64)}"\ntemperature = 1\n[facets.k]\nvalues.a = { description = "A." }`, /model\.repo "\.\.\/\.\." is not a Hugging Face repository/],
     ["a relative model.path, which the server and the CLI would look for in different working folders", `[model]\npath = "models/m.gguf"\ntemperature = 1\n[facets.k]\nvalues.a = { description = "A." }`, /model\.path "models\/m\.gguf" is relative/],
   ];
   for (const [what, text, message] of refused) {
