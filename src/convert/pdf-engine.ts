@@ -2,12 +2,12 @@
  * The PDF engine: pdfjs-dist's full build behind unpdf, loaded on first use.
  * unpdf's own bundle is the same pdf.js (6.1.200) with the JBIG2, CCITT fax
  * and JPEG 2000 image decoders cut out, and those are what scanners and
- * OCRmyPDF write. Two things make the full build work inside the compiled
+ * OCRmyPDF write. Three things make the full build work inside the compiled
  * binary's conversion thread:
- * - pdf.js's worker runs in this thread (globalThis.pdfjsWorker, bundled by
- *   the static import below): its default would import pdf.worker.mjs from
- *   the build machine's node_modules, and a conversion already has a thread
- *   of its own (the dynamic import below has a literal name, so Bun bundles it);
+ * - pdf.js's worker runs in this thread (globalThis.pdfjsWorker): its default
+ *   would import pdf.worker.mjs from the build machine's node_modules, and a
+ *   conversion already has a thread of its own (the import below names the
+ *   module literally, so Bun bundles it);
  * - the JBIG2 and OpenJPEG decoders are WebAssembly files that pdf.js asks
  *   for by name: they are embedded (imports "with type file") and handed over
  *   by a BinaryDataFactory that reads nothing else (no CMaps or standard font
