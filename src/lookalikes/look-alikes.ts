@@ -59,7 +59,7 @@ async function signatures(dbPath: string, table: Table): Promise<CachedSignature
  * Look-alikes per source, for the sources that have any (table: the version the response reads).
  * `dated`: the corpus has a classify.toml now; dates stored under an earlier one are not shown without it.
  */
-export async function lookAlikesOf(dbPath: string, table: Table | null, sources: string[], roots: string[], dated: boolean): Promise<Map<string, LookAlike[]>> {
+export async function lookAlikesOf(dbPath: string, table: Table | null, sources: string[], roots: string[], dated = false): Promise<Map<string, LookAlike[]>> {
   const found = new Map<string, LookAlike[]>();
   if (!table || sources.length === 0) return found;
   const index = await signatures(dbPath, table);
