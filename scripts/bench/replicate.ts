@@ -33,11 +33,25 @@ function jitter(v: Float32Array): Float32Array {
   const norm = Math.hypot(...out);
   return out.map((x) => x / norm);
 }
-const copies: Record<string, unknown>[] = [];
-for (let copy = 0; copies.length < target; copy++) {
-  for (const r of rows.slice(0, target - copies.length)) {
+// Written in batches: a million rows at once (1.5 kB of vector each, plus text) would hold gigabytes in this process.
+const BATCH = 50_000;
+const db = await lance.connect(outDb);
+const schema = await base.schema();
+let out: Awaited<ReturnType<typeof db.createTable>> | null = null;
+let batch: Record<string, unknown>[] = [];
+const flush = async () => {
+  if (batch.length === 0) return;
+  if (out) await out.add(batch);
+  else out = await db.createTable("chunks", batch, { schema });
+  batch = [];
+};
+let written = 0;
+for (let copy = 0; written < target; copy++) {
+  for (const r of rows.slice(0, target - written)) {
     const source = join(root, `copy${copy}`, basename(r.source as string));
-    copies.push({ ...r, vector: copy === 0 ? r.vector : jitter(r.vector as Float32Array), id: `${source}#${r.chunk_index}`, source, parent_id: `${source}#${String(r.parent_id).split("#").pop()}` });
+    batch.push({ ...r, vector: copy === 0 ? r.vector : jitter(r.vector as Float32Array), id: `${source}#${r.chunk_index}`, source, parent_id: `${source}#${String(r.parent_id).split("#").pop()}` });
+    written++;
+    if (batch.length >= BATCH) await flush();
   }
 }
-await (await lance.connect(outDb)).createTable("chunks", copies, { schema: await base.schema() });
+await flush();

@@ -23,7 +23,9 @@ import { loadSet } from "./lib/datasets.ts";
 import { latencyChartSvg } from "./lib/latency-chart.ts";
 import { RESULTS, ensureBinary, ensureL12Model } from "./lib/setup.ts";
 import { benchIngest } from "./sections/ingest.ts";
-import { benchLatency, replicateIndex, type LatencyRow } from "./sections/latency.ts";
+import { benchLatency, replicateIndex, vectorRecall, type IndexBuild, type LatencyRow } from "./sections/latency.ts";
+import { benchScaleIngest } from "./scale-ingest.ts";
+import { renderScale } from "./scale-report.ts";
 import { benchStartup } from "./sections/startup.ts";
 import { runQualitySection } from "./sections/quality-section.ts";
 import { renderQualityReport } from "./report-quality.ts";
@@ -51,7 +53,9 @@ if (process.argv.includes("--quality")) {
 const withPeers = !quick && !process.argv.includes("--no-peers");
 const plan = quick
   ? { ingestDocs: 40, sizes: [1000], queries: 20, startupRuns: 3 }
-  : { ingestDocs: 300, sizes: [5000, 20000, 100000], queries: 200, startupRuns: 10 };
+  : { ingestDocs: 300, sizes: [5000, 20000, 100000, 1000000], queries: 200, startupRuns: 10 };
+// Ingest as the index grows (scale-ingest.ts): chunk counts after each sync step.
+const scaleSteps = quick ? [500, 2000] : [1000, 5000, 10000, 25000, 50000];
 
 mkdirSync(RESULTS, { recursive: true });
 const binary = ensureBinary();
@@ -63,11 +67,16 @@ log(`ingest: ${plan.ingestDocs} scifact abstracts, l12-shape model`);
 const ingest = await benchIngest(scifact.docs.slice(0, plan.ingestDocs), l12, binary);
 
 const latency: LatencyRow[] = [];
+const builds: (IndexBuild & { recall: number })[] = [];
 for (const size of plan.sizes) {
   log(`latency: building a ${size}-chunk index`);
-  const dbPath = await replicateIndex(ingest.dbPath, size, ingest.root);
+  const { dbPath, build } = await replicateIndex(ingest.dbPath, size, ingest.root);
+  builds.push({ ...build, recall: await vectorRecall(dbPath, l12, queries.slice(0, 50)) });
   latency.push(...(await benchLatency(dbPath, ingest.root, size, l12, binary, queries)));
 }
+
+log(`ingest as the index grows: steps to ${scaleSteps.at(-1)} chunks`);
+const scale = await benchScaleIngest(l12, scaleSteps, log);
 
 log("start-up");
 const startup = await benchStartup(binary, scifact.docs.slice(0, 20), l12, plan.startupRuns, queries[0]!);
@@ -84,7 +93,7 @@ if (withPeers) {
 
 writeFileSync(join(RESULTS, "latency.svg"), latencyChartSvg(latency));
 
-const report = renderReport({ quick, withPeers, ingest, latency, startup, quality: quality.rows, qualityModel: quality.banner, scifactBm25: quality.scifactBm25, peers, minutes: (performance.now() - began) / 60000 });
+const report = renderReport({ quick, withPeers, ingest, latency, startup, quality: quality.rows, qualityModel: quality.banner, scifactBm25: quality.scifactBm25, peers, minutes: (performance.now() - began) / 60000 }) + renderScale(builds, scale, "l12-shape random weights");
 writeFileSync(join(RESULTS, "report.md"), report);
 process.stdout.write(report);
 log(`done; report in ${join(RESULTS, "report.md")}, chart in ${join(RESULTS, "latency.svg")}`);

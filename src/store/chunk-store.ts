@@ -22,7 +22,7 @@ import { summariseSources, type SourceSummary, type SummaryRow } from "./source-
 import { backfillSearchColumns, fillSearchColumns, keywordColumns, missingNow, SEARCH_COLUMNS } from "./search-columns.ts";
 import { keywordText } from "./keyword-text.ts";
 import { readStagingMarker } from "./staging-marker.ts";
-import { ANN_THRESHOLD, brokenIndexes, compact, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
+import { ANN_THRESHOLD, brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
 type Meta = Omit<ChunkRow, "vector">;
@@ -241,10 +241,10 @@ export class ChunkStore {
     }
   }
 
-  /** End of a sync: compacts, folds new rows into the indexes, prunes old versions (see table-upkeep.ts). */
+  /** End of a sync: compacts, folds new rows into the indexes and prunes old versions once enough rows wait (compactIfDue in table-upkeep.ts). */
   async optimize(): Promise<void> {
     const table = await this.open();
-    if (table) await compact(table, this.annThreshold);
+    if (table) await compactIfDue(table, this.annThreshold);
   }
 
   /** After a single-file ingest: compacts only once small fragments have piled up. */

@@ -157,6 +157,50 @@ export async function compact(table: Table, annThreshold: number): Promise<void>
   await ensureVectorIndex(table, annThreshold);
 }
 
+/**
+ * When a sync's end folds its new rows in. LanceDB's optimize (in 0.31 JS the
+ * only way to fold new rows into the indexes) also compacts, and compaction
+ * rewrites every fragment under a million rows: each optimize rewrote the
+ * whole table, and the version it replaced stays on disk for an hour
+ * (PRUNE_OLDER_THAN_MS). Synced in steps to 3.6k, 5k, 10k and 20k chunks the
+ * index took 4.2, 6.0, 6.4 and 8.0 KiB per chunk on disk
+ * (scripts/bench/scale-ingest.ts), so a run of small syncs cost time and disk
+ * in proportion to the table each time. So the end of a sync folds only once
+ * the rows no index covers reach a share of those it does: the table has to
+ * grow by FOLD_SHARE between rewrites, so the rewrites of a growing index add
+ * up to a constant multiple of its size (1/FOLD_SHARE + 1), not its square.
+ * Unfolded rows are still found: LanceDB scans them beside the indexes, so
+ * their number is also capped (FOLD_MAX_UNINDEXED: 20k rows scan in a few ms
+ * for vectors, about 10-20 ms for BM25). A small index folds at every sync,
+ * as before: its rewrite is cheap, and its tests and rankings see every row
+ * indexed.
+ */
+export const FOLD_SHARE = 0.2;
+export const FOLD_MAX_UNINDEXED = 20_000;
+
+/** Rows the full-text index does not cover yet, and rows it does; null when there is no such index. */
+async function coverage(table: Table): Promise<{ unindexed: number; indexed: number } | null> {
+  const fts = (await table.listIndices()).find((i) => i.columns.includes("text_search"));
+  const stats = fts ? await table.indexStats(fts.name) : undefined;
+  return stats ? { unindexed: stats.numUnindexedRows, indexed: stats.numIndexedRows } : null;
+}
+
+/** True when a sync's new rows should be folded in now (see FOLD_SHARE). */
+export function foldIsDue(unindexed: number, indexed: number): boolean {
+  if (unindexed === 0) return false;
+  return unindexed >= FOLD_MAX_UNINDEXED || unindexed >= indexed * FOLD_SHARE;
+}
+
+/** End of a sync: compacts and folds when due (and always when deleted rows or a missing index leave no figures); the vector index is checked either way. */
+export async function compactIfDue(table: Table, annThreshold: number): Promise<boolean> {
+  const covered = await coverage(table);
+  const stats = await table.stats();
+  const due = !covered || stats.numRows !== covered.indexed + covered.unindexed || foldIsDue(covered.unindexed, covered.indexed) || stats.fragmentStats.numSmallFragments >= SMALL_FRAGMENT_LIMIT * 4;
+  if (due) await compact(table, annThreshold);
+  else await ensureVectorIndex(table, annThreshold);
+  return due;
+}
+
 /** After a single ingest: compacts only when small fragments have piled up. */
 export async function compactIfFragmented(table: Table, annThreshold: number): Promise<boolean> {
   const stats = await table.stats();

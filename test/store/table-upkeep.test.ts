@@ -69,3 +69,37 @@ describe("DB_PATH checked once", () => {
     expect(error.hint).toContain("Point DB_PATH");
   });
 });
+
+describe("when a sync folds its new rows in", () => {
+  test.each([
+    [0, 100_000, false],
+    [0, 0, false],
+    [218, 32, true],
+    [999, 5_000, false],
+    [1_000, 5_000, true],
+    [5_000, 50_000, false],
+    [10_000, 50_000, true],
+    [19_999, 200_000, false],
+    [20_000, 1_000_000, true],
+  ])("%d rows waiting beside %d indexed: fold %p", async (unindexed, indexed, due) => {
+    const { foldIsDue } = await import("../../src/store/table-upkeep.ts");
+    expect(foldIsDue(unindexed, indexed)).toBe(due);
+  });
+
+  test("a small sync into a large index leaves the table as it was and its rows still searchable", async () => {
+    const dbPath = join(tempDir(), "db");
+    const { compactIfDue } = await import("../../src/store/table-upkeep.ts");
+    const store = new ChunkStore(dbPath);
+    const row = (source: string, i: number, text: string) => ({
+      id: `${source}#${i}`, source, source_type: "data" as const, title: source, chunk_index: i, parent_id: `${source}#p0`, text,
+      vector: new Float32Array(32).fill(i % 7), scheme: 3, content_hash: "h", mtime: 0, file_size: 1, ingested_at: "2026-11-30T00:00:00Z", ocr_engine: "",
+    });
+    await store.replaceSources(["big"], Array.from({ length: 3_000 }, (_, i) => row("big", i, `common words ${i}`)), 32);
+    await store.replaceSources(["small"], [row("small", 0, "a rare zebra")], 32);
+    const table = (await store.open())!;
+    const version = await table.version();
+    expect(await compactIfDue(table, 10_000)).toBe(false);
+    expect(await table.version()).toBe(version);
+    expect((await store.keywordSearch("zebra", 5)).map((h) => h.source)).toEqual(["small"]);
+  });
+});

@@ -7,12 +7,9 @@
 import { join } from "node:path";
 import { createApp } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
-import { loadLanceDb } from "../../../src/native/lancedb.ts";
-import { ChunkStore } from "../../../src/store/chunk-store.ts";
-import { ensureIndexes } from "../../../src/store/table-upkeep.ts";
 import { queryDocuments } from "../../../src/search/query-documents.ts";
 import { openSession, timeQueries } from "../lib/mcp-driver.ts";
-import { tempDir } from "../lib/setup.ts";
+import { folderBytes, tempDir, timedRun } from "../lib/setup.ts";
 import { percentile } from "../lib/stats.ts";
 
 export const MODES = [
@@ -31,21 +28,58 @@ export interface LatencyRow {
   serverRss?: number;
 }
 
+/** Time and peak RSS of building a replicated index's indexes, each part in its own process. */
+export interface IndexBuild {
+  chunks: number;
+  /** BM25 and btree indexes plus compaction. */
+  scalarMs: number;
+  scalarPeakRss: number;
+  /** The IVF vector index (none below ANN_THRESHOLD). */
+  vectorMs: number;
+  vectorPeakRss: number;
+  indexBytes: number;
+}
+
 /**
  * An index of `target` chunks: the base index's rows copied under new
  * sources by scripts/bench/replicate.ts, then given the product's indexes
- * (BM25, scalar, and past the threshold the vector index) here. The copy runs
- * in a child process because LanceDB 0.31 hung here building a full-text index
- * in the same process that had just bulk-written 100k rows.
+ * (BM25, scalar, and past the threshold the vector index) by
+ * scripts/bench/scale-index.ts. Both run in child processes: LanceDB 0.31 hung
+ * building a full-text index in the same process that had just bulk-written
+ * 100k rows, and a child's peak RSS is the build's own.
  */
-export async function replicateIndex(baseDbPath: string, target: number, root: string): Promise<string> {
+export async function replicateIndex(baseDbPath: string, target: number, root: string): Promise<{ dbPath: string; build: IndexBuild }> {
   const dbPath = join(tempDir(`replica-${target}`), "lancedb");
   const child = Bun.spawnSync([process.execPath, join(import.meta.dir, "../replicate.ts"), baseDbPath, String(target), root, dbPath], { stdout: "ignore", stderr: "pipe" });
   if (child.exitCode !== 0) throw new Error(`replicate failed: ${child.stderr.toString().slice(-500)}`);
-  const lance = await loadLanceDb();
-  await ensureIndexes(await (await lance.connect(dbPath)).openTable("chunks"));
-  await new ChunkStore(dbPath).optimize();
-  return dbPath;
+  const part = async (name: "scalar" | "vector") => {
+    const run = await timedRun([process.execPath, join(import.meta.dir, "../scale-index.ts"), dbPath, name], {});
+    if (run.exitCode !== 0) throw new Error(`index build (${name}) failed: ${run.stderr.slice(-500)}`);
+    return { ms: (JSON.parse(run.stdout) as { ms: number }).ms, peak: run.maxRssBytes };
+  };
+  const scalar = await part("scalar");
+  const vector = await part("vector");
+  return { dbPath, build: { chunks: target, scalarMs: scalar.ms, scalarPeakRss: scalar.peak, vectorMs: vector.ms, vectorPeakRss: vector.peak, indexBytes: folderBytes(dbPath) } };
+}
+
+/**
+ * Recall@10 of the vector index against exact search, over the queries'
+ * real embeddings: the share of the exact ten nearest that the indexed search
+ * returns, averaged. 1 when the index is below the threshold (no index).
+ */
+export async function vectorRecall(dbPath: string, modelDir: string, queries: string[]): Promise<number> {
+  const app = createApp(loadConfig({ env: { BASE_DIR: tempDir("recall-root"), MODEL_NAME: modelDir, DB_PATH: dbPath } }), { log: () => {} });
+  const embedder = await app.embedder();
+  const table = (await app.store.open())!;
+  let sum = 0;
+  for (const q of queries) {
+    const [vector] = await embedder.embed([q], "query");
+    const search = () => table.vectorSearch(vector!).distanceType("l2").limit(10).select(["id"]);
+    const exact = new Set(((await search().bypassVectorIndex().toArray()) as { id: string }[]).map((r) => r.id));
+    const indexed = (await search().toArray()) as { id: string }[];
+    sum += indexed.filter((r) => exact.has(r.id)).length / Math.max(1, exact.size);
+  }
+  return sum / queries.length;
 }
 
 export async function benchLatency(dbPath: string, root: string, chunks: number, modelDir: string, binary: string, queries: string[]): Promise<LatencyRow[]> {
