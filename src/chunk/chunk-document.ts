@@ -26,6 +26,8 @@ export interface ChunkOptions {
   seedTitle: boolean;
   budget: number;
   count: CountTokens;
+  /** The whole document's category, when this is one window of it (chunk-windows.ts). */
+  category?: Category;
 }
 
 export interface ChunkedDocument {
@@ -43,7 +45,7 @@ interface CappedSection {
 export function chunkDocument(markdown: string, options: ChunkOptions): ChunkedDocument {
   const { budget, count } = options;
   const normalized = markdown.replace(/\r\n?/g, "\n");
-  const category = detectCategory(normalized);
+  const category = options.category ?? detectCategory(normalized);
   const sections: CappedSection[] = splitSections(normalized, category, options.title).flatMap((s) =>
     capSection(s.body).map((piece, i) => ({ section: { ...s, body: piece.body }, continued: i > 0, carriedHeader: piece.carriedHeader })),
   );

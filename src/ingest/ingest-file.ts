@@ -10,7 +10,17 @@ import { assertNotExcluded } from "../scan/ignore-rules.ts";
 import { chooseFileTitle } from "../title/choose-title.ts";
 import { prepareDocument, storeDocuments, type IngestResult, type PreparedDocument, type TokenCounter } from "./index-markdown.ts";
 import { timed } from "./ingest-metrics.ts";
-import { LARGE_DOCUMENT_CHUNKS, storeLargeDocument } from "./store-large-document.ts";
+import { LARGE_DOCUMENT_CHUNKS, storeLargeDocument, type StreamedDocument } from "./store-large-document.ts";
+import { chunkWindows } from "../chunk/chunk-windows.ts";
+import { chunkBudget } from "../config/chunk-budget.ts";
+import { stripInlineImages } from "../convert/inline-images.ts";
+
+/**
+ * Past this many characters of Markdown (and with no page map to label
+ * chunks from) a file is chunked window by window as it is stored, so its
+ * chunk drafts are never all in memory (about 2 kB of heap each).
+ */
+export const STREAM_MARKDOWN_CHARS = 4_000_000;
 
 export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -25,7 +35,7 @@ export function tooLarge(path: string, size: number, limit: number): AppError {
 }
 
 /** Reads, converts and chunks a file at an absolute path already checked to lie inside the roots. */
-export async function prepareFile(app: App, embedder: TokenCounter, path: string): Promise<PreparedDocument> {
+export async function prepareFile(app: App, embedder: TokenCounter, path: string): Promise<PreparedDocument | StreamedDocument> {
   const info = await stat(path);
   if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
   assertSupported(path); // before the file is read; the converter itself loads in the worker
@@ -33,11 +43,19 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
     const bytes = new Uint8Array(await readFile(path));
     return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config) }) };
   });
+  const title = chooseFileTitle(path, converted.markdown, converted.metadataTitle);
+  if (!converted.pages && converted.markdown.length > STREAM_MARKDOWN_CHARS) {
+    for (const warning of converted.warnings ?? []) app.log(`warn: ${warning}`);
+    const budget = chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength });
+    const options = { title, seedTitle: true, budget, count: (t: string) => embedder.countTokens(t, "passage") };
+    const meta = { source: path, sourceType: "file" as const, title, contentHash: sha256(bytes), mtime: info.mtimeMs, fileSize: info.size, ocrEngine: converted.ocrEngine };
+    return { ...meta, ...(converted.warnings?.length && { warnings: converted.warnings }), windows: chunkWindows(stripInlineImages(converted.markdown), options) };
+  }
   const prepared = await prepareDocument(app, embedder, {
     source: path,
     sourceType: "file",
     markdown: converted.markdown,
-    title: chooseFileTitle(path, converted.markdown, converted.metadataTitle),
+    title,
     seedTitle: true,
     contentHash: sha256(bytes),
     mtime: info.mtimeMs,
@@ -57,7 +75,7 @@ export async function ingestFile(app: App, path: string): Promise<IngestResult> 
   const embedder = await app.embedderOrNone();
   try {
     const doc = await prepareFile(app, embedder, path);
-    if (doc.chunks.length > LARGE_DOCUMENT_CHUNKS) return await storeLargeDocument(app, embedder, doc);
+    if ("windows" in doc || doc.chunks.length > LARGE_DOCUMENT_CHUNKS) return await storeLargeDocument(app, embedder, doc);
     const [result] = await storeDocuments(app, embedder, [doc]);
     return result!;
   } finally {

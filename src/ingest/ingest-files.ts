@@ -61,7 +61,7 @@ export async function ingestFiles(
     try {
       const doc = await prepareFile(app, embedder, path);
       for (const warning of doc.warnings ?? []) report.warnings.push({ source: path, warning });
-      if (doc.chunks.length > LARGE_DOCUMENT_CHUNKS) {
+      if ("windows" in doc || doc.chunks.length > LARGE_DOCUMENT_CHUNKS) {
         // Too large for one commit: written on its own in batches, after the group before it.
         await inFlight;
         inFlight = storeLargeDocument(app, embedder, doc).then(

@@ -10,7 +10,11 @@ import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { labelProblemField, labelsForIngest } from "../labels/ingest-labels.ts";
 import { labelContext } from "../labels/labeller.ts";
+import { joinDocument } from "../chunk/join-parent.ts";
 import { documentSignature } from "../lookalikes/document-signature.ts";
+import { encodeSignature, minhash } from "../lookalikes/minhash.ts";
+import { shingleHashes } from "../lookalikes/shingles.ts";
+import type { ChunkRow } from "../store/chunk-row.ts";
 import { beginStagedSource } from "../store/staged-source.ts";
 import { chunkRow, type IngestResult, type PreparedDocument } from "./index-markdown.ts";
 import { timed } from "./ingest-metrics.ts";
@@ -24,33 +28,65 @@ export const LARGE_DOCUMENT_CHUNKS = 4096;
 /** Rows per staged commit: large enough that a 100 MB file makes a few hundred fragments, not thousands. */
 export const STAGED_BATCH_CHUNKS = 2048;
 
+/** A document too large to chunk in one pass: its chunks come window by window (chunk/chunk-windows.ts) as it is stored. */
+export interface StreamedDocument extends Omit<PreparedDocument, "chunks"> {
+  windows: Iterable<PreparedDocument["chunks"]>;
+}
+
+type Chunks = PreparedDocument["chunks"];
+
+/** The chunks in batches of at most `size`. */
+function* batches(doc: PreparedDocument | StreamedDocument, size: number): Generator<Chunks> {
+  for (const window of "windows" in doc ? doc.windows : [doc.chunks]) {
+    for (let start = 0; start < window.length; start += size) yield window.slice(start, start + size);
+  }
+}
+
+const joinable = (chunks: Chunks) => chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines }));
+
 /** Stores `doc` in batches of `batchChunks` rows (a parameter so tests can cut a small document into several). */
-export async function storeLargeDocument(app: App, embedder: Embedder | NoModel, doc: PreparedDocument, batchChunks = STAGED_BATCH_CHUNKS): Promise<IngestResult> {
+export async function storeLargeDocument(app: App, embedder: Embedder | NoModel, doc: PreparedDocument | StreamedDocument, batchChunks = STAGED_BATCH_CHUNKS): Promise<IngestResult> {
   const none = embedder instanceof NoModel ? embedder : null;
   const dimensions = none ? ((await app.store.vectorWidth()) ?? none.guessDimensions()) : (embedder as Embedder).dimensions;
-  const labelled = await labelsForIngest(app, labelContext(app.config, app.log), [doc]);
-  const ctx = {
-    ingestedAt: new Date().toISOString(),
-    minhash: documentSignature(doc.chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines }))),
-    labels: labelled.get(doc.source),
-    pending: none !== null,
-  };
-  const embed = async (chunks: PreparedDocument["chunks"]) => {
+  const embed = async (chunks: Chunks) => {
     const texts = chunks.map((c) => c.text);
     if (none) return texts.map(() => new Float32Array(dimensions));
     app.metrics?.embedGroups.push(texts);
     return timed(app.metrics, "embedMs", () => (embedder as Embedder).embed(texts, "passage"));
   };
+  const pending = batches(doc, batchChunks);
+  const first = pending.next();
+  const firstChunks = first.done ? [] : first.value;
+  // Labels read the text; a streamed document's is read from its first batch.
+  const labelled = await labelsForIngest(app, labelContext(app.config, app.log), [{ ...doc, chunks: "windows" in doc ? firstChunks : doc.chunks }]);
+  const ctx = { ingestedAt: new Date().toISOString(), minhash: "", labels: labelled.get(doc.source), pending: none !== null };
+  // The signature is the minimum over the document's shingles, so it is gathered batch by batch (shingles that
+  // straddle two batches are left out), and chunk 0, which carries it, is written last.
+  const exact = "windows" in doc ? null : documentSignature(joinable(doc.chunks));
+  let signature: Uint32Array | null = null;
+  let chunkZero: ChunkRow | null = null;
+  let count = 0;
 
   const staged = await beginStagedSource(app.store, doc.source, dimensions);
   let writing: Promise<void> = Promise.resolve();
   try {
-    for (let start = 0; start < doc.chunks.length; start += batchChunks) {
-      const chunks = doc.chunks.slice(start, start + batchChunks);
+    for (let chunks = firstChunks; chunks.length > 0; ) {
       const vectors = await embed(chunks);
+      if (!exact) {
+        const part = minhash(shingleHashes(joinDocument(joinable(chunks))));
+        signature = signature ? signature.map((v, i) => Math.min(v, part[i]!)) : part;
+      }
+      const rows = chunks.map((c, i) => chunkRow(doc as PreparedDocument, c, vectors[i]!, ctx));
+      if (rows[0]?.chunk_index === 0) chunkZero = rows.shift()!;
+      count += chunks.length;
+      const next = pending.next();
+      chunks = next.done ? [] : next.value;
+      if (chunks.length === 0 && chunkZero) {
+        chunkZero.minhash = exact ?? encodeSignature(signature!);
+        rows.push(chunkZero);
+      }
       await writing; // at most one batch is written while the next embeds
-      const rows = chunks.map((c, i) => chunkRow(doc, c, vectors[i]!, ctx));
-      writing = timed(app.metrics, "storeMs", () => staged.add(rows));
+      writing = rows.length ? timed(app.metrics, "storeMs", () => staged.add(rows)) : Promise.resolve();
     }
     await writing;
     await timed(app.metrics, "storeMs", () => staged.commit());
@@ -59,5 +95,5 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
     await staged.abort().catch(() => {});
     throw error;
   }
-  return { source: doc.source, sourceType: doc.sourceType, title: doc.title, chunkCount: doc.chunks.length, ...labelProblemField(labelled.get(doc.source)), ...(none && { notice: none.describe() }) };
+  return { source: doc.source, sourceType: doc.sourceType, title: doc.title, chunkCount: count, ...labelProblemField(labelled.get(doc.source)), ...(none && { notice: none.describe() }) };
 }

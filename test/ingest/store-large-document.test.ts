@@ -2,6 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ingestFile, prepareFile } from "../../src/ingest/ingest-file.ts";
 import { storeLargeDocument } from "../../src/ingest/store-large-document.ts";
+import type { PreparedDocument } from "../../src/ingest/index-markdown.ts";
+import { chunkWindows } from "../../src/chunk/chunk-windows.ts";
+import { chunkDocument } from "../../src/chunk/chunk-document.ts";
 import { readSource } from "../../src/read/read-source.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { testApp, writeTree } from "../helpers.ts";
@@ -17,7 +20,7 @@ describe("a document stored in batches", () => {
 
     writeTree(root, { "long.md": paragraphs(40, "pears") });
     const embedder = await app.embedderOrNone();
-    const doc = await prepareFile(app, embedder, path);
+    const doc = (await prepareFile(app, embedder, path)) as PreparedDocument;
     expect(doc.chunks.length).toBeGreaterThan(10);
     const result = await storeLargeDocument(app, embedder, doc, 4);
     expect(result.chunkCount).toBe(doc.chunks.length);
@@ -30,5 +33,38 @@ describe("a document stored in batches", () => {
     const hits = await queryDocuments(app, { query: "pears number 17", topK: 5 });
     expect(hits.results.every((r) => r.source === path)).toBe(true);
     expect(hits.results.length).toBeGreaterThan(0);
+  });
+
+  test("a document chunked window by window is stored with every chunk, in order, with its signature on chunk 0", async () => {
+    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40" });
+    const path = join(root, "windows.md");
+    const markdown = Array.from({ length: 12 }, (_, s) => `# Part ${s}\n\n${paragraphs(4, `plums-${s}`)}`).join("\n\n");
+    writeTree(root, { "windows.md": markdown });
+    const embedder = await app.embedderOrNone();
+    const options = { title: "Windows", seedTitle: true, budget: 40, count: (t: string) => embedder.countTokens(t, "passage") };
+    const meta = { source: path, sourceType: "file" as const, title: "Windows", contentHash: "h", mtime: 1, fileSize: markdown.length };
+    const windows = [...chunkWindows(markdown, options, 600)];
+    expect(windows.length).toBeGreaterThan(3);
+    const result = await storeLargeDocument(app, embedder, { ...meta, windows }, 5);
+    expect(result.chunkCount).toBe(windows.flat().length);
+    const read = await readSource(app, path);
+    for (let s = 0; s < 12; s++) expect(read.text).toContain(`talks about plums-${s} number 3,`);
+    expect(read.text.indexOf("plums-2 ")).toBeLessThan(read.text.indexOf("plums-9 "));
+    const stored = await app.store.sourceChunks(path);
+    expect(stored.map((c) => c.chunk_index)).toEqual(stored.map((_, i) => i));
+    // Chunk 0, written last, carries the signature gathered over every batch.
+    expect(await app.store.countRows("minhash IS NOT NULL")).toBe(1);
+    expect(await app.store.countRows("minhash IS NOT NULL AND chunk_index = 0")).toBe(1);
+  });
+});
+
+describe("chunking window by window", () => {
+  test("cuts at headings, so the chunks match one pass over the whole document", () => {
+    const markdown = Array.from({ length: 10 }, (_, s) => `# Part ${s}\n\n${paragraphs(3, `figs-${s}`)}`).join("\n\n");
+    const options = { title: "Doc", seedTitle: true, budget: 60, count: (t: string) => t.split(/\s+/).length };
+    const whole = chunkDocument(markdown, options).chunks;
+    const windowed = [...chunkWindows(markdown, options, 800)].flat();
+    expect(windowed.map((c) => c.text)).toEqual(whole.map((c) => c.text));
+    expect(windowed.map((c) => [c.chunkIndex, c.parentIndex])).toEqual(whole.map((c) => [c.chunkIndex, c.parentIndex]));
   });
 });
