@@ -104,7 +104,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     : keywordHits
       ? fuseRankings(vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits))
       : vectorOnly(vectorHits);
-  const modeNotice = await keywordOnlyNotice(store, none);
+  const modeNotice = await keywordOnlyNotice(store, none, config.maxDistance !== undefined);
   const ranked = fused.map((f) => toChunkResult(f.item, f.score, f.distance));
   // RAG_MAX_DISTANCE drops hits without a distance, which in keyword-only mode is every hit: it has nothing to judge then.
   const results = applyResultFilters(ranked, { maxDistance: none ? undefined : config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
@@ -117,11 +117,13 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
 }
 
 /** Said with every answer while search is keyword-only, or while some chunks still wait for vectors. */
-async function keywordOnlyNotice(store: ChunkStore, none: NoModel | null): Promise<string | undefined> {
+async function keywordOnlyNotice(store: ChunkStore, none: NoModel | null, maxDistance: boolean): Promise<string | undefined> {
   if (none) return `Keyword search only. ${none.describe()}`;
   const waiting = await store.pendingCount();
   if (waiting === 0) return undefined;
-  return `${waiting} chunks were stored while no embedding model could load and are found by keywords only until a sync gives them vectors (sync_start, or minirag-mcp sync).`;
+  // Hits without a distance are dropped by RAG_MAX_DISTANCE (the reference's rule), so then keywords do not find them either.
+  const found = maxDistance ? "are left out of answers (RAG_MAX_DISTANCE drops hits without a distance)" : "are found by keywords only";
+  return `${waiting} chunks were stored while no embedding model could load and ${found} until a sync gives them vectors (sync_start, or minirag-mcp sync).`;
 }
 
 /** Why nothing came back, when the reason is the index or the scope rather than the query. Counted only then, off the hot path. */

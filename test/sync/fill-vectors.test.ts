@@ -111,6 +111,20 @@ describe("keyword-only mode", () => {
     expect(result.notice).toContain("found by keywords only until a sync gives them vectors");
   });
 
+  test("with RAG_MAX_DISTANCE set, the notice says waiting chunks are left out rather than found by keywords", async () => {
+    const root = tempDir("minirag-root-");
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    const env = (model: string) => ({ MODEL_NAME: model, BASE_DIRS: JSON.stringify([root]), DB_PATH: dbPath, RAG_MAX_DISTANCE: "4" });
+    const online = createApp(loadConfig({ env: env(TINY_MODEL) }), { log: () => {} });
+    writeTree(root, { "pumps.md": FILES["pumps.md"] });
+    await runSync(online);
+    writeTree(root, { "rivers.md": FILES["rivers.md"] });
+    await runSync(createApp(loadConfig({ env: env(brokenModel()) }), { log: () => {} }));
+    const result = await queryDocuments(online, { query: "Волга" });
+    expect(result.results.map((r) => r.source)).not.toContain(join(root, "rivers.md"));
+    expect(result.notice).toContain("are left out of answers (RAG_MAX_DISTANCE drops hits without a distance)");
+  });
+
   test("ingest_data without a model stores the text and says so in the result", async () => {
     const { offline, online } = appsOverOneIndex();
     const result = await ingestData(offline, { content: "Minutes of the pump review: replace the seals.", source: "minutes-1" });
