@@ -31,31 +31,43 @@ export function labelPrompt(request: ScoreRequest): string {
 export async function loadLlamaScorer(model: ModelSettings, ctx: LabelContext): Promise<LoadedScorer> {
   const { lib, llama } = await loadLlama();
   const modelPath = await ensureModelFile(model.source, { cacheDir: ctx.cacheDir, endpoint: ctx.hfEndpoint, log: ctx.log });
-  let loaded;
+  const loaded = await llama.loadModel({ modelPath }).catch((error: Error) => {
+    throw new AppError("MODEL_LOAD", `The label model ${modelPath} could not be loaded: ${error.message}`, "Check that the file is a complete GGUF (delete it to download it again), or point model.path at another one.");
+  });
+  let context;
   try {
-    loaded = await llama.loadModel({ modelPath });
+    context = await loaded.createContext({ contextSize: CONTEXT_TOKENS });
   } catch (error) {
-    throw new AppError("MODEL_LOAD", `The label model ${modelPath} could not be loaded: ${(error as Error).message}`, "Check that the file is a complete GGUF (delete it to download it again), or point model.path at another one.");
+    // The model is loaded by now: free it, or every failed attempt would keep one in memory.
+    await loaded.dispose();
+    throw new AppError("MODEL_LOAD", `The label model ${modelPath} loaded, but no context of ${CONTEXT_TOKENS} tokens could be made for it: ${(error as Error).message}`, "The machine may be short of memory; close other programs, or point model.path at a smaller model.");
   }
-  const context = await loaded.createContext({ contextSize: CONTEXT_TOKENS });
   const wrapper = lib.resolveChatWrapper(loaded);
   const letterTokens = [...LETTERS].map((letter) => loaded.tokenize(letter, false)[0]!);
   // One sequence for the model's life, emptied before each document: a disposed sequence's slot is not
   // free again at once, so a sequence per call ran out of slots on the second document (tiny-GGUF test).
   const sequence = context.getSequence();
+  const score = async (request: ScoreRequest): Promise<number[]> => {
+    const history = [{ type: "user" as const, text: labelPrompt(request) }, { type: "model" as const, response: [] }];
+    const { contextText } = wrapper.generateContextState({ chatHistory: history });
+    const tokens = contextText.tokenize(loaded.tokenizer).slice(-CONTEXT_TOKENS + 8);
+    await sequence.clearHistory();
+    const last = tokens.length - 1;
+    const input = tokens.map((t, i) => (i === last ? ([t, { generateNext: { probabilities: true } }] as const) : t));
+    const output = await sequence.controlledEvaluate(input as Parameters<typeof sequence.controlledEvaluate>[0]);
+    const probabilities = output[last]?.next.probabilities ?? new Map();
+    return request.options.map((_, i) => Math.log(Math.max(probabilities.get(letterTokens[i]!) ?? 0, 1e-12)));
+  };
+  // Calls take turns on the one sequence: one call's clearHistory must not land between another's clear and evaluate.
+  let turn: Promise<unknown> = Promise.resolve();
   return {
-    async logits(request) {
-      const history = [{ type: "user" as const, text: labelPrompt(request) }, { type: "model" as const, response: [] }];
-      const { contextText } = wrapper.generateContextState({ chatHistory: history });
-      const tokens = contextText.tokenize(loaded.tokenizer).slice(-CONTEXT_TOKENS + 8);
-      await sequence.clearHistory();
-      const last = tokens.length - 1;
-      const input = tokens.map((t, i) => (i === last ? ([t, { generateNext: { probabilities: true } }] as const) : t));
-      const output = await sequence.controlledEvaluate(input as Parameters<typeof sequence.controlledEvaluate>[0]);
-      const probabilities = output[last]?.next.probabilities ?? new Map();
-      return request.options.map((_, i) => Math.log(Math.max(probabilities.get(letterTokens[i]!) ?? 0, 1e-12)));
+    logits(request) {
+      const answer = turn.then(() => score(request));
+      turn = answer.catch(() => undefined);
+      return answer;
     },
     async release() {
+      await turn;
       sequence.dispose();
       await context.dispose();
       await loaded.dispose();
