@@ -69,6 +69,22 @@ export class Labeller {
     }
   }
 
+  /**
+   * Null when the taxonomy's label model loads (it stays loaded for the job),
+   * else why not: re-labelling asks this before reading the text of documents
+   * a model problem left unlabelled, which only the model would read.
+   */
+  async modelProblem(): Promise<string | null> {
+    const state = this.taxonomy();
+    if (state.state !== "ok" || !state.taxonomy.model) return null;
+    try {
+      await this.loadScorer(state.taxonomy.model);
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
   private loadScorer(model: ModelSettings): Promise<LoadedScorer> {
     const key = modelKey(model.source);
     if (this.scorer && this.scorerKey === key) return this.scorer;

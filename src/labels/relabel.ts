@@ -31,6 +31,12 @@ function stale(row: LabelRow, hash: string, moved: Set<string>): boolean {
   return !doc || doc.hash !== hash || Object.keys(doc.problems).length > 0;
 }
 
+/** Stale only because the label model could not answer it: labelled under this taxonomy, not moved. */
+function waitsForModel(row: LabelRow, hash: string, moved: Set<string>): boolean {
+  const doc = decodeLabels(row);
+  return !moved.has(row.source) && doc !== null && doc.hash === hash && Object.keys(doc.problems).length > 0;
+}
+
 /**
  * Re-labels what needs it under `scope`. `moved` names the new paths of files
  * this sync moved; `labelled` the documents it just ingested (and labelled),
@@ -47,7 +53,17 @@ export async function relabelStored(owner: object, ctx: LabelContext, table: Tab
   }
   const moved = new Set(options.moved ?? []);
   const fresh = new Set(options.labelled ?? []);
-  const todo = (await readLabelRows(table)).filter((r) => inScope(r.source, options.scope) && !fresh.has(r.source) && stale(r, state.taxonomy.hash, moved));
+  let todo = (await readLabelRows(table)).filter((r) => inScope(r.source, options.scope) && !fresh.has(r.source) && stale(r, state.taxonomy.hash, moved));
+  // Documents waiting only for the model are asked again only if it loads now: otherwise reading their text gives nothing.
+  const waiting = todo.filter((r) => waitsForModel(r, state.taxonomy.hash, moved));
+  if (waiting.length > 0) {
+    const problem = await labeller.modelProblem();
+    if (problem) {
+      for (const row of waiting) report.problems.push({ source: row.source, problem: labelProblem(decodeLabels(row)!) ?? problem });
+      const skipped = new Set(waiting.map((r) => r.source));
+      todo = todo.filter((r) => !skipped.has(r.source));
+    }
+  }
   for (let i = 0; i < todo.length; i += BATCH) {
     const batch = todo.slice(i, i + BATCH);
     const chunks = Map.groupBy(await readMentionRows(table, batch.map((r) => r.source)), (c) => c.source);

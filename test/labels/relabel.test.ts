@@ -1,0 +1,70 @@
+/**
+ * Re-labelling at sync (src/labels/relabel.ts): documents a model problem
+ * left unlabelled are asked again only when the model loads, so a sync while
+ * it cannot load does not read their stored text at all.
+ */
+import { describe, expect, test } from "bun:test";
+import type { Table } from "@lancedb/lancedb";
+import { join } from "node:path";
+import { labelContext } from "../../src/labels/labeller.ts";
+import { relabelStored } from "../../src/labels/relabel.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { tempDir, testApp, writeTree } from "../helpers.ts";
+
+const taxonomy = (model: string) => `
+[model]
+path = "${model}"
+temperature = 2
+
+[facets.type]
+values.minutes = { description = "Minutes." }
+values.other = { description = "Anything else." }
+`;
+
+/** The table with a count of the reads that fetch chunk text (every other read selects label columns only). */
+function counting(table: Table): { table: Table; textReads: () => number } {
+  let reads = 0;
+  const proxy = new Proxy(table, {
+    get(target, key, receiver) {
+      if (key !== "query") return Reflect.get(target, key, receiver);
+      return () => {
+        const query = target.query();
+        const select = query.select.bind(query);
+        query.select = ((columns: string[]) => {
+          if (columns.includes("text")) reads++;
+          return select(columns);
+        }) as typeof query.select;
+        return query;
+      };
+    },
+  });
+  return { table: proxy, textReads: () => reads };
+}
+
+describe("re-labelling documents that wait for the label model", () => {
+  test("while the model cannot load, their text is not read and the reason is still reported for each", async () => {
+    const { app, root } = await testApp();
+    const missing = join(tempDir("minirag-no-gguf-"), "absent.gguf");
+    writeTree(root, { ".minirag/classify.toml": taxonomy(missing), "a.md": "# Weekly sync\n\nNotes.", "b.md": "# Other\n\nText." });
+    await runSync(app);
+    const { table, textReads } = counting((await app.store.open())!);
+    const report = await relabelStored(app, labelContext(app.config, () => {}), table);
+    expect(textReads()).toBe(0);
+    expect(report.relabelled).toBe(0);
+    expect(report.problems.map((p) => p.source).sort()).toEqual([join(root, "a.md"), join(root, "b.md")]);
+    expect(report.problems[0]!.problem).toContain(`The label model file ${missing} does not exist`);
+  });
+
+  test("documents labelled under another taxonomy are still read and re-labelled while the model is missing", async () => {
+    const { app, root } = await testApp();
+    const missing = join(tempDir("minirag-no-gguf-"), "absent.gguf");
+    writeTree(root, { ".minirag/classify.toml": taxonomy(missing), "a.md": "# Weekly sync\n\nNotes." });
+    await runSync(app);
+    // A facet answered by a default now: a new taxonomy, so the document is labelled again from its text.
+    writeTree(root, { ".minirag/classify.toml": `${taxonomy(missing)}\n[facets.project]\ndefault = "main"\nvalues.main = { description = "Main." }\n` });
+    const { table, textReads } = counting((await app.store.open())!);
+    const report = await relabelStored(app, labelContext(app.config, () => {}), table);
+    expect(textReads()).toBeGreaterThan(0);
+    expect(report.relabelled).toBe(1);
+  });
+});
