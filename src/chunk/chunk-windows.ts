@@ -28,7 +28,8 @@ export function windowEnd(text: string, start: number, limit: number): number {
 
 /** The document's chunks, window by window. */
 export function* chunkWindows(markdown: string, options: ChunkOptions, windowChars = WINDOW_CHARS): Generator<ChunkDraft[]> {
-  const text = markdown.replace(/\r\n?/g, "\n");
+  // Each whole-document copy of a 100 MB file is 100-200 MB (two bytes a character once one is outside Latin-1).
+  const text = markdown.includes("\r") ? markdown.replace(/\r\n?/g, "\n") : markdown;
   markdown = ""; // the generator would otherwise keep the caller's copy alive as long as itself
   const category = detectCategory(text);
   let chunkBase = 0;

@@ -40,7 +40,9 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
   if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
   assertSupported(path); // before the file is read; the converter itself loads in the worker
   const { bytes, converted } = await timed(app.metrics, "convertMs", async () => {
-    const bytes = new Uint8Array(await readFile(path));
+    const read = await readFile(path);
+    // A view, not a copy: a second copy of a 100 MB file is 100 MB more at the peak.
+    const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config) }) };
   });
   const title = chooseFileTitle(path, converted.markdown, converted.metadataTitle);
@@ -49,7 +51,9 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
     const budget = chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength });
     const options = { title, seedTitle: true, budget, count: (t: string) => embedder.countTokens(t, "passage") };
     const meta = { source: path, sourceType: "file" as const, title, contentHash: sha256(bytes), mtime: info.mtimeMs, fileSize: info.size, ocrEngine: converted.ocrEngine };
-    return { ...meta, ...(converted.warnings?.length && { warnings: converted.warnings }), windows: chunkWindows(stripInlineImages(converted.markdown), options) };
+    // Only a document with inlined pictures pays for stripping them (a line-by-line copy of the whole text).
+    const text = /\]\(\s*data:/.test(converted.markdown) ? stripInlineImages(converted.markdown) : converted.markdown;
+    return { ...meta, ...(converted.warnings?.length && { warnings: converted.warnings }), windows: chunkWindows(text, options) };
   }
   const prepared = await prepareDocument(app, embedder, {
     source: path,

@@ -86,6 +86,9 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
         rows.push(chunkZero);
       }
       await writing; // at most one batch is written while the next embeds
+      // A full collection per batch (tens of ms against seconds of embedding): left to itself the heap kept
+      // every batch's vectors and row strings, and a 100 MB file's sync grew past 2 GB.
+      Bun.gc(true);
       writing = rows.length ? timed(app.metrics, "storeMs", () => staged.add(rows)) : Promise.resolve();
     }
     await writing;
