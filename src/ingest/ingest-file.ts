@@ -14,6 +14,8 @@ import { LARGE_DOCUMENT_CHUNKS, storeLargeDocument, type StreamedDocument } from
 import { chunkWindows } from "../chunk/chunk-windows.ts";
 import { chunkBudget } from "../config/chunk-budget.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
+import { convertPlainText } from "../convert/plain-text.ts";
+import { extname } from "node:path";
 
 /**
  * Past this many characters of Markdown (and with no page map to label
@@ -21,6 +23,7 @@ import { stripInlineImages } from "../convert/inline-images.ts";
  * chunk drafts are never all in memory (about 2 kB of heap each).
  */
 export const STREAM_MARKDOWN_CHARS = 4_000_000;
+const PLAIN_TEXT = new Set([".md", ".markdown", ".txt"]);
 
 export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -43,6 +46,9 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
     const read = await readFile(path);
     // A view, not a copy: a second copy of a 100 MB file is 100 MB more at the peak.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+    // A large plain-text file is decoded here: decoding cannot hang, and the worker's round trip holds two more
+    // copies of the text at once (a 100 MB file peaked at 1.2 GB while converting).
+    if (bytes.length > STREAM_MARKDOWN_CHARS && PLAIN_TEXT.has(extname(path).toLowerCase())) return { bytes, converted: convertPlainText(bytes, path) };
     return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config) }) };
   });
   const title = chooseFileTitle(path, converted.markdown, converted.metadataTitle);
