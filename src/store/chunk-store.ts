@@ -21,7 +21,8 @@ import { countPending, pendingChunks, pendingSources, writeVectors, type Pending
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
 import { backfillSearchColumns, fillSearchColumns, keywordColumns, missingNow, SEARCH_COLUMNS } from "./search-columns.ts";
 import { keywordText } from "./keyword-text.ts";
-import { readStagingMarker } from "./staging-marker.ts";
+import { readStagingMarker, writerAlive } from "./staging-marker.ts";
+import { recoverStaging } from "./staged-source.ts";
 import { ANN_THRESHOLD, brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
@@ -129,6 +130,28 @@ export class ChunkStore {
     return table;
   }
 
+  /**
+   * Before a write: a large source's staged write (staged-source.ts) left by
+   * a process that died is settled now, so the index never stays pinned to
+   * an old version; one that another process is still running refuses the
+   * write with a message, where LanceDB would only say the table is read-only.
+   */
+  async settleStagedWrite(): Promise<void> {
+    const marker = readStagingMarker(this.dbPath);
+    if (!marker) return;
+    if (!writerAlive(marker)) {
+      await recoverStaging(this.dbPath);
+      this.stagingView = null;
+      return;
+    }
+    if (marker.pid === process.pid) return; // this process's own staged write: its batches go through their own table
+    throw new AppError(
+      "INDEX",
+      `Process ${marker.pid} is writing a large document (${marker.source}) into the index at ${this.dbPath} in batches; other writes wait until it finishes.`,
+      "Try again when that sync or ingest has finished; searches meanwhile answer from the index as it was before that document.",
+    );
+  }
+
   /** The metadata columns this table has: one written by an older version may lack a newer column. */
   private metaColumns(): string[] {
     return META_COLUMNS.filter((c) => this.columns?.has(c) ?? true);
@@ -141,6 +164,7 @@ export class ChunkStore {
    */
   async openForWrite(dimensions: number, firstRows: ChunkRow[]): Promise<{ table: Table; created: boolean }> {
     if (!this.writeReady) this.checkPath(true);
+    await this.settleStagedWrite();
     let table = await this.open();
     let created = false;
     if (!table) {
@@ -180,6 +204,7 @@ export class ChunkStore {
 
   /** Points moved files' chunks at their new paths, many files per commit; each file moves whole or not at all. */
   async moveSources(moves: SourceMove[]): Promise<void> {
+    await this.settleStagedWrite();
     const table = await this.open();
     if (!table) return;
     for (let i = 0; i < moves.length; i += BATCH_SOURCES) {
@@ -210,6 +235,7 @@ export class ChunkStore {
    * and mtime columns (Lance's update takes one value for every matched row).
    */
   async updateMtimes(updates: { source: string; mtime: number }[]): Promise<void> {
+    await this.settleStagedWrite();
     const table = await this.open();
     if (!table) return;
     for (let i = 0; i < updates.length; i += BATCH_SOURCES) {
@@ -224,6 +250,7 @@ export class ChunkStore {
 
   /** Deletes a source's chunks; returns how many there were. */
   async deleteSource(source: string): Promise<number> {
+    await this.settleStagedWrite();
     const table = await this.open();
     if (!table) return 0;
     const filter = `source = ${sqlString(source)}`;
@@ -234,6 +261,7 @@ export class ChunkStore {
 
   /** Deletes many sources, a batch per commit. */
   async deleteSources(sources: string[]): Promise<void> {
+    await this.settleStagedWrite();
     const table = await this.open();
     if (!table) return;
     for (let i = 0; i < sources.length; i += BATCH_SOURCES) {
@@ -243,12 +271,14 @@ export class ChunkStore {
 
   /** End of a sync: compacts, folds new rows into the indexes and prunes old versions once enough rows wait (compactIfDue in table-upkeep.ts). */
   async optimize(): Promise<void> {
+    await this.settleStagedWrite();
     const table = await this.open();
     if (table) await compactIfDue(table, this.annThreshold);
   }
 
   /** After a single-file ingest: compacts only once small fragments have piled up. */
   async tidy(): Promise<void> {
+    await this.settleStagedWrite();
     const table = await this.open();
     if (table) await compactIfFragmented(table, this.annThreshold);
   }
@@ -350,6 +380,7 @@ export class ChunkStore {
 
   /** Gives waiting rows their vectors, in one commit, under the same model checks as any write. */
   async fillVectors(dimensions: number, updates: { id: string; vector: Float32Array }[]): Promise<void> {
+    await this.settleStagedWrite();
     const table = await this.open();
     if (!table || updates.length === 0) return;
     checkDimensions(this.dbPath, await table.schema(), dimensions);

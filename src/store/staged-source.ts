@@ -24,9 +24,12 @@
  *
  * A reader therefore sees V (old chunks) until step 5, then the new set;
  * never a mix. If the writer dies before step 5 the marker stays, readers go
- * on reading V, and the next writer rolls the staged rows back
- * (recoverStaging). Rows that step 4 already made current are then deleted
- * too: that source reads as not indexed, and the next sync ingests it again.
+ * on reading V, and the next write or sync (recoverStaging) settles it: before
+ * step 4 the marker is rewritten with `switched`, so a write that died before
+ * that has its staged rows deleted (the old chunks stay), and one that died
+ * after has its switch finished (the new chunks stay). Either way the source
+ * stays indexed. The writer is known dead by its pid and, on Linux, the
+ * process's start time, so a reused pid does not keep readers on V.
  */
 import type { Table } from "@lancedb/lancedb";
 import { randomBytes } from "node:crypto";
@@ -36,7 +39,7 @@ import { sqlString, type ChunkRow } from "./chunk-row.ts";
 import type { ChunkStore } from "./chunk-store.ts";
 import { TABLE_NAME } from "./create-table.ts";
 import { fillSearchColumns } from "./search-columns.ts";
-import { readStagingMarker, removeStagingMarker, writerAlive, writeStagingMarker, type StagingMarker } from "./staging-marker.ts";
+import { processStart, readStagingMarker, removeStagingMarker, writerAlive, writeStagingMarker, type StagingMarker } from "./staging-marker.ts";
 
 /** Longer than any reader takes between looking for the marker and resolving the version its query reads (microseconds to a few ms). */
 export const MARKER_GRACE_MS = 1000;
@@ -60,14 +63,18 @@ function stagedRows(marker: StagingMarker): string {
   return `source = ${sqlString(marker.source)} AND id LIKE '%@${marker.token}'`;
 }
 
-/** Rolls back a staged write whose process died: its rows go, the marker goes. A live writer's marker is left alone. */
+/** Settles a staged write whose process died: undone before its switch, finished after it; then the marker goes. A live writer's marker is left alone. */
 export async function recoverStaging(dbPath: string): Promise<boolean> {
   const marker = readStagingMarker(dbPath);
   if (!marker || writerAlive(marker)) return false;
   const table = await liveTable(dbPath);
-  if (table) await table.delete(stagedRows(marker));
+  if (table) await table.delete(marker.switched ? oldRows(marker.source, marker.token) : stagedRows(marker));
   removeStagingMarker(dbPath);
   return true;
+}
+
+function oldRows(source: string, token: string): string {
+  return `source = ${sqlString(source)} AND NOT (id LIKE '%@${token}')`;
 }
 
 /** Starts a staged write of `source`; see the top of this file. */
@@ -76,7 +83,7 @@ export async function beginStagedSource(store: ChunkStore, source: string, dimen
   const current = await store.open();
   // Model check, missing columns and indexes, as every write does, while the table is still the store's live one.
   if (current) await store.openForWrite(dimensions, []);
-  const marker: StagingMarker = { pid: process.pid, token: randomBytes(6).toString("hex"), source, version: current ? await current.version() : 0 };
+  const marker: StagingMarker = { pid: process.pid, pidStart: processStart(process.pid), token: randomBytes(6).toString("hex"), source, version: current ? await current.version() : 0 };
   mkdirSync(store.dbPath, { recursive: true });
   writeStagingMarker(store.dbPath, marker);
   await Bun.sleep(MARKER_GRACE_MS);
@@ -97,7 +104,9 @@ export async function beginStagedSource(store: ChunkStore, source: string, dimen
       await table!.add(rows as unknown as Record<string, unknown>[]);
     },
     async commit() {
-      if (table) await table.delete(`source = ${sqlString(source)} AND NOT (id LIKE '%@${marker.token}')`);
+      // Said before it happens: a crash between the two leaves a marker that recovery finishes rather than undoes.
+      writeStagingMarker(store.dbPath, { ...marker, switched: true });
+      if (table) await table.delete(oldRows(source, marker.token));
       removeStagingMarker(store.dbPath);
     },
     async abort() {

@@ -18,6 +18,21 @@ export interface StagingMarker {
   source: string;
   /** The table version readers keep reading meanwhile; 0 when there was no table, so readers see none. */
   version: number;
+  /** When the writing process started (Linux: /proc/<pid>/stat), so a reused pid does not pass for the writer; null where unknown. */
+  pidStart?: string | null;
+  /** Set just before the commit that deletes the old rows: from then on the new rows are the source, so recovery finishes the switch instead of undoing it. */
+  switched?: boolean;
+}
+
+/** A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat); null off Linux or when it is gone. */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export function markerPath(dbPath: string): string {
@@ -47,14 +62,15 @@ export function removeStagingMarker(dbPath: string): void {
   rmSync(markerPath(dbPath), { force: true });
 }
 
-/** True while the process that wrote the marker runs. */
+/** True while the process that wrote the marker runs: its pid is alive and, where start times are known, started when the marker says. */
 export function writerAlive(marker: StagingMarker): boolean {
   if (marker.pid === process.pid) return true;
   try {
     process.kill(marker.pid, 0);
-    return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  const started = processStart(marker.pid);
+  return !marker.pidStart || !started || started === marker.pidStart;
 }

@@ -112,6 +112,8 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const { counts, errors } = report;
   const roots = app.config.roots;
   const scopes = options.scope ? [options.scope] : undefined;
+  // A large document's staged write left by a process that died is settled first, so nothing below reads a pinned old version.
+  await app.store.settleStagedWrite();
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scopes);
   const indexed = (await app.store.listSources()).filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
   counts.scanned = scan.files.length;

@@ -5,9 +5,10 @@ import { OnnxEmbedder } from "../../src/embed/embedder.ts";
 import { resolveModelFolder } from "../../src/embed/model-folder.ts";
 import type { ChunkRow } from "../../src/store/chunk-row.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
+import { loadLanceDb } from "../../src/native/lancedb.ts";
 import { beginStagedSource, recoverStaging } from "../../src/store/staged-source.ts";
-import { markerPath, readStagingMarker, writeStagingMarker } from "../../src/store/staging-marker.ts";
-import { TINY_MODEL, tempDir } from "../helpers.ts";
+import { markerPath, processStart, readStagingMarker, writerAlive, writeStagingMarker } from "../../src/store/staging-marker.ts";
+import { TINY_MODEL, failure, tempDir } from "../helpers.ts";
 
 const embedder = await OnnxEmbedder.load(await resolveModelFolder(TINY_MODEL, { cacheDir: "/none", endpoint: "http://127.0.0.1:9" }));
 
@@ -103,5 +104,60 @@ describe("a large source written in staged batches", () => {
     expect(await recoverStaging(dbPath)).toBe(false);
     await staged.commit();
     expect(await texts(store, "doc")).toEqual(["new"]);
+  });
+
+  test("a write that died after deciding to switch keeps the new chunks, whether or not its delete ran", async () => {
+    for (const deleteRan of [false, true]) {
+      const dbPath = join(tempDir(), "db");
+      const store = new ChunkStore(dbPath);
+      await store.replaceSources(["doc"], await rows("doc", ["old"]), embedder.dimensions);
+      const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+      await staged.add(await rows("doc", ["new one", "new two"]));
+      const marker = readStagingMarker(dbPath)!;
+      // The commit's first step (the marker says switched), then the process is gone, with or without the delete done.
+      writeStagingMarker(dbPath, { ...marker, pid: deadPid(), switched: true });
+      if (deleteRan) await (await (await loadLanceDb()).connect(dbPath)).openTable("chunks").then((t) => t.delete(`source = 'doc' AND NOT (id LIKE '%@${marker.token}')`));
+      expect(await recoverStaging(dbPath)).toBe(true);
+      expect(await texts(new ChunkStore(dbPath), "doc")).toEqual(["new one", "new two"]);
+    }
+  });
+
+  test("a reused pid does not pass for the writer: its start time must match too", async () => {
+    const child = Bun.spawn(["sleep", "30"]);
+    try {
+      const marker = { pid: child.pid, token: "t", source: "doc", version: 1 };
+      expect(writerAlive({ ...marker, pidStart: processStart(child.pid) })).toBe(true);
+      expect(writerAlive({ ...marker, pidStart: "1" })).toBe(false);
+    } finally {
+      child.kill();
+    }
+  });
+
+  test("after a writer died mid-write, the next ordinary write settles it instead of failing on a pinned version", async () => {
+    const dbPath = join(tempDir(), "db");
+    const store = new ChunkStore(dbPath);
+    await store.replaceSources(["doc"], await rows("doc", ["old"]), embedder.dimensions);
+    const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+    await staged.add(await rows("doc", ["half written"]));
+    writeStagingMarker(dbPath, { ...readStagingMarker(dbPath)!, pid: deadPid() });
+    const next = new ChunkStore(dbPath);
+    await next.replaceSources(["other"], await rows("other", ["fresh"]), embedder.dimensions);
+    expect(existsSync(markerPath(dbPath))).toBe(false);
+    expect(await texts(next, "doc")).toEqual(["old"]);
+    expect(await texts(next, "other")).toEqual(["fresh"]);
+  });
+
+  test("another live process's staged write refuses a write with a message, not LanceDB's read-only error", async () => {
+    const dbPath = join(tempDir(), "db");
+    const store = new ChunkStore(dbPath);
+    await store.replaceSources(["doc"], await rows("doc", ["old"]), embedder.dimensions);
+    const child = Bun.spawn(["sleep", "30"]);
+    try {
+      writeStagingMarker(dbPath, { pid: child.pid, pidStart: processStart(child.pid), token: "abc", source: "/docs/huge.txt", version: 1 });
+      const error = await failure(new ChunkStore(dbPath).replaceSources(["other"], await rows("other", ["x"]), embedder.dimensions));
+      expect(error.message).toBe(`Process ${child.pid} is writing a large document (/docs/huge.txt) into the index at ${dbPath} in batches; other writes wait until it finishes.`);
+    } finally {
+      child.kill();
+    }
   });
 });
