@@ -23,7 +23,7 @@ import { backfillSearchColumns, fillSearchColumns, keywordColumns, missingNow, S
 import { keywordText } from "./keyword-text.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
-import { ANN_THRESHOLD, brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
+import { ANN_THRESHOLD, ivfProbes, brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
 type Meta = Omit<ChunkRow, "vector">;
@@ -51,8 +51,8 @@ export class ChunkStore {
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */
   private readonly binding: ModelBinding = { log: () => {} };
-  /** Rows waiting for vectors, by table version (shared with snapshots): counted once per version, not per query. */
-  private pendingByVersion = new Map<number, number>();
+  /** Counts that only change with the table version (rows, rows waiting for vectors), shared with snapshots: counted once per version, not per query. */
+  private countsByVersion = new Map<string, number>();
   /** A snapshot view reads its own version; a live store reads the one a staged write names (staged-source.ts). */
   private isView = false;
   private stagingView: { version: number; table: Table } | null = null;
@@ -108,7 +108,7 @@ export class ChunkStore {
     await pinned.checkout(await table.version());
     view.connection = this.connection;
     view.isView = true;
-    view.pendingByVersion = this.pendingByVersion;
+    view.countsByVersion = this.countsByVersion;
     await view.adopt(pinned);
     return view;
   }
@@ -353,18 +353,28 @@ export class ChunkStore {
     return (field?.type as { listSize?: number } | undefined)?.listSize ?? null;
   }
 
-  /** Chunks stored in keyword-only mode that still wait for their vectors. */
-  async pendingCount(): Promise<number> {
+  /** A count of the table as this store reads it, computed once per table version. */
+  private async countAtVersion(kind: "rows" | "pending", count: (table: Table) => Promise<number>): Promise<number> {
     const table = await this.open();
     if (!table) return 0;
-    const version = await table.version();
-    let count = this.pendingByVersion.get(version);
-    if (count === undefined) {
-      count = await countPending(table);
-      if (this.pendingByVersion.size > 64) this.pendingByVersion.clear();
-      this.pendingByVersion.set(version, count);
+    const key = `${kind}@${await table.version()}`;
+    let value = this.countsByVersion.get(key);
+    if (value === undefined) {
+      value = await count(table);
+      if (this.countsByVersion.size > 64) this.countsByVersion.clear();
+      this.countsByVersion.set(key, value);
     }
-    return count;
+    return value;
+  }
+
+  /** Rows of the table: the vector side sizes its probes by it. */
+  private rowCount(): Promise<number> {
+    return this.countAtVersion("rows", (table) => table.countRows());
+  }
+
+  /** Chunks stored in keyword-only mode that still wait for their vectors. */
+  pendingCount(): Promise<number> {
+    return this.countAtVersion("pending", countPending);
   }
 
   /** Sources with chunks waiting for vectors, each with how many. */
@@ -396,7 +406,7 @@ export class ChunkStore {
   async vectorSearch(vector: Float32Array, limit: number, filter?: string): Promise<Hit[]> {
     const table = await this.open();
     if (!table) return [];
-    let query = table.vectorSearch(vector).distanceType("l2").limit(limit).select([...this.metaColumns(), "_distance"]);
+    let query = table.vectorSearch(vector).distanceType("l2").nprobes(ivfProbes(await this.rowCount())).limit(limit).select([...this.metaColumns(), "_distance"]);
     // Rows waiting for vectors hold zeros: at a fixed distance from every query, they would rank as noise.
     const where = (await this.pendingCount()) > 0 ? [filter, HAS_VECTOR].filter(Boolean).map((f) => `(${f})`).join(" AND ") : filter;
     if (where) query = query.where(where);
