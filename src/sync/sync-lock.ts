@@ -44,6 +44,22 @@ function holderOf(path: string): Partial<LockContent> {
   }
 }
 
+/**
+ * The holder, waiting up to HOLDER_WAIT_MS for it: a sync that took the lock
+ * an instant ago writes its pid a moment later, and a refusal that names the
+ * process is worth a few milliseconds (the concurrency test caught the gap).
+ */
+function holderSoon(path: string): Partial<LockContent> {
+  for (let waited = 0; waited < HOLDER_WAIT_MS; waited += 10) {
+    const holder = holderOf(path);
+    if (holder.pid) return holder;
+    Bun.sleepSync(10);
+  }
+  return holderOf(path);
+}
+
+const HOLDER_WAIT_MS = 200;
+
 export function busyError(dbPath: string, holder: Partial<LockContent>): AppError {
   const running = elapsed(holder.startedAt);
   const who = holder.pid ? `process ${holder.pid}` : "another process";
@@ -65,7 +81,7 @@ export const acquireSyncLock: SyncLockProvider = (dbPath, warn) => {
     return () => {};
   }
   const result = tryLockFile(path);
-  if (result.kind === "busy") throw busyError(dbPath, holderOf(path));
+  if (result.kind === "busy") throw busyError(dbPath, holderSoon(path));
   if (result.kind === "error") {
     warn(`could not lock ${path} (${result.reason}); syncing without a lock, so start no second sync meanwhile`);
     return () => {};
