@@ -3,10 +3,10 @@
  * inside a .tar.gz (and a .zip for Windows), and every asset in dist/release/
  * is listed in one SHA256SUMS that install.sh and the Homebrew formula check.
  */
-import { createHash } from "node:crypto";
-import { createReadStream, linkSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { releaseName, type Target } from "./targets.ts";
+import { sha256File } from "../../src/embed/download.ts";
 
 /** Where builds go unless --out says otherwise: dist/<target>/ and dist/release/. */
 export const DIST = resolve(import.meta.dir, "../../dist");
@@ -69,15 +69,7 @@ export async function archiveTarget(dist: string, version: string, target: Targe
   return archives.map((path) => ({ path, size: statSync(path).size }));
 }
 
-export function sha256File(path: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const hash = createHash("sha256");
-    createReadStream(path)
-      .on("data", (chunk) => hash.update(chunk))
-      .on("error", fail)
-      .on("end", () => done(hash.digest("hex")));
-  });
-}
+export { sha256File };
 
 /** Rewrites <dir>/SHA256SUMS (sha256sum's format) over every release asset in dir; returns a one-line summary. */
 export async function writeChecksums(dir: string): Promise<string> {

@@ -35,30 +35,56 @@ export async function ensureModelFiles(model: HubModel, cacheDir: string, option
   return dir;
 }
 
-async function downloadFile(model: HubModel, file: HubFile, target: string, options: DownloadOptions): Promise<void> {
-  const url = `${options.endpoint}/${model.repo}/resolve/${model.revision}/${file.path}`;
-  const part = `${target}.part`;
-  mkdirSync(dirname(target), { recursive: true });
+/** A file to fetch and check: `size` where it is known (a pinned model's files), else the server's length is trusted for progress only. */
+export interface VerifiedFile {
+  url: string;
+  target: string;
+  sha256: string;
+  size?: number;
+  /** How the log names it. */
+  name: string;
+}
+
+/**
+ * Fetches a file into `target` through `target.part`: a broken transfer
+ * resumes with a Range request and is retried ATTEMPTS times, the result is
+ * checked against its sha256 and only then renamed into place. Throws an
+ * Error saying what failed last; a mismatching file is never left behind.
+ */
+export async function downloadVerified(file: VerifiedFile, log?: (line: string) => void): Promise<void> {
+  const part = `${file.target}.part`;
+  mkdirSync(dirname(file.target), { recursive: true });
   let lastError = "";
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     let resumed = false;
     try {
-      resumed = await transfer(url, part, file, options.log);
+      resumed = await transfer(file, part, log);
     } catch (error) {
       lastError = (error as Error).message;
-      options.log?.(`download of ${file.path} failed (attempt ${attempt}/${ATTEMPTS}): ${lastError}`);
+      log?.(`download of ${file.name} failed (attempt ${attempt}/${ATTEMPTS}): ${lastError}`);
       continue;
     }
     const digest = await sha256File(part);
     if (digest === file.sha256) {
-      renameSync(part, target);
+      renameSync(part, file.target);
       return;
     }
     rmSync(part, { force: true });
-    lastError = `checksum mismatch for ${file.path}: expected sha256 ${file.sha256}, got ${digest}`;
-    options.log?.(lastError);
+    lastError = `checksum mismatch for ${file.name}: expected sha256 ${file.sha256}, got ${digest}`;
+    log?.(lastError);
     // A resumed file may have a bad stitch: one clean try. A clean download that mismatches is refused.
     if (!resumed) break;
+  }
+  throw new Error(lastError);
+}
+
+async function downloadFile(model: HubModel, file: HubFile, target: string, options: DownloadOptions): Promise<void> {
+  const url = `${options.endpoint}/${model.repo}/resolve/${model.revision}/${file.path}`;
+  let lastError: string;
+  try {
+    return await downloadVerified({ url, target, sha256: file.sha256, size: file.size, name: file.path }, options.log);
+  } catch (error) {
+    lastError = (error as Error).message;
   }
   throw new AppError(
     "MODEL_DOWNLOAD",
@@ -71,14 +97,15 @@ async function downloadFile(model: HubModel, file: HubFile, target: string, opti
   );
 }
 
-/** Fetches url into part, resuming from the bytes already there; true when it resumed. */
-async function transfer(url: string, part: string, file: HubFile, log?: (line: string) => void): Promise<boolean> {
+/** Fetches the file into part, resuming from the bytes already there; true when it resumed. */
+async function transfer(file: VerifiedFile, part: string, log?: (line: string) => void): Promise<boolean> {
+  const { url } = file;
   let start = existsSync(part) ? statSync(part).size : 0;
-  if (start > file.size) {
+  if (file.size !== undefined && start > file.size) {
     rmSync(part);
     start = 0;
   }
-  if (start === file.size) return true;
+  if (start > 0 && start === file.size) return true;
   const controller = new AbortController();
   let stall = setTimeout(() => controller.abort(), STALL_MS);
   try {
@@ -90,6 +117,8 @@ async function transfer(url: string, part: string, file: HubFile, log?: (line: s
     if (response.status !== 200 && response.status !== 206) throw new Error(`HTTP ${response.status}`);
     if (response.status === 200) start = 0; // the server ignored the range: start over
     const fd = openSync(part, start === 0 ? "w" : "a");
+    // Unpinned sizes come from the server, for progress and the short-transfer check only: the sha256 decides.
+    const total = file.size ?? start + Number(response.headers.get("content-length") ?? 0);
     let received = start;
     let reported = -1;
     try {
@@ -98,23 +127,23 @@ async function transfer(url: string, part: string, file: HubFile, log?: (line: s
         stall = setTimeout(() => controller.abort(), STALL_MS);
         writeSync(fd, chunk);
         received += chunk.length;
-        const percent = Math.floor((received / file.size) * 10) * 10;
+        const percent = total ? Math.floor((received / total) * 10) * 10 : -1;
         if (percent !== reported) {
           reported = percent;
-          log?.(`downloading ${file.path}: ${percent}% of ${(file.size / 1e6).toFixed(1)} MB`);
+          log?.(`downloading ${file.name}: ${percent}% of ${(total / 1e6).toFixed(1)} MB`);
         }
       }
     } finally {
       closeSync(fd);
     }
-    if (received < file.size) throw new Error(`connection closed after ${received} of ${file.size} bytes`);
+    if (received < total) throw new Error(`connection closed after ${received} of ${total} bytes`);
     return start > 0;
   } finally {
     clearTimeout(stall);
   }
 }
 
-function sha256File(path: string): Promise<string> {
+export function sha256File(path: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const hash = createHash("sha256");
     createReadStream(path)

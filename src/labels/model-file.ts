@@ -1,15 +1,14 @@
 /**
  * The label model's GGUF file: a local path, or a pinned Hugging Face file
- * downloaded once into CACHE_DIR/classify and checked against its sha256
- * before it is used. A mismatch is refused and the bad file removed.
+ * downloaded once into CACHE_DIR/classify by the model download's own
+ * fetcher (resumed, retried, checked against its sha256 before it is used;
+ * a mismatch is refused and the bad file removed).
  */
-import { createHash } from "node:crypto";
-import { closeSync, createReadStream, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { downloadVerified } from "../embed/download.ts";
 import { AppError } from "../errors.ts";
 import type { ModelSource } from "./taxonomy.ts";
-
-const STALL_MS = 30_000;
 
 type Pinned = Extract<ModelSource, { kind: "pinned" }>;
 
@@ -29,63 +28,14 @@ export async function ensureModelFile(source: ModelSource, options: { cacheDir: 
   const target = cachedModelPath(source, options.cacheDir);
   if (existsSync(target)) return target;
   const url = `${options.endpoint}/${source.repo}/resolve/${source.revision}/${source.file}`;
-  const part = `${target}.part`;
-  mkdirSync(dirname(target), { recursive: true });
   try {
-    await download(url, part, options.log);
+    await downloadVerified({ url, target, sha256: source.sha256, name: source.file }, options.log);
   } catch (error) {
     throw new AppError(
       "MODEL_DOWNLOAD",
       `The label model could not be downloaded from ${url}: ${(error as Error).message}`,
-      `Check the network connection and retry, or download ${source.file} yourself and set model.path in classify.toml to it.`,
+      `Check the network, and model.revision and model.sha256 in classify.toml against the model's page, then retry; or download ${source.file} yourself and set model.path in classify.toml to it.`,
     );
   }
-  const actual = await sha256File(part);
-  if (actual !== source.sha256) {
-    rmSync(part, { force: true });
-    throw new AppError("MODEL_DOWNLOAD", `The downloaded label model ${source.file} has sha256 ${actual}, not the pinned ${source.sha256}`, "Check model.revision and model.sha256 in classify.toml against the model's page, then retry.");
-  }
-  renameSync(part, target);
   return target;
-}
-
-async function download(url: string, part: string, log: (line: string) => void): Promise<void> {
-  const controller = new AbortController();
-  let stall = setTimeout(() => controller.abort(), STALL_MS);
-  try {
-    const response = await fetch(url, { signal: controller.signal, redirect: "follow" });
-    if (response.status !== 200 || !response.body) throw new Error(`HTTP ${response.status}`);
-    const total = Number(response.headers.get("content-length") ?? 0);
-    const fd = openSync(part, "w");
-    let received = 0;
-    let reported = -1;
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        clearTimeout(stall);
-        stall = setTimeout(() => controller.abort(), STALL_MS);
-        writeSync(fd, chunk);
-        received += chunk.length;
-        const percent = total ? Math.floor((received / total) * 10) * 10 : -1;
-        if (percent !== reported) {
-          reported = percent;
-          log(`downloading the label model: ${percent}% of ${(total / 1e9).toFixed(2)} GB`);
-        }
-      }
-    } finally {
-      closeSync(fd);
-    }
-    if (total && received < total) throw new Error(`connection closed after ${received} of ${total} bytes`);
-  } finally {
-    clearTimeout(stall);
-  }
-}
-
-function sha256File(path: string): Promise<string> {
-  return new Promise((resolveHash, reject) => {
-    const hash = createHash("sha256");
-    createReadStream(path)
-      .on("data", (chunk) => hash.update(chunk))
-      .on("error", reject)
-      .on("end", () => resolveHash(hash.digest("hex")));
-  });
 }

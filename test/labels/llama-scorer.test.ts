@@ -80,7 +80,8 @@ describe("a pinned download", () => {
   test("is refused and removed when its sha256 differs from the pin", async () => {
     const cacheDir = tempDir();
     const error = await failure(ensureModelFile(pin("0".repeat(64)), { cacheDir, endpoint: server.url.href.replace(/\/$/, ""), log: () => {} }));
-    expect(error.message).toBe(`The downloaded label model tiny.gguf has sha256 ${sha256}, not the pinned ${"0".repeat(64)}`);
+    const url = `${server.url.href.replace(/\/$/, "")}/someone/tiny-GGUF/resolve/0123456789abcdef0123456789abcdef01234567/tiny.gguf`;
+    expect(error.message).toBe(`The label model could not be downloaded from ${url}: checksum mismatch for tiny.gguf: expected sha256 ${"0".repeat(64)}, got ${sha256}`);
     expect(await Bun.file(join(cacheDir, "classify", "someone--tiny-GGUF", "0123456789abcdef0123456789abcdef01234567", "tiny.gguf")).exists()).toBe(false);
   });
 });
