@@ -12,14 +12,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../errors.ts";
 import { dbPathProblem, isLocalPath } from "./db-path.ts";
-import { checkDimensions, swapIn } from "./table-writes.ts";
+import { checkDimensions, stampRow, swapIn } from "./table-writes.ts";
 import { checkSearchModel, ensureWriteModel, readIndexModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
 import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { HAS_VECTOR, META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { countPending, pendingChunks, pendingSources, writeVectors, type PendingChunk } from "./pending-vectors.ts";
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
-import { backfillSearchColumns, fillSearchColumns, keywordColumns, missingNow, SEARCH_COLUMNS } from "./search-columns.ts";
+import { backfillSearchColumns, keywordColumns, missingNow, SEARCH_COLUMNS } from "./search-columns.ts";
 import { keywordText } from "./keyword-text.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
@@ -192,11 +192,7 @@ export class ChunkStore {
   async replaceSources(sources: string[], rows: ChunkRow[], dimensions: number): Promise<void> {
     if (rows.length === 0) throw new AppError("INDEX", `Nothing to index for ${sources.join(", ")}.`, "The documents produced no text; check that they are not empty.");
     const token = randomBytes(6).toString("hex");
-    for (const row of rows) {
-      row.id = `${row.source}#${row.chunk_index}@${token}`;
-      fillSearchColumns(row);
-      row.vector_pending = row.vector_pending === true;
-    }
+    for (const row of rows) stampRow(row, token);
     const { table, created } = await this.openForWrite(dimensions, rows);
     if (created) return;
     await swapIn(table, rows, sources, this.dbPath);
@@ -217,12 +213,9 @@ export class ChunkStore {
         const row = { ...r } as ChunkRow;
         row.vector = Float32Array.from(r.vector.toArray());
         row.source = move.to;
-        row.id = `${move.to}#${r.chunk_index}@${token}`;
         row.parent_id = r.parent_id === null ? null : move.to + String(r.parent_id).slice(move.from.length);
         row.mtime = move.mtime;
-        if (this.columns?.has("text_search")) fillSearchColumns(row);
-        // Never null: apache-arrow writes a boolean column of only nulls without its bitmap, which Lance refuses.
-        if (this.columns?.has("vector_pending")) row.vector_pending = r.vector_pending === true;
+        stampRow(row, token, this.columns);
         return row;
       });
       if (rows.length) await swapIn(table, rows, batch.flatMap((m) => [m.from, m.to]), this.dbPath);

@@ -38,7 +38,7 @@ import { loadLanceDb } from "../native/lancedb.ts";
 import { sqlString, type ChunkRow } from "./chunk-row.ts";
 import type { ChunkStore } from "./chunk-store.ts";
 import { TABLE_NAME } from "./create-table.ts";
-import { fillSearchColumns } from "./search-columns.ts";
+import { stampRow } from "./table-writes.ts";
 import { processStart, readStagingMarker, removeStagingMarker, writerAlive, writeStagingMarker, type StagingMarker } from "./staging-marker.ts";
 
 /** Longer than any reader takes between looking for the marker and resolving the version its query reads (microseconds to a few ms). */
@@ -91,10 +91,7 @@ export async function beginStagedSource(store: ChunkStore, source: string, dimen
 
   return {
     async add(rows) {
-      for (const row of rows) {
-        row.id = `${row.source}#${row.chunk_index}@${marker.token}`;
-        fillSearchColumns(row);
-      }
+      for (const row of rows) stampRow(row, marker.token);
       if (!table) {
         // No table yet: the store creates it with these rows (readers, told version 0, see no index meanwhile).
         const { created } = await store.openForWrite(dimensions, rows);

@@ -8,6 +8,7 @@ import type { Schema } from "apache-arrow";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadLanceDb } from "../native/lancedb.ts";
+import { countPending } from "./pending-vectors.ts";
 
 /**
  * Column -> index kind. BM25 over the search columns (text and title with
@@ -141,7 +142,7 @@ export async function ensureVectorIndex(table: Table, threshold: number): Promis
   const rows = await table.countRows();
   if (rows < threshold) return;
   // Rows waiting for vectors (keyword-only mode) hold zeros, which would train the partitions on nothing.
-  if ((await table.schema()).fields.some((f) => f.name === "vector_pending") && (await table.countRows("vector_pending = true")) > 0) return;
+  if ((await countPending(table)) > 0) return;
   const existing = (await table.listIndices()).find((i) => i.columns.includes("vector"));
   // An index built with LanceDB's own partition count (named vector_idx) is rebuilt once with ours.
   if (existing?.name.startsWith(VECTOR_INDEX_PREFIX)) {

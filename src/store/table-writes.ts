@@ -2,7 +2,21 @@
 import type { Table } from "@lancedb/lancedb";
 import { AppError } from "../errors.ts";
 import { sqlString, type ChunkRow } from "./chunk-row.ts";
+import { fillSearchColumns } from "./search-columns.ts";
 import { withWriteLock } from "./write-lock.ts";
+
+/**
+ * A row as every write stores it: its id under this write's token (so two
+ * writers never produce matching ids), its search columns, and a
+ * vector_pending that is never null (apache-arrow writes a boolean column of
+ * only nulls without its bitmap, which Lance refuses). `columns`, when given,
+ * are the table's: a table from before a column is not handed it.
+ */
+export function stampRow(row: ChunkRow, token: string, columns?: Set<string> | null): void {
+  row.id = `${row.source}#${row.chunk_index}@${token}`;
+  if (!columns || columns.has("text_search")) fillSearchColumns(row);
+  if (!columns || columns.has("vector_pending")) row.vector_pending = row.vector_pending === true;
+}
 
 /**
  * One commit: insert rows, and delete every other row of the named sources.
