@@ -53,6 +53,8 @@ export class ChunkStore {
   private readonly binding: ModelBinding = { log: () => {} };
   /** Counts that only change with the table version (rows, rows waiting for vectors), shared with snapshots: counted once per version, not per query. */
   private countsByVersion = new Map<string, number>();
+  /** The table version and model fingerprint checkModel last passed. */
+  private modelCheckedAt: string | undefined;
   /** A snapshot view reads its own version; a live store reads the one a staged write names (staged-source.ts). */
   private isView = false;
   private stagingView: { version: number; table: Table } | null = null;
@@ -285,7 +287,12 @@ export class ChunkStore {
   /** Refuses searches when the index records another model than the one in use. */
   async checkModel(): Promise<void> {
     const table = await this.open();
-    if (table) await checkSearchModel(table, this.dbPath, this.binding);
+    if (!table) return;
+    // Once per table version and model: the record changes only with a commit, and every query asks.
+    const checked = `${await table.version()}:${this.binding.current?.fingerprint}`;
+    if (checked === this.modelCheckedAt) return;
+    await checkSearchModel(table, this.dbPath, this.binding);
+    this.modelCheckedAt = checked;
   }
 
   /** The model the index records, or null (no index, or one built before models were recorded). */
