@@ -1,12 +1,15 @@
 /**
  * Permission errors need a user the kernel holds to them: root reads
  * everything, so when the suite runs as root the CLI runs as nobody
- * (setpriv), and as itself otherwise.
+ * (setpriv), and as itself otherwise. nobody may not be able to enter the
+ * checkout (a clone under a 0700 folder such as mktemp -d makes), so it runs
+ * the compiled binary from an open folder: the binary, its lib/ and the tiny
+ * model hard-linked (or copied) there.
  */
-import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { MAIN, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, linkSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { BINARY, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
 
 const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
 
@@ -16,6 +19,33 @@ function openDir(): string {
   return dir;
 }
 
+/** The tree under `from` again under `to`, files hard-linked where the file system allows and copied where not. */
+function openCopy(from: string, to: string): void {
+  mkdirSync(to, { recursive: true, mode: 0o755 });
+  for (const entry of readdirSync(from)) {
+    const [source, target] = [join(from, entry), join(to, entry)];
+    if (statSync(source).isDirectory()) openCopy(source, target);
+    else {
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
+    }
+  }
+}
+
+let exe: string[];
+let model: string;
+let cwd: string;
+beforeAll(() => {
+  cwd = openDir();
+  openCopy(dirname(BINARY), join(cwd, "install"));
+  exe = [...asUser, join(cwd, "install", basename(BINARY))];
+  model = join(cwd, "tiny-model");
+  openCopy(TINY_MODEL, model);
+});
+
 describe("permission errors", () => {
   test("an unreadable subfolder and unreadable files keep their entries; new unreadable files are counted with a plain message", () => {
     const root = openDir();
@@ -23,8 +53,8 @@ describe("permission errors", () => {
     const db = join(openDir(), "db");
     writeTree(root, { "a.md": "alpha", "private/b.md": "beta", "open.md": "open" });
     chmodSync(join(root, "private"), 0o777);
-    const env = { BASE_DIR: root, DB_PATH: db, MODEL_NAME: TINY_MODEL, HOME: home };
-    const sync = () => runCli(["sync", "--json"], { exe: [...asUser, process.execPath, MAIN], env });
+    const env = { BASE_DIR: root, DB_PATH: db, MODEL_NAME: model, HOME: home };
+    const sync = () => runCli(["sync", "--json"], { exe, env, cwd });
 
     const first = sync();
     expect(first.stderr).not.toContain("warn:");
@@ -45,7 +75,7 @@ describe("permission errors", () => {
     expect(messages).toContain(`${join(root, "new.md")} cannot be read: permission denied.`);
     expect(messages).not.toContain("EACCES");
 
-    const list = runCli(["list", "--json"], { exe: [...asUser, process.execPath, MAIN], env });
+    const list = runCli(["list", "--json"], { exe, env, cwd });
     const states = Object.fromEntries(JSON.parse(list.stdout).files.map((f: { displayPath: string; state: string }) => [f.displayPath, f.state]));
     chmodSync(join(root, "private"), 0o755);
     expect(states).toEqual({ "a.md": "unreadable", "new.md": "not_ingested", "private/b.md": "unlisted", "open.md": "ingested" });
@@ -57,7 +87,7 @@ describe("permission errors", () => {
     mkdirSync(join(dbParent, "db"));
     chmodSync(join(dbParent, "db"), 0o555);
     writeTree(root, { "a.md": "alpha" });
-    const r = runCli(["sync"], { exe: [...asUser, process.execPath, MAIN], env: { BASE_DIR: root, DB_PATH: join(dbParent, "db"), MODEL_NAME: TINY_MODEL, HOME: openDir() } });
+    const r = runCli(["sync"], { exe, cwd, env: { BASE_DIR: root, DB_PATH: join(dbParent, "db"), MODEL_NAME: model, HOME: openDir() } });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(`error: DB_PATH is read-only: ${join(dbParent, "db")} cannot be written`);
