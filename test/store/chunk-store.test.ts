@@ -56,19 +56,24 @@ describe("the chunk store on real LanceDB", () => {
     expect((await store.keywordSearch("valves", 10)).map((h) => h.source)).toEqual(["QX-9 manual"]);
   });
 
+  // One query's recall swings with the k-means start (0.85 to 1.0 on these random-weight vectors); the mean over 30 does not (0.98 to 0.99 in 5 builds).
   test("past the threshold, optimize builds a vector index whose hits match flat search", async () => {
     const dbPath = join(tempDir(), "db");
     const texts = Array.from({ length: 3000 }, (_, i) => `record ${i} about topic ${i % 97} and item ${(i * 7) % 113}`);
     const store = new ChunkStore(dbPath, 2000);
     await store.replaceSources(["big"], await rows("big", texts), embedder.dimensions);
-    const [query] = await embedder.embed(["topic 42 and item 17"]);
-    const flat = (await store.vectorSearch(query!, 20)).map((h) => h._distance!);
+    const queries = await embedder.embed(Array.from({ length: 30 }, (_, i) => `topic ${i * 3} and item ${i * 5}`));
+    const flat = await Promise.all(queries.map(async (q) => (await store.vectorSearch(q, 20)).map((h) => h._distance!)));
     await store.optimize();
     const lance = await import("@lancedb/lancedb");
     const indices = await (await (await lance.connect(dbPath)).openTable("chunks")).listIndices();
     expect(indices.some((i) => i.columns.includes("vector"))).toBe(true);
-    const ann = (await new ChunkStore(dbPath).vectorSearch(query!, 20)).map((h) => h._distance!);
-    const kth = flat[19]!;
-    expect(ann.filter((d) => d <= kth + 1e-6).length / 20).toBeGreaterThanOrEqual(0.95);
+    const indexed = new ChunkStore(dbPath);
+    let found = 0;
+    for (const [k, q] of queries.entries()) {
+      const kth = flat[k]![19]!;
+      found += (await indexed.vectorSearch(q, 20)).filter((h) => h._distance! <= kth + 1e-6).length;
+    }
+    expect(found / (20 * queries.length)).toBeGreaterThanOrEqual(0.95);
   });
 });
