@@ -28,7 +28,7 @@ import { queryDocuments } from "../../src/search/query-documents.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { CORPUS, loadSet, type RetrievalSet } from "./lib/datasets.ts";
 import { mrrAt, ndcgAt, rankDocuments, recallAt } from "./lib/ir-metrics.ts";
-import { corpusCopy, REPO, RESULTS, tempDir } from "./lib/setup.ts";
+import { corpusCopy, RESULTS, SHARED_E5, tempDir } from "./lib/setup.ts";
 import { mean } from "./lib/stats.ts";
 
 const { values } = parseArgs({
@@ -38,7 +38,7 @@ const { values } = parseArgs({
     queries: { type: "string", default: "100000" },
   },
 });
-const MODEL = process.env.MINIRAG_BENCH_MODEL ?? join(REPO, "../shared/models/multilingual-e5-small-int8");
+const MODEL = process.env.MINIRAG_BENCH_MODEL ?? SHARED_E5;
 if (!existsSync(join(MODEL, "model.onnx"))) {
   console.error(`no model at ${MODEL}: set MINIRAG_BENCH_MODEL to a real model folder`);
   process.exit(0);

@@ -10,8 +10,10 @@
  * to bench-results/report.md) and an SVG latency chart into bench-results/. Timings are
  * reported, never asserted.
  *
- * Speed runs use random weights in the default model's shape (12 layers,
- * hidden 384). Quality runs use a real model: MINIRAG_BENCH_MODEL (an absolute
+ * Speed, start-up and memory runs use one model for us and the peers
+ * (lib/setup.ts speedModel): ../shared/models/multilingual-e5-small-int8,
+ * the default model's real shape, else random weights in that shape with a
+ * small vocabulary. Quality runs use a real model: MINIRAG_BENCH_MODEL (an absolute
  * model folder) when set, else ../shared/models/multilingual-e5-small-int8;
  * without either only the keyword rows mean anything. The full quality
  * section embeds about 1,500 documents and asks 3 x 3,900 questions: many
@@ -21,12 +23,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSet } from "./lib/datasets.ts";
 import { latencyChartSvg } from "./lib/latency-chart.ts";
-import { RESULTS, ensureBinary, ensureL12Model } from "./lib/setup.ts";
+import { RESULTS, ensureBinary, speedModel } from "./lib/setup.ts";
 import { benchIngest } from "./sections/ingest.ts";
 import { benchLatency, replicateIndex, vectorRecall, type IndexBuild, type LatencyRow } from "./sections/latency.ts";
 import { benchScaleIngest } from "./scale-ingest.ts";
 import { renderScale } from "./scale-report.ts";
 import { benchStartup } from "./sections/startup.ts";
+import { benchMemory, renderMemory } from "./sections/memory.ts";
 import { runQualitySection } from "./sections/quality-section.ts";
 import { renderQualityReport } from "./report-quality.ts";
 import { PEERS, benchPeer, type PeerFigures } from "./peers/peers.ts";
@@ -52,34 +55,36 @@ if (process.argv.includes("--quality")) {
 
 const withPeers = !quick && !process.argv.includes("--no-peers");
 const plan = quick
-  ? { ingestDocs: 40, sizes: [1000], queries: 20, startupRuns: 3 }
-  : { ingestDocs: 300, sizes: [5000, 20000, 100000, 1000000], queries: 200, startupRuns: 10 };
+  ? { ingestDocs: 40, sizes: [1000], queries: 20, startupRuns: 3, memory: { fileMb: [0.05, 0.1], keywordOnlyMb: 1, folderFiles: 200 } }
+  : { ingestDocs: 300, sizes: [5000, 20000, 100000, 1000000], queries: 200, startupRuns: 10, memory: { fileMb: [0.5, 1, 2], keywordOnlyMb: 100, folderFiles: 20000 } };
 // Ingest as the index grows (scale-ingest.ts): chunk counts after each sync step.
 const scaleSteps = quick ? [500, 2000] : [1000, 5000, 10000, 25000, 50000];
 
 mkdirSync(RESULTS, { recursive: true });
 const binary = ensureBinary();
-const l12 = ensureL12Model();
+const model = speedModel();
 const scifact = loadSet("scifact");
 const queries = Array.from({ length: plan.queries }, (_, i) => scifact.queries[i % scifact.queries.length]!.text);
 
-log(`ingest: ${plan.ingestDocs} scifact abstracts, l12-shape model`);
-const ingest = await benchIngest(scifact.docs.slice(0, plan.ingestDocs), l12, binary);
+log(`ingest: ${plan.ingestDocs} scifact abstracts, ${model.name}`);
+const ingest = await benchIngest(scifact.docs.slice(0, plan.ingestDocs), model.dir, binary);
 
 const latency: LatencyRow[] = [];
 const builds: (IndexBuild & { recall: number })[] = [];
 for (const size of plan.sizes) {
   log(`latency: building a ${size}-chunk index`);
   const { dbPath, build } = await replicateIndex(ingest.dbPath, size, ingest.root);
-  builds.push({ ...build, recall: await vectorRecall(dbPath, l12, queries.slice(0, 50)) });
-  latency.push(...(await benchLatency(dbPath, ingest.root, size, l12, binary, queries)));
+  builds.push({ ...build, recall: await vectorRecall(dbPath, model.dir, queries.slice(0, 50)) });
+  latency.push(...(await benchLatency(dbPath, ingest.root, size, model.dir, binary, queries)));
 }
 
 log(`ingest as the index grows: steps to ${scaleSteps.at(-1)} chunks`);
-const scale = await benchScaleIngest(l12, scaleSteps, log);
+const scale = await benchScaleIngest(model.dir, scaleSteps, log);
+
+const memory = await benchMemory(binary, scifact.docs, model.dir, plan.memory, log);
 
 log("start-up");
-const startup = await benchStartup(binary, scifact.docs.slice(0, 20), l12, plan.startupRuns, queries[0]!);
+const startup = await benchStartup(binary, scifact.docs.slice(0, 20), model, plan.startupRuns, queries[0]!);
 
 const quality = await runQualitySection(quick, log);
 
@@ -87,13 +92,13 @@ const peers: PeerFigures[] = [];
 if (withPeers) {
   for (const peer of PEERS) {
     log(`peer: ${peer.name}`);
-    peers.push(await benchPeer(peer, scifact.docs.slice(0, plan.ingestDocs), l12, queries.slice(0, 50), 3));
+    peers.push(await benchPeer(peer, scifact.docs.slice(0, plan.ingestDocs), model.dir, queries.slice(0, 50), 3));
   }
 }
 
 writeFileSync(join(RESULTS, "latency.svg"), latencyChartSvg(latency));
 
-const report = renderReport({ quick, withPeers, ingest, latency, startup, quality: quality.rows, qualityModel: quality.banner, scifactBm25: quality.scifactBm25, peers, minutes: (performance.now() - began) / 60000 }) + renderScale(builds, scale, "l12-shape random weights");
+const report = renderReport({ quick, withPeers, model, scale, memory, ingest, latency, startup, quality: quality.rows, qualityModel: quality.banner, scifactBm25: quality.scifactBm25, peers, minutes: (performance.now() - began) / 60000 }) + renderScale(builds, scale, model.name) + renderMemory(memory, model.name);
 writeFileSync(join(RESULTS, "report.md"), report);
 process.stdout.write(report);
 log(`done; report in ${join(RESULTS, "report.md")}, chart in ${join(RESULTS, "latency.svg")}`);

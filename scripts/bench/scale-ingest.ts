@@ -10,9 +10,8 @@
  * on disk and its data files. Throughput at the last step against the first
  * is the linearity figure (issue 11: within 15%).
  *
- * The model is the l12 random-weight model (the default model's compute)
- * unless --model names another folder: throughput growth does not depend on
- * the weights.
+ * The model is the bench's speed model (lib/setup.ts speedModel: the
+ * real-shape e5 folder when it is there) unless --model names another folder.
  */
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -22,7 +21,7 @@ import { loadConfig } from "../../src/config/load-config.ts";
 import { newIngestMetrics } from "../../src/ingest/ingest-metrics.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { loadSet } from "./lib/datasets.ts";
-import { ensureL12Model, folderBytes, tempDir } from "./lib/setup.ts";
+import { folderBytes, speedModel, tempDir } from "./lib/setup.ts";
 
 export interface ScaleStep {
   /** Chunks in the index after the step. */
@@ -131,7 +130,7 @@ export function renderScaleSteps(steps: ScaleStep[], model: string): string {
 
 if (import.meta.main) {
   const { values } = parseArgs({ options: { model: { type: "string" }, steps: { type: "string", default: "1000,5000,10000,25000,50000" } } });
-  const model = values.model ?? ensureL12Model();
+  const model = values.model ?? speedModel().dir;
   const steps = values.steps!.split(",").map(Number);
   const began = performance.now();
   const result = await benchScaleIngest(model, steps, (line) => process.stderr.write(`[${((performance.now() - began) / 1000).toFixed(0)}s] ${line}\n`));

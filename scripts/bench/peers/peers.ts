@@ -1,6 +1,6 @@
 /**
  * The peers, installed by this script into bench-results/peers and fed the
- * same l12 model files offline:
+ * same model files as ours offline (the bench's speed model):
  *  - mcp-local-rag (npm), run under Bun (it asks for Node >= 22), model in
  *    transformers.js's cache layout;
  *  - the reference Python minirag-mcp (PyPI) in a venv, model in fastembed's
@@ -10,7 +10,7 @@
  * its CLI, start-up, warm query latency over MCP stdio, peak RSS, index size.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { openSession, timeQueries } from "../lib/mcp-driver.ts";
 import { RESULTS, corpusCopy, folderBytes, tempDir, timedRun } from "../lib/setup.ts";
 import { median, percentile } from "../lib/stats.ts";
@@ -51,21 +51,42 @@ function run(cmd: string[], env: Record<string, string> = {}): void {
   if (r.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed: ${r.stderr.toString().slice(-600)}`);
 }
 
-const modelConfig = (vocabSize: number) => ({
-  model_type: "bert",
-  architectures: ["BertModel"],
-  hidden_size: 384,
-  num_hidden_layers: 12,
-  num_attention_heads: 12,
-  intermediate_size: 1536,
-  max_position_embeddings: 512,
-  vocab_size: vocabSize,
-  type_vocab_size: 2,
-});
-
-function vocabSize(modelDir: string): number {
-  return Object.keys(JSON.parse(readFileSync(join(modelDir, "tokenizer.json"), "utf8")).model.vocab).length;
+interface TokenizerConfig {
+  tokenizer_class?: string;
+  [token: string]: unknown;
 }
+
+const tokenizerConfig = (modelDir: string) => JSON.parse(readFileSync(join(modelDir, "tokenizer_config.json"), "utf8")) as TokenizerConfig;
+
+/** A full config.json (ours need none, or a short one): the architecture follows the tokenizer's family; the folder's own fields win. */
+function modelConfig(modelDir: string) {
+  const own = existsSync(join(modelDir, "config.json")) ? JSON.parse(readFileSync(join(modelDir, "config.json"), "utf8")) : {};
+  const xlmr = tokenizerConfig(modelDir).tokenizer_class === "XLMRobertaTokenizer";
+  const vocab = JSON.parse(readFileSync(join(modelDir, "tokenizer.json"), "utf8")).model.vocab;
+  return {
+    model_type: xlmr ? "xlm-roberta" : "bert",
+    architectures: [xlmr ? "XLMRobertaModel" : "BertModel"],
+    hidden_size: 384,
+    num_hidden_layers: 12,
+    num_attention_heads: 12,
+    intermediate_size: 1536,
+    max_position_embeddings: xlmr ? 514 : 512,
+    vocab_size: Object.keys(vocab).length,
+    type_vocab_size: xlmr ? 1 : 2,
+    ...(xlmr && { pad_token_id: 1, bos_token_id: 0, eos_token_id: 2 }),
+    ...own,
+  };
+}
+
+/** The special tokens fastembed reads, from the folder's own tokenizer_config.json. */
+function specialTokens(modelDir: string): Record<string, string> {
+  const config = tokenizerConfig(modelDir);
+  const names = ["bos_token", "eos_token", "cls_token", "sep_token", "pad_token", "unk_token", "mask_token"];
+  return Object.fromEntries(names.filter((n) => typeof config[n] === "string").map((n) => [n, config[n] as string]));
+}
+
+/** Peers keep their converted model per model folder, so a run with another model never reads stale files. */
+const modelCache = (peer: string, modelDir: string) => join(RESULTS, "peers", `${peer}-cache`, basename(modelDir));
 
 const localRagDir = join(RESULTS, "peers", "mcp-local-rag");
 const localRag: Peer = {
@@ -77,15 +98,15 @@ const localRag: Peer = {
     run(["npm", "install", "--prefix", localRagDir, "--no-audit", "--no-fund", `mcp-local-rag@${LOCAL_RAG_VERSION}`], { ONNXRUNTIME_NODE_INSTALL: "skip" });
   },
   env(modelDir, root, dbPath) {
-    const cache = join(RESULTS, "peers", "local-rag-cache");
-    const dir = join(cache, "bench", "l12");
+    const cache = modelCache("local-rag", modelDir);
+    const dir = join(cache, "bench", "model");
     if (!existsSync(join(dir, "onnx", "model.onnx"))) {
       mkdirSync(join(dir, "onnx"), { recursive: true });
       cpSync(join(modelDir, "model.onnx"), join(dir, "onnx", "model.onnx"));
       for (const f of ["tokenizer.json", "tokenizer_config.json"]) cpSync(join(modelDir, f), join(dir, f));
-      writeFileSync(join(dir, "config.json"), JSON.stringify(modelConfig(vocabSize(modelDir))));
+      writeFileSync(join(dir, "config.json"), JSON.stringify(modelConfig(modelDir)));
     }
-    return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, MODEL_NAME: "bench/l12", HF_HUB_OFFLINE: "1" };
+    return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, MODEL_NAME: "bench/model", HF_HUB_OFFLINE: "1" };
   },
   ingest: (root) => [process.execPath, join(localRagDir, "node_modules/mcp-local-rag/dist/index.js"), "ingest", root],
   status: [process.execPath, join(localRagDir, "node_modules/mcp-local-rag/dist/index.js"), "status"],
@@ -104,7 +125,7 @@ const reference: Peer = {
     run([join(referenceDir, "venv", "bin", "pip"), "install", "-q", `minirag-mcp==${REFERENCE_VERSION}`]);
   },
   env(modelDir, root, dbPath) {
-    const cache = join(RESULTS, "peers", "reference-cache");
+    const cache = modelCache("reference", modelDir);
     const snapshot = join(cache, REFERENCE_REPO, "snapshots", REFERENCE_REVISION);
     if (!existsSync(join(snapshot, "model_optimized.onnx"))) {
       mkdirSync(snapshot, { recursive: true });
@@ -112,8 +133,8 @@ const reference: Peer = {
       writeFileSync(join(cache, REFERENCE_REPO, "refs", "main"), REFERENCE_REVISION);
       cpSync(join(modelDir, "model.onnx"), join(snapshot, "model_optimized.onnx"));
       for (const f of ["tokenizer.json", "tokenizer_config.json"]) cpSync(join(modelDir, f), join(snapshot, f));
-      writeFileSync(join(snapshot, "config.json"), JSON.stringify(modelConfig(vocabSize(modelDir))));
-      writeFileSync(join(snapshot, "special_tokens_map.json"), JSON.stringify({ cls_token: "[CLS]", sep_token: "[SEP]", pad_token: "[PAD]", unk_token: "[UNK]", mask_token: "[MASK]" }));
+      writeFileSync(join(snapshot, "config.json"), JSON.stringify(modelConfig(modelDir)));
+      writeFileSync(join(snapshot, "special_tokens_map.json"), JSON.stringify(specialTokens(modelDir)));
     }
     return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, HF_HUB_OFFLINE: "1" };
   },

@@ -1,5 +1,5 @@
 /**
- * Ingest throughput on real documents with the l12-shape model: in process
+ * Ingest throughput on real documents with the bench's speed model: in process
  * (for the convert/chunk/embed/store split and the model-only floor on the
  * same batches) and through the compiled binary (wall time and peak RSS).
  */

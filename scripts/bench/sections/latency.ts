@@ -1,6 +1,6 @@
 /**
  * Warm query latency at several index sizes. The index is the ingest run's
- * real chunks (l12 vectors) replicated under new paths up to the target row
+ * real chunks (the speed model's vectors) replicated under new paths up to the target row
  * count, then queried in process and over MCP stdio through the binary, for
  * vector-only, BM25-only and hybrid ranking.
  */

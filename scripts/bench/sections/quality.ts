@@ -13,13 +13,10 @@ import { queryDocuments } from "../../../src/search/query-documents.ts";
 import { mrrAt, ndcgAt, rankDocuments, recallAt } from "../lib/ir-metrics.ts";
 import type { RetrievalSet } from "../lib/datasets.ts";
 import { halfOf, type Half, type QualitySet } from "../lib/quality-sets.ts";
-import { corpusCopy, REPO, tempDir } from "../lib/setup.ts";
+import { corpusCopy, REPO, SHARED_E5, tempDir } from "../lib/setup.ts";
 import { mean } from "../lib/stats.ts";
 
 export const WEIGHTS = [0, 0.6, 1] as const;
-
-/** The real model the quality rows are made with unless MINIRAG_BENCH_MODEL names another folder. */
-export const DEFAULT_QUALITY_MODEL = join(REPO, "../shared/models/multilingual-e5-small-int8");
 
 export interface QualityModel {
   dir: string;
@@ -31,7 +28,7 @@ export interface QualityModel {
 
 /** MINIRAG_BENCH_MODEL, else the shared e5 folder, else the tiny test model. */
 export function qualityModel(env = process.env): QualityModel {
-  const dir = env.MINIRAG_BENCH_MODEL ?? (existsSync(join(DEFAULT_QUALITY_MODEL, "model.onnx")) ? DEFAULT_QUALITY_MODEL : undefined);
+  const dir = env.MINIRAG_BENCH_MODEL ?? (existsSync(join(SHARED_E5, "model.onnx")) ? SHARED_E5 : undefined);
   if (dir) return { dir, name: basename(dir), real: true };
   return { dir: join(REPO, "test/fixtures/models/tiny"), name: "tiny (random weights)", real: false };
 }

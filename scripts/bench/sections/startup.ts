@@ -1,10 +1,8 @@
 /**
  * Start-up through the compiled binary: spawn to `status` printed, spawn to a
  * `tools/list` answer, and the cold start, spawn to the first query answered
- * (over MCP stdio and in the CLI), with the real-shape model
- * ../shared/models/multilingual-e5-small-int8 (250k-token vocabulary, 17 MB
- * tokenizer.json) when it is there, else the l12 random model (4.5k tokens,
- * which hides the vocabulary's cost; the report says which).
+ * (over MCP stdio and in the CLI), with the bench's speed model
+ * (lib/setup.ts speedModel: the real-shape e5 folder when it is there).
  *
  * The MCP timings use a raw JSON-RPC pipe rather than the SDK client, whose
  * own work between tools/list and the first call (compiling every tool's
@@ -14,13 +12,10 @@
  * writes those caches, is reported once. With MINIRAG_TRACE_STARTUP=1 the
  * server names its steps on stderr; their medians give the breakdown.
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { openSession } from "../lib/mcp-driver.ts";
-import { REPO, corpusCopy, tempDir, timedRun } from "../lib/setup.ts";
+import { corpusCopy, tempDir, timedRun, type SpeedModel } from "../lib/setup.ts";
 import { fmt, median } from "../lib/stats.ts";
-
-export const REAL_SHAPE_MODEL = join(REPO, "../shared/models/multilingual-e5-small-int8");
 
 export interface StartupFigures {
   model: string;
@@ -100,10 +95,8 @@ export async function startupIndex(binary: string, files: string[], modelDir: st
   return env;
 }
 
-export async function benchStartup(binary: string, files: string[], l12: string, runs: number, query: string): Promise<StartupFigures> {
-  const realShape = existsSync(join(REAL_SHAPE_MODEL, "model.onnx"));
-  const modelDir = realShape ? REAL_SHAPE_MODEL : l12;
-  const env = await startupIndex(binary, files, modelDir);
+export async function benchStartup(binary: string, files: string[], model: SpeedModel, runs: number, query: string): Promise<StartupFigures> {
+  const env = await startupIndex(binary, files, model.dir);
   // The sync above already wrote the caches; a fresh CACHE_DIR shows the first start of all.
   const firstEverMs = (await rawMcp(binary, { ...env, CACHE_DIR: tempDir("startup-cache-first") }, query)).queryMs;
   const status: number[] = [];
@@ -127,8 +120,8 @@ export async function benchStartup(binary: string, files: string[], l12: string,
   const names = [...(mcp[0]?.steps.keys() ?? [])];
   const steps: [string, number][] = names.map((name) => [name, median(mcp.map((r) => r.steps.get(name) ?? Number.NaN).filter(Number.isFinite))]);
   return {
-    model: realShape ? "multilingual-e5-small-int8 (../shared, 250k-token vocabulary)" : "l12 random model (4.5k-token vocabulary: ../shared is absent, so the real vocabulary's cost is not in these figures)",
-    realShape,
+    model: model.name,
+    realShape: model.realShape,
     statusMs: median(status),
     toolsListMs: median(list),
     toolsListSdkMs: median(listSdk),
