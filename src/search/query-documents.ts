@@ -112,8 +112,13 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     const notice = [modeNotice, await emptyNotice(store, filter, input.scope)].filter(Boolean).join(" ");
     return { results, sources: [], parents: {}, ...(notice ? { notice } : {}), ...labelled?.fields };
   }
-  const sources = await withLabelFields(await store.open(), config.roots, await withLookAlikes(store.dbPath, await store.open(), citedSources(results, config.roots), config.roots, labelsOn(config.roots)));
-  return { results, sources, parents: await parentsOf(store, results), ...(modeNotice && { notice: modeNotice }), ...labelled?.fields };
+  const table = await store.open();
+  // The sections' read need not wait for the sources' look-alikes and labels.
+  const [sources, parents] = await Promise.all([
+    withLookAlikes(store.dbPath, table, citedSources(results, config.roots), config.roots, labelsOn(config.roots)).then((cited) => withLabelFields(table, config.roots, cited)),
+    parentsOf(store, results),
+  ]);
+  return { results, sources, parents, ...(modeNotice && { notice: modeNotice }), ...labelled?.fields };
 }
 
 /** Said with every answer while search is keyword-only, or while some chunks still wait for vectors. */

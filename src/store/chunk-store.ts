@@ -16,18 +16,17 @@ import { checkDimensions, stampRow, swapIn } from "./table-writes.ts";
 import { checkSearchModel, ensureWriteModel, readIndexModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
 import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
-import { HAS_VECTOR, META_COLUMNS, chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
+import { chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { countPending, pendingChunks, pendingSources, writeVectors, type PendingChunk } from "./pending-vectors.ts";
-import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
-import { backfillSearchColumns, keywordColumns, missingNow, SEARCH_COLUMNS } from "./search-columns.ts";
-import { keywordText } from "./keyword-text.ts";
+import type { SourceSummary } from "./source-summary.ts";
+import { backfillSearchColumns, keywordColumns, missingNow } from "./search-columns.ts";
+import { keywordSearch, listSources, parentChunks, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
 import { ANN_THRESHOLD, ivfProbes, brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
-type Meta = Omit<ChunkRow, "vector">;
-export type Hit = Meta & { _distance?: number; _score?: number };
+export type { Hit, SectionChunk } from "./chunk-reads.ts";
 export type { SourceSummary } from "./source-summary.ts";
 
 /** A file that moved: its chunks go to the new path as they are, with no read or embedding. */
@@ -51,8 +50,10 @@ export class ChunkStore {
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */
   private readonly binding: ModelBinding = { log: () => {} };
-  /** Counts that only change with the table version (rows, rows waiting for vectors), shared with snapshots: counted once per version, not per query. */
-  private countsByVersion = new Map<string, number>();
+  /** Facts that only change with the table version (rows, rows waiting for vectors, indexed columns), shared with snapshots: read once per version, not per query. */
+  private perVersion = new Map<string, unknown>();
+  /** The last snapshot: the next query at the same version reuses it instead of opening the table again. */
+  private lastView: { version: number; view: ChunkStore } | null = null;
   /** The table version and model fingerprint checkModel last passed. */
   private modelCheckedAt: string | undefined;
   /** A snapshot view reads its own version; a live store reads the one a staged write names (staged-source.ts). */
@@ -106,12 +107,16 @@ export class ChunkStore {
     const view = new ChunkStore(this.dbPath, this.annThreshold);
     const table = await this.open();
     if (!table) return view;
+    const version = await table.version();
+    // A view of the version that is still the latest reads the same files: opening the table again cost ~2 ms a query.
+    if (this.lastView?.version === version) return this.lastView.view;
     const pinned = await (await this.connect()).openTable(TABLE_NAME);
-    await pinned.checkout(await table.version());
+    await pinned.checkout(version);
     view.connection = this.connection;
     view.isView = true;
-    view.countsByVersion = this.countsByVersion;
+    view.perVersion = this.perVersion;
     await view.adopt(pinned);
+    this.lastView = { version, view };
     return view;
   }
 
@@ -152,11 +157,6 @@ export class ChunkStore {
       `Process ${marker.pid} is writing a large document (${marker.source}) into the index at ${this.dbPath} in batches; other writes wait until it finishes.`,
       "Try again when that sync or ingest has finished; searches meanwhile answer from the index as it was before that document.",
     );
-  }
-
-  /** The metadata columns this table has: one written by an older version may lack a newer column. */
-  private metaColumns(): string[] {
-    return META_COLUMNS.filter((c) => this.columns?.has(c) ?? true);
   }
 
   /**
@@ -312,37 +312,18 @@ export class ChunkStore {
 
   async sourceChunks(source: string, from?: number, to?: number): Promise<Meta[]> {
     const table = await this.open();
-    if (!table) return [];
-    const range = from === undefined || to === undefined ? "" : ` AND chunk_index >= ${from} AND chunk_index <= ${Math.min(to, 2 ** 31 - 1)}`;
-    const rows = (await table
-      .query()
-      .where(`source = ${sqlString(source)}${range}`)
-      .select(this.metaColumns())
-      .toArray()) as Meta[];
-    return rows.map(plain).sort((a, b) => a.chunk_index - b.chunk_index);
+    return table ? sourceChunks(table, this.columns, source, from, to) : [];
   }
 
   /** Chunks by parent id, for the parents map of a response. */
-  async parentChunks(parentIds: string[]): Promise<Meta[]> {
+  async parentChunks(parentIds: string[]): Promise<SectionChunk[]> {
     const table = await this.open();
-    if (!table || parentIds.length === 0) return [];
-    const rows = (await table
-      .query()
-      .where(`parent_id IN (${parentIds.map(sqlString).join(", ")})`)
-      .select(this.metaColumns())
-      .toArray()) as Meta[];
-    return rows.map(plain).sort((a, b) => (a.source === b.source ? a.chunk_index - b.chunk_index : a.source < b.source ? -1 : 1));
+    return table ? parentChunks(table, this.columns, parentIds) : [];
   }
 
   async listSources(): Promise<SourceSummary[]> {
     const table = await this.open();
-    if (!table) return [];
-    const columns = ["source", "source_type", "title", "content_hash", "mtime", "file_size", "scheme", "ocr_engine", "chunk_index"] as const;
-    // Read column by column: row proxies cost about twice as much over every chunk of the index (5,000 rows: 22-43 ms against 13-15).
-    const arrow = await table.query().select([...columns]).toArrow();
-    const values = columns.map((name) => arrow.getChild(name)!.toArray() as ArrayLike<unknown>);
-    const rows = Array.from({ length: arrow.numRows }, (_, i) => Object.fromEntries(columns.map((name, c) => [name, values[c]![i]])) as unknown as SummaryRow);
-    return summariseSources(rows);
+    return table ? listSources(table) : [];
   }
 
   /** The vector width of the table, or null when there is no table yet. */
@@ -353,28 +334,25 @@ export class ChunkStore {
     return (field?.type as { listSize?: number } | undefined)?.listSize ?? null;
   }
 
-  /** A count of the table as this store reads it, computed once per table version. */
-  private async countAtVersion(kind: "rows" | "pending", count: (table: Table) => Promise<number>): Promise<number> {
-    const table = await this.open();
-    if (!table) return 0;
+  /** A fact about the table as this store reads it (table: what open() returned), read once per table version. */
+  private async atVersion<T>(table: Table, kind: string, read: (table: Table) => Promise<T>): Promise<T> {
     const key = `${kind}@${await table.version()}`;
-    let value = this.countsByVersion.get(key);
-    if (value === undefined) {
-      value = await count(table);
-      if (this.countsByVersion.size > 64) this.countsByVersion.clear();
-      this.countsByVersion.set(key, value);
-    }
+    if (this.perVersion.has(key)) return this.perVersion.get(key) as T;
+    const value = await read(table);
+    if (this.perVersion.size > 64) this.perVersion.clear();
+    this.perVersion.set(key, value);
     return value;
   }
 
   /** Rows of the table: the vector side sizes its probes by it. */
-  private rowCount(): Promise<number> {
-    return this.countAtVersion("rows", (table) => table.countRows());
+  private async rowCount(table: Table): Promise<number> {
+    return this.atVersion(table, "rows", (t) => t.countRows());
   }
 
   /** Chunks stored in keyword-only mode that still wait for their vectors. */
-  pendingCount(): Promise<number> {
-    return this.countAtVersion("pending", countPending);
+  async pendingCount(): Promise<number> {
+    const table = await this.open();
+    return table ? this.atVersion(table, "pending", countPending) : 0;
   }
 
   /** Sources with chunks waiting for vectors, each with how many. */
@@ -406,32 +384,15 @@ export class ChunkStore {
   async vectorSearch(vector: Float32Array, limit: number, filter?: string): Promise<Hit[]> {
     const table = await this.open();
     if (!table) return [];
-    let query = table.vectorSearch(vector).distanceType("l2").nprobes(ivfProbes(await this.rowCount())).limit(limit).select([...this.metaColumns(), "_distance"]);
-    // Rows waiting for vectors hold zeros: at a fixed distance from every query, they would rank as noise.
-    const where = (await this.pendingCount()) > 0 ? [filter, HAS_VECTOR].filter(Boolean).map((f) => `(${f})`).join(" AND ") : filter;
-    if (where) query = query.where(where);
-    return ((await query.toArray()) as Hit[]).map(plain);
+    const waiting = await this.atVersion(table, "pending", countPending);
+    return vectorSearch(table, this.columns, vector, limit, { probes: ivfProbes(await this.rowCount(table)), skipPending: waiting > 0, filter });
   }
 
   async keywordSearch(text: string, limit: number, filter?: string): Promise<Hit[]> {
     const table = await this.open();
     if (!table) return [];
-    const lance = await loadLanceDb();
-    // An index built before the search columns is read through its old text and title indexes until a write moves them.
-    const columns = keywordColumns((await table.listIndices()).flatMap((i) => i.columns));
-    const words = columns === SEARCH_COLUMNS ? keywordText(text) : text;
-    let query = table
-      .query()
-      .fullTextSearch(new lance.MultiMatchQuery(words, [...columns]))
-      .limit(limit)
-      // The search columns come along so the caller can see which query words a hit matched (keyword-coverage.ts).
-      .select([...this.metaColumns(), ...(columns === SEARCH_COLUMNS ? SEARCH_COLUMNS : []), "_score"]);
-    if (filter) query = query.where(filter);
-    return ((await query.toArray()) as Hit[]).map(plain);
+    // Which columns the full-text indexes cover changes only with a commit; listing the indexes cost ~1 ms a query.
+    const indexed = await this.atVersion(table, "keyword-columns", async (t) => keywordColumns((await t.listIndices()).flatMap((i) => i.columns)));
+    return keywordSearch(table, this.columns, indexed, text, limit, filter);
   }
-}
-
-/** Arrow rows are proxies; copy the fields out so callers get plain objects. */
-function plain<T extends object>(row: T): T {
-  return { ...row };
 }

@@ -1,0 +1,97 @@
+/**
+ * The read side of the chunks table: searches, a source's chunks, sections
+ * by parent id and the per-source summary. Free functions over a table (the
+ * version a ChunkStore or its snapshot reads) and the columns that table has,
+ * each selecting only the columns its caller uses: every selected column is
+ * read and copied for every row a search returns.
+ */
+import type { Table } from "@lancedb/lancedb";
+import { loadLanceDb } from "../native/lancedb.ts";
+import { HAS_VECTOR, META_COLUMNS, sqlString, type ChunkRow } from "./chunk-row.ts";
+import { keywordText } from "./keyword-text.ts";
+import { SEARCH_COLUMNS } from "./search-columns.ts";
+import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
+
+export type Meta = Omit<ChunkRow, "vector">;
+
+/**
+ * What a search hit carries: what a result shows and fusion needs, not the
+ * bookkeeping columns (hashes, times, sizes). At 100k chunks the full row cost
+ * each side about 2-3 ms more (scripts/bench/query-profile.ts).
+ */
+export const HIT_COLUMNS = ["id", "source", "title", "chunk_index", "parent_id", "text", "pages"] as const;
+export type Hit = Pick<ChunkRow, (typeof HIT_COLUMNS)[number] | "text_search" | "title_search"> & { _distance?: number; _score?: number };
+
+/** What a section is rebuilt from (join-parent.ts). */
+export const SECTION_COLUMNS = ["source", "chunk_index", "parent_id", "text", "context_lines"] as const;
+export type SectionChunk = Pick<ChunkRow, (typeof SECTION_COLUMNS)[number]>;
+
+/** A table's columns among the wanted ones: a table written by an older version may lack a newer column. */
+function present<T extends string>(wanted: readonly T[], columns: Set<string> | null): T[] {
+  return wanted.filter((c) => columns?.has(c) ?? true);
+}
+
+export interface VectorSearchOptions {
+  probes: number;
+  /** Rows waiting for vectors hold zeros: at a fixed distance from every query, they would rank as noise. */
+  skipPending: boolean;
+  filter?: string;
+}
+
+export async function vectorSearch(table: Table, columns: Set<string> | null, vector: Float32Array, limit: number, options: VectorSearchOptions): Promise<Hit[]> {
+  let query = table.vectorSearch(vector).distanceType("l2").nprobes(options.probes).limit(limit).select([...present(HIT_COLUMNS, columns), "_distance"]);
+  const where = options.skipPending ? [options.filter, HAS_VECTOR].filter(Boolean).map((f) => `(${f})`).join(" AND ") : options.filter;
+  if (where) query = query.where(where);
+  return ((await query.toArray()) as Hit[]).map(plain);
+}
+
+/** `indexed`: the keyword columns the table's full-text indexes cover (keywordColumns in search-columns.ts). */
+export async function keywordSearch(table: Table, columns: Set<string> | null, indexed: readonly string[], text: string, limit: number, filter?: string): Promise<Hit[]> {
+  const lance = await loadLanceDb();
+  // An index built before the search columns is read through its old text and title indexes until a write moves them.
+  const onSearchColumns = indexed === SEARCH_COLUMNS;
+  let query = table
+    .query()
+    .fullTextSearch(new lance.MultiMatchQuery(onSearchColumns ? keywordText(text) : text, [...indexed]))
+    .limit(limit)
+    // The search columns come along so the caller can see which query words a hit matched (keyword-coverage.ts).
+    .select([...present(HIT_COLUMNS, columns), ...(onSearchColumns ? SEARCH_COLUMNS : []), "_score"]);
+  if (filter) query = query.where(filter);
+  return ((await query.toArray()) as Hit[]).map(plain);
+}
+
+/** Chunks by parent id, for the parents map of a response, in source and chunk order. */
+export async function parentChunks(table: Table, columns: Set<string> | null, parentIds: string[]): Promise<SectionChunk[]> {
+  if (parentIds.length === 0) return [];
+  const rows = (await table
+    .query()
+    .where(`parent_id IN (${parentIds.map(sqlString).join(", ")})`)
+    .select(present(SECTION_COLUMNS, columns))
+    .toArray()) as SectionChunk[];
+  return rows.map(plain).sort((a, b) => (a.source === b.source ? a.chunk_index - b.chunk_index : a.source < b.source ? -1 : 1));
+}
+
+/** A source's chunks in order, optionally only chunk_index from..to. */
+export async function sourceChunks(table: Table, columns: Set<string> | null, source: string, from?: number, to?: number): Promise<Meta[]> {
+  const range = from === undefined || to === undefined ? "" : ` AND chunk_index >= ${from} AND chunk_index <= ${Math.min(to, 2 ** 31 - 1)}`;
+  const rows = (await table
+    .query()
+    .where(`source = ${sqlString(source)}${range}`)
+    .select(present(META_COLUMNS, columns))
+    .toArray()) as Meta[];
+  return rows.map(plain).sort((a, b) => a.chunk_index - b.chunk_index);
+}
+
+export async function listSources(table: Table): Promise<SourceSummary[]> {
+  const columns = ["source", "source_type", "title", "content_hash", "mtime", "file_size", "scheme", "ocr_engine", "chunk_index"] as const;
+  // Read column by column: row proxies cost about twice as much over every chunk of the index (5,000 rows: 22-43 ms against 13-15).
+  const arrow = await table.query().select([...columns]).toArrow();
+  const values = columns.map((name) => arrow.getChild(name)!.toArray() as ArrayLike<unknown>);
+  const rows = Array.from({ length: arrow.numRows }, (_, i) => Object.fromEntries(columns.map((name, c) => [name, values[c]![i]])) as unknown as SummaryRow);
+  return summariseSources(rows);
+}
+
+/** Arrow rows are proxies; copy the fields out so callers get plain objects. */
+function plain<T extends object>(row: T): T {
+  return { ...row };
+}
