@@ -2,6 +2,7 @@
 import { availableParallelism } from "node:os";
 import { AppError } from "../errors.ts";
 import { setNativeEnvDefault } from "./native-env.ts";
+import { boundNativeHeap } from "./native-heap.ts";
 import { lancedbPlatformTag, nativeLibDir, nativeLibFile } from "./lib-dir.ts";
 
 type LanceDb = typeof import("@lancedb/lancedb");
@@ -16,6 +17,8 @@ export function loadLanceDb(): Promise<LanceDb> {
     // CPU used under every tokenizer setting (scripts/bench/fts-languages.ts; lance-format/lance#7423), and built
     // in 27-45 s with 8 threads. A value the user set is kept.
     setNativeEnvDefault("LANCE_CPU_THREADS", String(Math.max(MIN_LANCE_CPU_THREADS, availableParallelism())));
+    // Compaction's freed buffers otherwise stay resident in glibc's arenas (native-heap.ts).
+    boundNativeHeap();
     const libDir = nativeLibDir();
     if (!libDir) return import("@lancedb/lancedb");
     // napi-rs checks this variable before any of its own lookups.

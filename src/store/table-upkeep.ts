@@ -8,6 +8,7 @@ import type { Schema } from "apache-arrow";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadLanceDb } from "../native/lancedb.ts";
+import { compactingNativeHeap } from "../native/native-heap.ts";
 import { countPending } from "./pending-vectors.ts";
 
 /**
@@ -176,10 +177,15 @@ export function ivfProbes(rows: number): number {
 
 const VECTOR_INDEX_PREFIX = "vector_ivf_p";
 
-/** Compacts, folds new rows into the indexes and prunes versions past the age above. */
+/**
+ * Compacts, folds new rows into the indexes and prunes versions past the age
+ * above. Each native job runs under compactingNativeHeap, which hands back
+ * the C heap it freed, so the vector index is not trained on top of what
+ * compaction left resident.
+ */
 export async function compact(table: Table, annThreshold: number): Promise<void> {
-  await table.optimize({ cleanupOlderThan: new Date(Date.now() - PRUNE_OLDER_THAN_MS) });
-  await ensureVectorIndex(table, annThreshold);
+  await compactingNativeHeap(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - PRUNE_OLDER_THAN_MS) }));
+  await compactingNativeHeap(() => ensureVectorIndex(table, annThreshold));
 }
 
 /**
@@ -222,7 +228,7 @@ export async function compactIfDue(table: Table, annThreshold: number): Promise<
   const stats = await table.stats();
   const due = !covered || stats.numRows !== covered.indexed + covered.unindexed || foldIsDue(covered.unindexed, covered.indexed) || stats.fragmentStats.numSmallFragments >= SMALL_FRAGMENT_LIMIT * 4;
   if (due) await compact(table, annThreshold);
-  else await ensureVectorIndex(table, annThreshold);
+  else await compactingNativeHeap(() => ensureVectorIndex(table, annThreshold));
   return due;
 }
 

@@ -1,0 +1,75 @@
+/**
+ * The C heap of LanceDB (and ONNX Runtime), which allocate through glibc's
+ * malloc. Left to its defaults glibc keeps what a compaction frees: it gives
+ * threads arenas of their own (up to 8 per core), and each large buffer freed
+ * raises its mmap threshold to that size (up to 32 MiB), so later buffers come
+ * from the arenas and stay resident. The end-of-sync optimize of a 100 MB text
+ * file's 596k chunks (keyword-only, in a fresh process) peaked at 565 MiB and
+ * held 543 MiB after; malloc_trim then gave back about 220 MiB. With two arenas
+ * and a 1 MiB threshold during the compaction it peaked at 307 MiB and held
+ * 171 MiB, in about the same time. Only glibc has these settings: elsewhere
+ * this does nothing.
+ */
+import { dlopen, FFIType } from "bun:ffi";
+
+/** mallopt parameters (glibc malloc.h). */
+const M_MMAP_THRESHOLD = -3;
+const M_ARENA_MAX = -8;
+export const NATIVE_ARENA_MAX = 2;
+/** During a compaction, buffers past this size are mapped on their own and unmapped when freed. */
+export const COMPACTION_MMAP_THRESHOLD = 1024 * 1024;
+/** Afterwards: the ceiling glibc's own threshold climbs to on 64-bit systems (DEFAULT_MMAP_THRESHOLD_MAX). */
+export const SETTLED_MMAP_THRESHOLD = 32 * 1024 * 1024;
+
+type Glibc = ReturnType<typeof openGlibc>;
+let glibc: Glibc | null | undefined;
+
+function openGlibc() {
+  return dlopen("libc.so.6", {
+    mallopt: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+    malloc_trim: { args: [FFIType.u64], returns: FFIType.i32 },
+  });
+}
+
+function libc(): Glibc | null {
+  if (glibc !== undefined) return glibc;
+  try {
+    glibc = process.platform === "linux" ? openGlibc() : null;
+  } catch {
+    glibc = null; // musl or another libc without mallopt: its own policy stands
+  }
+  return glibc;
+}
+
+const chose = (env: Record<string, string | undefined>, variable: string, tunable: string) => env[variable] !== undefined || (env.GLIBC_TUNABLES ?? "").includes(tunable);
+
+/** Caps glibc's arenas at NATIVE_ARENA_MAX unless the user set that through glibc's own variables; true when applied. */
+export function boundNativeHeap(env: Record<string, string | undefined> = process.env): boolean {
+  const c = libc();
+  if (!c || chose(env, "MALLOC_ARENA_MAX", "arena_max")) return false;
+  return c.symbols.mallopt(M_ARENA_MAX, NATIVE_ARENA_MAX) === 1;
+}
+
+/**
+ * Runs a compaction with large buffers mapped on their own, then hands the
+ * freed C heap back (malloc_trim). Only around compaction: the same setting
+ * during ingest doubled the CPU of LanceDB's appends (150 commits of 2,048
+ * rows: 53 s user, 14 s system, against 98 s and 40 s), and cost compaction
+ * itself about half as much again (40 s CPU to 63 s).
+ */
+export async function compactingNativeHeap<T>(job: () => Promise<T>, env: Record<string, string | undefined> = process.env): Promise<T> {
+  const c = libc();
+  const tune = c !== null && !chose(env, "MALLOC_MMAP_THRESHOLD_", "mmap_threshold");
+  if (tune) c.symbols.mallopt(M_MMAP_THRESHOLD, COMPACTION_MMAP_THRESHOLD);
+  try {
+    return await job();
+  } finally {
+    if (tune) c.symbols.mallopt(M_MMAP_THRESHOLD, SETTLED_MMAP_THRESHOLD);
+    releaseNativeHeap();
+  }
+}
+
+/** Hands freed C heap back to the system (malloc_trim). */
+export function releaseNativeHeap(): void {
+  libc()?.symbols.malloc_trim(0);
+}
