@@ -6,7 +6,6 @@
  * too. LanceDB retries a commit that conflicts with another writer's.
  */
 import type { Connection, Table } from "@lancedb/lancedb";
-import { Field, Float64, Schema, Utf8 } from "apache-arrow";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import { checkDimensions, stampRow, swapIn } from "./table-writes.ts";
 import { checkSearchModel, ensureWriteModel, readIndexModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
 import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
+import { deleteSources, moveSources, updateMtimes, type SourceMove } from "./source-writes.ts";
 import { chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { countPending, pendingChunks, pendingSources, writeVectors, type PendingChunk } from "./pending-vectors.ts";
 import type { SourceSummary } from "./source-summary.ts";
@@ -28,19 +28,7 @@ import { ANN_THRESHOLD, ivfProbes, brokenIndexes, compactIfDue, lostIndexFolders
 export { TABLE_NAME } from "./create-table.ts";
 export type { Hit, SectionChunk } from "./chunk-reads.ts";
 export type { SourceSummary } from "./source-summary.ts";
-
-/** A file that moved: its chunks go to the new path as they are, with no read or embedding. */
-export interface SourceMove {
-  from: string;
-  to: string;
-  mtime: number;
-}
-
-/** The columns of an mtime-only merge, typed as the table has them. */
-const MTIME_UPDATE = new Schema([new Field("id", new Utf8(), false), new Field("mtime", new Float64(), false)]);
-
-/** Sources per SQL IN list and per move commit: keeps filters short and memory flat. */
-const BATCH_SOURCES = 200;
+export type { SourceMove } from "./source-writes.ts";
 
 export class ChunkStore {
   private table: Table | null = null;
@@ -204,43 +192,14 @@ export class ChunkStore {
   async moveSources(moves: SourceMove[]): Promise<void> {
     await this.settleStagedWrite();
     const table = await this.open();
-    if (!table) return;
-    for (let i = 0; i < moves.length; i += BATCH_SOURCES) {
-      const batch = moves.slice(i, i + BATCH_SOURCES);
-      const byOld = new Map(batch.map((m) => [m.from, m]));
-      const old = await table.query().where(`source IN (${batch.map((m) => sqlString(m.from)).join(", ")})`).toArray();
-      const token = randomBytes(6).toString("hex");
-      const rows = old.map((r) => {
-        const move = byOld.get(r.source)!;
-        const row = { ...r } as ChunkRow;
-        row.vector = Float32Array.from(r.vector.toArray());
-        row.source = move.to;
-        row.parent_id = r.parent_id === null ? null : move.to + String(r.parent_id).slice(move.from.length);
-        row.mtime = move.mtime;
-        stampRow(row, token, this.columns);
-        return row;
-      });
-      if (rows.length) await swapIn(table, rows, batch.flatMap((m) => [m.from, m.to]), this.dbPath);
-    }
+    if (table) await moveSources(table, this.columns, moves, this.dbPath);
   }
 
-  /**
-   * Records new mtimes of files whose bytes were unchanged, so the next sync
-   * need not hash them again: a batch per commit, as a merge of just the id
-   * and mtime columns (Lance's update takes one value for every matched row).
-   */
+  /** Records new mtimes of files whose bytes were unchanged, so the next sync need not hash them again. */
   async updateMtimes(updates: { source: string; mtime: number }[]): Promise<void> {
     await this.settleStagedWrite();
     const table = await this.open();
-    if (!table) return;
-    for (let i = 0; i < updates.length; i += BATCH_SOURCES) {
-      const batch = new Map(updates.slice(i, i + BATCH_SOURCES).map((u) => [u.source, u.mtime]));
-      const ids = await table.query().where(`source IN (${[...batch.keys()].map(sqlString).join(", ")})`).select(["id", "source"]).toArray();
-      if (ids.length === 0) continue;
-      const lance = await loadLanceDb();
-      const rows = ids.map((r) => ({ id: r.id as string, mtime: batch.get(r.source)! }));
-      await table.mergeInsert("id").whenMatchedUpdateAll().execute(lance.makeArrowTable(rows, { schema: MTIME_UPDATE }));
-    }
+    if (table) await updateMtimes(table, updates);
   }
 
   /** Deletes a source's chunks; returns how many there were. */
@@ -258,10 +217,7 @@ export class ChunkStore {
   async deleteSources(sources: string[]): Promise<void> {
     await this.settleStagedWrite();
     const table = await this.open();
-    if (!table) return;
-    for (let i = 0; i < sources.length; i += BATCH_SOURCES) {
-      await table.delete(`source IN (${sources.slice(i, i + BATCH_SOURCES).map(sqlString).join(", ")})`);
-    }
+    if (table) await deleteSources(table, sources);
   }
 
   /** End of a sync: compacts, folds new rows into the indexes and prunes old versions once enough rows wait (compactIfDue in table-upkeep.ts). */
