@@ -82,6 +82,10 @@ export class OnnxEmbedder implements Embedder {
       interOpNumThreads: 1,
       graphOptimizationLevel: "all",
       executionMode: "sequential",
+      // After a run ORT's threads busy-wait for more work by default, taking both cores from the search that
+      // follows a query's embedding: off, a loaded 2-core machine answered hybrid queries at 100k chunks in
+      // 104 ms p50 against 331 ms (embed 166 -> 29 ms, vector side 143 -> 41 ms).
+      extra: { session: { intra_op: { allow_spinning: "0" } } },
     };
     let loaded: CachedSession;
     try {

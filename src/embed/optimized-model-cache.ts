@@ -136,7 +136,7 @@ export async function createCachedSession(ort: Ort, request: CacheRequest): Prom
         ...request.options,
         // The graph in the file is already optimised.
         graphOptimizationLevel: "disabled",
-        extra: { session: { use_ort_model_bytes_directly: "1", use_ort_model_bytes_for_initializers: "1" } },
+        extra: withSessionConfig(request.options.extra, { use_ort_model_bytes_directly: "1", use_ort_model_bytes_for_initializers: "1" }),
       });
       // ORT reads the weights from the mapping for the session's whole life; once the mapping is collected, a run
       // crashes the process (seen: a segfault on the first run when nothing held the bytes). The session holds them.
@@ -176,4 +176,9 @@ async function writeCache(ort: Ort, request: CacheRequest, paths: { file: string
     removeQuietly(temp);
     return { session: await ort.InferenceSession.create(request.onnxPath, request.options), source: "model" };
   }
+}
+
+/** The caller's extra options with more `session.*` entries, so reading from the cache keeps settings such as the threads' spinning. */
+function withSessionConfig(extra: Record<string, unknown> | undefined, session: Record<string, string>): Record<string, unknown> {
+  return { ...extra, session: { ...(extra?.session as Record<string, unknown> | undefined), ...session } };
 }
