@@ -44,7 +44,7 @@ export async function runStdioServer(): Promise<void> {
       traceStartup("app ready");
     })());
   const warmUp = warmUpTrigger(() => void loadApp().then(() => ctx.app && warmUpModel(ctx.app)));
-  const server = createServer(ctx, config?.instructionsAppend ?? instructionsAppendFromEnv(), { onToolsListed: warmUp.ready, ready: loadApp });
+  const server = createServer(ctx, config?.instructionsAppend ?? instructionsAppendFromEnv(), { onToolsListRequested: warmUp.listing, onToolsListed: warmUp.ready, ready: loadApp });
   server.oninitialized = warmUp.initialized;
   const transport = new StdioServerTransport();
   transport.onclose = () => process.exit(0);

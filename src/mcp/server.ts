@@ -37,6 +37,8 @@ const CallToolRequest = CallToolRequestSchema.extend({
 });
 
 export interface ServerHooks {
+  /** Called when a tools/list request arrives, before it is answered. */
+  onToolsListRequested?: () => void;
   /** Called once tools/list has been answered (run-stdio.ts starts loading the model then). */
   onToolsListed?: () => void;
   /** Completes ctx (run-stdio.ts imports the app after the handshake); each tool call waits for it. */
@@ -54,6 +56,7 @@ function loadTools() {
 export function createServer(ctx: ToolContext, instructionsAppend?: string, hooks: ServerHooks = {}): Server {
   const server = new Server({ name: "minirag-mcp", version: VERSION }, { instructions: serverInstructions(instructionsAppend), capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
+    hooks.onToolsListRequested?.();
     const listed = { tools: await toolListings() };
     traceStartup("tools/list");
     hooks.onToolsListed?.();

@@ -14,6 +14,13 @@ import { traceStartup } from "../config/startup-trace.ts";
 export const WARM_UP_DELAY_MS = 200;
 
 export function warmUpModel(app: App): void {
+  // The index opens beside the model: the first query needs both, and the model's load ends by reading the
+  // index's model record, which waited for LanceDB to load and open the table after the session (~90 ms).
+  // A failure here is the first reading tool's to report.
+  app.store.open().then(
+    (table) => table && traceStartup("index opened"),
+    () => {},
+  );
   const where = locateModel(app.config.modelName, app.config.cacheDir);
   if (!where || where.source === "download") return;
   // A failure is left for the first tool that needs the model to report; the load is retried then.
@@ -23,9 +30,15 @@ export function warmUpModel(app: App): void {
   );
 }
 
-/** Calls start once, at the first of: ready() (tools/list answered) or WARM_UP_DELAY_MS after initialized(). */
-export function warmUpTrigger(start: () => void): { initialized(): void; ready(): void } {
+/**
+ * Calls start once, at the first of: ready() (tools/list answered) or
+ * WARM_UP_DELAY_MS after initialized() with no tools/list asked for. A
+ * tools/list in flight (listing()) stops the timer: its answer must not wait
+ * behind the load, however slow the machine makes it.
+ */
+export function warmUpTrigger(start: () => void): { initialized(): void; listing(): void; ready(): void } {
   let started = false;
+  let listing = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const go = () => {
     if (started) return;
@@ -36,7 +49,11 @@ export function warmUpTrigger(start: () => void): { initialized(): void; ready()
   };
   return {
     initialized() {
-      timer ??= setTimeout(go, WARM_UP_DELAY_MS);
+      if (!listing) timer ??= setTimeout(go, WARM_UP_DELAY_MS);
+    },
+    listing() {
+      listing = true;
+      clearTimeout(timer);
     },
     ready: go,
   };

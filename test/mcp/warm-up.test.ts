@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { WARM_UP_DELAY_MS, warmUpTrigger } from "../../src/mcp/warm-up.ts";
 import { MAIN, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
 
 const MODEL_STEPS = ["onnxruntime loaded", "tokenizer built", "model ready"];
@@ -46,12 +47,46 @@ async function serve(environment: Record<string, string>, wait: { until?: string
   return { steps, stderr, tools: list?.result?.tools?.length ?? 0 };
 }
 
+describe("when the load starts", () => {
+  test("a tools/list still being answered holds the start past the delay after initialized; its answer starts it", async () => {
+    let starts = 0;
+    const trigger = warmUpTrigger(() => starts++);
+    trigger.initialized();
+    trigger.listing();
+    await Bun.sleep(WARM_UP_DELAY_MS + 100);
+    expect(starts).toBe(0);
+    trigger.ready();
+    await Bun.sleep(10);
+    expect(starts).toBe(1);
+  });
+
+  test("with no tools/list the delay after initialized starts it, once", async () => {
+    let starts = 0;
+    const trigger = warmUpTrigger(() => starts++);
+    trigger.initialized();
+    await Bun.sleep(WARM_UP_DELAY_MS + 100);
+    trigger.ready();
+    await Bun.sleep(10);
+    expect(starts).toBe(1);
+  });
+});
+
 describe("loading the model in the background", () => {
   test("starts after tools/list is answered and finishes without any query", async () => {
     const { steps, tools } = await serve(env(TINY_MODEL), { until: "model warmed up" });
     expect(tools).toBe(12);
+    expect(steps).toContain("tools/list");
     expect(steps).toContain("model warmed up");
     for (const step of MODEL_STEPS) expect(steps.indexOf(step)).toBeGreaterThan(steps.indexOf("tools/list"));
+  });
+
+  test("opens an existing index beside the model, before any query", async () => {
+    const environment = env(TINY_MODEL);
+    expect(runCli(["sync"], { env: environment }).exitCode).toBe(0);
+    const { steps } = await serve(environment, { until: "model warmed up" });
+    expect(steps).toContain("index opened");
+    expect(steps.indexOf("index opened")).toBeGreaterThan(steps.indexOf("tools/list"));
+    expect(steps.some((s) => s.endsWith(" answered"))).toBe(false);
   });
 
   test("does not start for a model that is not downloaded yet", async () => {
