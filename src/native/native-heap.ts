@@ -11,6 +11,7 @@
  * this does nothing.
  */
 import { dlopen, FFIType } from "bun:ffi";
+import { mallocChoices, type MallocChoices } from "../config/malloc-env.ts";
 
 /** mallopt parameters (glibc malloc.h). */
 const M_MMAP_THRESHOLD = -3;
@@ -41,12 +42,10 @@ function libc(): Glibc | null {
   return glibc;
 }
 
-const chose = (env: Record<string, string | undefined>, variable: string, tunable: string) => env[variable] !== undefined || (env.GLIBC_TUNABLES ?? "").includes(tunable);
-
 /** Caps glibc's arenas at NATIVE_ARENA_MAX unless the user set that through glibc's own variables; true when applied. */
-export function boundNativeHeap(env: Record<string, string | undefined> = process.env): boolean {
+export function boundNativeHeap(chosen: MallocChoices = mallocChoices()): boolean {
   const c = libc();
-  if (!c || chose(env, "MALLOC_ARENA_MAX", "arena_max")) return false;
+  if (!c || chosen.arenaMax) return false;
   return c.symbols.mallopt(M_ARENA_MAX, NATIVE_ARENA_MAX) === 1;
 }
 
@@ -57,9 +56,9 @@ export function boundNativeHeap(env: Record<string, string | undefined> = proces
  * rows: 53 s user, 14 s system, against 98 s and 40 s), and cost compaction
  * itself about half as much again (40 s CPU to 63 s).
  */
-export async function compactingNativeHeap<T>(job: () => Promise<T>, env: Record<string, string | undefined> = process.env): Promise<T> {
+export async function compactingNativeHeap<T>(job: () => Promise<T>, chosen: MallocChoices = mallocChoices()): Promise<T> {
   const c = libc();
-  const tune = c !== null && !chose(env, "MALLOC_MMAP_THRESHOLD_", "mmap_threshold");
+  const tune = c !== null && !chosen.mmapThreshold;
   if (tune) c.symbols.mallopt(M_MMAP_THRESHOLD, COMPACTION_MMAP_THRESHOLD);
   try {
     return await job();

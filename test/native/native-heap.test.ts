@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { mallocChoices } from "../../src/config/malloc-env.ts";
 import { boundNativeHeap } from "../../src/native/native-heap.ts";
 
 const linux = process.platform === "linux";
@@ -52,7 +53,7 @@ describe.if(linux)("the native libraries' C heap (glibc)", () => {
     // glibc's own policy: the freed block raised the threshold to its size, so the second comes from an arena.
     expect(inFreshProcess(`return mappedAfterFree(${size});`)).toBe(false);
     const result = inFreshProcess(`
-      const during = await heap.compactingNativeHeap(async () => mappedAfterFree(${size}), {});
+      const during = await heap.compactingNativeHeap(async () => mappedAfterFree(${size}), { arenaMax: false, mmapThreshold: false });
       return { during, after: mappedAfterFree(${size}), pastCeiling: mappedAfterFree(2 * heap.SETTLED_MMAP_THRESHOLD) };`);
     expect(result).toEqual({ during: true, after: false, pastCeiling: true });
   });
@@ -61,13 +62,13 @@ describe.if(linux)("the native libraries' C heap (glibc)", () => {
     const result = inFreshProcess(`
       const size = 2 * heap.COMPACTION_MMAP_THRESHOLD;
       mappedAfterFree(size);
-      return heap.compactingNativeHeap(async () => mappedAfterFree(size), { MALLOC_MMAP_THRESHOLD_: "33554432" });`);
+      return heap.compactingNativeHeap(async () => mappedAfterFree(size), { arenaMax: false, mmapThreshold: true });`);
     expect(result).toBe(false);
   });
 
   test("the arena cap is applied unless the user set one through glibc's own variables", () => {
-    expect(boundNativeHeap({})).toBe(true);
-    expect(boundNativeHeap({ MALLOC_ARENA_MAX: "4" })).toBe(false);
-    expect(boundNativeHeap({ GLIBC_TUNABLES: "glibc.malloc.arena_max=4" })).toBe(false);
+    expect(boundNativeHeap(mallocChoices({}))).toBe(true);
+    expect(boundNativeHeap(mallocChoices({ MALLOC_ARENA_MAX: "4" }))).toBe(false);
+    expect(boundNativeHeap(mallocChoices({ GLIBC_TUNABLES: "glibc.malloc.arena_max=4" }))).toBe(false);
   });
 });
