@@ -102,8 +102,10 @@ describe("zip bombs stop at MAX_FILE_SIZE without inflating the whole part", () 
     const error = await failure(() => assertSafeZip(lying, "bomb.docx", LIMIT));
     expect(error.message).toBe("bomb.docx is not a valid DOCX file: part word/document.xml holds more than the 1000 bytes it declares");
     expect((await failure(() => openZip(lying, "bomb.docx", LIMIT).bytes("word/document.xml"))).code).toBe("CONVERSION_FAILED");
-    // Inflating the whole part would take 200 MiB; one push is at most ~8 MiB.
-    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 2 ** 20);
+    // Inflating the whole part would take 200 MiB; one push is at most ~8 MiB. The RSS is the whole test
+    // process's, whose C heap earlier files have shaped (a CI run measured 66.5 MiB here), so the bound sits
+    // halfway to the whole part rather than near the push.
+    expect(process.memoryUsage().rss - before).toBeLessThan(100 * 2 ** 20);
   });
 
   test("a part that declares 20 MiB, under the limit, stops once it inflates past them", async () => {
