@@ -32,7 +32,9 @@ export type { SourceMove } from "./source-writes.ts";
 
 export class ChunkStore {
   private table: Table | null = null;
-  private connection: Connection | null = null;
+  /** Promises, so the background model load and a first query asking at once share one connection and one open. */
+  private connection: Promise<Connection> | null = null;
+  private opening: Promise<Table | null> | null = null;
   private columns: Set<string> | null = null;
   /** Indexes and columns are checked once per process, on the first write. */
   private writeReady = false;
@@ -58,12 +60,11 @@ export class ChunkStore {
     return existsSync(this.dbPath);
   }
 
-  private async connect(): Promise<Connection> {
-    if (!this.connection) {
-      const lance = await loadLanceDb();
-      // Interval 0: every read sees what another process (a terminal sync) committed.
-      this.connection = await lance.connect(this.dbPath, { readConsistencyInterval: 0 });
-    }
+  private connect(): Promise<Connection> {
+    // Interval 0: every read sees what another process (a terminal sync) committed.
+    this.connection ??= loadLanceDb().then((lance) => lance.connect(this.dbPath, { readConsistencyInterval: 0 }));
+    // A failed connect is not kept: the next call tries again.
+    this.connection.catch(() => (this.connection = null));
     return this.connection;
   }
 
@@ -81,6 +82,11 @@ export class ChunkStore {
     if (this.table) return this.table;
     this.checkPath(false);
     if (!this.exists()) return null;
+    this.opening ??= this.openLatest().finally(() => (this.opening = null));
+    return this.opening;
+  }
+
+  private async openLatest(): Promise<Table | null> {
     const table = await openCommitted(await this.connect());
     return table ? this.adopt(table) : null;
   }

@@ -49,6 +49,15 @@ describe("the chunk store on real LanceDB", () => {
     expect((error as AppError).hint).toContain("new DB_PATH");
   });
 
+  test("two reads that open the table at once share one open (the background model load and a first query)", async () => {
+    const dbPath = join(tempDir(), "db");
+    await new ChunkStore(dbPath).replaceSources(["a"], await rows("a", ["one"]), embedder.dimensions);
+    const store = new ChunkStore(dbPath);
+    const [first, second] = await Promise.all([store.open(), store.open()]);
+    expect(first).not.toBeNull();
+    expect(second).toBe(first);
+  });
+
   test("keyword search covers titles as well as text", async () => {
     const store = new ChunkStore(join(tempDir(), "db"));
     await store.replaceSources(["QX-9 manual"], await rows("QX-9 manual", ["pumps and valves"]), embedder.dimensions);
