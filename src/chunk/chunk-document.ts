@@ -7,7 +7,7 @@
  * positions, where the tail was cut unseen.
  */
 import { capSection } from "./cap-section.ts";
-import { detectCategory, type Category } from "./detect-category.ts";
+import { detectCategory, type Category } from "./markdown-summary.ts";
 import { choosePrefix, packSection } from "./pack-section.ts";
 import type { CountTokens } from "./packer.ts";
 import { splitSections, type Section } from "./sections.ts";

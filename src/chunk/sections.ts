@@ -3,7 +3,7 @@
  * its prefix ladder: the candidate context lines for its chunks, most
  * informative first and always ending with "".
  */
-import type { Category } from "./detect-category.ts";
+import type { Category } from "./markdown-summary.ts";
 import { ATX_HEADING, SLIDE_MARKER, cleanHeading, fencedLines, timestampSeconds } from "./markdown-lines.ts";
 
 export interface Section {

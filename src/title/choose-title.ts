@@ -4,7 +4,7 @@
  * and URL sources: explicit title, else metadata or H1, else their id.
  */
 import { basename } from "node:path";
-import { ATX_HEADING, fencedLines } from "../chunk/markdown-lines.ts";
+import { summarizeMarkdown } from "../chunk/markdown-summary.ts";
 import { BOILERPLATE_HEADINGS, GENERIC_FILENAME_WORDS } from "./title-words.ts";
 
 const KNOWN_EXTENSIONS = /\.(md|markdown|txt|pdf|docx|pptx|xlsx|html|htm|csv|epub|ipynb|vtt|png|jpe?g|tiff?|bmp|webp)$/i;
@@ -20,15 +20,9 @@ export function filenameStem(path: string): string {
     .trim();
 }
 
-/** The first `# ` heading outside a code fence, cleaned of trailing #s. */
+/** The first `# ` heading outside a code fence, cleaned of trailing #s; lines may end in \r\n, as Windows saves them. */
 export function firstH1(markdown: string): string | undefined {
-  const lines = markdown.split("\n");
-  const fenced = fencedLines(lines);
-  for (let i = 0; i < lines.length; i++) {
-    const m = fenced[i] ? null : ATX_HEADING.exec(lines[i]!);
-    if (m && m[1] === "#" && m[2]?.trim()) return m[2].replace(/\s+#+\s*$/, "").trim();
-  }
-  return undefined;
+  return summarizeMarkdown(markdown).firstH1;
 }
 
 function trimSet(text: string): string {
@@ -65,7 +59,11 @@ export function isInformativeStem(stem: string): boolean {
 
 export function chooseFileTitle(path: string, markdown: string, metadataTitle?: string): string {
   if (metadataTitle?.trim()) return metadataTitle.trim();
-  const h1 = firstH1(markdown);
+  return titleFromH1(path, firstH1(markdown));
+}
+
+/** A file's title from its first H1 and its name, for a text summed up without being held (convert/utf8-file-stream.ts). */
+export function titleFromH1(path: string, h1: string | undefined): string {
   if (h1 && isUsableH1(h1)) return h1;
   const stem = filenameStem(path);
   if (isInformativeStem(stem)) return stem;

@@ -7,7 +7,7 @@
 import { expect } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { detectCategory } from "../../src/chunk/detect-category.ts";
+import { detectCategory } from "../../src/chunk/markdown-summary.ts";
 import { ATX_HEADING, SLIDE_MARKER, fencedLines } from "../../src/chunk/markdown-lines.ts";
 import { choosePrefix } from "../../src/chunk/pack-section.ts";
 import type { CountTokens } from "../../src/chunk/packer.ts";

@@ -21,6 +21,7 @@ describe("file titles (case 43)", () => {
     ["/d/IMG_20260807_123456.png", "", "IMG 20260807 123456"],
     ["/d/scan.png.png", "", "scan"],
     ["/d/x.md", "```\n# Fake\n```\n\n# Real", "Real"],
+    ["/d/notes.md", "# Quarterly plan\r\n\r\ntext\r\n", "Quarterly plan"],
     ["/d/SPEC-112_Warehouse stock.docx", "# 1. General provisions\n\ntext", "SPEC-112 Warehouse stock"],
     ["/d/page.html", "# Heading", "Meta Title"],
   ])("%s", (path, markdown, title) => {
