@@ -10,7 +10,7 @@
  * across windows, as in one pass.
  */
 import { chunkDocument, type ChunkDraft, type ChunkOptions } from "./chunk-document.ts";
-import { detectCategory } from "./markdown-summary.ts";
+import { detectCategory, type Category } from "./markdown-summary.ts";
 
 /** Characters per window: about 6k chunks of prose, a few MB of drafts. */
 export const WINDOW_CHARS = 1_000_000;
@@ -31,13 +31,32 @@ export function* chunkWindows(markdown: string, options: ChunkOptions, windowCha
   // Each whole-document copy of a 100 MB file is 100-200 MB (two bytes a character once one is outside Latin-1).
   const text = markdown.includes("\r") ? markdown.replace(/\r\n?/g, "\n") : markdown;
   markdown = ""; // the generator would otherwise keep the caller's copy alive as long as itself
-  const category = detectCategory(text);
+  yield* chunkPieces([text], detectCategory(text), options, windowChars);
+}
+
+/**
+ * The chunks of a text that arrives in pieces (line breaks already `\n`),
+ * window by window: the windows, and so the chunks, are the ones the whole
+ * text would give, since a window's end is chosen once at least a window and
+ * two characters lie ahead (windowEnd reads no further).
+ */
+export function* chunkPieces(pieces: Iterable<string>, category: Category, options: ChunkOptions, windowChars = WINDOW_CHARS): Generator<ChunkDraft[]> {
+  const source = pieces[Symbol.iterator]();
+  let ahead = "";
+  let ended = false;
   let chunkBase = 0;
   let parentBase = 0;
-  for (let start = 0; start < text.length; ) {
-    const end = windowEnd(text, start, start + windowChars);
-    const { chunks } = chunkDocument(text.slice(start, end), { ...options, category, seedTitle: options.seedTitle && start === 0 });
-    start = end;
+  for (let first = true; ; first = false) {
+    while (!ended && ahead.length < windowChars + 2) {
+      const next = source.next();
+      if (next.done) ended = true;
+      else ahead += next.value;
+    }
+    if (!ahead) return;
+    const end = windowEnd(ahead, 0, windowChars);
+    const window = ahead.slice(0, end);
+    ahead = ahead.slice(end);
+    const { chunks } = chunkDocument(window, { ...options, category, seedTitle: options.seedTitle && first });
     if (chunks.length === 0) continue;
     yield chunks.map((c) => ({ ...c, chunkIndex: c.chunkIndex + chunkBase, parentIndex: c.parentIndex + parentBase }));
     chunkBase += chunks.length;

@@ -7,15 +7,17 @@ import { assertSupported } from "../convert/registry.ts";
 import { AppError } from "../errors.ts";
 import { ocrSettings } from "../ocr/settings.ts";
 import { assertNotExcluded } from "../scan/ignore-rules.ts";
-import { chooseFileTitle } from "../title/choose-title.ts";
+import { chooseFileTitle, titleFromH1 } from "../title/choose-title.ts";
 import { prepareDocument, storeDocuments, type IngestResult, type PreparedDocument, type TokenCounter } from "./index-markdown.ts";
 import { timed } from "./ingest-metrics.ts";
 import { LARGE_DOCUMENT_CHUNKS, storeLargeDocument, type StreamedDocument } from "./store-large-document.ts";
-import { chunkWindows } from "../chunk/chunk-windows.ts";
+import { chunkPieces, chunkWindows } from "../chunk/chunk-windows.ts";
 import { chunkBudget } from "../config/chunk-budget.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
 import { convertPlainText } from "../convert/plain-text.ts";
 import { extname } from "node:path";
+import { scanUtf8File, utf8TextPieces, type Utf8FileScan } from "../convert/utf8-file-stream.ts";
+import type { Stats } from "node:fs";
 
 /**
  * Past this many characters of Markdown (and with no page map to label
@@ -37,29 +39,46 @@ export function tooLarge(path: string, size: number, limit: number): AppError {
   );
 }
 
+/** How a document too large to chunk in one pass is cut, window by window. */
+function windowOptions(app: App, embedder: TokenCounter, title: string) {
+  const budget = chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength });
+  return { title, seedTitle: true, budget, count: (t: string) => embedder.countTokens(t, "passage") };
+}
+
+/** A large UTF-8 text file, chunked as it is read again from disk: its text is never held whole. */
+function streamedTextFile(app: App, embedder: TokenCounter, scan: Utf8FileScan, info: Stats): StreamedDocument {
+  const title = titleFromH1(scan.path, scan.summary.firstH1);
+  const meta = { source: scan.path, sourceType: "file" as const, title, contentHash: scan.sha256, mtime: info.mtimeMs, fileSize: info.size };
+  return { ...meta, windows: chunkPieces(utf8TextPieces(scan), scan.summary.category, windowOptions(app, embedder, title)) };
+}
+
 /** Reads, converts and chunks a file at an absolute path already checked to lie inside the roots. */
 export async function prepareFile(app: App, embedder: TokenCounter, path: string): Promise<PreparedDocument | StreamedDocument> {
   const info = await stat(path);
   if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
   assertSupported(path); // before the file is read; the converter itself loads in the worker
+  const plainText = PLAIN_TEXT.has(extname(path).toLowerCase());
+  if (plainText && info.size > STREAM_MARKDOWN_CHARS) {
+    // Read once to check and sum it up, then again as it is chunked: a 100 MB file held whole took 200 MB of string and 100 MB of bytes.
+    const scan = await timed(app.metrics, "convertMs", async () => scanUtf8File(path));
+    if (scan && scan.chars > STREAM_MARKDOWN_CHARS) return streamedTextFile(app, embedder, scan, info);
+  }
   const { bytes, converted } = await timed(app.metrics, "convertMs", async () => {
     const read = await readFile(path);
     // A view, not a copy: a second copy of a 100 MB file is 100 MB more at the peak.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
-    // A large plain-text file is decoded here: decoding cannot hang, and the worker's round trip holds two more
-    // copies of the text at once (a 100 MB file peaked at 1.2 GB while converting).
-    if (bytes.length > STREAM_MARKDOWN_CHARS && PLAIN_TEXT.has(extname(path).toLowerCase())) return { bytes, converted: convertPlainText(bytes, path) };
+    // A large plain-text file the scan could not stream (another encoding, bad bytes, inline images) is decoded here:
+    // decoding cannot hang, and the worker's round trip holds two more copies of the text at once.
+    if (bytes.length > STREAM_MARKDOWN_CHARS && plainText) return { bytes, converted: convertPlainText(bytes, path) };
     return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config) }) };
   });
   const title = chooseFileTitle(path, converted.markdown, converted.metadataTitle);
   if (!converted.pages && converted.markdown.length > STREAM_MARKDOWN_CHARS) {
     for (const warning of converted.warnings ?? []) app.log(`warn: ${warning}`);
-    const budget = chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength });
-    const options = { title, seedTitle: true, budget, count: (t: string) => embedder.countTokens(t, "passage") };
     const meta = { source: path, sourceType: "file" as const, title, contentHash: sha256(bytes), mtime: info.mtimeMs, fileSize: info.size, ocrEngine: converted.ocrEngine };
     // Only a document with inlined pictures pays for stripping them (a line-by-line copy of the whole text).
     const text = /\]\(\s*data:/.test(converted.markdown) ? stripInlineImages(converted.markdown) : converted.markdown;
-    return { ...meta, ...(converted.warnings?.length && { warnings: converted.warnings }), windows: chunkWindows(text, options) };
+    return { ...meta, ...(converted.warnings?.length && { warnings: converted.warnings }), windows: chunkWindows(text, windowOptions(app, embedder, title)) };
   }
   const prepared = await prepareDocument(app, embedder, {
     source: path,

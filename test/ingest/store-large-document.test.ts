@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { ingestFile, prepareFile } from "../../src/ingest/ingest-file.ts";
 import { storeLargeDocument } from "../../src/ingest/store-large-document.ts";
 import type { PreparedDocument } from "../../src/ingest/index-markdown.ts";
-import { chunkWindows } from "../../src/chunk/chunk-windows.ts";
+import { chunkPieces, chunkWindows } from "../../src/chunk/chunk-windows.ts";
+import { detectCategory } from "../../src/chunk/markdown-summary.ts";
+import { chunkBudget } from "../../src/config/chunk-budget.ts";
+import { STREAM_MARKDOWN_CHARS } from "../../src/ingest/ingest-file.ts";
+import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { chunkDocument } from "../../src/chunk/chunk-document.ts";
 import { readSource } from "../../src/read/read-source.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
@@ -66,5 +71,43 @@ describe("chunking window by window", () => {
     const windowed = [...chunkWindows(markdown, options, 800)].flat();
     expect(windowed.map((c) => c.text)).toEqual(whole.map((c) => c.text));
     expect(windowed.map((c) => [c.chunkIndex, c.parentIndex])).toEqual(whole.map((c) => [c.chunkIndex, c.parentIndex]));
+  });
+
+  test("a text arriving in pieces of any size gives the windows, and so the chunks, of the whole text", () => {
+    // Some parts have no heading, so windows also end at blank lines and inside long lines.
+    const markdown = Array.from({ length: 14 }, (_, s) => (s % 3 ? `# Part ${s}\n\n` : "") + paragraphs(3, `dates-${s}`) + (s % 4 ? "" : ` ${"x".repeat(900)}`)).join("\n\n");
+    const options = { title: "Doc", seedTitle: true, budget: 60, count: (t: string) => t.split(/\s+/).length };
+    const expected = [...chunkWindows(markdown, options, 700)];
+    for (const size of [1, 5, 699, 701, 1402, 100_000]) {
+      const pieces = Array.from({ length: Math.ceil(markdown.length / size) }, (_, i) => markdown.slice(i * size, (i + 1) * size));
+      expect([...chunkPieces(pieces, detectCategory(markdown), options, 700)]).toEqual(expected);
+    }
+  });
+});
+
+describe("a large UTF-8 text file", () => {
+  test("is chunked as it is read again from disk, with the title, hash and chunks of the whole text, and fails if it changes meanwhile", async () => {
+    const { app, root } = await testApp();
+    const path = join(root, "huge.md");
+    const part = (s: number) => `## Part ${s}\r\n\r\n${paragraphs(20, `кварц-${s}`)}\r\n\r\n`;
+    let markdown = "# Большой отчёт\r\n\r\n";
+    for (let s = 0; markdown.length <= STREAM_MARKDOWN_CHARS; s++) markdown += part(s);
+    writeFileSync(path, markdown);
+    const embedder = await app.embedderOrNone();
+    const doc = await prepareFile(app, embedder, path);
+    if (!("windows" in doc)) throw new Error("expected a streamed document");
+    expect(doc.title).toBe("Большой отчёт");
+    expect(doc.contentHash).toBe(createHash("sha256").update(markdown).digest("hex"));
+    const windows = doc.windows[Symbol.iterator]();
+    const first = windows.next().value;
+    const options = { title: "Большой отчёт", seedTitle: true, budget: chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength }), count: (t: string) => embedder.countTokens(t, "passage") };
+    const [wholeFirst] = chunkWindows(markdown, options);
+    expect(first).toEqual(wholeFirst!);
+    expect(first![0]!.text).toStartWith("Большой отчёт");
+    // Read from disk as it goes: a file changed now fails the rest instead of mixing two versions.
+    writeFileSync(path, `${markdown}one more line\r\n`);
+    expect(() => {
+      while (!windows.next().done);
+    }).toThrow(`${path} changed while it was being indexed`);
   });
 });
