@@ -12,7 +12,7 @@
 import { Tokenizer, Unigram } from "@huggingface/tokenizers";
 
 type UnigramJson = { type?: string; vocab: [string, number][]; unk_id?: number | null; [PACKED_VOCAB]?: PackedVocab };
-type TokenizerJson = { model: UnigramJson; added_tokens?: { id: number; content: string }[] };
+type TokenizerJson = { model: UnigramJson; added_tokens?: { id: number; content: string }[]; pre_tokenizer?: unknown };
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -23,10 +23,15 @@ function fnv(text: string): number {
   return h;
 }
 
+/** SentencePiece's word marker, which a Metaspace pre-tokenizer puts before each word. */
+export const WORD_MARKER = "\u2581";
+
 export interface VocabTables {
   slots: Int32Array;
   hashes: Int32Array;
   maxUnits: number;
+  /** No token holds the word marker past its first character, so no token spans two words: a text tokenizes the same word by word. */
+  wordsApart: boolean;
 }
 
 /**
@@ -41,6 +46,7 @@ export class VocabIndex {
   private readonly added = new Map<string, number>();
   /** Longest token in UTF-16 units: no prefix past it can be a token. */
   readonly maxUnits: number;
+  readonly wordsApart: boolean;
 
   /** Builds the table over tokens, or takes one built before (tokenizer-cache.ts keeps it: filling it is 40-100 ms). */
   constructor(
@@ -52,6 +58,7 @@ export class VocabIndex {
       this.hashes = built.hashes;
       this.mask = built.slots.length - 1;
       this.maxUnits = built.maxUnits;
+      this.wordsApart = built.wordsApart;
       return;
     }
     let size = 1024;
@@ -60,9 +67,11 @@ export class VocabIndex {
     this.hashes = new Int32Array(size);
     this.mask = size - 1;
     let maxUnits = 0;
+    let wordsApart = true;
     for (let id = 0; id < tokens.length; id++) {
       const token = tokens[id]!;
       if (token.length > maxUnits) maxUnits = token.length;
+      if (wordsApart && token.indexOf(WORD_MARKER, 1) >= 0) wordsApart = false;
       const h = fnv(token);
       let slot = h & this.mask;
       // A repeated token keeps the last id, as new Map(vocab.map((t, i) => [t, i])) does.
@@ -71,11 +80,12 @@ export class VocabIndex {
       this.hashes[slot] = h;
     }
     this.maxUnits = maxUnits;
+    this.wordsApart = wordsApart;
   }
 
   /** The table, to be stored and handed back to the constructor with the same tokens. */
   tables(): VocabTables {
-    return { slots: this.slots, hashes: this.hashes, maxUnits: this.maxUnits };
+    return { slots: this.slots, hashes: this.hashes, maxUnits: this.maxUnits, wordsApart: this.wordsApart };
   }
 
   /** The id of a token of the original vocabulary, found by its hash h; -1 when absent. */
@@ -120,6 +130,57 @@ export class VocabIndex {
       if (this.find(prefix, h) !== -1) yield prefix;
     }
   }
+}
+
+/**
+ * Words whose pieces are remembered. The chunker counts the tokens of a
+ * growing chunk again each time it adds to it, and the library tokenizes a
+ * whole text as one lattice (it does not split words for a Metaspace
+ * pre-tokenizer): that search took 60 of a 175 s e5 sync, about as long as
+ * the model took to embed it. Cleared when full: about 10 MB.
+ */
+export const WORD_MEMO_SIZE = 50_000;
+/** Longer words are tokenized each time: a memo of them would fill with strings that rarely come back. */
+const MEMO_MAX_UNITS = 64;
+
+/**
+ * The model's tokenize(normalized text) word by word, remembering each word's
+ * pieces. `marker` is set only when no token spans two words
+ * (VocabTables.wordsApart): then the best path through the whole text is the
+ * best path through each word, and the ids are the same. The pieces are
+ * shared, so callers must not change them: the library's only copy them out.
+ */
+export function rememberWords(tokenize: (text: string) => string[], marker: string | null): (text: string) => string[] {
+  const memo = new Map<string, string[]>();
+  const word = (text: string) => {
+    if (text.length > MEMO_MAX_UNITS) return tokenize(text);
+    let pieces = memo.get(text);
+    if (pieces === undefined) {
+      if (memo.size >= WORD_MEMO_SIZE) memo.clear();
+      pieces = tokenize(text);
+      memo.set(text, pieces);
+    }
+    return pieces;
+  };
+  if (!marker) return word;
+  return (text) => {
+    const out: string[] = [];
+    for (let start = 0; start < text.length; ) {
+      let end = text.indexOf(marker, start + 1);
+      if (end < 0) end = text.length;
+      for (const piece of word(text.slice(start, end))) out.push(piece);
+      start = end;
+    }
+    return out;
+  };
+}
+
+/** The word marker a Metaspace pre-tokenizer (alone or in a sequence) puts before words, or null. */
+function metaspaceMarker(preTokenizer: unknown): string | null {
+  const p = preTokenizer as { type?: string; replacement?: string; pretokenizers?: unknown[] } | null | undefined;
+  if (p?.type === "Metaspace") return p.replacement ?? WORD_MARKER;
+  if (p?.type === "Sequence") for (const inner of p.pretokenizers ?? []) if (metaspaceMarker(inner)) return metaspaceMarker(inner);
+  return null;
 }
 
 /** Where tokenizer-cache.ts puts an already split vocabulary on tokenizer.json's model. */
@@ -182,6 +243,8 @@ export function unigramTokenizer(json: TokenizerJson, config: { eos_token?: stri
   scores[unkId] = minScore - 10;
   model.trie = { common_prefix_search: (chars: string[], start?: number) => index.commonPrefixSearch(chars, start) };
   model.fuse_unk = true;
+  const marker = index.wordsApart && metaspaceMarker(json.pre_tokenizer) === WORD_MARKER ? WORD_MARKER : null;
+  model.tokenize = rememberWords((model.tokenize as (text: string) => string[]).bind(model), marker);
   // The Tokenizer constructor registers the added tokens in its model; do the same for this one.
   for (const token of added) {
     index.set(token.content, token.id);

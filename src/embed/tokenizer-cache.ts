@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { PACKED_VOCAB, VocabIndex, type PackedVocab } from "./fast-unigram.ts";
 import { pruneOtherVersions } from "./optimized-model-cache.ts";
 
-const MAGIC = "minirag-tokenizer 2\n";
+const MAGIC = "minirag-tokenizer 3\n";
 /** Tokens looked up in a read table before it is trusted: a damaged table fails the check instead of mis-encoding. */
 const SPOT_CHECKS = 64;
 const SEPARATOR = "\u0000";
@@ -73,7 +73,7 @@ export function pack(json: unknown): Uint8Array | null {
   const { vocab: _, ...modelRest } = model;
   const tables = new VocabIndex(tokens).tables();
   const tokenBytes = new TextEncoder().encode(tokens.join(SEPARATOR));
-  const meta = { json: { ...(json as Json), model: modelRest }, count: vocab.length, tableSize: tables.slots.length, maxUnits: tables.maxUnits, tokenBytes: tokenBytes.length };
+  const meta = { json: { ...(json as Json), model: modelRest }, count: vocab.length, tableSize: tables.slots.length, maxUnits: tables.maxUnits, wordsApart: tables.wordsApart, tokenBytes: tokenBytes.length };
   const header = new TextEncoder().encode(`${MAGIC}${JSON.stringify(meta)}\n`);
   // The arrays start at a multiple of 8 after the header, in the order scores, slots, hashes, then the tokens.
   const scoresAt = Math.ceil((4 + header.length) / 8) * 8;
@@ -95,7 +95,7 @@ export function unpack(bytes: Uint8Array): unknown {
   const headerLength = view.getUint32(0, true);
   const text = new TextDecoder().decode(bytes.subarray(4, 4 + headerLength));
   if (!text.startsWith(MAGIC)) throw new Error("not a tokenizer cache file");
-  const header = JSON.parse(text.slice(MAGIC.length)) as { json: Json & { model: Json }; count: number; tableSize: number; maxUnits: number; tokenBytes: number };
+  const header = JSON.parse(text.slice(MAGIC.length)) as { json: Json & { model: Json }; count: number; tableSize: number; maxUnits: number; wordsApart: boolean; tokenBytes: number };
   const scoresAt = Math.ceil((4 + headerLength) / 8) * 8;
   const slotsAt = scoresAt + header.count * 8;
   const hashesAt = slotsAt + header.tableSize * 4;
@@ -104,7 +104,7 @@ export function unpack(bytes: Uint8Array): unknown {
   // Copies, not views: the typed arrays need aligned offsets and outlive the read buffer.
   const copy = (from: number, to: number) => bytes.buffer.slice(bytes.byteOffset + from, bytes.byteOffset + to);
   const scores = new Float64Array(copy(scoresAt, slotsAt));
-  const tables = { slots: new Int32Array(copy(slotsAt, hashesAt)), hashes: new Int32Array(copy(hashesAt, tokensAt)), maxUnits: header.maxUnits };
+  const tables = { slots: new Int32Array(copy(slotsAt, hashesAt)), hashes: new Int32Array(copy(hashesAt, tokensAt)), maxUnits: header.maxUnits, wordsApart: header.wordsApart === true };
   const tokens = new TextDecoder().decode(bytes.subarray(tokensAt)).split(SEPARATOR);
   if (tokens.length !== header.count) throw new Error(`${tokens.length} tokens where ${header.count} were written`);
   const index = new VocabIndex(tokens, tables);

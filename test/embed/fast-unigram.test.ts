@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Tokenizer } from "@huggingface/tokenizers";
-import { unigramTokenizer, VocabIndex } from "../../src/embed/fast-unigram.ts";
+import { rememberWords, unigramTokenizer, VocabIndex, WORD_MEMO_SIZE } from "../../src/embed/fast-unigram.ts";
 import { unigramJson } from "./unigram-json.ts";
 
 const TEXTS = [
@@ -29,10 +29,59 @@ describe("the fast Unigram model", () => {
     }
   });
 
+  test("gives the library's ids again when its words are remembered, in any order and mixed into other texts", () => {
+    const options = { add_special_tokens: true, return_token_type_ids: true };
+    const mixed = [...TEXTS, TEXTS.join(" "), [...TEXTS].reverse().join("\n"), TEXTS.slice(0, 3).join(" ").repeat(5)];
+    for (let round = 0; round < 2; round++) for (const text of mixed) expect(fast.encode(text, options)).toEqual(library.encode(text, options));
+  });
+
   test("decodes ids back as the library does, added tokens included", () => {
     const ids = library.encode(TEXTS[5]!).ids;
     expect(fast.decode(ids)).toBe(library.decode(ids));
     expect(fast.token_to_id("<mask>")).toBe(library.token_to_id("<mask>")!);
+  });
+});
+
+describe("remembered words", () => {
+  test("with a word marker, a text is tokenized a word at a time and each word once", () => {
+    const seen: string[] = [];
+    const tokenize = rememberWords((word) => {
+      seen.push(word);
+      return [word];
+    }, "▁");
+    expect(tokenize("▁the▁cell▁the▁▁cell")).toEqual(["▁the", "▁cell", "▁the", "▁", "▁cell"]);
+    expect(tokenize("x▁the")).toEqual(["x", "▁the"]);
+    expect(seen).toEqual(["▁the", "▁cell", "▁", "x"]);
+  });
+
+  test("a vocabulary with a token across two words is tokenized whole, as the library does", () => {
+    const json = unigramJson() as { model: { vocab: [string, number][] } };
+    json.model.vocab.push(["▁in▁the", -1]);
+    const config = { eos_token: "</s>" };
+    const library = new Tokenizer(json, config);
+    const fast = unigramTokenizer(json as Parameters<typeof unigramTokenizer>[0], config);
+    const text = "protein folding in the cell";
+    expect(library.encode(text).tokens).toContain("▁in▁the");
+    expect(fast.encode(text)).toEqual(library.encode(text));
+  });
+
+  test("tokenizes each word once, passes long pre-tokens through and starts afresh when full", () => {
+    const seen: string[] = [];
+    const tokenize = rememberWords((word) => {
+      seen.push(word);
+      return [word.slice(0, 2), word.slice(2)];
+    }, null);
+    expect(tokenize("▁hello")).toEqual(["▁h", "ello"]);
+    expect(tokenize("▁hello")).toEqual(["▁h", "ello"]);
+    expect(seen).toEqual(["▁hello"]);
+    const long = "x".repeat(65);
+    tokenize(long);
+    tokenize(long);
+    expect(seen.filter((w) => w === long)).toHaveLength(2);
+    for (let i = 0; i < WORD_MEMO_SIZE; i++) tokenize(`w${i}`);
+    seen.length = 0;
+    tokenize("▁hello");
+    expect(seen).toEqual(["▁hello"]);
   });
 });
 
