@@ -60,6 +60,10 @@ for (const target of targets) {
     minify: true,
     // Bytecode cuts start-up from ~100 ms to ~10 ms; it needs ESM because main.ts uses top-level await.
     bytecode: true,
+    // The server's modules in chunks of their own, so a start evaluates and loads only what it imports: without
+    // splitting every start loaded the whole 7 MB bundle (PDF, OCR, office formats) before main ran.
+    // Spawn to tools/list answered: 84-92 -> 56-61 ms (median of 12, alternating, quiet machine).
+    splitting: true,
     format: "esm",
     // Native addons are side-loaded from lib/, never embedded (embedded ones are extracted to TMPDIR).
     external: ["@lancedb/lancedb-*", "*.node"],
