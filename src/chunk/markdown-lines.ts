@@ -9,6 +9,11 @@ export const TABLE_DELIMITER = /^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*
 export const TIMESTAMP_LINE = /^\s*(?:\*\*([^*\n]{1,80})\*\*\s+)?(?:(\d):([0-5]\d):([0-5]\d)|(\d{1,2}):([0-5]\d))\s*$/;
 
 /** For each line, whether it sits inside a closed fenced code block (fence lines included). */
+/** Whether a line whose FENCE match is `marker` closes a fence opened with `opening`: the same character, at least as long, alone on its line. */
+export function closesFence(line: string, marker: string | undefined, opening: string): boolean {
+  return marker !== undefined && marker[0] === opening[0] && marker.length >= opening.length && line.trim() === marker;
+}
+
 export function fencedLines(lines: string[]): boolean[] {
   const inside = new Array<boolean>(lines.length).fill(false);
   let open = -1;
@@ -20,7 +25,7 @@ export function fencedLines(lines: string[]): boolean[] {
         open = i;
         marker = m[1]!;
       }
-    } else if (m && m[1]![0] === marker[0] && m[1]!.length >= marker.length && lines[i]!.trim() === m[1]) {
+    } else if (closesFence(lines[i]!, m?.[1], marker)) {
       for (let j = open; j <= i; j++) inside[j] = true;
       open = -1;
     }

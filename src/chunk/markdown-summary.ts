@@ -10,7 +10,7 @@
  * after a fence opens is held apart, dropped if the fence closes and counted
  * if the document ends first.
  */
-import { ATX_HEADING, FENCE, SLIDE_MARKER, timestampSeconds } from "./markdown-lines.ts";
+import { ATX_HEADING, FENCE, SLIDE_MARKER, closesFence, timestampSeconds } from "./markdown-lines.ts";
 
 export type Category = "transcript" | "slides" | "headings" | "generic";
 
@@ -58,12 +58,17 @@ export class MarkdownSummary {
       this.h1 ??= h1Text(line);
       return;
     }
-    if (marker && marker[0] === this.fence[0] && marker.length >= this.fence.length && line.trim() === marker) {
+    if (closesFence(line, marker, this.fence)) {
       this.fence = "";
       return;
     }
     if (ATX_HEADING.test(line)) this.fencedHeadings++;
     this.fencedH1 ??= h1Text(line);
+  }
+
+  /** The first H1 seen outside any fence: final, whatever follows. */
+  get settledH1(): string | undefined {
+    return this.h1;
   }
 
   finish(): Summary {

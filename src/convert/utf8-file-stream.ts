@@ -31,6 +31,8 @@ export interface Utf8FileScan {
   /** Characters as decoded, before line breaks are normalised: the whole text's `length`. */
   chars: number;
   sha256: string;
+  /** Opens with a UTF-8 byte order mark: hashed, not decoded, and the rest read leniently. */
+  bom: boolean;
   summary: Summary;
 }
 
@@ -53,17 +55,20 @@ function opensWithBom(path: string): boolean {
  */
 function* decodedText(path: string, bom: boolean, pieceBytes: number): Generator<string, string> {
   const hash = createHash("sha256");
-  if (bom) hash.update(UTF8_BOM);
   const decoder = new TextDecoder("utf-8", { fatal: !bom });
   const buffer = new Uint8Array(pieceBytes);
   const fd = openSync(path, "r");
   try {
-    for (let position = bom ? 3 : 0; ; ) {
+    // Every byte is hashed as read, the BOM too, so the hash is the file's whatever changed since the scan.
+    let skip = bom ? UTF8_BOM.length : 0;
+    for (let position = 0; ; ) {
       const read = readSync(fd, buffer, 0, pieceBytes, position);
       if (read === 0) break;
       position += read;
       hash.update(buffer.subarray(0, read));
-      const text = decoder.decode(buffer.subarray(0, read), { stream: true });
+      const from = Math.min(skip, read);
+      skip -= from;
+      const text = decoder.decode(buffer.subarray(from, read), { stream: true });
       if (text) yield text;
     }
   } finally {
@@ -103,7 +108,7 @@ export function scanUtf8File(path: string, pieceBytes = PIECE_BYTES): Utf8FileSc
     for (let next = pieces.next(); ; next = pieces.next()) {
       if (next.done) {
         summary.add(line);
-        return { path, chars, sha256: next.value, summary: summary.finish() };
+        return { path, chars, sha256: next.value, bom, summary: summary.finish() };
       }
       const text = next.value;
       chars += text.length;
@@ -127,7 +132,8 @@ export function scanUtf8File(path: string, pieceBytes = PIECE_BYTES): Utf8FileSc
 export function* utf8TextPieces(scan: Utf8FileScan, pieceBytes = PIECE_BYTES): Generator<string> {
   const changed = () =>
     new AppError("CONVERSION_FAILED", `${scan.path} changed while it was being indexed`, "Sync again once the file is saved; the index keeps its earlier version until then.");
-  const pieces = decodedText(scan.path, opensWithBom(scan.path), pieceBytes);
+  // A file that lost or gained its BOM since the scan fails the hash check below.
+  const pieces = decodedText(scan.path, scan.bom, pieceBytes);
   const breaks = new LineBreaks();
   for (;;) {
     let next: IteratorResult<string, string>;

@@ -4,7 +4,7 @@
  * and URL sources: explicit title, else metadata or H1, else their id.
  */
 import { basename } from "node:path";
-import { summarizeMarkdown } from "../chunk/markdown-summary.ts";
+import { MarkdownSummary } from "../chunk/markdown-summary.ts";
 import { BOILERPLATE_HEADINGS, GENERIC_FILENAME_WORDS } from "./title-words.ts";
 
 const KNOWN_EXTENSIONS = /\.(md|markdown|txt|pdf|docx|pptx|xlsx|html|htm|csv|epub|ipynb|vtt|png|jpe?g|tiff?|bmp|webp)$/i;
@@ -22,7 +22,13 @@ export function filenameStem(path: string): string {
 
 /** The first `# ` heading outside a code fence, cleaned of trailing #s; lines may end in \r\n, as Windows saves them. */
 export function firstH1(markdown: string): string | undefined {
-  return summarizeMarkdown(markdown).firstH1;
+  // Read only as far as the first H1 outside a fence, as the title needs nothing past it.
+  const summary = new MarkdownSummary();
+  for (const line of markdown.split(/\r\n?|\n/)) {
+    summary.add(line);
+    if (summary.settledH1 !== undefined) return summary.settledH1;
+  }
+  return summary.finish().firstH1;
 }
 
 function trimSet(text: string): string {

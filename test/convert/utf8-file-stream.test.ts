@@ -42,11 +42,13 @@ describe("a UTF-8 text file read in pieces", () => {
 
   test("a byte order mark is hashed but not read as text, and bad bytes after it read as U+FFFD, as decodeText reads them", () => {
     const bytes = Uint8Array.from([0xef, 0xbb, 0xbf, ...new TextEncoder().encode("# Title\n\nok "), 0xff, ...new TextEncoder().encode(" end\n")]);
-    const scan = scanUtf8File(file(bytes), 4)!;
     const whole = decodeText(bytes, "x").text;
-    expect(scan.chars).toBe(whole.length);
-    expect(scan.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
-    expect([...utf8TextPieces(scan, 4)].join("")).toBe(whole);
+    for (const pieceBytes of [1, 2, 4, 64]) {
+      const scan = scanUtf8File(file(bytes), pieceBytes)!;
+      expect(scan.chars).toBe(whole.length);
+      expect(scan.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+      expect([...utf8TextPieces(scan, pieceBytes)].join("")).toBe(whole);
+    }
     expect(whole).toContain("ok \uFFFD end");
   });
 
