@@ -24,8 +24,16 @@ export interface Similar {
 export class LshIndex {
   /** Per band: band hash -> documents. */
   private readonly buckets: Map<number, number[]>[] = Array.from({ length: BANDS }, () => new Map());
+  /**
+   * Which search last saw each document. A document with many copies meets
+   * each of them in all 64 bands; a Set of the seen ones cost about 0.9 ms a
+   * source when every document had 1,000 copies, this array a tenth of that.
+   */
+  private readonly seenBy: Uint32Array;
+  private search = 0;
 
   constructor(private readonly signatures: Uint32Array[]) {
+    this.seenBy = new Uint32Array(signatures.length);
     signatures.forEach((signature, index) => {
       if (signature.length !== PERMUTATIONS) return;
       for (let band = 0; band < BANDS; band++) {
@@ -41,12 +49,19 @@ export class LshIndex {
   similarTo(index: number, threshold: number): Similar[] {
     const signature = this.signatures[index];
     if (!signature || signature.length !== PERMUTATIONS) return [];
-    const seen = new Set<number>([index]);
+    // Stamps wrap after 4 billion searches: start the array over then.
+    if (++this.search === 2 ** 32) this.seenBy.fill((this.search = 1) - 1);
+    const stamp = this.search;
+    const seenBy = this.seenBy;
+    seenBy[index] = stamp;
     const found: Similar[] = [];
     for (let band = 0; band < BANDS; band++) {
-      for (const other of this.buckets[band]!.get(hashWords(signature, band * ROWS, ROWS)) ?? []) {
-        if (seen.has(other)) continue;
-        seen.add(other);
+      const bucket = this.buckets[band]!.get(hashWords(signature, band * ROWS, ROWS));
+      if (!bucket) continue;
+      for (let i = 0; i < bucket.length; i++) {
+        const other = bucket[i]!;
+        if (seenBy[other] === stamp) continue;
+        seenBy[other] = stamp;
         const estimate = overlap(signature, this.signatures[other]!);
         if (estimate >= threshold) found.push({ index: other, overlap: estimate });
       }
