@@ -4,11 +4,12 @@
  *
  * Builds one part of a replicated index's indexes in its own process, so the
  * bench can time it and read its peak RSS: "scalar" the BM25 and btree
- * indexes plus compaction (what a sync's end does), "vector" the IVF index the
+ * indexes plus compaction (what a sync's end does), "vector" the vector index the
  * store builds past ANN_THRESHOLD. Prints {"ms": ...} on stdout.
  */
 import { loadLanceDb } from "../../src/native/lancedb.ts";
-import { ANN_THRESHOLD, ensureIndexes, ensureVectorIndex, PRUNE_OLDER_THAN_MS } from "../../src/store/table-upkeep.ts";
+import { ensureIndexes, PRUNE_OLDER_THAN_MS } from "../../src/store/table-upkeep.ts";
+import { ANN_THRESHOLD, ensureVectorIndex } from "../../src/store/vector-index.ts";
 
 const [dbPath, part] = process.argv.slice(2);
 if (!dbPath || (part !== "scalar" && part !== "vector")) {

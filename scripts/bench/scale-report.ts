@@ -8,7 +8,7 @@ export function renderScale(builds: (IndexBuild & { recall: number })[], steps: 
   const lines = [
     "## Index builds at each latency size (replicas of real vectors)",
     "",
-    "| chunks | BM25 + btree + compaction s | its peak RSS MiB | vector index (IVF_FLAT) s | its peak RSS MiB | index MiB | vector recall@10 vs exact |",
+    "| chunks | BM25 + btree + compaction s | its peak RSS MiB | vector index (IVF_RQ) s | its peak RSS MiB | index MiB | vector recall@10 vs exact |",
     "|---|---|---|---|---|---|---|",
     ...builds.map((b) => `| ${b.chunks} | ${(b.scalarMs / 1000).toFixed(1)} | ${mib(b.scalarPeakRss)} | ${(b.vectorMs / 1000).toFixed(1)} | ${mib(b.vectorPeakRss)} | ${mib(b.indexBytes)} | ${b.recall.toFixed(3)} |`),
     "",

@@ -10,6 +10,7 @@ import { loadLanceDb } from "../native/lancedb.ts";
 import { HAS_VECTOR, META_COLUMNS, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { keywordText } from "./keyword-text.ts";
 import { SEARCH_COLUMNS } from "./search-columns.ts";
+import type { VectorPlan } from "./vector-index.ts";
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
 
 export type Meta = Omit<ChunkRow, "vector">;
@@ -31,8 +32,7 @@ function present<T extends string>(wanted: readonly T[], columns: Set<string> | 
   return wanted.filter((c) => columns?.has(c) ?? true);
 }
 
-export interface VectorSearchOptions {
-  probes: number;
+export interface VectorSearchOptions extends VectorPlan {
   /** Rows waiting for vectors hold zeros: at a fixed distance from every query, they would rank as noise. */
   skipPending: boolean;
   filter?: string;
@@ -40,6 +40,7 @@ export interface VectorSearchOptions {
 
 export async function vectorSearch(table: Table, columns: Set<string> | null, vector: Float32Array, limit: number, options: VectorSearchOptions): Promise<Hit[]> {
   let query = table.vectorSearch(vector).distanceType("l2").nprobes(options.probes).limit(limit).select([...present(HIT_COLUMNS, columns), "_distance"]);
+  if (options.refineFactor) query = query.refineFactor(options.refineFactor);
   const where = options.skipPending ? [options.filter, HAS_VECTOR].filter(Boolean).map((f) => `(${f})`).join(" AND ") : options.filter;
   if (where) query = query.where(where);
   return ((await query.toArray()) as Hit[]).map(plain);

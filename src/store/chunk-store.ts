@@ -21,9 +21,10 @@ import { countPending, pendingChunks, pendingSources, writeVectors, type Pending
 import type { SourceSummary } from "./source-summary.ts";
 import { backfillSearchColumns, keywordColumns, missingNow } from "./search-columns.ts";
 import { keywordSearch, listSources, parentChunks, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
+import { ANN_THRESHOLD, tablePlan } from "./vector-index.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
-import { ANN_THRESHOLD, ivfProbes, brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
+import { brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
 export type { Hit, SectionChunk } from "./chunk-reads.ts";
@@ -306,11 +307,6 @@ export class ChunkStore {
     return value;
   }
 
-  /** Rows of the table: the vector side sizes its probes by it. */
-  private async rowCount(table: Table): Promise<number> {
-    return this.atVersion(table, "rows", (t) => t.countRows());
-  }
-
   /** Chunks stored in keyword-only mode that still wait for their vectors. */
   async pendingCount(): Promise<number> {
     const table = await this.open();
@@ -347,7 +343,9 @@ export class ChunkStore {
     const table = await this.open();
     if (!table) return [];
     const waiting = await this.atVersion(table, "pending", countPending);
-    return vectorSearch(table, this.columns, vector, limit, { probes: ivfProbes(await this.rowCount(table)), skipPending: waiting > 0, filter });
+    // How to read the vector index changes only with a commit (vector-index.ts).
+    const plan = await this.atVersion(table, "vector-plan", tablePlan);
+    return vectorSearch(table, this.columns, vector, limit, { ...plan, skipPending: waiting > 0, filter });
   }
 
   async keywordSearch(text: string, limit: number, filter?: string): Promise<Hit[]> {

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { compactingNativeHeap } from "../native/native-heap.ts";
-import { countPending } from "./pending-vectors.ts";
+import { ensureVectorIndex } from "./vector-index.ts";
 
 /**
  * Column -> index kind. BM25 over the search columns (text and title with
@@ -17,15 +17,6 @@ import { countPending } from "./pending-vectors.ts";
  * by parent id lookups, not scans.
  */
 export const REQUIRED_INDEXES: Record<string, "fts" | "btree"> = { text_search: "fts", title_search: "fts", source: "btree", parent_id: "btree" };
-
-/**
- * Past this many chunks, flat vector search becomes the slowest part of a query
- * (72 ms at 100k on 2 cores), so an IVF_FLAT index is built: 9 ms at 100k with
- * recall@50 of 0.998 against flat search, and distances stay exact.
- */
-export const ANN_THRESHOLD = 10_000;
-/** Rebuild the vector index once the table has grown this many times past what it was trained on. */
-const ANN_REBUILD_GROWTH = 4;
 
 /**
  * Compaction rewrites small fragments into large ones. Each write adds a
@@ -138,50 +129,6 @@ export async function ensureColumns(table: Table, wanted: Schema): Promise<void>
     }),
   );
 }
-
-export async function ensureVectorIndex(table: Table, threshold: number): Promise<void> {
-  const rows = await table.countRows();
-  if (rows < threshold) return;
-  // Rows waiting for vectors (keyword-only mode) hold zeros, which would train the partitions on nothing.
-  if ((await countPending(table)) > 0) return;
-  const existing = (await table.listIndices()).find((i) => i.columns.includes("vector"));
-  // An index built with LanceDB's own partition count (named vector_idx) is rebuilt once with ours.
-  if (existing?.name.startsWith(VECTOR_INDEX_PREFIX)) {
-    const stats = await table.indexStats(existing.name);
-    if (stats && stats.numIndexedRows * ANN_REBUILD_GROWTH > rows) return;
-  }
-  const lance = await loadLanceDb();
-  const partitions = ivfPartitions(rows);
-  const name = `${VECTOR_INDEX_PREFIX}${partitions}`;
-  await table.createIndex("vector", { config: lance.Index.ivfFlat({ distanceType: "l2", numPartitions: partitions }), replace: true, name });
-  // Under another name the old index stays beside the new one: dropped once the new one is there, so searches always have one.
-  if (existing && existing.name !== name) await table.dropIndex(existing.name);
-}
-
-/**
- * Partitions of the vector index: about the square root of the rows, the
- * usual IVF rule. LanceDB's default aims at 8,192 rows a partition, about 12
- * at 100k chunks, so its 20 probes read the whole table (23 ms a search at
- * 100k on 2 cores); 316 partitions build in 3.8 s.
- */
-export function ivfPartitions(rows: number): number {
-  return Math.min(4096, Math.max(16, Math.round(Math.sqrt(rows))));
-}
-
-/**
- * Partitions a search probes: a quarter of them, at least LanceDB's 20. An
- * IVF_FLAT search is exact inside the partitions it reads, so recall follows
- * the share it reads. At 100k chunks (316 partitions; replicas of real e5
- * vectors, 100 real scifact questions, against exact search) recall@10 was
- * 0.78 / 0.84 / 0.90 / 0.955 / 0.99 at 20 / 40 / 64 / 80 / 120 probes, and
- * search time grew about 3x from 20 to 80. A twentieth (20 probes) lost a
- * fifth of the true nearest ten; a quarter keeps recall near 0.95.
- */
-export function ivfProbes(rows: number): number {
-  return Math.max(20, Math.ceil(ivfPartitions(rows) / 4));
-}
-
-const VECTOR_INDEX_PREFIX = "vector_ivf_p";
 
 /**
  * Compacts, folds new rows into the indexes and prunes versions past the age

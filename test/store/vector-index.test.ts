@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
 import type { ChunkRow } from "../../src/store/chunk-row.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
-import { ensureVectorIndex, ivfPartitions, ivfProbes } from "../../src/store/table-upkeep.ts";
+import { ensureVectorIndex, ivfPartitions, tablePlan, vectorPlan } from "../../src/store/vector-index.ts";
 import { tempDir } from "../helpers.ts";
 
 /** Deterministic unit vectors, so each run searches the same space. */
@@ -29,9 +29,16 @@ async function table(dbPath: string) {
 }
 
 describe("the vector index", () => {
-  test("has about the square root of the rows as partitions, and probes a quarter of them, at least 20", () => {
+  test("has about the square root of the rows as partitions, and a search probes half of them with exact reranking", () => {
     expect([ivfPartitions(300), ivfPartitions(100_000), ivfPartitions(1_000_000), ivfPartitions(100_000_000)]).toEqual([17, 316, 1000, 4096]);
-    expect([ivfProbes(10_000), ivfProbes(100_000), ivfProbes(1_000_000)]).toEqual([25, 79, 250]);
+    expect(vectorPlan("vector_rq4_p316", 400_000)).toEqual({ probes: 158, refineFactor: 2 });
+    expect(vectorPlan("vector_rq4_p16", 100)).toEqual({ probes: 20, refineFactor: 2 });
+  });
+
+  test("an older IVF_FLAT index, or one LanceDB sized itself, is read as before: a quarter of its partitions, no reranking", () => {
+    expect(vectorPlan("vector_ivf_p316", 1_000_000)).toEqual({ probes: 79 });
+    expect(vectorPlan("vector_idx", 1_000_000)).toEqual({ probes: 250 });
+    expect(vectorPlan(undefined, 5_000)).toEqual({ probes: 20 });
   });
 
   test("is built with those partitions past the threshold, and searches find nearly all of exact search's top 10", async () => {
@@ -41,7 +48,9 @@ describe("the vector index", () => {
     await store.replaceSources(all.map((_, i) => `doc-${i}`), rows(all), 32);
     await ensureVectorIndex(await table(dbPath), 500);
     const index = (await (await table(dbPath)).listIndices()).find((i) => i.columns.includes("vector"))!;
-    expect(index.name).toBe(`vector_ivf_p${ivfPartitions(600)}`);
+    expect(index.name).toBe(`vector_rq4_p${ivfPartitions(600)}`);
+    expect(index.indexType).toBe("IvfRq");
+    expect(await tablePlan(await table(dbPath))).toEqual({ probes: 20, refineFactor: 2 });
     const t = await table(dbPath);
     // Random 32-dimensional vectors are IVF's hardest case (no clusters to find), and k-means starts at random: recall, not equality.
     let found = 0;
@@ -54,15 +63,36 @@ describe("the vector index", () => {
     expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.8);
   });
 
-  test("an index LanceDB sized itself (an index from before) is rebuilt once with these partitions", async () => {
+  test("its distances are exact: the refine step reranks by the full vectors, which RAG_MAX_DISTANCE compares", async () => {
     const dbPath = join(tempDir(), "db");
     const all = vectors(600, 32);
     await new ChunkStore(dbPath, 500).replaceSources(all.map((_, i) => `doc-${i}`), rows(all), 32);
-    const lance = await loadLanceDb();
-    await (await table(dbPath)).createIndex("vector", { config: lance.Index.ivfFlat({ distanceType: "l2" }), replace: true });
-    expect((await (await table(dbPath)).listIndices()).find((i) => i.columns.includes("vector"))!.name).toBe("vector_idx");
     await ensureVectorIndex(await table(dbPath), 500);
-    const names = (await (await table(dbPath)).listIndices()).filter((i) => i.columns.includes("vector")).map((i) => i.name);
-    expect(names).toEqual([`vector_ivf_p${ivfPartitions(600)}`]);
+    const query = vectors(1, 32, 42)[0]!;
+    const hits = await new ChunkStore(dbPath, 500).vectorSearch(query, 10);
+    expect(hits).toHaveLength(10);
+    for (const hit of hits) {
+      const stored = all[Number(hit.source.slice("doc-".length))]!;
+      const exact = stored.reduce((sum, x, i) => sum + (x - query[i]!) ** 2, 0);
+      expect(hit._distance!).toBeCloseTo(exact, 5);
+    }
   });
+
+  for (const [kind, build] of [
+    ["LanceDB sized itself", (lance: Awaited<ReturnType<typeof loadLanceDb>>) => ({ config: lance.Index.ivfFlat({ distanceType: "l2" }), replace: true })],
+    ["of the older IVF_FLAT kind", (lance: Awaited<ReturnType<typeof loadLanceDb>>) => ({ config: lance.Index.ivfFlat({ distanceType: "l2", numPartitions: 24 }), replace: true, name: "vector_ivf_p24" })],
+  ] as const) {
+    test(`an index ${kind} is rebuilt once as this kind, and searched meanwhile`, async () => {
+      const dbPath = join(tempDir(), "db");
+      const all = vectors(600, 32);
+      await new ChunkStore(dbPath, 500).replaceSources(all.map((_, i) => `doc-${i}`), rows(all), 32);
+      await (await table(dbPath)).createIndex("vector", build(await loadLanceDb()));
+      const before = await tablePlan(await table(dbPath));
+      expect(before.refineFactor).toBeUndefined();
+      expect(await new ChunkStore(dbPath, 500).vectorSearch(all[7]!, 1)).toMatchObject([{ source: "doc-7" }]);
+      await ensureVectorIndex(await table(dbPath), 500);
+      const names = (await (await table(dbPath)).listIndices()).filter((i) => i.columns.includes("vector")).map((i) => i.name);
+      expect(names).toEqual([`vector_rq4_p${ivfPartitions(600)}`]);
+    });
+  }
 });
