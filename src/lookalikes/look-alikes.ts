@@ -66,7 +66,7 @@ export async function lookAlikesOf(dbPath: string, table: Table | null, sources:
   for (const source of new Set(sources)) {
     const at = index.position.get(source);
     if (at === undefined) continue;
-    const similar = index.lsh.similarTo(at, LOOK_ALIKE_THRESHOLD).slice(0, MAX_LOOK_ALIKES);
+    const similar = index.lsh.similarTo(at, LOOK_ALIKE_THRESHOLD, MAX_LOOK_ALIKES);
     if (similar.length === 0) continue;
     found.set(
       source,

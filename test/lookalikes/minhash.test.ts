@@ -79,6 +79,18 @@ describe("LSH banding", () => {
     expect(lsh.similarTo(0, 0.5).map((s) => s.index)).toEqual([2, 1]);
     expect(lsh.similarTo(3, 0.5)).toEqual([]);
   });
+
+  test("a limit keeps the most similar; among exact copies, the first by index, as a full search would", () => {
+    const base = Uint32Array.from({ length: 400 }, (_, i) => i * 7919);
+    const near = Uint32Array.from([...base.slice(0, 380), ...Array.from({ length: 20 }, (_, i) => i + 1)]);
+    const copies = Array.from({ length: 6 }, () => minhash(base));
+    // The near document comes first by index, the copies after it: the copies still outrank it.
+    const lsh = new LshIndex([minhash(near), ...copies]);
+    expect(lsh.similarTo(1, 0.5, 3)).toEqual([2, 3, 4].map((index) => ({ index, overlap: 1 })));
+    expect(lsh.similarTo(1, 0.5, 3)).toEqual(lsh.similarTo(1, 0.5).slice(0, 3));
+    expect(lsh.similarTo(0, 0.5, 2)).toEqual(lsh.similarTo(0, 0.5).slice(0, 2));
+    expect(lsh.similarTo(0, 0.5).length).toBe(6);
+  });
 });
 
 describe("shingles", () => {
