@@ -1,7 +1,7 @@
 /**
  * Keeping the chunks table whole and fast: the indexes every write path
- * relies on, columns a newer version added, the vector index once it pays,
- * and when to compact.
+ * relies on, columns a newer version added, and when to compact (which also
+ * builds or rebuilds the vector index, vector-index.ts).
  */
 import type { Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";

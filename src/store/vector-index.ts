@@ -65,7 +65,11 @@ export interface VectorPlan {
  * of its partitions, at least 20); an index LanceDB sized itself, by the rows.
  */
 export function vectorPlan(indexName: string | undefined, rows: number): VectorPlan {
-  const partitions = (prefix: string) => Number(indexName!.slice(prefix.length));
+  // The partitions are in the index's name; a name that does not parse falls back to the rule's count for these rows.
+  const partitions = (prefix: string) => {
+    const named = Number(indexName!.slice(prefix.length));
+    return Number.isInteger(named) && named > 0 ? named : ivfPartitions(rows);
+  };
   if (indexName?.startsWith(INDEX_PREFIX)) return { probes: Math.max(20, Math.ceil(partitions(INDEX_PREFIX) / 2)), refineFactor: REFINE_FACTOR };
   const flat = indexName?.startsWith(FLAT_PREFIX) ? partitions(FLAT_PREFIX) : ivfPartitions(rows);
   return { probes: Math.max(20, Math.ceil(flat / 4)) };

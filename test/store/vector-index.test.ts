@@ -33,6 +33,7 @@ describe("the vector index", () => {
     expect([ivfPartitions(300), ivfPartitions(100_000), ivfPartitions(1_000_000), ivfPartitions(100_000_000)]).toEqual([17, 316, 1000, 4096]);
     expect(vectorPlan("vector_rq4_p316", 400_000)).toEqual({ probes: 158, refineFactor: 2 });
     expect(vectorPlan("vector_rq4_p16", 100)).toEqual({ probes: 20, refineFactor: 2 });
+    expect(vectorPlan("vector_rq4_pcustom", 100_000)).toEqual({ probes: 158, refineFactor: 2 });
   });
 
   test("an older IVF_FLAT index, or one LanceDB sized itself, is read as before: a quarter of its partitions, no reranking", () => {
