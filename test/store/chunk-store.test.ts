@@ -58,6 +58,27 @@ describe("the chunk store on real LanceDB", () => {
     expect(second).toBe(first);
   });
 
+  test("hits of equal score come in id order, the same on every call (LanceDB orders ties as its threads finish)", async () => {
+    const store = new ChunkStore(join(tempDir(), "db"));
+    // Every chunk of a document shares its title's score; longer titles score lower, so each document is a tie of three.
+    const filler = ["", " beta", " beta gamma", " beta gamma delta", " beta gamma delta epsilon"];
+    for (const [d, words] of filler.entries()) {
+      const doc = (await rows(`doc-${d}`, ["one note", "two notes", "three notes"])).map((r) => ({ ...r, title: `Alpha${words}` }));
+      await store.replaceSources([`doc-${d}`], doc, embedder.dimensions);
+    }
+    const expected = [0, 1].flatMap((d) => [0, 1, 2].map((i) => `doc-${d}#${i}`));
+    for (let call = 0; call < 5; call++) {
+      expect((await store.keywordSearch("alpha", 6)).map((h) => `${h.source}#${h.chunk_index}`)).toEqual(expected);
+    }
+  });
+
+  test("vector hits at equal distance (copies of one text) come in id order", async () => {
+    const store = new ChunkStore(join(tempDir(), "db"));
+    for (const source of ["copy-c", "copy-a", "copy-b"]) await store.replaceSources([source], await rows(source, ["the same words"]), embedder.dimensions);
+    const [query] = await embedder.embed(["the same words"]);
+    for (let call = 0; call < 5; call++) expect((await store.vectorSearch(query!, 3)).map((h) => h.source)).toEqual(["copy-a", "copy-b", "copy-c"]);
+  });
+
   test("keyword search covers titles as well as text", async () => {
     const store = new ChunkStore(join(tempDir(), "db"));
     await store.replaceSources(["QX-9 manual"], await rows("QX-9 manual", ["pumps and valves"]), embedder.dimensions);
