@@ -43,28 +43,32 @@ export interface VectorSearchOptions extends VectorPlan {
  * rows tied at its cut as they come: every chunk of a document shares its
  * title's keyword score, and copies of a file share their distances. The
  * same scifact question asked twice of 1,006 chunks gave a different keyword
- * ranking in 133 of 200 questions. Ordering ties by id fixed the order; the
- * keyword side also asks for KEYWORD_OVERFETCH times the rows, so a tie at
- * the cut is settled here, not by LanceDB: then the two answers differed in
- * 1 of 200 (11 without the over-fetch, none with 4 times), for about 2 ms
- * more at 100k chunks, beside the question's embedding.
+ * ranking in 133 of 200 questions. Ties are ordered by id here, and each side
+ * asks for some rows past its limit, so a tie at the cut is settled by that
+ * order rather than by LanceDB, unless it runs past the extra rows (a file
+ * with more copies than that). With twice the keyword rows the two answers
+ * differed in 1 of 200 (11 without, none with 4 times), for about 2 ms more
+ * at 100k chunks, beside the question's embedding.
  */
-export const KEYWORD_OVERFETCH = 2;
+function extraRows(limit: number, side: "keyword" | "vector"): number {
+  // A keyword tie is a whole document's chunks; a vector tie only exact copies of one text. Capped, as a filtered search widens its window to hundreds.
+  return side === "keyword" ? Math.min(limit, 50) : Math.min(limit, 10);
+}
 
 function byScoreThenId(a: Hit, b: Hit): number {
-  return b._score! - a._score! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return (b._score ?? -Infinity) - (a._score ?? -Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 function byDistanceThenId(a: Hit, b: Hit): number {
-  return a._distance! - b._distance! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return (a._distance ?? Infinity) - (b._distance ?? Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 export async function vectorSearch(table: Table, columns: Set<string> | null, vector: Float32Array, limit: number, options: VectorSearchOptions): Promise<Hit[]> {
-  let query = table.vectorSearch(vector).distanceType("l2").nprobes(options.probes).limit(limit).select([...present(HIT_COLUMNS, columns), "_distance"]);
+  let query = table.vectorSearch(vector).distanceType("l2").nprobes(options.probes).limit(limit + extraRows(limit, "vector")).select([...present(HIT_COLUMNS, columns), "_distance"]);
   if (options.refineFactor) query = query.refineFactor(options.refineFactor);
   const where = options.skipPending ? [options.filter, HAS_VECTOR].filter(Boolean).map((f) => `(${f})`).join(" AND ") : options.filter;
   if (where) query = query.where(where);
-  return ((await query.toArray()) as Hit[]).map(plain).sort(byDistanceThenId);
+  return ((await query.toArray()) as Hit[]).map(plain).sort(byDistanceThenId).slice(0, limit);
 }
 
 /** `indexed`: the keyword columns the table's full-text indexes cover (keywordColumns in search-columns.ts). */
@@ -75,7 +79,7 @@ export async function keywordSearch(table: Table, columns: Set<string> | null, i
   let query = table
     .query()
     .fullTextSearch(new lance.MultiMatchQuery(onSearchColumns ? keywordText(text) : text, [...indexed]))
-    .limit(limit * KEYWORD_OVERFETCH)
+    .limit(limit + extraRows(limit, "keyword"))
     // The search columns come along so the caller can see which query words a hit matched (keyword-coverage.ts).
     .select([...present(HIT_COLUMNS, columns), ...(onSearchColumns ? SEARCH_COLUMNS : []), "_score"]);
   if (filter) query = query.where(filter);

@@ -80,6 +80,12 @@ export function chunkSchema(dimensions: number): Schema {
 }
 
 /** A SQL string literal: quotes doubled. */
+/** The width of the vector column a table's schema declares; undefined without one. */
+export function schemaVectorWidth(schema: { fields: { name: string; type: unknown }[] }): number | undefined {
+  const field = schema.fields.find((f) => f.name === "vector");
+  return (field?.type as { listSize?: number } | undefined)?.listSize;
+}
+
 export function sqlString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }

@@ -16,7 +16,7 @@ import { checkSearchModel, ensureWriteModel, readIndexModel, type IndexModel, ty
 import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { deleteSources, moveSources, updateMtimes, type SourceMove } from "./source-writes.ts";
-import { chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
+import { chunkSchema, schemaVectorWidth, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { countPending, pendingChunks, pendingSources, writeVectors, type PendingChunk } from "./pending-vectors.ts";
 import type { SourceSummary } from "./source-summary.ts";
 import { backfillSearchColumns, keywordColumns, missingNow } from "./search-columns.ts";
@@ -293,8 +293,7 @@ export class ChunkStore {
   async vectorWidth(): Promise<number | null> {
     const table = await this.open();
     if (!table) return null;
-    const field = (await table.schema()).fields.find((f) => f.name === "vector");
-    return (field?.type as { listSize?: number } | undefined)?.listSize ?? null;
+    return schemaVectorWidth(await table.schema()) ?? null;
   }
 
   /** A fact about the table as this store reads it (table: what open() returned), read once per table version. */

@@ -1,7 +1,7 @@
 /** Write steps shared by the store's operations. */
 import type { Table } from "@lancedb/lancedb";
 import { AppError } from "../errors.ts";
-import { sqlString, type ChunkRow } from "./chunk-row.ts";
+import { schemaVectorWidth, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { fillSearchColumns } from "./search-columns.ts";
 import { withWriteLock } from "./write-lock.ts";
 
@@ -43,8 +43,7 @@ export async function swapIn(table: Table, rows: ChunkRow[], sources: string[], 
 }
 
 export function checkDimensions(dbPath: string, schema: { fields: { name: string; type: unknown }[] }, dimensions: number): void {
-  const field = schema.fields.find((f) => f.name === "vector");
-  const stored = (field?.type as { listSize?: number } | undefined)?.listSize;
+  const stored = schemaVectorWidth(schema);
   if (stored === dimensions) return;
   throw new AppError(
     "INDEX",

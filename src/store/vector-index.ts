@@ -23,8 +23,9 @@
  * copies a replica holds (each graph neighbourhood is one document's copies),
  * and a folder with many versions of one document is the same case.
  */
-import type { Table } from "@lancedb/lancedb";
+import type { Index, Table } from "@lancedb/lancedb";
 import { loadLanceDb } from "../native/lancedb.ts";
+import { schemaVectorWidth } from "./chunk-row.ts";
 import { countPending } from "./pending-vectors.ts";
 
 /**
@@ -40,8 +41,20 @@ const RQ_BITS = 4;
 const REFINE_FACTOR = 2;
 /** The current kind of index is named with this prefix and its partitions; any other vector index is rebuilt once. */
 const INDEX_PREFIX = `vector_rq${RQ_BITS}_p`;
-/** IVF_FLAT indexes built before RaBitQ: still read correctly until the next sync replaces them. */
+/**
+ * IVF_FLAT, named with this prefix and its partitions: the index before
+ * RaBitQ, and still the index for vectors whose width is not a multiple of 8,
+ * which LanceDB's RaBitQ refuses ("vector dimension must be divisible by 8").
+ * An IVF_FLAT index of a width RaBitQ takes is searched as before until the
+ * next sync that changes the index rebuilds it.
+ */
 const FLAT_PREFIX = "vector_ivf_p";
+
+/** The kind of index a table of this vector width gets. */
+function indexKind(width: number | undefined): { prefix: string; config: (lance: Awaited<ReturnType<typeof loadLanceDb>>, partitions: number) => Index } {
+  if (width !== undefined && width % 8 === 0) return { prefix: INDEX_PREFIX, config: (lance, partitions) => lance.Index.ivfRq({ distanceType: "l2", numPartitions: partitions, numBits: RQ_BITS }) };
+  return { prefix: FLAT_PREFIX, config: (lance, partitions) => lance.Index.ivfFlat({ distanceType: "l2", numPartitions: partitions }) };
+}
 
 /**
  * Partitions: about the square root of the rows, the usual IVF rule.
@@ -61,8 +74,10 @@ export interface VectorPlan {
 /**
  * Half the partitions of a RaBitQ index, with refine: recall@10 0.999 at
  * 100k and 1.000 at 1M in the runs above, for 0.6 ms (100k) and 4 ms (1M)
- * more than a quarter. An older IVF_FLAT index is read as it was (a quarter
- * of its partitions, at least 20); an index LanceDB sized itself, by the rows.
+ * more than a quarter. An IVF_FLAT index gets a quarter of its partitions,
+ * at least 20, and no rerank (it reads full vectors, so its distances are
+ * exact already); an index LanceDB sized itself, a quarter of what the rule
+ * gives for the rows.
  */
 export function vectorPlan(indexName: string | undefined, rows: number): VectorPlan {
   // The partitions are in the index's name; a name that does not parse falls back to the rule's count for these rows.
@@ -75,9 +90,15 @@ export function vectorPlan(indexName: string | undefined, rows: number): VectorP
   return { probes: Math.max(20, Math.ceil(flat / 4)) };
 }
 
-/** The vector index's name, if the table has one. */
+/** The vector indexes' names; more than one only between a rebuild's create and its drop (or after a crash there). */
+async function vectorIndexNames(table: Table): Promise<string[]> {
+  return (await table.listIndices()).filter((i) => i.columns.includes("vector")).map((i) => i.name);
+}
+
+/** The vector index a search reads: with two, the newer kind, which LanceDB also prefers here as the one built last. */
 export async function vectorIndexName(table: Table): Promise<string | undefined> {
-  return (await table.listIndices()).find((i) => i.columns.includes("vector"))?.name;
+  const names = await vectorIndexNames(table);
+  return names.find((n) => n.startsWith(INDEX_PREFIX)) ?? names.find((n) => n.startsWith(FLAT_PREFIX)) ?? names[0];
 }
 
 /** The plan for searching this table as it is now. */
@@ -88,24 +109,22 @@ export async function tablePlan(table: Table): Promise<VectorPlan> {
 /**
  * Builds the vector index past the threshold, and rebuilds it once the table
  * has grown ANN_REBUILD_GROWTH times past what it was trained on, or when it
- * is of an older kind.
+ * is of another kind than this width gets. Any other vector index is dropped
+ * once the kept one is there, so searches always have one.
  */
 export async function ensureVectorIndex(table: Table, threshold: number): Promise<void> {
   const rows = await table.countRows();
   if (rows < threshold) return;
   // Rows waiting for vectors (keyword-only mode) hold zeros, which would train the partitions on nothing.
   if ((await countPending(table)) > 0) return;
-  const existing = await vectorIndexName(table);
-  if (existing?.startsWith(INDEX_PREFIX)) {
-    const stats = await table.indexStats(existing);
-    if (stats && stats.numIndexedRows * ANN_REBUILD_GROWTH > rows) return;
+  const kind = indexKind(schemaVectorWidth(await table.schema()));
+  const existing = await vectorIndexNames(table);
+  let kept = existing.find((name) => name.startsWith(kind.prefix));
+  const stats = kept ? await table.indexStats(kept) : undefined;
+  if (!stats || stats.numIndexedRows * ANN_REBUILD_GROWTH <= rows) {
+    const partitions = ivfPartitions(rows);
+    kept = `${kind.prefix}${partitions}`;
+    await table.createIndex("vector", { config: kind.config(await loadLanceDb(), partitions), replace: true, name: kept });
   }
-  const lance = await loadLanceDb();
-  const partitions = ivfPartitions(rows);
-  const name = `${INDEX_PREFIX}${partitions}`;
-  const config = lance.Index.ivfRq({ distanceType: "l2", numPartitions: partitions, numBits: RQ_BITS });
-  await table.createIndex("vector", { config, replace: true, name });
-  // Under another name the old index stays beside the new one: dropped once the new one is there, so searches always have one.
-  if (existing && existing !== name) await table.dropIndex(existing);
+  for (const name of existing) if (name !== kept) await table.dropIndex(name);
 }
-

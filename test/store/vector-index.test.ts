@@ -79,6 +79,32 @@ describe("the vector index", () => {
     }
   });
 
+  test("vectors whose width is not a multiple of 8 (which RaBitQ refuses) get an IVF_FLAT index, searched without a rerank", async () => {
+    const dbPath = join(tempDir(), "db");
+    const all = vectors(600, 36);
+    await new ChunkStore(dbPath, 500).replaceSources(all.map((_, i) => `doc-${i}`), rows(all), 36);
+    await ensureVectorIndex(await table(dbPath), 500);
+    const index = (await (await table(dbPath)).listIndices()).find((i) => i.columns.includes("vector"))!;
+    expect([index.name, index.indexType]).toEqual([`vector_ivf_p${ivfPartitions(600)}`, "IvfFlat"]);
+    expect(await tablePlan(await table(dbPath))).toEqual({ probes: 20 });
+    expect(await new ChunkStore(dbPath, 500).vectorSearch(all[7]!, 1)).toMatchObject([{ source: "doc-7" }]);
+    // Already of its kind and fresh: a second call keeps it.
+    await ensureVectorIndex(await table(dbPath), 500);
+    expect((await (await table(dbPath)).listIndices()).filter((i) => i.columns.includes("vector")).map((i) => i.name)).toEqual([index.name]);
+  });
+
+  test("a second vector index left beside the current one (a rebuild that died before its drop) is not searched, and is dropped", async () => {
+    const dbPath = join(tempDir(), "db");
+    const all = vectors(600, 32);
+    await new ChunkStore(dbPath, 500).replaceSources(all.map((_, i) => `doc-${i}`), rows(all), 32);
+    await ensureVectorIndex(await table(dbPath), 500);
+    const lance = await loadLanceDb();
+    await (await table(dbPath)).createIndex("vector", { config: lance.Index.ivfFlat({ distanceType: "l2", numPartitions: 24 }), replace: false, name: "vector_ivf_p24" });
+    expect(await tablePlan(await table(dbPath))).toEqual({ probes: 20, refineFactor: 2 });
+    await ensureVectorIndex(await table(dbPath), 500);
+    expect((await (await table(dbPath)).listIndices()).filter((i) => i.columns.includes("vector")).map((i) => i.name)).toEqual([`vector_rq4_p${ivfPartitions(600)}`]);
+  });
+
   for (const [kind, build] of [
     ["LanceDB sized itself", (lance: Awaited<ReturnType<typeof loadLanceDb>>) => ({ config: lance.Index.ivfFlat({ distanceType: "l2" }), replace: true })],
     ["of the older IVF_FLAT kind", (lance: Awaited<ReturnType<typeof loadLanceDb>>) => ({ config: lance.Index.ivfFlat({ distanceType: "l2", numPartitions: 24 }), replace: true, name: "vector_ivf_p24" })],
