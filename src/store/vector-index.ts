@@ -95,7 +95,11 @@ async function vectorIndexNames(table: Table): Promise<string[]> {
   return (await table.listIndices()).filter((i) => i.columns.includes("vector")).map((i) => i.name);
 }
 
-/** The vector index a search reads: with two, the newer kind, which LanceDB also prefers here as the one built last. */
+/**
+ * The vector index a search is planned for. With two (a rebuild that has not
+ * dropped the old one yet), the newer kind: its plan reranks by exact
+ * distance, so the distances are exact whichever of the two LanceDB reads.
+ */
 export async function vectorIndexName(table: Table): Promise<string | undefined> {
   const names = await vectorIndexNames(table);
   return names.find((n) => n.startsWith(INDEX_PREFIX)) ?? names.find((n) => n.startsWith(FLAT_PREFIX)) ?? names[0];
