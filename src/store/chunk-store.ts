@@ -135,10 +135,13 @@ export class ChunkStore {
   /**
    * Before a write: a large source's staged write (staged-source.ts) left by
    * a process that died is settled now, so the index never stays pinned to
-   * an old version; one that another process is still running refuses the
-   * write with a message, where LanceDB would only say the table is read-only.
+   * an old version; one still running refuses the write with a message, where
+   * LanceDB would only say the table is read-only. That holds in this process
+   * too (an MCP server's ingest_file while its sync job stores a large file):
+   * only the staged write itself (`staged`) writes meanwhile, through a table
+   * of its own.
    */
-  async settleStagedWrite(): Promise<void> {
+  async settleStagedWrite(staged = false): Promise<void> {
     const marker = readStagingMarker(this.dbPath);
     if (!marker) return;
     if (!writerAlive(marker)) {
@@ -146,10 +149,11 @@ export class ChunkStore {
       this.stagingView = null;
       return;
     }
-    if (marker.pid === process.pid) return; // this process's own staged write: its batches go through their own table
+    if (staged && marker.pid === process.pid) return;
+    const writer = marker.pid === process.pid ? "This process" : `Process ${marker.pid}`;
     throw new AppError(
       "INDEX",
-      `Process ${marker.pid} is writing a large document (${marker.source}) into the index at ${this.dbPath} in batches; other writes wait until it finishes.`,
+      `${writer} is writing a large document (${marker.source}) into the index at ${this.dbPath} in batches; other writes wait until it finishes.`,
       "Try again when that sync or ingest has finished; searches meanwhile answer from the index as it was before that document.",
     );
   }
@@ -158,10 +162,11 @@ export class ChunkStore {
    * The table for a write, created with its first rows in one commit when it
    * does not exist. A crash before its indexes were built, or a table from an
    * older version, is repaired here: missing indexes and columns are added.
+   * `staged`: the caller is this process's staged write (see settleStagedWrite).
    */
-  async openForWrite(dimensions: number, firstRows: ChunkRow[]): Promise<{ table: Table; created: boolean }> {
+  async openForWrite(dimensions: number, firstRows: ChunkRow[], staged = false): Promise<{ table: Table; created: boolean }> {
     if (!this.writeReady) this.checkPath(true);
-    await this.settleStagedWrite();
+    await this.settleStagedWrite(staged);
     let table = await this.open();
     let created = false;
     if (!table) {

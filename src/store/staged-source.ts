@@ -94,7 +94,7 @@ export async function beginStagedSource(store: ChunkStore, source: string, dimen
       for (const row of rows) stampRow(row, marker.token);
       if (!table) {
         // No table yet: the store creates it with these rows (readers, told version 0, see no index meanwhile).
-        const { created } = await store.openForWrite(dimensions, rows);
+        const { created } = await store.openForWrite(dimensions, rows, true);
         table = await liveTable(store.dbPath);
         if (created) return;
       }

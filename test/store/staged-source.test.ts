@@ -52,6 +52,28 @@ describe("a large source written in staged batches", () => {
     expect((await reader.keywordSearch("gamma", 10)).map((h) => h.source)).toEqual(["doc"]);
   });
 
+  test("another write in the writer's own process is refused with a message naming the document, and goes through after the commit", async () => {
+    const dbPath = join(tempDir(), "db");
+    const store = new ChunkStore(dbPath);
+    await store.replaceSources(["doc"], await rows("doc", ["old alpha"]), embedder.dimensions);
+    const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+    await staged.add(await rows("doc", ["new gamma"]));
+    // An MCP server's ingest_file, a move or a second large document while its sync job stores a large file.
+    for (const write of [
+      async () => store.replaceSources(["other"], await rows("other", ["side write"]), embedder.dimensions),
+      () => store.deleteSources(["doc"]),
+      () => beginStagedSource(store, "second", embedder.dimensions),
+    ]) {
+      const error = await failure(write());
+      expect(error.message).toContain(`This process is writing a large document (doc) into the index at ${dbPath}`);
+      expect((error as { hint?: string }).hint).toContain("Try again when that sync or ingest has finished");
+    }
+    await staged.commit();
+    expect(await texts(store, "doc")).toEqual(["new gamma"]);
+    await store.replaceSources(["other"], await rows("other", ["side write"]), embedder.dimensions);
+    expect(await texts(store, "other")).toEqual(["side write"]);
+  });
+
   test("into an index that does not exist yet, readers see no index until the commit", async () => {
     const dbPath = join(tempDir(), "db");
     const writer = new ChunkStore(dbPath);
