@@ -49,13 +49,16 @@ export class LshIndex {
   similarTo(index: number, threshold: number, limit = Infinity): Similar[] {
     const signature = this.signatures[index];
     if (!signature || signature.length !== PERMUTATIONS) return [];
-    // Stamps wrap after 4 billion searches: start the array over then.
-    if (++this.search === 2 ** 32) this.seenBy.fill((this.search = 1) - 1);
-    const stamp = this.search;
+    // A stamp per search; after 4 billion searches the array starts over.
+    if (this.search === 0xffffffff) {
+      this.seenBy.fill(0);
+      this.search = 0;
+    }
+    const stamp = ++this.search;
     const seenBy = this.seenBy;
     seenBy[index] = stamp;
     const found: Similar[] = [];
-    const copies: Similar[] = [];
+    let copies = 0;
     for (let band = 0; band < BANDS; band++) {
       const bucket = this.buckets[band]!.get(hashWords(signature, band * ROWS, ROWS));
       if (!bucket) continue;
@@ -69,7 +72,7 @@ export class LshIndex {
         // Exact copies share every band, so the first band's bucket holds all of them, in index order: the
         // first `limit` found there outrank everything else. A folder with a thousand copies of one file (or
         // the 1M-chunk bench replica) otherwise checked every copy in every band, about 0.7 ms a document.
-        if (band === 0 && estimate === 1 && copies.push(found.at(-1)!) === limit) return copies;
+        if (band === 0 && estimate === 1 && ++copies === limit) return found.filter((f) => f.overlap === 1);
       }
     }
     return found.sort((a, b) => b.overlap - a.overlap || a.index - b.index).slice(0, limit);

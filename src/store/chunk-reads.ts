@@ -10,7 +10,7 @@ import { loadLanceDb } from "../native/lancedb.ts";
 import { HAS_VECTOR, META_COLUMNS, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { keywordText } from "./keyword-text.ts";
 import { SEARCH_COLUMNS } from "./search-columns.ts";
-import type { VectorPlan } from "./vector-index.ts";
+import { withPlan, type VectorPlan } from "./vector-index.ts";
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
 
 export type Meta = Omit<ChunkRow, "vector">;
@@ -50,25 +50,19 @@ export interface VectorSearchOptions extends VectorPlan {
  * differed in 1 of 200 (11 without, none with 4 times), for about 2 ms more
  * at 100k chunks, beside the question's embedding.
  */
-function extraRows(limit: number, side: "keyword" | "vector"): number {
-  // A keyword tie is a whole document's chunks; a vector tie only exact copies of one text. Capped, as a filtered search widens its window to hundreds.
-  return side === "keyword" ? Math.min(limit, 50) : Math.min(limit, 10);
-}
+/** Rows past the limit: a keyword tie is a whole document's chunks, a vector tie only exact copies of one text. Capped, as a filtered search widens its window to hundreds. */
+const KEYWORD_EXTRA_ROWS = 50;
+const VECTOR_EXTRA_ROWS = 10;
 
-function byScoreThenId(a: Hit, b: Hit): number {
-  return (b._score ?? -Infinity) - (a._score ?? -Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function byDistanceThenId(a: Hit, b: Hit): number {
-  return (a._distance ?? Infinity) - (b._distance ?? Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+function byId(a: Hit, b: Hit): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 export async function vectorSearch(table: Table, columns: Set<string> | null, vector: Float32Array, limit: number, options: VectorSearchOptions): Promise<Hit[]> {
-  let query = table.vectorSearch(vector).distanceType("l2").nprobes(options.probes).limit(limit + extraRows(limit, "vector")).select([...present(HIT_COLUMNS, columns), "_distance"]);
-  if (options.refineFactor) query = query.refineFactor(options.refineFactor);
+  let query = withPlan(table.vectorSearch(vector).distanceType("l2"), options).limit(limit + Math.min(limit, VECTOR_EXTRA_ROWS)).select([...present(HIT_COLUMNS, columns), "_distance"]);
   const where = options.skipPending ? [options.filter, HAS_VECTOR].filter(Boolean).map((f) => `(${f})`).join(" AND ") : options.filter;
   if (where) query = query.where(where);
-  return ((await query.toArray()) as Hit[]).map(plain).sort(byDistanceThenId).slice(0, limit);
+  return ((await query.toArray()) as Hit[]).map(plain).sort((a, b) => a._distance! - b._distance! || byId(a, b)).slice(0, limit);
 }
 
 /** `indexed`: the keyword columns the table's full-text indexes cover (keywordColumns in search-columns.ts). */
@@ -79,11 +73,11 @@ export async function keywordSearch(table: Table, columns: Set<string> | null, i
   let query = table
     .query()
     .fullTextSearch(new lance.MultiMatchQuery(onSearchColumns ? keywordText(text) : text, [...indexed]))
-    .limit(limit + extraRows(limit, "keyword"))
+    .limit(limit + Math.min(limit, KEYWORD_EXTRA_ROWS))
     // The search columns come along so the caller can see which query words a hit matched (keyword-coverage.ts).
     .select([...present(HIT_COLUMNS, columns), ...(onSearchColumns ? SEARCH_COLUMNS : []), "_score"]);
   if (filter) query = query.where(filter);
-  return ((await query.toArray()) as Hit[]).map(plain).sort(byScoreThenId).slice(0, limit);
+  return ((await query.toArray()) as Hit[]).map(plain).sort((a, b) => b._score! - a._score! || byId(a, b)).slice(0, limit);
 }
 
 /** Chunks by parent id, for the parents map of a response, in source and chunk order. */

@@ -79,13 +79,13 @@ export function chunkSchema(dimensions: number): Schema {
   ]);
 }
 
-/** A SQL string literal: quotes doubled. */
 /** The width of the vector column a table's schema declares; undefined without one. */
 export function schemaVectorWidth(schema: { fields: { name: string; type: unknown }[] }): number | undefined {
   const field = schema.fields.find((f) => f.name === "vector");
   return (field?.type as { listSize?: number } | undefined)?.listSize;
 }
 
+/** A SQL string literal: quotes doubled. */
 export function sqlString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }

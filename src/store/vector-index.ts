@@ -23,7 +23,7 @@
  * copies a replica holds (each graph neighbourhood is one document's copies),
  * and a folder with many versions of one document is the same case.
  */
-import type { Index, Table } from "@lancedb/lancedb";
+import type { Index, Table, VectorQuery } from "@lancedb/lancedb";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { schemaVectorWidth } from "./chunk-row.ts";
 import { countPending } from "./pending-vectors.ts";
@@ -88,6 +88,12 @@ export function vectorPlan(indexName: string | undefined, rows: number): VectorP
   if (indexName?.startsWith(INDEX_PREFIX)) return { probes: Math.max(20, Math.ceil(partitions(INDEX_PREFIX) / 2)), refineFactor: REFINE_FACTOR };
   const flat = indexName?.startsWith(FLAT_PREFIX) ? partitions(FLAT_PREFIX) : ivfPartitions(rows);
   return { probes: Math.max(20, Math.ceil(flat / 4)) };
+}
+
+/** A vector query that reads the index as the plan says. */
+export function withPlan(query: VectorQuery, plan: VectorPlan): VectorQuery {
+  const probed = query.nprobes(plan.probes);
+  return plan.refineFactor ? probed.refineFactor(plan.refineFactor) : probed;
 }
 
 /** The vector indexes' names; more than one only between a rebuild's create and its drop (or after a crash there). */

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createApp } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
 import { queryDocuments } from "../../../src/search/query-documents.ts";
-import { tablePlan } from "../../../src/store/vector-index.ts";
+import { tablePlan, withPlan } from "../../../src/store/vector-index.ts";
 import { openSession, timeQueries } from "../lib/mcp-driver.ts";
 import { folderBytes, tempDir, timedRun } from "../lib/setup.ts";
 import { percentile } from "../lib/stats.ts";
@@ -79,8 +79,7 @@ export async function vectorRecall(dbPath: string, modelDir: string, queries: st
     const search = () => table.vectorSearch(vector!).distanceType("l2").limit(10).select(["id"]);
     const exact = new Set(((await search().bypassVectorIndex().toArray()) as { id: string }[]).map((r) => r.id));
     // The probes and refine the product's searches use (store/vector-index.ts), not LanceDB's defaults.
-    const planned = search().nprobes(plan.probes);
-    const indexed = (await (plan.refineFactor ? planned.refineFactor(plan.refineFactor) : planned).toArray()) as { id: string }[];
+    const indexed = (await withPlan(search(), plan).toArray()) as { id: string }[];
     sum += indexed.filter((r) => exact.has(r.id)).length / Math.max(1, exact.size);
   }
   return sum / queries.length;
