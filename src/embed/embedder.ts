@@ -82,10 +82,12 @@ export class OnnxEmbedder implements Embedder {
       interOpNumThreads: 1,
       graphOptimizationLevel: "all",
       executionMode: "sequential",
-      // After a run ORT's threads busy-wait for more work by default, taking both cores from the search that
-      // follows a query's embedding: off, a loaded 2-core machine answered hybrid queries at 100k chunks in
-      // 104 ms p50 against 331 ms (embed 166 -> 29 ms, vector side 143 -> 41 ms).
-      extra: { session: { intra_op: { allow_spinning: "0" } } },
+      // ORT's threads busy-wait between the operators of a run (waking a sleeping thread for each of the graph's
+      // ~300 small operators cost more than the operator: with e5's shape on 2 cores a query embeds in 3.8 ms
+      // instead of 6, a batch of 8 chunks in 115 ms instead of 130), but stop when the run ends: left spinning,
+      // they took the cores from the search that follows a query's embedding (a loaded 2-core machine answered
+      // hybrid queries at 100k chunks in 331 ms p50 against 104 ms with spinning off).
+      extra: { session: { intra_op: { allow_spinning: "1" }, force_spinning_stop: "1" } },
     };
     let loaded: CachedSession;
     try {

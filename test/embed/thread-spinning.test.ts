@@ -1,6 +1,7 @@
 /**
  * ONNX Runtime's threads busy-wait after a run unless told not to. The
- * embedder turns that off (it took both cores from the search after a query's
+ * embedder lets them spin between a run's operators but stops them when the
+ * run ends (spinning on, they took both cores from the search after a query's
  * embedding), on both ways a session is made: from the model and from the
  * optimised cache, whose own options must not drop the setting.
  */
