@@ -22,7 +22,10 @@ export interface IngestMetrics {
   chunkMs: number;
   embedMs: number;
   storeMs: number;
+  /** The texts each embedding call was given (the model-only replay reruns them). */
   embedGroups: string[][];
+  /** Chunks given a stored or same-batch vector instead of an embedding (ingest/embed-passages.ts). */
+  reusedVectors: number;
 }
 
 export interface AppOptions {

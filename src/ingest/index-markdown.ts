@@ -16,6 +16,7 @@ import { documentSignature } from "../lookalikes/document-signature.ts";
 import { labelColumnsFor, labelProblemField, labelsForIngest, type IngestLabels } from "../labels/ingest-labels.ts";
 import { labelContext } from "../labels/labeller.ts";
 import { chunkPages, type PageStart } from "./chunk-pages.ts";
+import { embedPassages } from "./embed-passages.ts";
 import { timed } from "./ingest-metrics.ts";
 
 export interface DocumentToIndex {
@@ -75,10 +76,9 @@ export async function storeDocuments(app: App, embedder: Embedder | NoModel, doc
   // Keyword-only mode: placeholder zeros of the table's width, marked as waiting (store/pending-vectors.ts).
   const none = embedder instanceof NoModel ? embedder : null;
   const dimensions = none ? ((await app.store.vectorWidth()) ?? none.guessDimensions()) : (embedder as Embedder).dimensions;
-  if (!none) app.metrics?.embedGroups.push(texts);
   const vectors = none
     ? texts.map(() => new Float32Array(dimensions))
-    : await timed(app.metrics, "embedMs", () => (embedder as Embedder).embed(texts, "passage"));
+    : await embedPassages(app, embedder as Embedder, docs.map((d) => d.source), texts);
   // Labels and date go on chunk 0 in the same commit (store/label-rows.ts); nothing happens without a classify.toml.
   const labelled = await labelsForIngest(app, labelContext(app.config, app.log), docs);
   const ingestedAt = new Date().toISOString();

@@ -6,7 +6,7 @@
 import type { IngestMetrics } from "../app.ts";
 
 export function newIngestMetrics(): IngestMetrics {
-  return { convertMs: 0, chunkMs: 0, embedMs: 0, storeMs: 0, embedGroups: [] };
+  return { convertMs: 0, chunkMs: 0, embedMs: 0, storeMs: 0, embedGroups: [], reusedVectors: 0 };
 }
 
 /** Runs fn and adds its wall time to metrics[phase] when metrics are on. */

@@ -1,0 +1,121 @@
+/**
+ * Re-ingesting an edited document embeds only the chunks whose text changed;
+ * the unchanged ones keep their stored vectors, which equal what the model
+ * gives them afresh. Equal texts in one batch are embedded once, and the
+ * placeholder zeros of keyword-only rows are never taken for vectors.
+ */
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createApp, type App } from "../../src/app.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
+import type { Embedder } from "../../src/embed/embedder.ts";
+import { ingestFile } from "../../src/ingest/ingest-file.ts";
+import { loadLanceDb } from "../../src/native/lancedb.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
+
+const paragraph = (i: number, word: string) => `Paragraph ${i} is about ${word} ${i}, and it runs long enough to fill most of a chunk on its own.`;
+const document = (words: string[]) => `# Field notes\n\n${words.map((w, i) => paragraph(i, w)).join("\n\n")}`;
+
+/** Every text the app's embedder is asked to embed, in calls. */
+async function recordEmbeds(app: App): Promise<{ calls: string[][]; embedder: Embedder }> {
+  const embedder = await app.embedder();
+  const calls: string[][] = [];
+  const embed = embedder.embed.bind(embedder);
+  embedder.embed = (texts, kind) => {
+    if (kind !== "query") calls.push([...texts]);
+    return embed(texts, kind);
+  };
+  return { calls, embedder };
+}
+
+/** Every stored row's text and vector. */
+async function storedRows(dbPath: string): Promise<{ text: string; vector: Float32Array; pending: boolean }[]> {
+  const lance = await loadLanceDb();
+  const table = await (await lance.connect(dbPath)).openTable("chunks");
+  const rows = await table.query().select(["text", "vector", "vector_pending"]).toArray();
+  return rows.map((r: { text: string; vector: { toArray(): Float32Array }; vector_pending: boolean }) => ({ text: r.text, vector: Float32Array.from(r.vector.toArray()), pending: r.vector_pending }));
+}
+
+function expectClose(actual: Float32Array, expected: Float32Array): void {
+  expect(actual.length).toBe(expected.length);
+  let worst = 0;
+  for (let i = 0; i < actual.length; i++) worst = Math.max(worst, Math.abs(actual[i]! - expected[i]!));
+  expect(worst).toBeLessThan(1e-4);
+}
+
+const words = Array.from({ length: 12 }, (_, i) => ["pumps", "valves", "rivers", "bridges"][i % 4]!);
+
+describe("embedding an edited document again", () => {
+  test("embeds only the changed chunks, and every stored vector is the one the model gives the chunk", async () => {
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
+    const { calls, embedder } = await recordEmbeds(app);
+    const path = join(root, "notes.md");
+    writeTree(root, { "notes.md": document(words) });
+    await ingestFile(app, path);
+    const before = await storedRows(dbPath);
+    expect(before.length).toBeGreaterThan(6);
+    // The budget cuts each paragraph in two, and the tails ("own.") repeat: each distinct text is embedded once.
+    expect(calls.flat().length).toBe(new Set(before.map((r) => r.text)).size);
+    expect(calls.flat().length).toBeLessThan(before.length);
+
+    const edited = [...words];
+    edited[5] = "lighthouses";
+    writeTree(root, { "notes.md": document(edited) });
+    calls.length = 0;
+    await ingestFile(app, path);
+    const after = await storedRows(dbPath);
+    const oldTexts = new Set(before.map((r) => r.text));
+    const changed = [...new Set(after.filter((r) => !oldTexts.has(r.text)).map((r) => r.text))];
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.length).toBeLessThan(after.length / 2);
+    expect(changed.some((t) => t.includes("lighthouses 5"))).toBe(true);
+    expect(calls.flat().sort()).toEqual(changed.sort());
+
+    const fresh = await embedder.embed(after.map((r) => r.text), "passage");
+    after.forEach((row, i) => expectClose(row.vector, fresh[i]!));
+  });
+
+  test("a text shared by two documents of one sync is embedded once, and each keeps the model's vector for it", async () => {
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
+    const { calls, embedder } = await recordEmbeds(app);
+    writeTree(root, { "v1/notes.md": document(words), "v2/notes.md": document(words) });
+    const report = await runSync(app);
+    expect(report.counts).toMatchObject({ ingested: 2, failed: 0 });
+    const rows = await storedRows(dbPath);
+    const distinct = new Set(rows.map((r) => r.text));
+    expect(calls.length).toBe(1); // both documents in one batch
+    expect(calls.flat().length).toBe(distinct.size);
+    expect(rows.length).toBeGreaterThan(2 * distinct.size - 1);
+    const fresh = await embedder.embed(rows.map((r) => r.text), "passage");
+    rows.forEach((row, i) => expectClose(row.vector, fresh[i]!));
+  });
+
+  test("the zeros of chunks stored without a model are not reused: an edited keyword-only document is embedded in full", async () => {
+    const root = tempDir("minirag-root-");
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    const broken = tempDir("minirag-broken-model-");
+    for (const file of ["tokenizer.json", "tokenizer_config.json", "config.json"]) copyFileSync(join(TINY_MODEL, file), join(broken, file));
+    writeFileSync(join(broken, "model.onnx"), "this is not an onnx file");
+    const make = (model: string) =>
+      createApp(loadConfig({ env: { MODEL_NAME: model, BASE_DIRS: JSON.stringify([root]), DB_PATH: dbPath, CHUNK_TOKEN_BUDGET: "40", RAG_TESSDATA_URL: "http://127.0.0.1:9" } }), { log: () => {} });
+    writeTree(root, { "notes.md": document(words) });
+    await runSync(make(broken));
+    expect((await storedRows(dbPath)).every((r) => r.pending)).toBe(true);
+
+    const edited = [...words];
+    edited[5] = "lighthouses";
+    writeTree(root, { "notes.md": document(edited) });
+    const online = make(TINY_MODEL);
+    const { calls, embedder } = await recordEmbeds(online);
+    await ingestFile(online, join(root, "notes.md"));
+    const rows = await storedRows(dbPath);
+    expect(rows.some((r) => r.pending)).toBe(false);
+    expect(calls.flat().length).toBe(new Set(rows.map((r) => r.text)).size);
+    const fresh = await embedder.embed(rows.map((r) => r.text), "passage");
+    rows.forEach((row, i) => expectClose(row.vector, fresh[i]!));
+  });
+});
