@@ -4,25 +4,26 @@
  * (a merge-insert that deletes the source's other rows), so a reader sees the
  * old set or the new one, never a mix; moves and deletes are single commits
  * too. LanceDB retries a commit that conflicts with another writer's.
+ * Reaching the table (connection, version, staged-write pinning) is
+ * table-view.ts's; this file reads and writes through it.
  */
-import type { Connection, Table } from "@lancedb/lancedb";
+import type { Table } from "@lancedb/lancedb";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../errors.ts";
-import { dbPathProblem, isLocalPath } from "./db-path.ts";
+import { isLocalPath } from "./db-path.ts";
 import { checkDimensions, stampRow, swapIn } from "./table-writes.ts";
 import { checkSearchModel, ensureWriteModel, readIndexModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
-import { openCommitted, openOrCreate, TABLE_NAME } from "./create-table.ts";
-import { loadLanceDb } from "../native/lancedb.ts";
+import { openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { deleteSources, moveSources, updateMtimes, type SourceMove } from "./source-writes.ts";
 import { chunkSchema, schemaVectorWidth, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { countPending, pendingChunks, pendingSources, writeVectors, type PendingChunk } from "./pending-vectors.ts";
 import type { SourceSummary } from "./source-summary.ts";
+import { TableView } from "./table-view.ts";
 import { storedVectorsByText } from "./stored-vectors.ts";
 import { backfillSearchColumns, keywordColumns, missingNow } from "./search-columns.ts";
 import { keywordSearch, listSources, parentChunks, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
-import { ANN_THRESHOLD, tablePlan } from "./vector-index.ts";
+import { tablePlan } from "./vector-index.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
 import { brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
@@ -32,66 +33,15 @@ export type { Hit, SectionChunk } from "./chunk-reads.ts";
 export type { SourceSummary } from "./source-summary.ts";
 export type { SourceMove } from "./source-writes.ts";
 
-export class ChunkStore {
-  private table: Table | null = null;
-  /** Promises, so the background model load and a first query asking at once share one connection and one open. */
-  private connection: Promise<Connection> | null = null;
-  private opening: Promise<Table | null> | null = null;
-  private columns: Set<string> | null = null;
+export class ChunkStore extends TableView {
   /** Indexes and columns are checked once per process, on the first write. */
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */
   private readonly binding: ModelBinding = { log: () => {} };
-  /** Facts that only change with the table version (rows, rows waiting for vectors, indexed columns), shared with snapshots: read once per version, not per query. */
-  private perVersion = new Map<string, unknown>();
   /** The last snapshot: the next query at the same version reuses it instead of opening the table again. */
   private lastView: { version: number; view: ChunkStore } | null = null;
   /** The table version and model fingerprint checkModel last passed. */
   private modelCheckedAt: string | undefined;
-  /** A snapshot view reads its own version; a live store reads the one a staged write names (staged-source.ts). */
-  private isView = false;
-  private stagingView: { version: number; table: Table } | null = null;
-
-  constructor(
-    readonly dbPath: string,
-    private readonly annThreshold = ANN_THRESHOLD,
-  ) {}
-
-  /** True when an index exists on disk (status and reads need not load LanceDB otherwise). */
-  exists(): boolean {
-    return existsSync(this.dbPath);
-  }
-
-  private connect(): Promise<Connection> {
-    // Interval 0: every read sees what another process (a terminal sync) committed.
-    this.connection ??= loadLanceDb().then((lance) => lance.connect(this.dbPath, { readConsistencyInterval: 0 }));
-    // A failed connect is not kept: the next call tries again.
-    this.connection.catch(() => (this.connection = null));
-    return this.connection;
-  }
-
-  /** Throws the one clear error for a DB_PATH that is a file or, for a write, read-only. */
-  checkPath(forWrite: boolean): void {
-    const problem = dbPathProblem(this.dbPath, forWrite);
-    if (problem) throw problem;
-  }
-
-  /** The table if it exists, else null. */
-  async open(): Promise<Table | null> {
-    // A large source is being written in batches: read the version from before it began (store/staged-source.ts).
-    const staging = this.isView ? null : readStagingMarker(this.dbPath);
-    if (staging) return this.openAt(staging.version);
-    if (this.table) return this.table;
-    this.checkPath(false);
-    if (!this.exists()) return null;
-    this.opening ??= this.openLatest().finally(() => (this.opening = null));
-    return this.opening;
-  }
-
-  private async openLatest(): Promise<Table | null> {
-    const table = await openCommitted(await this.connect());
-    return table ? this.adopt(table) : null;
-  }
 
   /**
    * A read-only view of the table as it is now, for a request that reads more
@@ -114,23 +64,6 @@ export class ChunkStore {
     await view.adopt(pinned);
     this.lastView = { version, view };
     return view;
-  }
-
-  /** The table as it was at a version (0: before it existed), read-only. */
-  private async openAt(version: number): Promise<Table | null> {
-    if (version === 0) return null;
-    if (this.stagingView?.version !== version) {
-      const table = await (await this.connect()).openTable(TABLE_NAME);
-      await table.checkout(version);
-      this.stagingView = { version, table };
-    }
-    return this.stagingView.table;
-  }
-
-  private async adopt(table: Table): Promise<Table> {
-    this.table = table;
-    this.columns = new Set((await table.schema()).fields.map((f) => f.name));
-    return table;
   }
 
   /**
@@ -302,15 +235,6 @@ export class ChunkStore {
     return schemaVectorWidth(await table.schema()) ?? null;
   }
 
-  /** A fact about the table as this store reads it (table: what open() returned), read once per table version. */
-  private async atVersion<T>(table: Table, kind: string, read: (table: Table) => Promise<T>): Promise<T> {
-    const key = `${kind}@${await table.version()}`;
-    if (this.perVersion.has(key)) return this.perVersion.get(key) as T;
-    const value = await read(table);
-    if (this.perVersion.size > 64) this.perVersion.clear();
-    this.perVersion.set(key, value);
-    return value;
-  }
 
   /** Chunks stored in keyword-only mode that still wait for their vectors. */
   async pendingCount(): Promise<number> {

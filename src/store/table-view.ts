@@ -1,0 +1,95 @@
+/**
+ * How a store reaches its table: one connection, the table opened once and
+ * shared by callers that ask at the same moment, the version a staged write
+ * pins readers to (staged-source.ts), and facts read once per table version.
+ * ChunkStore adds the reads and writes; a snapshot is a TableView fixed at
+ * one version.
+ */
+import type { Connection, Table } from "@lancedb/lancedb";
+import { existsSync } from "node:fs";
+import { dbPathProblem } from "./db-path.ts";
+import { openCommitted, TABLE_NAME } from "./create-table.ts";
+import { loadLanceDb } from "../native/lancedb.ts";
+import { readStagingMarker } from "./staging-marker.ts";
+import { ANN_THRESHOLD } from "./vector-index.ts";
+
+export class TableView {
+  protected table: Table | null = null;
+  /** Promises, so the background model load and a first query asking at once share one connection and one open. */
+  protected connection: Promise<Connection> | null = null;
+  private opening: Promise<Table | null> | null = null;
+  protected columns: Set<string> | null = null;
+  /** Facts that only change with the table version (rows, rows waiting for vectors, indexed columns), shared with snapshots: read once per version, not per query. */
+  protected perVersion = new Map<string, unknown>();
+  /** A snapshot view reads its own version; a live store reads the one a staged write names (staged-source.ts). */
+  protected isView = false;
+  protected stagingView: { version: number; table: Table } | null = null;
+
+  constructor(
+    readonly dbPath: string,
+    protected readonly annThreshold = ANN_THRESHOLD,
+  ) {}
+
+  /** True when an index exists on disk (status and reads need not load LanceDB otherwise). */
+  exists(): boolean {
+    return existsSync(this.dbPath);
+  }
+
+  protected connect(): Promise<Connection> {
+    // Interval 0: every read sees what another process (a terminal sync) committed.
+    this.connection ??= loadLanceDb().then((lance) => lance.connect(this.dbPath, { readConsistencyInterval: 0 }));
+    // A failed connect is not kept: the next call tries again.
+    this.connection.catch(() => (this.connection = null));
+    return this.connection;
+  }
+
+  /** Throws the one clear error for a DB_PATH that is a file or, for a write, read-only. */
+  checkPath(forWrite: boolean): void {
+    const problem = dbPathProblem(this.dbPath, forWrite);
+    if (problem) throw problem;
+  }
+
+  /** The table if it exists, else null. */
+  async open(): Promise<Table | null> {
+    // A large source is being written in batches: read the version from before it began (store/staged-source.ts).
+    const staging = this.isView ? null : readStagingMarker(this.dbPath);
+    if (staging) return this.openAt(staging.version);
+    if (this.table) return this.table;
+    this.checkPath(false);
+    if (!this.exists()) return null;
+    this.opening ??= this.openLatest().finally(() => (this.opening = null));
+    return this.opening;
+  }
+
+  private async openLatest(): Promise<Table | null> {
+    const table = await openCommitted(await this.connect());
+    return table ? this.adopt(table) : null;
+  }
+
+  /** The table as it was at a version (0: before it existed), read-only. */
+  protected async openAt(version: number): Promise<Table | null> {
+    if (version === 0) return null;
+    if (this.stagingView?.version !== version) {
+      const table = await (await this.connect()).openTable(TABLE_NAME);
+      await table.checkout(version);
+      this.stagingView = { version, table };
+    }
+    return this.stagingView.table;
+  }
+
+  protected async adopt(table: Table): Promise<Table> {
+    this.table = table;
+    this.columns = new Set((await table.schema()).fields.map((f) => f.name));
+    return table;
+  }
+
+  /** A fact about the table as this store reads it (table: what open() returned), read once per table version. */
+  protected async atVersion<T>(table: Table, kind: string, read: (table: Table) => Promise<T>): Promise<T> {
+    const key = `${kind}@${await table.version()}`;
+    if (this.perVersion.has(key)) return this.perVersion.get(key) as T;
+    const value = await read(table);
+    if (this.perVersion.size > 64) this.perVersion.clear();
+    this.perVersion.set(key, value);
+    return value;
+  }
+}
