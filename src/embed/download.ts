@@ -2,16 +2,19 @@
  * Downloads a pinned model into CACHE_DIR, in huggingface_hub's snapshot
  * layout (so a cache filled by the reference implementation is reused).
  * Each file goes to a .part name, resumes with a Range request after a broken
- * transfer, is checked against its sha256 and only then renamed into place.
+ * transfer, is checked against its sha256 and only then renamed into place;
+ * one process at a time downloads a given file.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, createReadStream, openSync, writeSync, closeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { AppError } from "../errors.ts";
+import { tryLockFile, type HeldFileLock } from "../native/file-lock.ts";
 import type { HubFile, HubModel } from "./known-models.ts";
 
 const ATTEMPTS = 3;
 const STALL_MS = 30_000;
+const LOCK_POLL_MS = 200;
 
 export interface DownloadOptions {
   endpoint: string;
@@ -52,8 +55,53 @@ export interface VerifiedFile {
  * Error saying what failed last; a mismatching file is never left behind.
  */
 export async function downloadVerified(file: VerifiedFile, log?: (line: string) => void): Promise<void> {
-  const part = `${file.target}.part`;
   mkdirSync(dirname(file.target), { recursive: true });
+  const lockPath = `${file.target}.lock`;
+  const lock = await holdDownloadLock(lockPath, file.name, log);
+  let inPlace = false;
+  try {
+    // Another process (the MCP server and a terminal sync on a first run) may have fetched it while this one waited.
+    inPlace = existsSync(file.target) && (await sha256File(file.target)) === file.sha256;
+    if (!inPlace) await fetchChecked(file, log);
+    inPlace = true;
+  } finally {
+    lock?.release();
+    // With the file in place no one takes this lock again (callers look for the file first), so the folder keeps
+    // only the model's files. A process that locked the file a moment before it went finds the file there too.
+    if (inPlace) removeLockFile(lockPath);
+  }
+}
+
+/**
+ * One downloader per file across processes: a kernel lock on `<target>.lock`
+ * (native/file-lock.ts), so two processes never append to one `.part` and
+ * spoil each other's checksum. The holder's transfer ends by itself (a stalled
+ * connection is dropped after STALL_MS, ATTEMPTS times) and a dead holder's
+ * lock is released by the kernel, so waiting cannot hang. Null where the file
+ * system has no locks: the download then runs unlocked, as before.
+ */
+async function holdDownloadLock(path: string, name: string, log?: (line: string) => void): Promise<HeldFileLock | null> {
+  let told = false;
+  for (;;) {
+    const result = tryLockFile(path);
+    if (result.kind === "held") return result.lock;
+    if (result.kind === "error") return null;
+    if (!told) log?.(`another process is downloading ${name}; waiting for it to finish`);
+    told = true;
+    await Bun.sleep(LOCK_POLL_MS);
+  }
+}
+
+function removeLockFile(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Open in another process where that forbids deleting (Windows): it stays behind, empty and harmless.
+  }
+}
+
+async function fetchChecked(file: VerifiedFile, log?: (line: string) => void): Promise<void> {
+  const part = `${file.target}.part`;
   let lastError = "";
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     let resumed = false;

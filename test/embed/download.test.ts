@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ensureModelFiles, snapshotDir } from "../../src/embed/download.ts";
 import type { HubModel } from "../../src/embed/known-models.ts";
 import { AppError } from "../../src/errors.ts";
-import { tempDir } from "../helpers.ts";
+import { REPO_ROOT, tempDir } from "../helpers.ts";
 
 /** A fake Hugging Face hub on 127.0.0.1 that serves files, honours Range, and can cut a transfer short. */
 const files: Record<string, Uint8Array> = {
@@ -14,6 +14,8 @@ const files: Record<string, Uint8Array> = {
 };
 const requests: { path: string; range: string | null }[] = [];
 let cutNextTransferOf: string | null = null;
+/** Files served in small pieces over about a second, so a second downloader arrives mid-transfer. */
+const slowFiles = new Set<string>();
 let server: ReturnType<typeof Bun.serve>;
 
 beforeAll(() => {
@@ -37,6 +39,18 @@ beforeAll(() => {
           start(controller) {
             controller.enqueue(half);
             controller.close(); // shorter than content-length: the connection ends early
+          },
+        });
+        return new Response(stream, { status: range ? 206 : 200, headers });
+      }
+      if (slowFiles.has(name)) {
+        const pieces = Array.from({ length: 20 }, (_, i) => slice.subarray((i * slice.length) / 20, ((i + 1) * slice.length) / 20));
+        const stream = new ReadableStream({
+          async pull(controller) {
+            await Bun.sleep(50);
+            const piece = pieces.shift();
+            if (piece) controller.enqueue(piece);
+            else controller.close();
           },
         });
         return new Response(stream, { status: range ? 206 : 200, headers });
@@ -127,5 +141,34 @@ describe("model download from a hub", () => {
     expect((error as AppError).message).toContain("could not be loaded");
     expect((error as AppError).message).toContain("http://127.0.0.1:9/test/fake-model-onnx/resolve/");
     expect((error as AppError).hint).toContain("retry");
+  });
+});
+
+describe("two processes downloading one file", () => {
+  test("the second waits for the first and takes its file: one transfer, the right bytes, no lock or part file left", async () => {
+    slowFiles.add("model.onnx");
+    try {
+      const dir = tempDir();
+      const target = join(dir, "model.onnx");
+      const url = `${endpoint()}/test/fake-model-onnx/resolve/main/model.onnx`;
+      const start = requests.length;
+      const child = () =>
+        Bun.spawn(["bun", join(REPO_ROOT, "test/embed/download-child.ts"), url, target, sha(files["model.onnx"]!), "model.onnx"], { stdout: "pipe", stderr: "pipe" });
+      const first = child();
+      // The second starts once the first's transfer is under way.
+      while (requests.length === start) await Bun.sleep(10);
+      const second = child();
+      const [a, b] = await Promise.all([first, second].map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text(), err: await new Response(p.stderr).text() })));
+      expect(a!.code).toBe(0);
+      expect(b!.code).toBe(0);
+      expect(a!.out.trim()).toBe("done");
+      expect(b!.out.trim()).toBe("done");
+      expect(b!.err).toContain("another process is downloading model.onnx; waiting for it to finish");
+      expect(requests.slice(start).filter((r) => r.path.endsWith("model.onnx"))).toHaveLength(1);
+      expect(sha(readFileSync(target))).toBe(sha(files["model.onnx"]!));
+      expect(readdirSync(dir)).toEqual(["model.onnx"]);
+    } finally {
+      slowFiles.delete("model.onnx");
+    }
   });
 });
