@@ -69,7 +69,7 @@ export async function benchScaleIngest(modelDir: string, steps: number[], log: (
   const root = tempDir("scale-root");
   const dbPath = join(tempDir("scale-db"), "lancedb");
   const metrics = newIngestMetrics();
-  const app = createApp(loadConfig({ env: { BASE_DIR: root, MODEL_NAME: modelDir, DB_PATH: dbPath } }), { metrics, log: () => {} });
+  const app = createApp(loadConfig({ env: { BASE_DIR: root, MODEL_NAME: modelDir, DB_PATH: dbPath } }), { metrics, log: () => {}, threadSpin: "during-runs" });
   await app.embedder(); // loaded outside the timed steps
   const out: ScaleStep[] = [];
   let files = 0;

@@ -51,6 +51,11 @@ export function appFromArgs(rawArgs: string[], args: SharedValues): App {
   return createApp(configFromArgs(rawArgs, args));
 }
 
+/** The app for a command that embeds documents and answers no question: its model's threads spin while a batch runs. */
+export function writerAppFromArgs(rawArgs: string[], args: SharedValues): App {
+  return createApp(configFromArgs(rawArgs, args), { threadSpin: "during-runs" });
+}
+
 /** Positional arguments after the subcommand, up to and after a bare `--`. */
 export function positionals(args: { _: string[] }): string[] {
   return args._.filter((a) => a !== "--");

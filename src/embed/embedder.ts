@@ -36,6 +36,22 @@ export interface Embedder {
 /** Measured on 2 cores with the 12-layer shape: batches of 8 beat 32 by 15% (less padding, better cache use). */
 export const DEFAULT_BATCH_SIZE = 8;
 
+/**
+ * How ORT's threads wait for the next operator of a run. "during-runs": they
+ * busy-wait while a run lasts and stop when it ends, which suits a process
+ * that only embeds documents (CLI sync and ingest): waking a sleeping thread
+ * for each of the graph's ~300 small operators costs more than some operators,
+ * and with e5's shape on 2 cores a batch of 8 chunks embedded in 115 ms
+ * instead of 130, a 100-abstract sync in 6.3-6.8 s instead of 7.0-7.2.
+ * "never": they sleep, for a server, whose question embedding runs beside a
+ * keyword search that spinning threads take the cores from (hybrid queries at
+ * 100k chunks over MCP, alternating builds: p50 no better, p95 40-45 -> 40-52 ms).
+ * Spinning that outlasts a run is never wanted: it took both cores from the
+ * search after a question's embedding (a loaded machine answered hybrid
+ * queries at 100k chunks in 331 ms p50 against 104 ms without it).
+ */
+export type ThreadSpin = "never" | "during-runs";
+
 export class OnnxEmbedder implements Embedder {
   private constructor(
     /** Not the whole folder: its parsed tokenizer.json is tens of MB the tokenizer no longer needs. */
@@ -70,7 +86,7 @@ export class OnnxEmbedder implements Embedder {
    * Loads the tokenizer and the ONNX session. With cacheDir, the session
    * comes from (or writes) the optimised copy of the model kept there.
    */
-  static async load(folder: ModelFolder, batchSize = DEFAULT_BATCH_SIZE, cacheDir?: string, log?: (line: string) => void): Promise<OnnxEmbedder> {
+  static async load(folder: ModelFolder, batchSize = DEFAULT_BATCH_SIZE, cacheDir?: string, log?: (line: string) => void, spin: ThreadSpin = "never"): Promise<OnnxEmbedder> {
     traceStartup("model files read");
     const ort = await loadOnnxRuntime();
     traceStartup("onnxruntime loaded");
@@ -82,12 +98,7 @@ export class OnnxEmbedder implements Embedder {
       interOpNumThreads: 1,
       graphOptimizationLevel: "all",
       executionMode: "sequential",
-      // ORT's threads busy-wait between the operators of a run (waking a sleeping thread for each of the graph's
-      // ~300 small operators cost more than the operator: with e5's shape on 2 cores a query embeds in 3.8 ms
-      // instead of 6, a batch of 8 chunks in 115 ms instead of 130), but stop when the run ends: left spinning,
-      // they took the cores from the search that follows a query's embedding (a loaded 2-core machine answered
-      // hybrid queries at 100k chunks in 331 ms p50 against 104 ms with spinning off).
-      extra: { session: { intra_op: { allow_spinning: "1" }, force_spinning_stop: "1" } },
+      extra: { session: spin === "never" ? { intra_op: { allow_spinning: "0" } } : { intra_op: { allow_spinning: "1" }, force_spinning_stop: "1" } },
     };
     let loaded: CachedSession;
     try {

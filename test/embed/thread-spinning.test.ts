@@ -1,9 +1,11 @@
 /**
  * ONNX Runtime's threads busy-wait after a run unless told not to. The
- * embedder lets them spin between a run's operators but stops them when the
- * run ends (spinning on, they took both cores from the search after a query's
- * embedding), on both ways a session is made: from the model and from the
- * optimised cache, whose own options must not drop the setting.
+ * embedder stops them, whether they sleep between a run's operators (a
+ * server's setting) or spin while the run lasts (a document-embedding CLI
+ * command's): spinning on after a run, they took both cores from the search
+ * after a query's embedding. Checked on both ways a session is made: from the
+ * model and from the optimised cache, whose own options must not drop the
+ * setting.
  */
 import { describe, expect, test } from "bun:test";
 import { OnnxEmbedder } from "../../src/embed/embedder.ts";
@@ -41,14 +43,16 @@ async function spinningBaseline(): Promise<number> {
 }
 
 describe("ORT threads do not busy-wait after an embedding", () => {
-  test("a session made from the model, and one from the optimised cache, idle at under half the CPU of a spinning session", async () => {
-    const baseline = await spinningBaseline();
-    const plain = await OnnxEmbedder.load(folder);
-    const cacheDir = tempDir("minirag-spin-cache-");
-    await OnnxEmbedder.load(folder, undefined, cacheDir); // writes the cache
-    const cached = await OnnxEmbedder.load(folder, undefined, cacheDir);
-    expect(cached.sessionSource).toBe("cache");
-    expect(await idleCpuMs(() => plain.embed(texts))).toBeLessThan(baseline / 2);
-    expect(await idleCpuMs(() => cached.embed(texts))).toBeLessThan(baseline / 2);
-  });
+  for (const spin of ["never", "during-runs"] as const) {
+    test(`spinning ${spin}: a session made from the model, and one from the optimised cache, idle at under half the CPU of a spinning session`, async () => {
+      const baseline = await spinningBaseline();
+      const plain = await OnnxEmbedder.load(folder, undefined, undefined, undefined, spin);
+      const cacheDir = tempDir("minirag-spin-cache-");
+      await OnnxEmbedder.load(folder, undefined, cacheDir, undefined, spin); // writes the cache
+      const cached = await OnnxEmbedder.load(folder, undefined, cacheDir, undefined, spin);
+      expect(cached.sessionSource).toBe("cache");
+      expect(await idleCpuMs(() => plain.embed(texts))).toBeLessThan(baseline / 2);
+      expect(await idleCpuMs(() => cached.embed(texts))).toBeLessThan(baseline / 2);
+    });
+  }
 });

@@ -36,7 +36,8 @@ export async function benchIngest(files: string[], modelDir: string, binary: str
     const root = corpusCopy(files, "ingest");
     const dbPath = join(tempDir("ingest-db"), "lancedb");
     const metrics = newIngestMetrics();
-    const app = createApp(loadConfig({ env: { BASE_DIR: root, MODEL_NAME: modelDir, DB_PATH: dbPath } }), { metrics, log: () => {} });
+    // As the CLI's sync runs it (cli/shared-args.ts): the model's threads spin while a batch runs.
+    const app = createApp(loadConfig({ env: { BASE_DIR: root, MODEL_NAME: modelDir, DB_PATH: dbPath } }), { metrics, log: () => {}, threadSpin: "during-runs" });
     const embedder = await app.embedder(); // the model loads outside the timed run, as it does outside model-only
     const start = performance.now();
     const report = await runSync(app);

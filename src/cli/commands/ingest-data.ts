@@ -6,7 +6,7 @@ import { AppError } from "../../errors.ts";
 import { DATA_FORMATS, ingestData } from "../../ingest/ingest-data.ts";
 import { tooLarge } from "../../ingest/ingest-file.ts";
 import { escapeControls, printJson, printLines, warn } from "../output.ts";
-import { appFromArgs, positionals, sharedArgs } from "../shared-args.ts";
+import { writerAppFromArgs, positionals, sharedArgs } from "../shared-args.ts";
 
 /** The format a file's name suggests when --format is not given. */
 function formatOfName(name: string): string {
@@ -38,7 +38,7 @@ export default defineCommand({
     file: { type: "positional", required: false, description: "A file to read, or - (the default) for standard input" },
   },
   async run({ rawArgs, args }) {
-    const app = appFromArgs(rawArgs, args);
+    const app = writerAppFromArgs(rawArgs, args);
     const given = positionals(args);
     if (given.length > 1) throw new AppError("INVALID_ARGUMENT", `ingest-data takes one file, not ${given.length}`, "Ingest each file under its own --source, or use minirag-mcp ingest for files under a root.");
     const file = given[0] && given[0] !== "-" ? resolve(given[0]) : undefined;

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { ingestUrl } from "../../ingest/ingest-url.ts";
 import { escapeControls, printJson, printLines, warn } from "../output.ts";
-import { appFromArgs, sharedArgs } from "../shared-args.ts";
+import { writerAppFromArgs, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
   meta: { name: "ingest-url", description: "Fetch an http(s) URL and index it under the URL (private and local hosts need ALLOW_PRIVATE_URLS)" },
@@ -12,7 +12,7 @@ export default defineCommand({
     title: { type: "string", description: "A title instead of the page's own" },
   },
   async run({ rawArgs, args }) {
-    const app = appFromArgs(rawArgs, args);
+    const app = writerAppFromArgs(rawArgs, args);
     app.store.checkPath(true);
     const result = await ingestUrl(app, { url: args.url, source: args.source, title: args.title });
     await app.store.tidy();

@@ -8,13 +8,13 @@ import { assertNotExcluded } from "../../scan/ignore-rules.ts";
 import { scanRoots } from "../../scan/scan-roots.ts";
 import { fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
 import { progressReporter } from "../progress.ts";
-import { appFromArgs, positionals, sharedArgs } from "../shared-args.ts";
+import { writerAppFromArgs, positionals, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
   meta: { name: "ingest", description: "Index files and folders (recursively), replacing what was indexed for them" },
   args: { ...sharedArgs, path: { type: "positional", description: "Files or folders under the roots", required: true } },
   async run({ rawArgs, args }) {
-    const app = appFromArgs(rawArgs, args);
+    const app = writerAppFromArgs(rawArgs, args);
     app.store.checkPath(true);
     const files: string[] = [];
     for (const given of positionals(args)) {

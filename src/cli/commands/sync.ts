@@ -3,13 +3,13 @@ import { resolveInsideRoots } from "../../scan/containment.ts";
 import { runSync } from "../../sync/run-sync.ts";
 import { fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
 import { progressReporter } from "../progress.ts";
-import { appFromArgs, sharedArgs } from "../shared-args.ts";
+import { writerAppFromArgs, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
   meta: { name: "sync", description: "Reconcile the index with the roots: ingest new and changed files, skip unchanged ones, follow moved ones, drop deleted ones" },
   args: { ...sharedArgs, path: { type: "positional", description: "Only this folder or file under the roots", required: false } },
   async run({ rawArgs, args }) {
-    const app = appFromArgs(rawArgs, args);
+    const app = writerAppFromArgs(rawArgs, args);
     const scope = args.path ? resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false }) : undefined;
     const startedAt = new Date().toISOString();
     const report = await runSync(app, { scope, onProgress: progressReporter("syncing") });
