@@ -1,22 +1,49 @@
 /**
  * Embeds a batch of chunk texts, embedding each distinct text once and not
- * at all where the sources being replaced already hold it: an edit to one
- * paragraph of a long document re-embeds the chunks it changed, and a folder
- * holding several versions of a document embeds their shared chunks once per
- * batch. The model dominates ingest time (sync runs within 6-15% of the model
- * alone), so every text not embedded is time saved.
+ * at all where the document being replaced already holds it: an edit to one
+ * paragraph of a long document re-embeds the chunks it changed, a log file
+ * that grew re-embeds its new tail, and a folder holding several versions of
+ * a document embeds their shared chunks once per batch. The model dominates
+ * ingest time (sync runs within 6-15% of the model alone), so every text not
+ * embedded is time saved.
  */
 import type { App } from "../app.ts";
 import type { Embedder } from "../embed/embedder.ts";
+import { storedTextIds, storedVectorsByText, textKey, vectorsByIds } from "../store/stored-vectors.ts";
 import { timed } from "./ingest-metrics.ts";
 
-/** One vector per text, in order; `sources` are the documents these texts replace (their stored chunks are the reusable ones). */
-export async function embedPassages(app: App, embedder: Embedder, sources: string[], texts: string[]): Promise<Float32Array[]> {
-  const stored = await app.store.storedVectors(sources, embedder.dimensions);
+/** The stored vectors for some of a batch's texts, by text. */
+export type StoredVectors = (texts: string[]) => Promise<Map<string, Float32Array>>;
+
+/** For documents written in one commit: every stored vector of the sources they replace, read once. */
+export function storedVectorsOf(app: App, sources: string[], dimensions: number): StoredVectors {
+  return () => storedVectorsByText(app.store, sources, dimensions);
+}
+
+/**
+ * For a document written in batches (store-large-document.ts): its old
+ * chunks' texts are indexed once by key, and each batch fetches only the
+ * vectors it can use, so memory holds one batch's vectors, not the document's.
+ */
+export async function storedVectorsOfLarge(app: App, source: string, dimensions: number): Promise<StoredVectors> {
+  const ids = await storedTextIds(app.store, source);
+  return async (texts) => {
+    const wanted = new Set<string>();
+    for (const text of texts) {
+      const id = ids.get(textKey(text));
+      if (id) wanted.add(id);
+    }
+    return vectorsByIds(app.store, [...wanted], dimensions);
+  };
+}
+
+/** One vector per text, in order: a stored one where `stored` has the text, else the model's. */
+export async function embedPassages(app: App, embedder: Embedder, stored: StoredVectors, texts: string[]): Promise<Float32Array[]> {
+  const kept = await stored(texts);
   const slot = new Map<string, number>();
   const fresh: string[] = [];
   for (const text of texts) {
-    if (stored.has(text) || slot.has(text)) continue;
+    if (kept.has(text) || slot.has(text)) continue;
     slot.set(text, fresh.length);
     fresh.push(text);
   }
@@ -25,5 +52,5 @@ export async function embedPassages(app: App, embedder: Embedder, sources: strin
     app.metrics.reusedVectors += texts.length - fresh.length;
   }
   const vectors = fresh.length === 0 ? [] : await timed(app.metrics, "embedMs", () => embedder.embed(fresh, "passage"));
-  return texts.map((text) => stored.get(text) ?? vectors[slot.get(text)!]!);
+  return texts.map((text) => kept.get(text) ?? vectors[slot.get(text)!]!);
 }

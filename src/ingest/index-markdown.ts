@@ -16,7 +16,7 @@ import { documentSignature } from "../lookalikes/document-signature.ts";
 import { labelColumnsFor, labelProblemField, labelsForIngest, type IngestLabels } from "../labels/ingest-labels.ts";
 import { labelContext } from "../labels/labeller.ts";
 import { chunkPages, type PageStart } from "./chunk-pages.ts";
-import { embedPassages } from "./embed-passages.ts";
+import { embedPassages, storedVectorsOf } from "./embed-passages.ts";
 import { timed } from "./ingest-metrics.ts";
 
 export interface DocumentToIndex {
@@ -78,7 +78,7 @@ export async function storeDocuments(app: App, embedder: Embedder | NoModel, doc
   const dimensions = none ? ((await app.store.vectorWidth()) ?? none.guessDimensions()) : (embedder as Embedder).dimensions;
   const vectors = none
     ? texts.map(() => new Float32Array(dimensions))
-    : await embedPassages(app, embedder as Embedder, docs.map((d) => d.source), texts);
+    : await embedPassages(app, embedder as Embedder, storedVectorsOf(app, docs.map((d) => d.source), dimensions), texts);
   // Labels and date go on chunk 0 in the same commit (store/label-rows.ts); nothing happens without a classify.toml.
   const labelled = await labelsForIngest(app, labelContext(app.config, app.log), docs);
   const ingestedAt = new Date().toISOString();

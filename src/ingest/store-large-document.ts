@@ -17,6 +17,7 @@ import { shingleHashes } from "../lookalikes/shingles.ts";
 import type { ChunkRow } from "../store/chunk-row.ts";
 import { beginStagedSource } from "../store/staged-source.ts";
 import { chunkRow, type IngestResult, type PreparedDocument } from "./index-markdown.ts";
+import { embedPassages, storedVectorsOfLarge } from "./embed-passages.ts";
 import { timed } from "./ingest-metrics.ts";
 
 /**
@@ -48,11 +49,12 @@ const joinable = (chunks: Chunks) => chunks.map((c) => ({ text: c.text, parentId
 export async function storeLargeDocument(app: App, embedder: Embedder | NoModel, doc: PreparedDocument | StreamedDocument, batchChunks = STAGED_BATCH_CHUNKS): Promise<IngestResult> {
   const none = embedder instanceof NoModel ? embedder : null;
   const dimensions = none ? ((await app.store.vectorWidth()) ?? none.guessDimensions()) : (embedder as Embedder).dimensions;
+  // Read before the staged write begins; during it the store reads the same version anyway (staged-source.ts).
+  const stored = none ? null : await storedVectorsOfLarge(app, doc.source, dimensions);
   const embed = async (chunks: Chunks) => {
     const texts = chunks.map((c) => c.text);
     if (none) return texts.map(() => new Float32Array(dimensions));
-    app.metrics?.embedGroups.push(texts);
-    return timed(app.metrics, "embedMs", () => (embedder as Embedder).embed(texts, "passage"));
+    return embedPassages(app, embedder as Embedder, stored!, texts);
   };
   const pending = batches(doc, batchChunks);
   const first = pending.next();

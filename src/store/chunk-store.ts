@@ -20,7 +20,6 @@ import { chunkSchema, schemaVectorWidth, sqlString, type ChunkRow } from "./chun
 import { countPending, pendingChunks, pendingSources, writeVectors, type PendingChunk } from "./pending-vectors.ts";
 import type { SourceSummary } from "./source-summary.ts";
 import { TableView } from "./table-view.ts";
-import { storedVectorsByText } from "./stored-vectors.ts";
 import { backfillSearchColumns, keywordColumns, missingNow } from "./search-columns.ts";
 import { keywordSearch, listSources, parentChunks, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
 import { tablePlan } from "./vector-index.ts";
@@ -251,12 +250,6 @@ export class ChunkStore extends TableView {
   async pendingChunks(sources: string[]): Promise<PendingChunk[]> {
     const table = await this.open();
     return table ? pendingChunks(table, sources) : [];
-  }
-
-  /** The stored vectors of these sources' chunks, by chunk text (stored-vectors.ts); vectors of another width are left out. */
-  async storedVectors(sources: string[], dimensions: number): Promise<Map<string, Float32Array>> {
-    const table = await this.open();
-    return table ? storedVectorsByText(table, sources, dimensions) : new Map();
   }
 
   /** Gives waiting rows their vectors, in one commit, under the same model checks as any write. */

@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { createApp, type App } from "../../src/app.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import type { Embedder } from "../../src/embed/embedder.ts";
-import { ingestFile } from "../../src/ingest/ingest-file.ts";
+import { ingestFile, prepareFile } from "../../src/ingest/ingest-file.ts";
+import type { PreparedDocument } from "../../src/ingest/index-markdown.ts";
+import { storeLargeDocument } from "../../src/ingest/store-large-document.ts";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
@@ -117,5 +119,38 @@ describe("embedding an edited document again", () => {
     expect(calls.flat().length).toBe(new Set(rows.map((r) => r.text)).size);
     const fresh = await embedder.embed(rows.map((r) => r.text), "passage");
     rows.forEach((row, i) => expectClose(row.vector, fresh[i]!));
+  });
+});
+
+describe("embedding an edited document written in batches", () => {
+  test("a document stored in batches re-embeds only its edited and appended chunks, and keeps the model's vector for every chunk", async () => {
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
+    const { calls, embedder } = await recordEmbeds(app);
+    const path = join(root, "log.md");
+    const store = async (text: string) => {
+      writeTree(root, { "log.md": text });
+      const doc = (await prepareFile(app, embedder, path)) as PreparedDocument;
+      await storeLargeDocument(app, embedder, doc, 4); // batches of 4 chunks, as a large file's 2,048
+    };
+    await store(document(words));
+    const before = await storedRows(dbPath);
+    expect(calls.length).toBeGreaterThan(3);
+
+    const edited = [...words, "harbours", "tides"];
+    edited[2] = "lighthouses";
+    calls.length = 0;
+    await store(document(edited));
+    const after = await storedRows(dbPath);
+    const oldTexts = new Set(before.map((r) => r.text));
+    const changed = [...new Set(after.filter((r) => !oldTexts.has(r.text)).map((r) => r.text))];
+    expect(changed.some((t) => t.includes("lighthouses 2"))).toBe(true);
+    expect(changed.some((t) => t.includes("tides 13"))).toBe(true);
+    expect(changed.length).toBeLessThan(after.length / 2);
+    expect(calls.flat().sort()).toEqual(changed.sort());
+    expect(after.some((r) => r.text.includes("rivers 2"))).toBe(false);
+
+    const fresh = await embedder.embed(after.map((r) => r.text), "passage");
+    after.forEach((row, i) => expectClose(row.vector, fresh[i]!));
   });
 });
