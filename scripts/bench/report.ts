@@ -59,6 +59,10 @@ export function renderReport(r: ReportInput): string {
         ["split (wall per phase; phases overlap)", `convert ${fmt(ingest.split.convertMs / 1000, 2)} s, chunk ${fmt(ingest.split.chunkMs / 1000, 2)} s, embed ${fmt(ingest.split.embedMs / 1000, 2)} s, store ${fmt(ingest.split.storeMs / 1000, 2)} s`],
         ["compiled binary `sync` (start, model load, ingest)", `${fmt(ingest.binaryMs / 1000)} s, ${fmt(oursChunksPerSecond)} chunks/s, peak RSS ${fmt(mib(ingest.binaryMaxRss), 0)} MiB`],
         ["index on disk", `${fmt(mib(ingest.indexBytes), 1)} MiB, ${fmt(mib(ingest.indexBytes) / (ingest.chunks / 1000), 2)} MiB per 1k chunks`],
+        [
+          "the same texts as one document: first sync / re-sync after a sentence is added to its middle",
+          `${fmt(ingest.edit.firstMs / 1000)} s / ${fmt(ingest.edit.editMs / 1000, 2)} s (${fmt(ingest.edit.editMs / ingest.edit.firstMs, 3)}x): ${ingest.edit.embedded} of ${ingest.edit.chunks} chunks embedded, ${ingest.edit.reused} vectors kept`,
+        ],
       ],
     ),
   );

@@ -8,6 +8,7 @@ import { loadConfig } from "../../../src/config/load-config.ts";
 import { newIngestMetrics } from "../../../src/ingest/ingest-metrics.ts";
 import { runSync } from "../../../src/sync/run-sync.ts";
 import { corpusCopy, filesBytes, folderBytes, tempDir, timedRun } from "../lib/setup.ts";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export interface IngestFigures {
@@ -20,6 +21,8 @@ export interface IngestFigures {
   ingestRuns: number[];
   modelRuns: number[];
   split: IngestMetrics;
+  /** One document holding every file's text, synced whole, then again after one part of it changed. */
+  edit: EditFigures;
   binaryMs: number;
   binaryMaxRss: number;
   indexBytes: number;
@@ -52,6 +55,8 @@ export async function benchIngest(files: string[], modelDir: string, binary: str
   const inProcessMs = Math.min(...ingestRuns);
   const modelOnlyMs = Math.min(...modelRuns);
 
+  const edit = await benchEdit(files, modelDir);
+
   const binaryRoot = corpusCopy(files, "ingest-bin");
   const run = await timedRun([binary, "sync", "--json"], { BASE_DIR: binaryRoot, MODEL_NAME: modelDir, DB_PATH: join(tempDir("ingest-bin-db"), "lancedb") });
   if (run.exitCode !== 0) throw new Error(`binary sync failed: ${run.stderr}`);
@@ -64,10 +69,46 @@ export async function benchIngest(files: string[], modelDir: string, binary: str
     ingestRuns,
     modelRuns,
     split: metrics,
+    edit,
     binaryMs: run.ms,
     binaryMaxRss: run.maxRssBytes,
     indexBytes: folderBytes(dbPath),
     dbPath,
     root,
   };
+}
+
+export interface EditFigures {
+  chunks: number;
+  /** The whole document's first sync: every chunk embedded. The baseline the re-sync is read against. */
+  firstMs: number;
+  /** The sync after one part changed (ingest/embed-passages.ts keeps the unchanged chunks' vectors). */
+  editMs: number;
+  embedded: number;
+  reused: number;
+}
+
+/** The files' texts as one Markdown document, synced, then synced again with a sentence added to the middle file. */
+async function benchEdit(files: string[], modelDir: string): Promise<EditFigures> {
+  const texts = files.map((f) => readFileSync(f, "utf8"));
+  const root = tempDir("edit");
+  const path = join(root, "all.md");
+  writeFileSync(path, texts.join("\n\n"));
+  const metrics = newIngestMetrics();
+  const app = createApp(loadConfig({ env: { BASE_DIR: root, MODEL_NAME: modelDir, DB_PATH: join(tempDir("edit-db"), "lancedb") } }), { metrics, log: () => {}, threadSpin: "during-runs" });
+  await app.embedder();
+  let start = performance.now();
+  await runSync(app);
+  const firstMs = performance.now() - start;
+  const middle = Math.floor(texts.length / 2);
+  texts[middle] = `${texts[middle]}\n\nThis sentence was added when the document was reviewed.`;
+  writeFileSync(path, texts.join("\n\n"));
+  const before = metrics.embedGroups.length;
+  metrics.reusedVectors = 0;
+  start = performance.now();
+  const report = await runSync(app);
+  const editMs = performance.now() - start;
+  if (report.counts.ingested !== 1) throw new Error(`edit re-sync ingested ${report.counts.ingested} documents, expected 1`);
+  const embedded = metrics.embedGroups.slice(before).reduce((n, group) => n + group.length, 0);
+  return { chunks: await app.store.countRows(), firstMs, editMs, embedded, reused: metrics.reusedVectors };
 }
