@@ -9,12 +9,14 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, createReadStream, openSync, writeSync, closeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { AppError } from "../errors.ts";
-import { tryLockFile, type HeldFileLock } from "../native/file-lock.ts";
+import { lockInfoPath, tryLockFile, type HeldFileLock } from "../native/file-lock.ts";
 import type { HubFile, HubModel } from "./known-models.ts";
 
 const ATTEMPTS = 3;
 const STALL_MS = 30_000;
 const LOCK_POLL_MS = 200;
+/** Longer than a holder's own worst case between two received bytes: each of its ATTEMPTS waits up to STALL_MS. */
+const HOLDER_STALL_MS = 2 * STALL_MS * ATTEMPTS;
 
 export interface DownloadOptions {
   endpoint: string;
@@ -53,11 +55,13 @@ export interface VerifiedFile {
  * resumes with a Range request and is retried ATTEMPTS times, the result is
  * checked against its sha256 and only then renamed into place. Throws an
  * Error saying what failed last; a mismatching file is never left behind.
+ * `holderStallMs`: how long another process's download may go without
+ * progress before this one gives up waiting for it (shorter in tests).
  */
-export async function downloadVerified(file: VerifiedFile, log?: (line: string) => void): Promise<void> {
+export async function downloadVerified(file: VerifiedFile, log?: (line: string) => void, holderStallMs = HOLDER_STALL_MS): Promise<void> {
   mkdirSync(dirname(file.target), { recursive: true });
   const lockPath = `${file.target}.lock`;
-  const lock = await holdDownloadLock(lockPath, file.name, log);
+  const lock = await holdDownloadLock(file, lockPath, holderStallMs, log);
   let inPlace = false;
   try {
     // Another process (the MCP server and a terminal sync on a first run) may have fetched it while this one waited.
@@ -75,19 +79,27 @@ export async function downloadVerified(file: VerifiedFile, log?: (line: string) 
 /**
  * One downloader per file across processes: a kernel lock on `<target>.lock`
  * (native/file-lock.ts), so two processes never append to one `.part` and
- * spoil each other's checksum. The holder's transfer ends by itself (a stalled
- * connection is dropped after STALL_MS, ATTEMPTS times) and a dead holder's
- * lock is released by the kernel, so waiting cannot hang. Null where the file
- * system has no locks: the download then runs unlocked, as before.
+ * spoil each other's checksum. A dead holder's lock is released by the
+ * kernel; a live one that stops making progress (a suspended terminal sync)
+ * is waited for until its `.part` has not grown for stallMs, then this
+ * download fails with an error rather than hang. Null where the file system
+ * has no locks: the download then runs unlocked, as before.
  */
-async function holdDownloadLock(path: string, name: string, log?: (line: string) => void): Promise<HeldFileLock | null> {
+async function holdDownloadLock(file: VerifiedFile, path: string, stallMs: number, log?: (line: string) => void): Promise<HeldFileLock | null> {
   let told = false;
+  let size = -1;
+  let grewAt = Date.now();
   for (;;) {
     const result = tryLockFile(path);
     if (result.kind === "held") return result.lock;
     if (result.kind === "error") return null;
-    if (!told) log?.(`another process is downloading ${name}; waiting for it to finish`);
+    if (!told) log?.(`another process is downloading ${file.name}; waiting for it to finish`);
     told = true;
+    const now = existsSync(`${file.target}.part`) ? statSync(`${file.target}.part`).size : -1;
+    if (now !== size) [size, grewAt] = [now, Date.now()];
+    if (Date.now() - grewAt > stallMs) {
+      throw new Error(`another process has been downloading ${file.name} into ${file.target}.part without progress for ${Math.round(stallMs / 1000)} s (is it suspended?); stop it or let it finish, then retry`);
+    }
     await Bun.sleep(LOCK_POLL_MS);
   }
 }
@@ -95,6 +107,8 @@ async function holdDownloadLock(path: string, name: string, log?: (line: string)
 function removeLockFile(path: string): void {
   try {
     rmSync(path, { force: true });
+    // Windows keeps the holder's details beside the lock (native/file-lock.ts).
+    if (lockInfoPath(path) !== path) rmSync(lockInfoPath(path), { force: true });
   } catch {
     // Open in another process where that forbids deleting (Windows): it stays behind, empty and harmless.
   }

@@ -9,15 +9,21 @@
  */
 import type { App } from "../app.ts";
 import type { Embedder } from "../embed/embedder.ts";
-import { storedTextIds, storedVectorsByText, textKey, vectorsByIds } from "../store/stored-vectors.ts";
+import type { IndexModel } from "../store/index-identity.ts";
+import { storedTextIds, storedVectorsFor, textKey, vectorsByIds } from "../store/stored-vectors.ts";
 import { timed } from "./ingest-metrics.ts";
 
 /** The stored vectors for some of a batch's texts, by text. */
 export type StoredVectors = (texts: string[]) => Promise<Map<string, Float32Array>>;
 
-/** For documents written in one commit: every stored vector of the sources they replace, read once. */
-export function storedVectorsOf(app: App, sources: string[], dimensions: number): StoredVectors {
-  return () => storedVectorsByText(app.store, sources, dimensions);
+/** What the index must record for its vectors to be this embedder's (as app.ts binds the store to it). */
+function modelOf(embedder: Embedder): IndexModel {
+  return { name: embedder.modelName, fingerprint: embedder.fingerprint, dimensions: embedder.dimensions, ...embedder.profile };
+}
+
+/** For documents written in one commit: the stored vectors of the sources they replace, for a batch's texts. */
+export function storedVectorsOf(app: App, embedder: Embedder, sources: string[]): StoredVectors {
+  return (texts) => storedVectorsFor(app.store, sources, texts, modelOf(embedder));
 }
 
 /**
@@ -25,15 +31,16 @@ export function storedVectorsOf(app: App, sources: string[], dimensions: number)
  * chunks' texts are indexed once by key, and each batch fetches only the
  * vectors it can use, so memory holds one batch's vectors, not the document's.
  */
-export async function storedVectorsOfLarge(app: App, source: string, dimensions: number): Promise<StoredVectors> {
-  const ids = await storedTextIds(app.store, source);
+export async function storedVectorsOfLarge(app: App, embedder: Embedder, source: string): Promise<StoredVectors> {
+  const model = modelOf(embedder);
+  const ids = await storedTextIds(app.store, source, model);
   return async (texts) => {
     const wanted = new Set<string>();
     for (const text of texts) {
       const id = ids.get(textKey(text));
       if (id) wanted.add(id);
     }
-    return vectorsByIds(app.store, [...wanted], dimensions);
+    return vectorsByIds(app.store, source, [...wanted], model);
   };
 }
 

@@ -78,7 +78,7 @@ export async function storeDocuments(app: App, embedder: Embedder | NoModel, doc
   const dimensions = none ? ((await app.store.vectorWidth()) ?? none.guessDimensions()) : (embedder as Embedder).dimensions;
   const vectors = none
     ? texts.map(() => new Float32Array(dimensions))
-    : await embedPassages(app, embedder as Embedder, storedVectorsOf(app, docs.map((d) => d.source), dimensions), texts);
+    : await embedPassages(app, embedder as Embedder, storedVectorsOf(app, embedder as Embedder, docs.map((d) => d.source)), texts);
   // Labels and date go on chunk 0 in the same commit (store/label-rows.ts); nothing happens without a classify.toml.
   const labelled = await labelsForIngest(app, labelContext(app.config, app.log), docs);
   const ingestedAt = new Date().toISOString();

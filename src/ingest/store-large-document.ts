@@ -50,7 +50,7 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
   const none = embedder instanceof NoModel ? embedder : null;
   const dimensions = none ? ((await app.store.vectorWidth()) ?? none.guessDimensions()) : (embedder as Embedder).dimensions;
   // Read before the staged write begins; during it the store reads the same version anyway (staged-source.ts).
-  const stored = none ? null : await storedVectorsOfLarge(app, doc.source, dimensions);
+  const stored = none ? null : await storedVectorsOfLarge(app, embedder as Embedder, doc.source);
   const embed = async (chunks: Chunks) => {
     const texts = chunks.map((c) => c.text);
     if (none) return texts.map(() => new Float32Array(dimensions));

@@ -70,6 +70,16 @@ const OPEN_ALWAYS = 4;
 const ERROR_SHARING_VIOLATION = 32;
 const INVALID_HANDLE = 0xffffffffffffffffn;
 
+let kernel32: ReturnType<typeof loadKernel32> | undefined;
+
+function loadKernel32() {
+  return dlopen("kernel32.dll", {
+    CreateFileW: { args: [FFIType.ptr, FFIType.u32, FFIType.u32, FFIType.ptr, FFIType.u32, FFIType.u32, FFIType.ptr], returns: FFIType.u64 },
+    CloseHandle: { args: [FFIType.u64], returns: FFIType.i32 },
+    GetLastError: { args: [], returns: FFIType.u32 },
+  });
+}
+
 /**
  * Windows: a handle opened with share mode 0 keeps every other opener out
  * until it is closed, which the kernel does when the process ends. The holder
@@ -77,11 +87,8 @@ const INVALID_HANDLE = 0xffffffffffffffffn;
  * Not run on this project's Linux CI; built from the Win32 documentation.
  */
 function tryWindowsLock(path: string): TryLockResult {
-  const k32 = dlopen("kernel32.dll", {
-    CreateFileW: { args: [FFIType.ptr, FFIType.u32, FFIType.u32, FFIType.ptr, FFIType.u32, FFIType.u32, FFIType.ptr], returns: FFIType.u64 },
-    CloseHandle: { args: [FFIType.u64], returns: FFIType.i32 },
-    GetLastError: { args: [], returns: FFIType.u32 },
-  });
+  // Loaded once: a waiting caller tries every few hundred milliseconds.
+  const k32 = (kernel32 ??= loadKernel32());
   const wide = Buffer.from(`${path}\0`, "utf16le");
   const handle = BigInt(k32.symbols.CreateFileW(ptr(wide), GENERIC_READ_WRITE, 0, null, OPEN_ALWAYS, 0, null));
   if (handle === INVALID_HANDLE) {

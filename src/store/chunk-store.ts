@@ -234,7 +234,6 @@ export class ChunkStore extends TableView {
     return schemaVectorWidth(await table.schema()) ?? null;
   }
 
-
   /** Chunks stored in keyword-only mode that still wait for their vectors. */
   async pendingCount(): Promise<number> {
     const table = await this.open();

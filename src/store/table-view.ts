@@ -2,8 +2,8 @@
  * How a store reaches its table: one connection, the table opened once and
  * shared by callers that ask at the same moment, the version a staged write
  * pins readers to (staged-source.ts), and facts read once per table version.
- * ChunkStore adds the reads and writes; a snapshot is a TableView fixed at
- * one version.
+ * ChunkStore adds the reads and writes; its snapshot() is a ChunkStore whose
+ * view is fixed at one version (isView).
  */
 import type { Connection, Table } from "@lancedb/lancedb";
 import { existsSync } from "node:fs";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ensureModelFiles, snapshotDir } from "../../src/embed/download.ts";
+import { downloadVerified, ensureModelFiles, snapshotDir } from "../../src/embed/download.ts";
 import type { HubModel } from "../../src/embed/known-models.ts";
 import { AppError } from "../../src/errors.ts";
 import { REPO_ROOT, tempDir } from "../helpers.ts";
@@ -14,8 +14,9 @@ const files: Record<string, Uint8Array> = {
 };
 const requests: { path: string; range: string | null }[] = [];
 let cutNextTransferOf: string | null = null;
-/** Files served in small pieces over about a second, so a second downloader arrives mid-transfer. */
-const slowFiles = new Set<string>();
+/** Files served as a first piece, then the rest once `openGate` is called: a second downloader arrives mid-transfer. */
+const gatedFiles = new Set<string>();
+let openGate: () => void = () => {};
 let server: ReturnType<typeof Bun.serve>;
 
 beforeAll(() => {
@@ -43,14 +44,15 @@ beforeAll(() => {
         });
         return new Response(stream, { status: range ? 206 : 200, headers });
       }
-      if (slowFiles.has(name)) {
-        const pieces = Array.from({ length: 20 }, (_, i) => slice.subarray((i * slice.length) / 20, ((i + 1) * slice.length) / 20));
+      if (gatedFiles.has(name)) {
+        const gate = new Promise<void>((resolve) => (openGate = resolve));
+        const first = slice.subarray(0, 1000);
         const stream = new ReadableStream({
-          async pull(controller) {
-            await Bun.sleep(50);
-            const piece = pieces.shift();
-            if (piece) controller.enqueue(piece);
-            else controller.close();
+          async start(controller) {
+            controller.enqueue(first);
+            await gate;
+            controller.enqueue(slice.subarray(first.length));
+            controller.close();
           },
         });
         return new Response(stream, { status: range ? 206 : 200, headers });
@@ -144,31 +146,77 @@ describe("model download from a hub", () => {
   });
 });
 
+/** A child process downloading one file (download-child.ts), its stderr gathered as it comes. */
+function downloadChild(url: string, target: string) {
+  const proc = Bun.spawn(["bun", join(REPO_ROOT, "test/embed/download-child.ts"), url, target, sha(files["model.onnx"]!), "model.onnx"], { stdout: "pipe", stderr: "pipe" });
+  const err = { text: "" };
+  const errDone = (async () => {
+    for await (const chunk of proc.stderr) err.text += new TextDecoder().decode(chunk);
+  })();
+  const result = async () => ({ code: await proc.exited, out: await new Response(proc.stdout).text(), err: (await errDone, err.text) });
+  return { proc, err, result };
+}
+
+async function until(done: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(10);
+  }
+}
+
 describe("two processes downloading one file", () => {
+  const url = () => `${endpoint()}/test/fake-model-onnx/resolve/main/model.onnx`;
+
   test("the second waits for the first and takes its file: one transfer, the right bytes, no lock or part file left", async () => {
-    slowFiles.add("model.onnx");
+    gatedFiles.add("model.onnx");
     try {
       const dir = tempDir();
       const target = join(dir, "model.onnx");
-      const url = `${endpoint()}/test/fake-model-onnx/resolve/main/model.onnx`;
       const start = requests.length;
-      const child = () =>
-        Bun.spawn(["bun", join(REPO_ROOT, "test/embed/download-child.ts"), url, target, sha(files["model.onnx"]!), "model.onnx"], { stdout: "pipe", stderr: "pipe" });
-      const first = child();
-      // The second starts once the first's transfer is under way.
-      while (requests.length === start) await Bun.sleep(10);
-      const second = child();
-      const [a, b] = await Promise.all([first, second].map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text(), err: await new Response(p.stderr).text() })));
-      expect(a!.code).toBe(0);
-      expect(b!.code).toBe(0);
-      expect(a!.out.trim()).toBe("done");
-      expect(b!.out.trim()).toBe("done");
-      expect(b!.err).toContain("another process is downloading model.onnx; waiting for it to finish");
+      const first = downloadChild(url(), target);
+      await until(() => requests.length > start, "the first download's request");
+      const second = downloadChild(url(), target);
+      await until(() => second.err.text.includes("another process is downloading model.onnx; waiting for it to finish"), "the second to wait");
+      openGate();
+      const [a, b] = await Promise.all([first.result(), second.result()]);
+      expect(a.code).toBe(0);
+      expect(b.code).toBe(0);
+      expect(a.out.trim()).toBe("done");
+      expect(b.out.trim()).toBe("done");
       expect(requests.slice(start).filter((r) => r.path.endsWith("model.onnx"))).toHaveLength(1);
       expect(sha(readFileSync(target))).toBe(sha(files["model.onnx"]!));
       expect(readdirSync(dir)).toEqual(["model.onnx"]);
     } finally {
-      slowFiles.delete("model.onnx");
+      gatedFiles.delete("model.onnx");
     }
+  });
+
+  test("a holder that stops making progress (suspended) is waited for only so long, then the waiter fails with a message naming it", async () => {
+    gatedFiles.add("model.onnx");
+    const dir = tempDir();
+    const target = join(dir, "model.onnx");
+    const start = requests.length;
+    const holder = downloadChild(url(), target);
+    try {
+      await until(() => requests.length > start && existsSync(`${target}.part`), "the holder's transfer");
+      holder.proc.kill("SIGSTOP");
+      const lines: string[] = [];
+      const error = await downloadVerified({ url: url(), target, sha256: sha(files["model.onnx"]!), name: "model.onnx" }, (l) => lines.push(l), 1500).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(error?.message).toContain(`another process has been downloading model.onnx into ${target}.part without progress for 2 s (is it suspended?)`);
+      expect(lines).toContain("another process is downloading model.onnx; waiting for it to finish");
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      holder.proc.kill("SIGCONT");
+      openGate();
+      gatedFiles.delete("model.onnx");
+    }
+    // Resumed, the holder finishes its download as if nothing had happened.
+    const done = await holder.result();
+    expect(done.code).toBe(0);
+    expect(sha(readFileSync(target))).toBe(sha(files["model.onnx"]!));
   });
 });

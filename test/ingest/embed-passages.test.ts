@@ -14,6 +14,7 @@ import { ingestFile, prepareFile } from "../../src/ingest/ingest-file.ts";
 import type { PreparedDocument } from "../../src/ingest/index-markdown.ts";
 import { storeLargeDocument } from "../../src/ingest/store-large-document.ts";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
+import { MODEL_KEY } from "../../src/store/index-identity.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
 
@@ -33,11 +34,11 @@ async function recordEmbeds(app: App): Promise<{ calls: string[][]; embedder: Em
 }
 
 /** Every stored row's text and vector. */
-async function storedRows(dbPath: string): Promise<{ text: string; vector: Float32Array; pending: boolean }[]> {
+async function storedRows(dbPath: string): Promise<{ text: string; vector: Float32Array; pending: boolean | null }[]> {
   const lance = await loadLanceDb();
   const table = await (await lance.connect(dbPath)).openTable("chunks");
   const rows = await table.query().select(["text", "vector", "vector_pending"]).toArray();
-  return rows.map((r: { text: string; vector: { toArray(): Float32Array }; vector_pending: boolean }) => ({ text: r.text, vector: Float32Array.from(r.vector.toArray()), pending: r.vector_pending }));
+  return rows.map((r: { text: string; vector: { toArray(): Float32Array }; vector_pending: boolean | null }) => ({ text: r.text, vector: Float32Array.from(r.vector.toArray()), pending: r.vector_pending }));
 }
 
 function expectClose(actual: Float32Array, expected: Float32Array): void {
@@ -119,6 +120,53 @@ describe("embedding an edited document again", () => {
     expect(calls.flat().length).toBe(new Set(rows.map((r) => r.text)).size);
     const fresh = await embedder.embed(rows.map((r) => r.text), "passage");
     rows.forEach((row, i) => expectClose(row.vector, fresh[i]!));
+  });
+});
+
+/** The chunks table of an index, opened directly (as an older version of the program left it). */
+async function chunksTable(dbPath: string) {
+  const lance = await loadLanceDb();
+  return (await lance.connect(dbPath)).openTable("chunks");
+}
+
+describe("what an older index allows", () => {
+  test("rows whose pending flag is null (the column added to an index from before keyword-only mode) keep their vectors", async () => {
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
+    const { calls } = await recordEmbeds(app);
+    const path = join(root, "notes.md");
+    writeTree(root, { "notes.md": document(words) });
+    await ingestFile(app, path);
+    await (await chunksTable(dbPath)).update({ valuesSql: { vector_pending: "CAST(NULL AS BOOLEAN)" } });
+    expect((await storedRows(dbPath)).every((r) => r.pending === null)).toBe(true);
+
+    const edited = [...words];
+    edited[5] = "lighthouses";
+    writeTree(root, { "notes.md": document(edited) });
+    calls.length = 0;
+    await ingestFile(app, path);
+    const embedded = calls.flat();
+    expect(embedded.length).toBeGreaterThan(0);
+    expect(embedded.every((t) => t.includes("lighthouses") || t.includes("own."))).toBe(true);
+  });
+
+  test("an index that does not record its model has its chunks embedded again: its vectors may be another model's", async () => {
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
+    const path = join(root, "notes.md");
+    writeTree(root, { "notes.md": document(words) });
+    await ingestFile(app, path);
+    await (await chunksTable(dbPath)).updateFieldMetadata([{ path: "vector", metadata: { [MODEL_KEY]: null } }]);
+
+    // A fresh process, as after an upgrade: it finds no record, adopts the index for its model, and re-embeds the edited file whole.
+    const later = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath }, [root]);
+    const { calls } = await recordEmbeds(later.app);
+    const edited = [...words];
+    edited[5] = "lighthouses";
+    writeTree(root, { "notes.md": document(edited) });
+    await ingestFile(later.app, path);
+    const rows = await storedRows(dbPath);
+    expect(calls.flat().length).toBe(new Set(rows.map((r) => r.text)).size);
   });
 });
 
