@@ -73,7 +73,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         // Checked before the session loads: a budget the model cannot take fails as the configuration error it is.
         const budget = chunkBudget(config.chunkTokenBudget, { name: config.modelName, maxLength: folder.profile.maxLength });
         // CACHE_DIR keeps an optimised copy of the model that loads several times faster (optimized-model-cache.ts).
-        const loaded = await OnnxEmbedder.load(folder, undefined, config.cacheDir, log, options.threadSpin);
+        const loaded = await OnnxEmbedder.load(folder, { cacheDir: config.cacheDir, log, spin: options.threadSpin });
         // Said when a folder's profile was read or recognised, so a wrong guess is visible; a known id or plain defaults go unsaid.
         if (folder.profileRead) log(`model ${config.modelName}: ${describeProfile(loaded.profile)}, from ${folder.profileSource}; chunks of ${budget} tokens`);
         store.useModel({ name: config.modelName, fingerprint: loaded.fingerprint, dimensions: loaded.dimensions, ...loaded.profile }, log);

@@ -52,6 +52,15 @@ export const DEFAULT_BATCH_SIZE = 8;
  */
 export type ThreadSpin = "never" | "during-runs";
 
+export interface LoadOptions {
+  /** Texts per model run (DEFAULT_BATCH_SIZE). */
+  batchSize?: number;
+  /** Where the optimised copy of the model is kept (optimized-model-cache.ts); none: the model is optimised on every load. */
+  cacheDir?: string;
+  log?: (line: string) => void;
+  spin?: ThreadSpin;
+}
+
 export class OnnxEmbedder implements Embedder {
   private constructor(
     /** Not the whole folder: its parsed tokenizer.json is tens of MB the tokenizer no longer needs. */
@@ -86,7 +95,8 @@ export class OnnxEmbedder implements Embedder {
    * Loads the tokenizer and the ONNX session. With cacheDir, the session
    * comes from (or writes) the optimised copy of the model kept there.
    */
-  static async load(folder: ModelFolder, batchSize = DEFAULT_BATCH_SIZE, cacheDir?: string, log?: (line: string) => void, spin: ThreadSpin = "never"): Promise<OnnxEmbedder> {
+  static async load(folder: ModelFolder, loadOptions: LoadOptions = {}): Promise<OnnxEmbedder> {
+    const { batchSize = DEFAULT_BATCH_SIZE, cacheDir, log, spin = "never" } = loadOptions;
     traceStartup("model files read");
     const ort = await loadOnnxRuntime();
     traceStartup("onnxruntime loaded");

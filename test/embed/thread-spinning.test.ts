@@ -46,10 +46,10 @@ describe("ORT threads do not busy-wait after an embedding", () => {
   for (const spin of ["never", "during-runs"] as const) {
     test(`spinning ${spin}: a session made from the model, and one from the optimised cache, idle at under half the CPU of a spinning session`, async () => {
       const baseline = await spinningBaseline();
-      const plain = await OnnxEmbedder.load(folder, undefined, undefined, undefined, spin);
+      const plain = await OnnxEmbedder.load(folder, { spin });
       const cacheDir = tempDir("minirag-spin-cache-");
-      await OnnxEmbedder.load(folder, undefined, cacheDir, undefined, spin); // writes the cache
-      const cached = await OnnxEmbedder.load(folder, undefined, cacheDir, undefined, spin);
+      await OnnxEmbedder.load(folder, { cacheDir, spin }); // writes the cache
+      const cached = await OnnxEmbedder.load(folder, { cacheDir, spin });
       expect(cached.sessionSource).toBe("cache");
       expect(await idleCpuMs(() => plain.embed(texts))).toBeLessThan(baseline / 2);
       expect(await idleCpuMs(() => cached.embed(texts))).toBeLessThan(baseline / 2);
