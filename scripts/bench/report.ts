@@ -99,7 +99,7 @@ export function renderReport(r: ReportInput): string {
   const speedup = (p?: PeerFigures) => (p ? p.ingestMs! / ingest.binaryMs : null);
   const h100 = lat(100000, "hybrid");
   const h1m = lat(1000000, "hybrid");
-  const linear = r.scale.length > 1 ? r.scale.at(-1)!.chunksPerSecond / r.scale[0]!.chunksPerSecond : null;
+  const linear = r.scale.length > 1 ? r.scale.at(-1)!.embeddedPerSecond / r.scale[0]!.embeddedPerSecond : null;
   const sci = r.scifactBm25;
   out.push(
     table(

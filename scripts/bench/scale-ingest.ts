@@ -30,6 +30,8 @@ export interface ScaleStep {
   files: number;
   ms: number;
   chunksPerSecond: number;
+  /** Only the chunks that went through the model: the rate the linearity target is read on, so kept vectors cannot flatter it. */
+  embeddedPerSecond: number;
   embedMs: number;
   storeMs: number;
   /** Everything else the sync did: scan, convert, chunk, compaction at its end. */
@@ -95,6 +97,7 @@ export async function benchScaleIngest(modelDir: string, steps: number[], log: (
       files,
       ms,
       chunksPerSecond: (now - chunks) / (ms / 1000),
+      embeddedPerSecond: (now - chunks - (metrics.reusedVectors - before.reused)) / (ms / 1000),
       embedMs: metrics.embedMs - before.embed,
       storeMs: metrics.storeMs - before.store,
       otherMs: 0,
@@ -120,13 +123,13 @@ export function renderScaleSteps(steps: ScaleStep[], model: string): string {
   const lines = [
     `## Ingest as the index grows (${model})`,
     "",
-    "| chunks after step | new chunks | vectors kept, not embedded | chunks/s | embed s | store s | other s | on disk after sync MiB | live index MiB | live KiB per chunk | data files |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
-    ...steps.map((s) => `| ${s.chunks} | ${s.newChunks} | ${s.reused} | ${s.chunksPerSecond.toFixed(1)} | ${(s.embedMs / 1000).toFixed(1)} | ${(s.storeMs / 1000).toFixed(1)} | ${(s.otherMs / 1000).toFixed(1)} | ${mib(s.indexBytes)} | ${mib(s.liveBytes)} | ${(s.liveBytes / 1024 / s.chunks).toFixed(2)} | ${s.dataFiles} |`),
+    "| chunks after step | new chunks | vectors kept, not embedded | chunks/s | embedded chunks/s | embed s | store s | other s | on disk after sync MiB | live index MiB | live KiB per chunk | data files |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...steps.map((s) => `| ${s.chunks} | ${s.newChunks} | ${s.reused} | ${s.chunksPerSecond.toFixed(1)} | ${s.embeddedPerSecond.toFixed(1)} | ${(s.embedMs / 1000).toFixed(1)} | ${(s.storeMs / 1000).toFixed(1)} | ${(s.otherMs / 1000).toFixed(1)} | ${mib(s.indexBytes)} | ${mib(s.liveBytes)} | ${(s.liveBytes / 1024 / s.chunks).toFixed(2)} | ${s.dataFiles} |`),
   ];
   if (steps.length > 1) {
-    const ratio = steps.at(-1)!.chunksPerSecond / steps[0]!.chunksPerSecond;
-    lines.push("", `Throughput at ${steps.at(-1)!.chunks} chunks is ${(ratio * 100).toFixed(0)}% of throughput at ${steps[0]!.chunks} (target: at least 85%).`);
+    const ratio = steps.at(-1)!.embeddedPerSecond / steps[0]!.embeddedPerSecond;
+    lines.push("", `Throughput (chunks through the model a second) at ${steps.at(-1)!.chunks} chunks is ${(ratio * 100).toFixed(0)}% of throughput at ${steps[0]!.chunks} (target: at least 85%).`);
   }
   return `${lines.join("\n")}\n`;
 }
