@@ -8,12 +8,12 @@ export const TABLE_DELIMITER = /^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*
 /** An optional **speaker** (1-80 chars), then M:SS, MM:SS or H:MM:SS, alone on its line. */
 export const TIMESTAMP_LINE = /^\s*(?:\*\*([^*\n]{1,80})\*\*\s+)?(?:(\d):([0-5]\d):([0-5]\d)|(\d{1,2}):([0-5]\d))\s*$/;
 
-/** For each line, whether it sits inside a closed fenced code block (fence lines included). */
 /** Whether a line whose FENCE match is `marker` closes a fence opened with `opening`: the same character, at least as long, alone on its line. */
 export function closesFence(line: string, marker: string | undefined, opening: string): boolean {
   return marker !== undefined && marker[0] === opening[0] && marker.length >= opening.length && line.trim() === marker;
 }
 
+/** For each line, whether it sits inside a closed fenced code block (fence lines included). */
 export function fencedLines(lines: string[]): boolean[] {
   const inside = new Array<boolean>(lines.length).fill(false);
   let open = -1;
