@@ -33,11 +33,22 @@ async function recordEmbeds(app: App): Promise<{ calls: string[][]; embedder: Em
   return { calls, embedder };
 }
 
+/** An app over a new index whose budget cuts each paragraph below in two, its embedder recording what it is asked. */
+async function recordingApp() {
+  const dbPath = join(tempDir("minirag-db-"), "lancedb");
+  const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
+  return { dbPath, app, root, ...(await recordEmbeds(app)) };
+}
+
+/** The chunks table of an index, opened directly (as an older version of the program left it). */
+async function chunksTable(dbPath: string) {
+  const lance = await loadLanceDb();
+  return (await lance.connect(dbPath)).openTable("chunks");
+}
+
 /** Every stored row's text and vector. */
 async function storedRows(dbPath: string): Promise<{ text: string; vector: Float32Array; pending: boolean | null }[]> {
-  const lance = await loadLanceDb();
-  const table = await (await lance.connect(dbPath)).openTable("chunks");
-  const rows = await table.query().select(["text", "vector", "vector_pending"]).toArray();
+  const rows = await (await chunksTable(dbPath)).query().select(["text", "vector", "vector_pending"]).toArray();
   return rows.map((r: { text: string; vector: { toArray(): Float32Array }; vector_pending: boolean | null }) => ({ text: r.text, vector: Float32Array.from(r.vector.toArray()), pending: r.vector_pending }));
 }
 
@@ -48,13 +59,25 @@ function expectClose(actual: Float32Array, expected: Float32Array): void {
   expect(worst).toBeLessThan(1e-4);
 }
 
+/** Every row's vector is the one the model gives its text now. */
+async function expectModelVectors(embedder: Embedder, rows: { text: string; vector: Float32Array }[]): Promise<void> {
+  const fresh = await embedder.embed(rows.map((r) => r.text), "passage");
+  rows.forEach((row, i) => expectClose(row.vector, fresh[i]!));
+}
+
+/** The distinct texts of `after` that `before` did not hold. */
+function newTexts(before: { text: string }[], after: { text: string }[]): string[] {
+  const old = new Set(before.map((r) => r.text));
+  return [...new Set(after.filter((r) => !old.has(r.text)).map((r) => r.text))];
+}
+
 const words = Array.from({ length: 12 }, (_, i) => ["pumps", "valves", "rivers", "bridges"][i % 4]!);
+/** The same notes with paragraph 5 rewritten. */
+const edited = words.map((w, i) => (i === 5 ? "lighthouses" : w));
 
 describe("embedding an edited document again", () => {
   test("embeds only the changed chunks, and every stored vector is the one the model gives the chunk", async () => {
-    const dbPath = join(tempDir("minirag-db-"), "lancedb");
-    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
-    const { calls, embedder } = await recordEmbeds(app);
+    const { dbPath, app, root, calls, embedder } = await recordingApp();
     const path = join(root, "notes.md");
     writeTree(root, { "notes.md": document(words) });
     await ingestFile(app, path);
@@ -64,27 +87,21 @@ describe("embedding an edited document again", () => {
     expect(calls.flat().length).toBe(new Set(before.map((r) => r.text)).size);
     expect(calls.flat().length).toBeLessThan(before.length);
 
-    const edited = [...words];
-    edited[5] = "lighthouses";
     writeTree(root, { "notes.md": document(edited) });
     calls.length = 0;
     await ingestFile(app, path);
     const after = await storedRows(dbPath);
-    const oldTexts = new Set(before.map((r) => r.text));
-    const changed = [...new Set(after.filter((r) => !oldTexts.has(r.text)).map((r) => r.text))];
+    const changed = newTexts(before, after);
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.length).toBeLessThan(after.length / 2);
     expect(changed.some((t) => t.includes("lighthouses 5"))).toBe(true);
     expect(calls.flat().sort()).toEqual(changed.sort());
 
-    const fresh = await embedder.embed(after.map((r) => r.text), "passage");
-    after.forEach((row, i) => expectClose(row.vector, fresh[i]!));
+    await expectModelVectors(embedder, after);
   });
 
   test("a text shared by two documents of one sync is embedded once, and each keeps the model's vector for it", async () => {
-    const dbPath = join(tempDir("minirag-db-"), "lancedb");
-    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
-    const { calls, embedder } = await recordEmbeds(app);
+    const { dbPath, app, root, calls, embedder } = await recordingApp();
     writeTree(root, { "v1/notes.md": document(words), "v2/notes.md": document(words) });
     const report = await runSync(app);
     expect(report.counts).toMatchObject({ ingested: 2, failed: 0 });
@@ -93,8 +110,7 @@ describe("embedding an edited document again", () => {
     expect(calls.length).toBe(1); // both documents in one batch
     expect(calls.flat().length).toBe(distinct.size);
     expect(rows.length).toBeGreaterThan(2 * distinct.size - 1);
-    const fresh = await embedder.embed(rows.map((r) => r.text), "passage");
-    rows.forEach((row, i) => expectClose(row.vector, fresh[i]!));
+    await expectModelVectors(embedder, rows);
   });
 
   test("the zeros of chunks stored without a model are not reused: an edited keyword-only document is embedded in full", async () => {
@@ -109,8 +125,6 @@ describe("embedding an edited document again", () => {
     await runSync(make(broken));
     expect((await storedRows(dbPath)).every((r) => r.pending)).toBe(true);
 
-    const edited = [...words];
-    edited[5] = "lighthouses";
     writeTree(root, { "notes.md": document(edited) });
     const online = make(TINY_MODEL);
     const { calls, embedder } = await recordEmbeds(online);
@@ -118,30 +132,19 @@ describe("embedding an edited document again", () => {
     const rows = await storedRows(dbPath);
     expect(rows.some((r) => r.pending)).toBe(false);
     expect(calls.flat().length).toBe(new Set(rows.map((r) => r.text)).size);
-    const fresh = await embedder.embed(rows.map((r) => r.text), "passage");
-    rows.forEach((row, i) => expectClose(row.vector, fresh[i]!));
+    await expectModelVectors(embedder, rows);
   });
 });
 
-/** The chunks table of an index, opened directly (as an older version of the program left it). */
-async function chunksTable(dbPath: string) {
-  const lance = await loadLanceDb();
-  return (await lance.connect(dbPath)).openTable("chunks");
-}
-
 describe("what an older index allows", () => {
   test("rows whose pending flag is null (the column added to an index from before keyword-only mode) keep their vectors", async () => {
-    const dbPath = join(tempDir("minirag-db-"), "lancedb");
-    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
-    const { calls } = await recordEmbeds(app);
+    const { dbPath, app, root, calls } = await recordingApp();
     const path = join(root, "notes.md");
     writeTree(root, { "notes.md": document(words) });
     await ingestFile(app, path);
     await (await chunksTable(dbPath)).update({ valuesSql: { vector_pending: "CAST(NULL AS BOOLEAN)" } });
     expect((await storedRows(dbPath)).every((r) => r.pending === null)).toBe(true);
 
-    const edited = [...words];
-    edited[5] = "lighthouses";
     writeTree(root, { "notes.md": document(edited) });
     calls.length = 0;
     await ingestFile(app, path);
@@ -151,8 +154,7 @@ describe("what an older index allows", () => {
   });
 
   test("an index that does not record its model has its chunks embedded again: its vectors may be another model's", async () => {
-    const dbPath = join(tempDir("minirag-db-"), "lancedb");
-    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
+    const { dbPath, app, root } = await recordingApp();
     const path = join(root, "notes.md");
     writeTree(root, { "notes.md": document(words) });
     await ingestFile(app, path);
@@ -161,8 +163,6 @@ describe("what an older index allows", () => {
     // A fresh process, as after an upgrade: it finds no record, adopts the index for its model, and re-embeds the edited file whole.
     const later = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath }, [root]);
     const { calls } = await recordEmbeds(later.app);
-    const edited = [...words];
-    edited[5] = "lighthouses";
     writeTree(root, { "notes.md": document(edited) });
     await ingestFile(later.app, path);
     const rows = await storedRows(dbPath);
@@ -172,9 +172,7 @@ describe("what an older index allows", () => {
 
 describe("embedding an edited document written in batches", () => {
   test("a document stored in batches re-embeds only its edited and appended chunks, and keeps the model's vector for every chunk", async () => {
-    const dbPath = join(tempDir("minirag-db-"), "lancedb");
-    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40", DB_PATH: dbPath });
-    const { calls, embedder } = await recordEmbeds(app);
+    const { dbPath, app, root, calls, embedder } = await recordingApp();
     const path = join(root, "log.md");
     const store = async (text: string) => {
       writeTree(root, { "log.md": text });
@@ -185,20 +183,18 @@ describe("embedding an edited document written in batches", () => {
     const before = await storedRows(dbPath);
     expect(calls.length).toBeGreaterThan(3);
 
-    const edited = [...words, "harbours", "tides"];
-    edited[2] = "lighthouses";
+    const grown = [...words, "harbours", "tides"];
+    grown[2] = "lighthouses";
     calls.length = 0;
-    await store(document(edited));
+    await store(document(grown));
     const after = await storedRows(dbPath);
-    const oldTexts = new Set(before.map((r) => r.text));
-    const changed = [...new Set(after.filter((r) => !oldTexts.has(r.text)).map((r) => r.text))];
+    const changed = newTexts(before, after);
     expect(changed.some((t) => t.includes("lighthouses 2"))).toBe(true);
     expect(changed.some((t) => t.includes("tides 13"))).toBe(true);
     expect(changed.length).toBeLessThan(after.length / 2);
     expect(calls.flat().sort()).toEqual(changed.sort());
     expect(after.some((r) => r.text.includes("rivers 2"))).toBe(false);
 
-    const fresh = await embedder.embed(after.map((r) => r.text), "passage");
-    after.forEach((row, i) => expectClose(row.vector, fresh[i]!));
+    await expectModelVectors(embedder, after);
   });
 });
