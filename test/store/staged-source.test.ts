@@ -22,6 +22,14 @@ async function rows(source: string, texts: string[], from = 0): Promise<ChunkRow
 
 const texts = async (store: ChunkStore, source: string) => (await store.sourceChunks(source)).map((c) => c.text);
 
+/** An index holding "doc" as `old`, and a staged write of "doc" begun over it. */
+async function stagedOver(old: string[]) {
+  const dbPath = join(tempDir(), "db");
+  const store = new ChunkStore(dbPath);
+  await store.replaceSources(["doc"], await rows("doc", old), embedder.dimensions);
+  return { dbPath, store, staged: await beginStagedSource(store, "doc", embedder.dimensions) };
+}
+
 /** A pid that is certainly not running: a child that has exited. */
 function deadPid(): number {
   const child = Bun.spawnSync(["true"]);
@@ -53,10 +61,7 @@ describe("a large source written in staged batches", () => {
   });
 
   test("another write in the writer's own process is refused with a message naming the document, and goes through after the commit", async () => {
-    const dbPath = join(tempDir(), "db");
-    const store = new ChunkStore(dbPath);
-    await store.replaceSources(["doc"], await rows("doc", ["old alpha"]), embedder.dimensions);
-    const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+    const { dbPath, store, staged } = await stagedOver(["old alpha"]);
     await staged.add(await rows("doc", ["new gamma"]));
     // An MCP server's ingest_file, a move or a second large document while its sync job stores a large file.
     for (const write of [
@@ -90,10 +95,7 @@ describe("a large source written in staged batches", () => {
   });
 
   test("an aborted write leaves the old chunks and no trace", async () => {
-    const dbPath = join(tempDir(), "db");
-    const store = new ChunkStore(dbPath);
-    await store.replaceSources(["doc"], await rows("doc", ["kept"]), embedder.dimensions);
-    const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+    const { store, staged } = await stagedOver(["kept"]);
     await staged.add(await rows("doc", ["dropped one", "dropped two"]));
     await staged.abort();
     expect(await texts(store, "doc")).toEqual(["kept"]);
@@ -101,10 +103,7 @@ describe("a large source written in staged batches", () => {
   });
 
   test("a write whose process died keeps readers on the old chunks, and the next writer rolls it back", async () => {
-    const dbPath = join(tempDir(), "db");
-    const store = new ChunkStore(dbPath);
-    await store.replaceSources(["doc"], await rows("doc", ["old"]), embedder.dimensions);
-    const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+    const { dbPath, staged } = await stagedOver(["old"]);
     await staged.add(await rows("doc", ["half written"]));
     const marker = readStagingMarker(dbPath)!;
     writeStagingMarker(dbPath, { ...marker, pid: deadPid() });
@@ -118,10 +117,7 @@ describe("a large source written in staged batches", () => {
   });
 
   test("a live writer's marker is not rolled back", async () => {
-    const dbPath = join(tempDir(), "db");
-    const store = new ChunkStore(dbPath);
-    await store.replaceSources(["doc"], await rows("doc", ["old"]), embedder.dimensions);
-    const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+    const { dbPath, store, staged } = await stagedOver(["old"]);
     await staged.add(await rows("doc", ["new"]));
     expect(await recoverStaging(dbPath)).toBe(false);
     await staged.commit();
@@ -130,10 +126,7 @@ describe("a large source written in staged batches", () => {
 
   test("a write that died after deciding to switch keeps the new chunks, whether or not its delete ran", async () => {
     for (const deleteRan of [false, true]) {
-      const dbPath = join(tempDir(), "db");
-      const store = new ChunkStore(dbPath);
-      await store.replaceSources(["doc"], await rows("doc", ["old"]), embedder.dimensions);
-      const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+      const { dbPath, staged } = await stagedOver(["old"]);
       await staged.add(await rows("doc", ["new one", "new two"]));
       const marker = readStagingMarker(dbPath)!;
       // The commit's first step (the marker says switched), then the process is gone, with or without the delete done.
@@ -156,10 +149,7 @@ describe("a large source written in staged batches", () => {
   });
 
   test("after a writer died mid-write, the next ordinary write settles it instead of failing on a pinned version", async () => {
-    const dbPath = join(tempDir(), "db");
-    const store = new ChunkStore(dbPath);
-    await store.replaceSources(["doc"], await rows("doc", ["old"]), embedder.dimensions);
-    const staged = await beginStagedSource(store, "doc", embedder.dimensions);
+    const { dbPath, staged } = await stagedOver(["old"]);
     await staged.add(await rows("doc", ["half written"]));
     writeStagingMarker(dbPath, { ...readStagingMarker(dbPath)!, pid: deadPid() });
     const next = new ChunkStore(dbPath);
