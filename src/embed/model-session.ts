@@ -1,0 +1,180 @@
+/**
+ * The ONNX session of an embedding model and one batch through it, pooled to
+ * sentence vectors: the half of the embedder that runs in the model's worker
+ * thread (embed-worker.ts). onnxruntime-node runs a session on the calling
+ * thread, so on the main thread every batch held up file reads, commits and,
+ * in server mode, other requests for as long as it ran (100-200 ms with e5's
+ * shape on 2 cores).
+ */
+import type { InferenceSession } from "onnxruntime-node";
+import { AppError } from "../errors.ts";
+import { loadOnnxRuntime } from "../native/onnxruntime.ts";
+import { createCachedSession, type CachedSession } from "./optimized-model-cache.ts";
+import type { ModelProfile } from "./model-profile.ts";
+
+/**
+ * How ORT's threads wait for the next operator of a run. "during-runs": they
+ * busy-wait while a run lasts and stop when it ends, which suits a process
+ * that only embeds documents (CLI sync and ingest): waking a sleeping thread
+ * for each of the graph's ~300 small operators costs more than some operators,
+ * and with e5's shape on 2 cores a batch of 8 chunks embedded in 115 ms
+ * instead of 130, a 100-abstract sync in 6.3-6.8 s instead of 7.0-7.2.
+ * "never": they sleep, for a server, whose question embedding runs beside a
+ * keyword search that spinning threads take the cores from (hybrid queries at
+ * 100k chunks over MCP, alternating builds: p50 no better, p95 40-45 -> 40-52 ms).
+ * Spinning that outlasts a run is never wanted: it took both cores from the
+ * search after a question's embedding (a loaded machine answered hybrid
+ * queries at 100k chunks in 331 ms p50 against 104 ms without it).
+ */
+export type ThreadSpin = "never" | "during-runs";
+
+/** What the worker needs to open a model's session: plain data, since it crosses to another thread. */
+export interface SessionSpec {
+  onnxPath: string;
+  modelName: string;
+  fingerprint: string;
+  /** Where the optimised copy of the model is kept (optimized-model-cache.ts); none: the model is optimised on every load. */
+  cacheDir?: string;
+  spin: ThreadSpin;
+  pooling: ModelProfile["pooling"];
+  normalize: boolean;
+}
+
+/** One batch of token ids, row-major [rows, width], padded with mask 0. */
+export interface BatchInput {
+  rows: number;
+  width: number;
+  ids: BigInt64Array<ArrayBuffer>;
+  mask: BigInt64Array<ArrayBuffer>;
+  types: BigInt64Array<ArrayBuffer>;
+}
+
+/** A batch's sentence vectors, row-major [rows, dimensions]. */
+export interface BatchOutput {
+  vectors: Float32Array<ArrayBuffer>;
+  dimensions: number;
+}
+
+const SUPPLIED_INPUTS = ["input_ids", "attention_mask", "token_type_ids"];
+
+export function unsuppliedInput(name: string): AppError {
+  return new AppError(
+    "MODEL_LOAD",
+    `The model asks for an input this embedder cannot supply: ${name}`,
+    "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.",
+  );
+}
+
+export class ModelSession {
+  private constructor(
+    private readonly session: InferenceSession,
+    private readonly spec: SessionSpec,
+    private readonly ort: Awaited<ReturnType<typeof loadOnnxRuntime>>,
+    /** Where the session came from (optimized-model-cache.ts). */
+    readonly source: CachedSession["source"],
+    /** A cached session's mapped file, which ORT reads the weights from for as long as the session lives. */
+    private readonly weights: Uint8Array | undefined,
+  ) {}
+
+  /** The vector width the model's output declares, when it names one (else the caller probes). */
+  declaredWidth(): number | undefined {
+    const outputs = this.session.outputNames;
+    const name = outputs.includes("last_hidden_state") ? "last_hidden_state" : outputs[0];
+    const metadata = this.session.outputMetadata?.find((m) => m.name === name);
+    if (!metadata?.isTensor) return undefined;
+    const last = metadata.shape.at(-1);
+    return typeof last === "number" && last > 0 ? last : undefined;
+  }
+
+  get inputNames(): readonly string[] {
+    return this.session.inputNames;
+  }
+
+  /** step: told each start-up step (config/startup-trace.ts), for the thread that traces. */
+  static async open(spec: SessionSpec, log?: (line: string) => void, step?: (name: string) => void): Promise<ModelSession> {
+    const ort = await loadOnnxRuntime();
+    step?.("onnxruntime loaded");
+    const options: InferenceSession.SessionOptions = {
+      // intraOpNumThreads unset: ORT uses one thread per physical core. Measured on 2 cores
+      // with the 12-layer shape, two threads embed 2.4x faster than one.
+      interOpNumThreads: 1,
+      graphOptimizationLevel: "all",
+      executionMode: "sequential",
+      extra: { session: spec.spin === "never" ? { intra_op: { allow_spinning: "0" } } : { intra_op: { allow_spinning: "1" }, force_spinning_stop: "1" } },
+    };
+    let loaded: CachedSession;
+    try {
+      loaded = spec.cacheDir
+        ? await createCachedSession(ort, { onnxPath: spec.onnxPath, modelName: spec.modelName, fingerprint: spec.fingerprint, cacheDir: spec.cacheDir, options, log })
+        : { session: await ort.InferenceSession.create(spec.onnxPath, options), source: "model" };
+    } catch (error) {
+      throw new AppError(
+        "MODEL_LOAD",
+        `The embedding model ${spec.modelName} could not be loaded from ${spec.onnxPath}: ${(error as Error).message}`,
+        "The ONNX file is damaged or not a model. Delete it (or CACHE_DIR for a downloaded model) and retry.",
+      );
+    }
+    const { session } = loaded;
+    if (!session.inputNames.includes("input_ids")) {
+      throw new AppError(
+        "MODEL_LOAD",
+        `The model ${spec.onnxPath} has no input_ids input (inputs: ${session.inputNames.join(", ")}).`,
+        "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.",
+      );
+    }
+    const unsupported = session.inputNames.find((name) => !SUPPLIED_INPUTS.includes(name));
+    if (unsupported) throw unsuppliedInput(unsupported);
+    return new ModelSession(session, spec, ort, loaded.source, loaded.bytes);
+  }
+
+  /** Runs one batch and pools each row as the model's profile says. */
+  async run(batch: BatchInput): Promise<BatchOutput> {
+    const { rows, width } = batch;
+    const available: Record<string, BigInt64Array> = { input_ids: batch.ids, attention_mask: batch.mask, token_type_ids: batch.types };
+    const feeds: Record<string, InstanceType<typeof this.ort.Tensor>> = {};
+    for (const name of this.session.inputNames) feeds[name] = new this.ort.Tensor("int64", available[name]!, [rows, width]);
+    const outputs = this.session.outputNames;
+    const output = (await this.session.run(feeds))[outputs.includes("last_hidden_state") ? "last_hidden_state" : outputs[0]!]!;
+    const pooled = poolRows(output.data as Float32Array, output.dims as readonly number[], batch, this.spec.pooling);
+    if (this.spec.normalize) for (let r = 0; r < rows; r++) normalize(pooled.vectors.subarray(r * pooled.dimensions, (r + 1) * pooled.dimensions));
+    return pooled;
+  }
+
+  /** Frees the session's native memory now rather than at collection. */
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+}
+
+/** Sentence vectors from the model's output: already pooled ([rows, dim]), the first token's state (CLS), or the mean over the mask. */
+function poolRows(data: Float32Array, dims: readonly number[], batch: BatchInput, pooling: ModelProfile["pooling"]): BatchOutput {
+  const { rows, width, mask } = batch;
+  // A sentence_embedding output comes pooled.
+  if (dims.length === 2) return { vectors: data.slice(0, rows * dims[1]!), dimensions: dims[1]! };
+  const dim = dims[2]!;
+  const vectors = new Float32Array(rows * dim);
+  for (let r = 0; r < rows; r++) {
+    const out = vectors.subarray(r * dim, (r + 1) * dim);
+    // CLS: the first token's state, which a CLS-pooled model was trained to carry the sentence.
+    if (pooling === "cls") {
+      out.set(data.subarray(r * width * dim, r * width * dim + dim));
+      continue;
+    }
+    let count = 0;
+    for (let c = 0; c < width; c++) {
+      if (!mask[r * width + c]) continue;
+      count++;
+      const offset = (r * width + c) * dim;
+      for (let d = 0; d < dim; d++) out[d]! += data[offset + d]!;
+    }
+    for (let d = 0; d < dim; d++) out[d]! /= Math.max(count, 1);
+  }
+  return { vectors, dimensions: dim };
+}
+
+function normalize(v: Float32Array): void {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  const norm = Math.sqrt(sum) || 1;
+  for (let i = 0; i < v.length; i++) v[i]! /= norm;
+}
