@@ -1,9 +1,13 @@
 /**
- * The embedding models' thread: holds each open model session and runs one
- * batch per message, so the main thread keeps reading files, committing and
- * answering requests while the model works. A separate entry point of the
- * compiled binary (scripts/build.ts lists it); session-worker.ts is its other
- * side and documents the messages.
+ * The embedding models' thread: holds each open model session and runs the
+ * batches it is sent one at a time, so the main thread keeps reading files,
+ * committing and answering requests while the model works. A separate entry
+ * point of the compiled binary (scripts/build.ts lists it); session-worker.ts
+ * is its other side and documents the messages.
+ *
+ * Batches wait here, not on the main thread: a run holds this thread, and
+ * between two runs it takes in what arrived meanwhile, so a question sent
+ * while a sync's group waits runs after the batch in progress.
  */
 import { AppError, describeError } from "../errors.ts";
 import { ModelSession } from "./model-session.ts";
@@ -11,7 +15,11 @@ import type { WorkerReply, WorkerRequest } from "./session-worker.ts";
 
 declare const self: Worker;
 
+type RunRequest = Extract<WorkerRequest, { type: "run" }>;
+
 const sessions = new Map<number, ModelSession>();
+const waiting: RunRequest[] = [];
+let draining = false;
 
 function failure(error: unknown): { code: AppError["code"]; message: string; hint: string } {
   if (error instanceof AppError) return { code: error.code, message: error.message, hint: error.hint };
@@ -20,11 +28,36 @@ function failure(error: unknown): { code: AppError["code"]; message: string; hin
 
 const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => self.postMessage(message, transfer);
 
+/** Runs waiting batches, urgent ones first, letting messages that arrived during a run in before picking the next. */
+async function drain(): Promise<void> {
+  draining = true;
+  while (waiting.length > 0) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const request = waiting.shift()!;
+    try {
+      const session = sessions.get(request.session);
+      if (!session) throw new AppError("MODEL_LOAD", `No embedding session ${request.session} is open in the model thread.`, "Retry; the model is loaded again.");
+      const output = await session.run(request.batch);
+      reply({ type: "ran", id: request.id, ...output }, [output.vectors.buffer]);
+    } catch (error) {
+      reply({ type: "failed", id: request.id, ...failure(error) });
+    }
+  }
+  draining = false;
+}
+
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
-  try {
-    switch (request.type) {
-      case "open": {
+  switch (request.type) {
+    case "run": {
+      // After the urgent ones already waiting, ahead of the rest.
+      const at = request.urgent ? waiting.findIndex((w) => !w.urgent) : -1;
+      waiting.splice(at === -1 ? waiting.length : at, 0, request);
+      if (!draining) void drain();
+      break;
+    }
+    case "open":
+      try {
         const session = await ModelSession.open(
           request.spec,
           (line) => reply({ type: "log", id: request.id, line }),
@@ -32,23 +65,15 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         );
         sessions.set(request.session, session);
         reply({ type: "opened", id: request.id, inputNames: [...session.inputNames], declaredWidth: session.declaredWidth(), source: session.source });
-        break;
+      } catch (error) {
+        reply({ type: "failed", id: request.id, ...failure(error) });
       }
-      case "run": {
-        const session = sessions.get(request.session);
-        if (!session) throw new AppError("MODEL_LOAD", `No embedding session ${request.session} is open in the model thread.`, "Retry; the model is loaded again.");
-        const output = await session.run(request.batch);
-        reply({ type: "ran", id: request.id, ...output }, [output.vectors.buffer]);
-        break;
-      }
-      case "close": {
-        const session = sessions.get(request.session);
-        sessions.delete(request.session);
-        await session?.release();
-        break;
-      }
+      break;
+    case "close": {
+      const session = sessions.get(request.session);
+      sessions.delete(request.session);
+      await session?.release().catch(() => undefined);
+      break;
     }
-  } catch (error) {
-    reply({ type: "failed", id: request.type === "close" ? -1 : request.id, ...failure(error) });
   }
 };

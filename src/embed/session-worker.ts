@@ -6,9 +6,9 @@
  * answers other requests: onnxruntime-node runs a session on the calling
  * thread, which before blocked all of that for each batch's 100-200 ms.
  *
- * At most two batches wait in the worker, so a question asked while a sync
- * embeds goes to the front of the queue here and waits for two batches at
- * most, not for the sync's whole group.
+ * Every batch is sent at once and waits in the worker, which never idles for
+ * want of the main thread; a question is marked urgent there and waits only
+ * for the batch in progress, not for the sync's whole group.
  */
 import { traceStartup } from "../config/startup-trace.ts";
 import { AppError, type ErrorCode } from "../errors.ts";
@@ -17,7 +17,7 @@ import type { CachedSession } from "./optimized-model-cache.ts";
 
 export type WorkerRequest =
   | { type: "open"; id: number; session: number; spec: SessionSpec }
-  | { type: "run"; id: number; session: number; batch: BatchInput }
+  | { type: "run"; id: number; session: number; batch: BatchInput; urgent: boolean }
   | { type: "close"; session: number };
 
 export type WorkerReply =
@@ -30,9 +30,6 @@ export type WorkerReply =
 
 type Opened = Extract<WorkerReply, { type: "opened" }>;
 
-/** Batches posted to the worker and not answered yet, beyond which runs wait here, where a question can go first. */
-const POSTED_RUNS = 2;
-
 interface Pending {
   resolve(reply: WorkerReply): void;
   log?: (line: string) => void;
@@ -44,9 +41,6 @@ let generation = 0;
 let nextId = 0;
 let nextSession = 0;
 const pending = new Map<number, Pending>();
-const queued: { request: WorkerRequest & { id: number }; transfer: ArrayBuffer[] }[] = [];
-/** The runs posted to the worker and not answered yet. */
-const postedRunIds = new Set<number>();
 
 /** From source the worker sits next to this module; in the compiled binary, under its path relative to src/ (as convert/isolated-convert.ts explains). */
 function workerUrl(): string {
@@ -60,7 +54,6 @@ function startWorker(): Worker {
     const reply = event.data;
     if (reply.type === "log") return pending.get(reply.id)?.log?.(reply.line);
     if (reply.type === "step") return traceStartup(reply.step);
-    if (postedRunIds.delete(reply.id)) pump();
     const waiting = pending.get(reply.id);
     pending.delete(reply.id);
     idleCheck();
@@ -71,23 +64,12 @@ function startWorker(): Worker {
     const crash = { code: "MODEL_LOAD" as const, message: `The embedding model's thread stopped: ${event.message}`, hint: "Retry; if it repeats, delete CACHE_DIR's optimised model copy or reinstall." };
     const waiting = [...pending.entries()];
     pending.clear();
-    postedRunIds.clear();
-    queued.length = 0;
     worker?.terminate();
     worker = null;
     generation++;
     for (const [id, entry] of waiting) entry.resolve({ type: "failed", id, ...crash });
   };
   return started;
-}
-
-/** Posts queued runs while fewer than POSTED_RUNS are in the worker. */
-function pump(): void {
-  while (worker && postedRunIds.size < POSTED_RUNS && queued.length > 0) {
-    const { request, transfer } = queued.shift()!;
-    postedRunIds.add(request.id);
-    worker.postMessage(request, transfer);
-  }
 }
 
 /** A worker with nothing to answer must not keep a CLI process alive; one with work must. */
@@ -97,16 +79,12 @@ function idleCheck(): void {
   else worker.ref();
 }
 
-function call(request: WorkerRequest & { id: number }, options: { transfer?: ArrayBuffer[]; urgent?: boolean; log?: (line: string) => void } = {}): Promise<WorkerReply> {
+function call(request: WorkerRequest & { id: number }, options: { transfer?: ArrayBuffer[]; log?: (line: string) => void } = {}): Promise<WorkerReply> {
   worker ??= startWorker();
   return new Promise((resolve) => {
     pending.set(request.id, { resolve, log: options.log });
     idleCheck();
-    if (request.type !== "run") return worker!.postMessage(request);
-    const entry = { request, transfer: options.transfer ?? [] };
-    if (options.urgent) queued.unshift(entry);
-    else queued.push(entry);
-    pump();
+    worker!.postMessage(request, options.transfer ?? []);
   });
 }
 
@@ -147,7 +125,7 @@ export class RemoteSession {
     }
     const id = nextId++;
     const transfer = [batch.ids.buffer, batch.mask.buffer, batch.types.buffer];
-    const reply = await call({ type: "run", id, session: this.session, batch }, { transfer, urgent });
+    const reply = await call({ type: "run", id, session: this.session, batch, urgent }, { transfer });
     if (reply.type === "failed") throw thrown(reply);
     if (reply.type !== "ran") throw new AppError("MODEL_LOAD", `The embedding model's thread answered a run with ${reply.type}.`, "Retry.");
     return { vectors: reply.vectors, dimensions: reply.dimensions };
