@@ -64,7 +64,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
           (step) => reply({ type: "step", step }),
         );
         sessions.set(request.session, session);
-        reply({ type: "opened", id: request.id, inputNames: [...session.inputNames], declaredWidth: session.declaredWidth(), source: session.source });
+        reply({ type: "opened", id: request.id, declaredWidth: session.declaredWidth(), source: session.source });
       } catch (error) {
         reply({ type: "failed", id: request.id, ...failure(error) });
       }

@@ -86,10 +86,6 @@ export class ModelSession {
     return typeof last === "number" && last > 0 ? last : undefined;
   }
 
-  get inputNames(): readonly string[] {
-    return this.session.inputNames;
-  }
-
   /** step: told each start-up step (config/startup-trace.ts), for the thread that traces. */
   static async open(spec: SessionSpec, log?: (line: string) => void, step?: (name: string) => void): Promise<ModelSession> {
     const ort = await loadOnnxRuntime();

@@ -21,7 +21,7 @@ export type WorkerRequest =
   | { type: "close"; session: number };
 
 export type WorkerReply =
-  | { type: "opened"; id: number; inputNames: string[]; declaredWidth: number | undefined; source: CachedSession["source"] }
+  | { type: "opened"; id: number; declaredWidth: number | undefined; source: CachedSession["source"] }
   | ({ type: "ran"; id: number } & BatchOutput)
   | { type: "failed"; id: number; code: ErrorCode; message: string; hint: string }
   | { type: "log"; id: number; line: string }
@@ -92,8 +92,14 @@ function thrown(reply: Extract<WorkerReply, { type: "failed" }>): AppError {
   return new AppError(reply.code, reply.message, reply.hint);
 }
 
+/** Which session in which worker: updated when a crash makes the session open again. */
+interface Slot {
+  session: number;
+  generation: number;
+}
+
 /** Sessions no longer referenced are closed in the worker, so their native memory goes with them. */
-const closer = new FinalizationRegistry<{ session: number; generation: number }>(({ session, generation: opened }) => {
+const closer = new FinalizationRegistry<Slot>(({ session, generation: opened }) => {
   if (worker && opened === generation) worker.postMessage({ type: "close", session } satisfies WorkerRequest);
 });
 
@@ -101,42 +107,34 @@ const closer = new FinalizationRegistry<{ session: number; generation: number }>
 export class RemoteSession {
   private constructor(
     private readonly spec: SessionSpec,
-    private session: number,
-    private opened: number,
+    private readonly slot: Slot,
     readonly info: Omit<Opened, "type" | "id">,
   ) {}
 
   /** Opens the model's session in the worker (starting the worker if need be); the worker's log lines go to log. */
   static async open(spec: SessionSpec, log?: (line: string) => void): Promise<RemoteSession> {
-    const { session, reply, opened } = await openIn(spec, log);
-    const { type: _type, id: _id, ...info } = reply;
-    const remote = new RemoteSession(spec, session, opened, info);
-    closer.register(remote, { session, generation: opened });
+    const { slot, reply } = await openIn(spec, log);
+    const remote = new RemoteSession(spec, slot, { declaredWidth: reply.declaredWidth, source: reply.source });
+    closer.register(remote, slot);
     return remote;
   }
 
   /** One batch's pooled vectors. urgent: ahead of batches already waiting (a question during a sync). */
   async run(batch: BatchInput, urgent = false): Promise<BatchOutput> {
-    if (this.opened !== generation || !worker) {
-      // The worker crashed since: open the model again in the new one.
-      const { session, opened } = await openIn(this.spec);
-      this.session = session;
-      this.opened = opened;
-    }
+    if (this.slot.generation !== generation) Object.assign(this.slot, (await openIn(this.spec)).slot); // the worker crashed since
     const id = nextId++;
     const transfer = [batch.ids.buffer, batch.mask.buffer, batch.types.buffer];
-    const reply = await call({ type: "run", id, session: this.session, batch, urgent }, { transfer });
+    const reply = await call({ type: "run", id, session: this.slot.session, batch, urgent }, { transfer });
     if (reply.type === "failed") throw thrown(reply);
     if (reply.type !== "ran") throw new AppError("MODEL_LOAD", `The embedding model's thread answered a run with ${reply.type}.`, "Retry.");
     return { vectors: reply.vectors, dimensions: reply.dimensions };
   }
 }
 
-async function openIn(spec: SessionSpec, log?: (line: string) => void): Promise<{ session: number; reply: Opened; opened: number }> {
-  const session = nextSession++;
-  const opened = generation;
-  const reply = await call({ type: "open", id: nextId++, session, spec }, { log });
+async function openIn(spec: SessionSpec, log?: (line: string) => void): Promise<{ slot: Slot; reply: Opened }> {
+  const slot = { session: nextSession++, generation };
+  const reply = await call({ type: "open", id: nextId++, session: slot.session, spec }, { log });
   if (reply.type === "failed") throw thrown(reply);
   if (reply.type !== "opened") throw new AppError("MODEL_LOAD", `The embedding model's thread answered an open with ${reply.type}.`, "Retry.");
-  return { session, reply, opened };
+  return { slot, reply };
 }
