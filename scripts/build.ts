@@ -53,7 +53,7 @@ for (const target of targets) {
   const result = await Bun.build({
     // The conversion worker is its own entry point; src/convert/isolated-convert.ts starts it by its relative URL inside $bunfs.
     // So is each OCR thread (src/ocr/tesseract-worker.ts, with the WASM core inlined), started by src/ocr/tesseract-client.ts,
-    // and the model thread (src/embed/embed-worker.ts), started by src/embed/session-worker.ts.
+    // and the model thread (src/embed/embed-worker.ts), started by src/embed/model-thread.ts.
     entrypoints: [join(root, "src/main.ts"), join(root, "src/convert/convert-worker.ts"), join(root, "src/ocr/tesseract-worker.ts"), join(root, "src/embed/embed-worker.ts")],
     // A .env or bunfig.toml in the user's folder must not reconfigure the installed binary.
     compile: { target: target.bunTarget, outfile: exe, autoloadDotenv: false, autoloadBunfig: false },

@@ -9,6 +9,7 @@ export type ErrorCode =
   | "MODEL_FOLDER"
   | "MODEL_LOAD"
   | "MODEL_DOWNLOAD"
+  | "MODEL_RUN"
   | "NATIVE_LIBRARY"
   | "INVALID_ARGUMENT"
   | "PATH_OUTSIDE_ROOTS"
@@ -45,4 +46,21 @@ export function describeError(error: unknown): string {
   if (error instanceof AppError) return error.hint ? `${error.message}\n${error.hint}` : error.message;
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** An error as plain data, to cross between threads: the fields of an AppError. */
+export interface ErrorReply {
+  code: ErrorCode;
+  message: string;
+  hint: string;
+}
+
+/** A thrown value as an ErrorReply: an AppError as it is, anything else under the fallback's code and hint, its message after the fallback's. */
+export function errorReply(error: unknown, fallback: ErrorReply): ErrorReply {
+  if (error instanceof AppError) return { code: error.code, message: error.message, hint: error.hint };
+  return { ...fallback, message: `${fallback.message}: ${describeError(error)}` };
+}
+
+export function fromErrorReply(reply: ErrorReply): AppError {
+  return new AppError(reply.code, reply.message, reply.hint);
 }

@@ -4,7 +4,7 @@
  * terminated) without stopping the sync or the server. A separate entry point
  * of the compiled binary (scripts/build.ts lists it).
  */
-import { AppError, describeError } from "../errors.ts";
+import { errorReply } from "../errors.ts";
 import { releaseOcrPool } from "../ocr/pool.ts";
 import { converterFor } from "./registry.ts";
 import type { ConvertReply, ConvertRequest } from "./isolated-convert.ts";
@@ -24,9 +24,8 @@ self.onmessage = async (event: MessageEvent<ConvertRequest | { release: true }>)
     const onProgress = () => self.postMessage({ id, progress: true });
     reply = { id, ok: true, converted: await convert(new Uint8Array(bytes), path, { ...options, onProgress }) };
   } catch (error) {
-    reply = error instanceof AppError
-      ? { id, ok: false, code: error.code, message: error.message, hint: error.hint }
-      : { id, ok: false, code: "CONVERSION_FAILED", message: `${path} could not be converted: ${describeError(error)}`, hint: "The file may be damaged; open and re-save it, or move it out of the roots." };
+    const fallback = { code: "CONVERSION_FAILED" as const, message: `${path} could not be converted`, hint: "The file may be damaged; open and re-save it, or move it out of the roots." };
+    reply = { id, ok: false, ...errorReply(error, fallback) };
   }
   self.postMessage(reply);
 };

@@ -5,7 +5,8 @@
  * gets a fresh one. The main thread stays free for the embedder and, in
  * server mode, for other requests.
  */
-import { AppError, type ErrorCode } from "../errors.ts";
+import { fromErrorReply, type ErrorReply } from "../errors.ts";
+import { workerEntryUrl } from "../native/worker-url.ts";
 import type { ConvertOptions, Converted } from "./types.ts";
 
 export interface ConvertRequest {
@@ -15,7 +16,7 @@ export interface ConvertRequest {
   options: ConvertOptions;
 }
 
-export type ConvertReply = { id: number; ok: true; converted: Converted } | { id: number; ok: false; code: ErrorCode; message: string; hint: string };
+export type ConvertReply = { id: number; ok: true; converted: Converted } | ({ id: number; ok: false } & ErrorReply);
 
 /** A page recognized: the conversion is making progress. */
 export type ConvertProgress = { id: number; progress: true };
@@ -25,19 +26,8 @@ let nextId = 0;
 const waiting = new Map<number, (reply: ConvertReply) => void>();
 const restartClock = new Map<number, () => void>();
 
-/**
- * From source the worker sits next to this module. In the compiled binary all
- * of src/ is bundled into one file at the root of its virtual file system
- * ($bunfs on POSIX, ~BUN on Windows), and the worker entry keeps its path
- * relative to src/.
- */
-function workerUrl(): string {
-  const compiled = import.meta.url.includes("/$bunfs/") || import.meta.url.includes("~BUN");
-  return new URL(compiled ? "./convert/convert-worker.ts" : "./convert-worker.ts", import.meta.url).href;
-}
-
 function startWorker(): Worker {
-  const started = new Worker(workerUrl());
+  const started = new Worker(workerEntryUrl("convert/convert-worker.ts"));
   started.onmessage = (event: MessageEvent<ConvertReply | ConvertProgress>) => {
     if ("progress" in event.data) return restartClock.get(event.data.id)?.();
     waiting.get(event.data.id)?.(event.data);
@@ -93,6 +83,6 @@ export async function convertIsolated(path: string, bytes: Uint8Array, limits: {
   });
   clearTimeout(timer);
   restartClock.delete(id);
-  if (!reply.ok) throw new AppError(reply.code, reply.message, reply.hint);
+  if (!reply.ok) throw fromErrorReply(reply);
   return reply.converted;
 }

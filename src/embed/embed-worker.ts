@@ -1,32 +1,30 @@
 /**
- * The embedding models' thread: holds each open model session and runs the
- * batches it is sent one at a time, so the main thread keeps reading files,
- * committing and answering requests while the model works. A separate entry
- * point of the compiled binary (scripts/build.ts lists it); session-worker.ts
- * is its other side and documents the messages.
+ * The model thread: holds each open model session and runs the batches it is
+ * sent one at a time, so the main thread keeps reading files, committing and
+ * answering requests while the model works. A separate entry point of the
+ * compiled binary (scripts/build.ts lists it); model-thread.ts is its other
+ * side.
  *
  * Batches wait here, not on the main thread: a run holds this thread, and
  * between two runs it takes in what arrived meanwhile, so a question sent
  * while a sync's group waits runs after the batch in progress.
  */
-import { AppError, describeError } from "../errors.ts";
+import { AppError, errorReply } from "../errors.ts";
 import { ModelSession } from "./model-session.ts";
-import type { WorkerReply, WorkerRequest } from "./session-worker.ts";
+import type { ThreadReply, ThreadRequest } from "./model-thread-protocol.ts";
 
 declare const self: Worker;
 
-type RunRequest = Extract<WorkerRequest, { type: "run" }>;
+type RunRequest = Extract<ThreadRequest, { type: "run" }>;
 
 const sessions = new Map<number, ModelSession>();
 const waiting: RunRequest[] = [];
 let draining = false;
 
-function failure(error: unknown): { code: AppError["code"]; message: string; hint: string } {
-  if (error instanceof AppError) return { code: error.code, message: error.message, hint: error.hint };
-  return { code: "MODEL_LOAD", message: `The embedding model failed: ${describeError(error)}`, hint: "Retry; if it repeats, delete CACHE_DIR's optimised model copy or reinstall." };
-}
+const reply = (message: ThreadReply, transfer: ArrayBuffer[] = []) => self.postMessage(message, transfer);
 
-const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => self.postMessage(message, transfer);
+const LOAD_FAILED = { code: "MODEL_LOAD" as const, message: "The embedding model could not be opened", hint: "Retry; if it repeats, delete CACHE_DIR's optimised model copy or reinstall." };
+const RUN_FAILED = { code: "MODEL_RUN" as const, message: "The embedding model failed on a batch", hint: "Retry; if the same files fail again, move them out of the roots and report the model and the files." };
 
 /** Runs waiting batches, urgent ones first, letting messages that arrived during a run in before picking the next. */
 async function drain(): Promise<void> {
@@ -36,17 +34,17 @@ async function drain(): Promise<void> {
     const request = waiting.shift()!;
     try {
       const session = sessions.get(request.session);
-      if (!session) throw new AppError("MODEL_LOAD", `No embedding session ${request.session} is open in the model thread.`, "Retry; the model is loaded again.");
+      if (!session) throw new AppError("MODEL_RUN", `No embedding session ${request.session} is open in the model thread.`, "Retry; the model loads again.");
       const output = await session.run(request.batch);
       reply({ type: "ran", id: request.id, ...output }, [output.vectors.buffer]);
     } catch (error) {
-      reply({ type: "failed", id: request.id, ...failure(error) });
+      reply({ type: "failed", id: request.id, ...errorReply(error, RUN_FAILED) });
     }
   }
   draining = false;
 }
 
-self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
+self.onmessage = async (event: MessageEvent<ThreadRequest>) => {
   const request = event.data;
   switch (request.type) {
     case "run": {
@@ -66,7 +64,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         sessions.set(request.session, session);
         reply({ type: "opened", id: request.id, declaredWidth: session.declaredWidth(), source: session.source });
       } catch (error) {
-        reply({ type: "failed", id: request.id, ...failure(error) });
+        reply({ type: "failed", id: request.id, ...errorReply(error, LOAD_FAILED) });
       }
       break;
     case "close": {

@@ -5,7 +5,7 @@
  * CLS pooling, and L2 normalisation where the model wants it. Texts are
  * sorted by length before batching so a batch pads to similar lengths.
  * Tokens are counted and texts encoded on this thread; the session runs in
- * the model thread (session-worker.ts).
+ * the model thread (model-thread.ts).
  */
 import { traceStartup } from "../config/startup-trace.ts";
 import type { ModelFolder } from "./model-folder.ts";
@@ -13,7 +13,7 @@ import type { CachedSession } from "./optimized-model-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
 import type { BatchInput, ThreadSpin } from "./model-session.ts";
 import { ModelTokenizer, type Encoded } from "./model-tokenizer.ts";
-import { RemoteSession } from "./session-worker.ts";
+import { RemoteSession } from "./model-thread.ts";
 
 /**
  * What a text is to the model: a query, or a passage (a stored chunk). Where
@@ -52,7 +52,7 @@ export class OnnxEmbedder implements Embedder {
   private constructor(
     /** Not the whole folder: its parsed tokenizer.json is tens of MB the tokenizer no longer needs. */
     private readonly model: Pick<ModelFolder, "modelName" | "profile" | "fingerprint">,
-    /** The ONNX session, held by the model thread (session-worker.ts). */
+    /** The ONNX session, held by the model thread (model-thread.ts). */
     private readonly session: RemoteSession,
     private readonly tokenizer: ModelTokenizer,
     readonly dimensions: number,
@@ -94,7 +94,8 @@ export class OnnxEmbedder implements Embedder {
     try {
       tokenizer = new ModelTokenizer(folder.tokenizer, folder.tokenizerConfig, folder.profile.maxLength);
     } catch (error) {
-      opening.catch(() => undefined); // the tokenizer's error is the one to report
+      // The tokenizer's error is the one to report; the session, if it opens, is not kept.
+      opening.then((session) => session.close(), () => undefined);
       throw error;
     }
     traceStartup("tokenizer built");
@@ -105,7 +106,12 @@ export class OnnxEmbedder implements Embedder {
     let dimensions = session.info.declaredWidth;
     if (dimensions === undefined) {
       const probe = new OnnxEmbedder(model, session, tokenizer, 0, batchSize);
-      dimensions = (await probe.embed(["probe"]))[0]!.length;
+      try {
+        dimensions = (await probe.embed(["probe"]))[0]!.length;
+      } catch (error) {
+        session.close();
+        throw error;
+      }
     }
     traceStartup("model ready");
     return new OnnxEmbedder(model, session, tokenizer, dimensions, batchSize);
@@ -125,7 +131,7 @@ export class OnnxEmbedder implements Embedder {
     const batches: number[][] = [];
     for (let start = 0; start < order.length; start += this.batchSize) batches.push(order.slice(start, start + this.batchSize));
     // Every batch goes to the model thread at once (it queues them), so it never waits on this thread between two.
-    // A question goes ahead of a sync's waiting batches.
+    // A question goes ahead of a sync's waiting batches. When one batch fails, the call fails; the others still run.
     const runs = batches.map((batch) => this.session.run(batchInput(batch.map((i) => encoded[i]!)), kind === "query"));
     const out = new Array<Float32Array>(texts.length);
     for (const [b, { vectors, dimensions }] of (await Promise.all(runs)).entries()) {

@@ -57,7 +57,7 @@ export interface BatchOutput {
 
 const SUPPLIED_INPUTS = ["input_ids", "attention_mask", "token_type_ids"];
 
-export function unsuppliedInput(name: string): AppError {
+function unsuppliedInput(name: string): AppError {
   return new AppError(
     "MODEL_LOAD",
     `The model asks for an input this embedder cannot supply: ${name}`,

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { AppError } from "../errors.ts";
+import { workerEntryUrl } from "../native/worker-url.ts";
 
 interface Reply {
   jobId: string;
@@ -21,16 +22,6 @@ const PSM_AUTO_OSD = "1";
 const OEM_LSTM_ONLY = 1;
 
 let nextWorker = 0;
-
-/**
- * From source the worker sits next to this module. In the compiled binary the
- * entry points live at the root of its virtual file system with their paths
- * relative to src/, and this module is bundled into another entry's file.
- */
-export function tesseractWorkerUrl(here = import.meta.url): string {
-  const root = /^(.*?[/\\](?:\$bunfs|~BUN)[/\\]root[/\\])/.exec(here)?.[1];
-  return root ? `${root}ocr/tesseract-worker.ts` : new URL("./tesseract-worker.ts", here).href;
-}
 
 export class TesseractWorker {
   private readonly id = `ocr-${nextWorker++}`;
@@ -54,7 +45,7 @@ export class TesseractWorker {
 
   /** A worker with the core loaded and the languages initialised; files maps each code (osd included) to its .traineddata. */
   static async start(languages: string[], files: Record<string, string>): Promise<TesseractWorker> {
-    const worker = new TesseractWorker(new Worker(tesseractWorkerUrl()));
+    const worker = new TesseractWorker(new Worker(workerEntryUrl("ocr/tesseract-worker.ts")));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`the OCR worker did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);

@@ -1,15 +1,17 @@
 /**
- * The model runs in its own thread (session-worker.ts, embed-worker.ts): the
+ * The model runs in its own thread (model-thread.ts, embed-worker.ts): the
  * main thread's event loop keeps turning while batches run, a question goes
  * ahead of batches already waiting, a run that fails in the model thread
- * reports the model's own error and leaves the thread serving, and models
- * opened side by side each answer with their own vectors.
+ * reports the model's own error and leaves the thread serving, a thread that
+ * stops fails what waits on it and the next call opens the model again, and
+ * models opened side by side each answer with their own vectors.
  */
 import { describe, expect, test } from "bun:test";
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OnnxEmbedder } from "../../src/embed/embedder.ts";
 import { resolveModelFolder } from "../../src/embed/model-folder.ts";
+import { stopModelThread } from "../../src/embed/model-thread.ts";
 import { AppError } from "../../src/errors.ts";
 import { TINY_MODEL, tempDir } from "../helpers.ts";
 
@@ -60,12 +62,31 @@ describe("the model thread", () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe("MODEL_LOAD");
-    expect((error as AppError).message).toMatch(/embedding model failed: .+/);
+    expect((error as AppError).code).toBe("MODEL_RUN");
+    expect((error as AppError).message).toMatch(/^The embedding model failed on a batch: .+/);
     const [vector] = await embedder.embed(["a short text"]);
     expect(vector).toHaveLength(32);
     const [fromTiny] = await (await load()).embed(["a short text"]);
     expect([...vector!]).toEqual([...fromTiny!]);
+  });
+
+  test("a thread that stops mid-embedding fails the waiting calls with the reason; the next calls open the model again", async () => {
+    const embedder = await load();
+    const [before] = await embedder.embed(["a short text"]);
+    const embedding = embedder.embed(passages);
+    stopModelThread("stopped by the test");
+    const error = await embedding.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe("MODEL_RUN");
+    expect((error as AppError).message).toBe("The embedding model's thread stopped: stopped by the test");
+    // Many batches of two calls find the session gone at once; every vector they get is the model's.
+    const [again, all] = await Promise.all([embedder.embed(["a short text"]), embedder.embed(passages)]);
+    expect([...again[0]!]).toEqual([...before!]);
+    const fresh = await (await load()).embed(passages.slice(0, 8));
+    fresh.forEach((vector, i) => expect([...all[i]!]).toEqual([...vector]));
   });
 
   test("two models open side by side: each answers with its own pooling", async () => {
