@@ -67,6 +67,9 @@ self.onmessage = async (event: MessageEvent<ThreadRequest>) => {
         reply({ type: "failed", id: request.id, ...errorReply(error, LOAD_FAILED) });
       }
       break;
+    case "exit":
+      process.exit(0);
+      break;
     case "close": {
       const session = sessions.get(request.session);
       sessions.delete(request.session);

@@ -7,7 +7,9 @@ export type ThreadRequest =
   | { type: "open"; id: number; session: number; spec: SessionSpec }
   /** urgent: run before the batches already waiting that are not (a question during a sync). */
   | { type: "run"; id: number; session: number; batch: BatchInput; urgent: boolean }
-  | { type: "close"; session: number };
+  | { type: "close"; session: number }
+  /** End the thread once the batch in progress is done (model-thread.ts stopModelThread). */
+  | { type: "exit" };
 
 export type Opened = { type: "opened"; id: number; declaredWidth: number | undefined; source: CachedSession["source"] };
 export type Ran = { type: "ran"; id: number } & BatchOutput;

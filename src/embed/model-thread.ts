@@ -40,24 +40,36 @@ function startWorker(): Worker {
     waiting?.resolve(reply);
   };
   // The thread's own failure (a run's error comes back as a reply) or its exit. An old thread's late event is ignored.
-  started.addEventListener("error", (event) => worker === started && stopModelThread(String(event.message).split("\n")[0]!));
-  started.addEventListener("close", () => worker === started && stopModelThread("it exited"));
+  started.addEventListener("error", (event) => worker === started && threadEnded(String(event.message).split("\n")[0]!));
+  started.addEventListener("close", () => worker === started && threadEnded(stopReason ?? "it exited"));
   return started;
 }
 
+/** Why stopModelThread asked the thread to end, for the calls that fail when it has. */
+let stopReason: string | null = null;
+
 /**
- * Ends the model thread now, failing whatever waits on it with the reason.
- * The next call starts another thread, where each session opens again. The
- * thread's own failure or exit ends here too.
+ * Asks the model thread to end once the batch in progress is done (a thread
+ * inside a run is never terminated: onnxruntime-node then aborts the whole
+ * process). Whatever waits on it then fails with the reason, and the next
+ * call starts another thread, where each session opens again.
  */
 export function stopModelThread(reason: string): void {
-  const stopped = worker;
-  if (!stopped) return;
+  if (!worker) return;
+  stopReason = reason;
+  worker.postMessage({ type: "exit" } satisfies ThreadRequest);
+}
+
+/** The current thread failed or exited: what waited on it fails, and the next call starts another. */
+function threadEnded(reason: string): void {
+  const ended = worker!;
   worker = null;
+  stopReason = null;
   generation++;
   const waiting = [...pending.entries()];
   pending.clear();
-  stopped.terminate();
+  // A thread that failed but still runs is asked to end between two batches, as above.
+  ended.postMessage({ type: "exit" } satisfies ThreadRequest);
   const hint = "Retry: the model loads again. If it repeats, delete CACHE_DIR's optimised model copy or reinstall.";
   for (const [id, entry] of waiting) entry.resolve({ type: "failed", id, code: "MODEL_RUN", message: `The embedding model's thread stopped: ${reason}`, hint });
 }
@@ -70,7 +82,7 @@ function idleCheck(): void {
 }
 
 /** Sends a request and waits for its answer; `Answer` is what this kind of request is answered with, besides a failure. */
-function call<Answer extends Opened | Ran>(request: Exclude<ThreadRequest, { type: "close" }>, options: { transfer?: ArrayBuffer[]; log?: (line: string) => void } = {}): Promise<Answer | Failed> {
+function call<Answer extends Opened | Ran>(request: Extract<ThreadRequest, { type: "open" | "run" }>, options: { transfer?: ArrayBuffer[]; log?: (line: string) => void } = {}): Promise<Answer | Failed> {
   const thread = (worker ??= startWorker());
   return new Promise((resolve, reject) => {
     pending.set(request.id, { resolve: resolve as (answer: ThreadAnswer) => void, log: options.log });
