@@ -4,7 +4,7 @@
  */
 import { chunkBudget } from "./config/chunk-budget.ts";
 import type { Config } from "./config/load-config.ts";
-import { OnnxEmbedder, type Embedder, type ThreadSpin } from "./embed/embedder.ts";
+import { OnnxEmbedder, type Embedder, type SpinPolicy } from "./embed/embedder.ts";
 import { resolveModelFolder } from "./embed/model-folder.ts";
 import { describeProfile } from "./embed/model-profile.ts";
 import { isModelUnavailable, NoModel } from "./embed/no-model.ts";
@@ -32,8 +32,8 @@ export interface AppOptions {
   log?: (line: string) => void;
   /** Benchmarks pass this to time the ingest phases. */
   metrics?: IngestMetrics;
-  /** "during-runs" for a process that embeds documents and answers no questions (ThreadSpin in embed/embedder.ts). */
-  threadSpin?: ThreadSpin;
+  /** How the model's threads wait (embed/spin-policy.ts): "by-kind" unless given; "during-runs" for a process that embeds documents and asks nothing. */
+  threadSpin?: SpinPolicy;
   /** Tests only: how ingest_url resolves names and opens sockets (a fake resolver); the system's otherwise. */
   network?: Network;
 }
@@ -73,7 +73,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         // Checked before the session loads: a budget the model cannot take fails as the configuration error it is.
         const budget = chunkBudget(config.chunkTokenBudget, { name: config.modelName, maxLength: folder.profile.maxLength });
         // CACHE_DIR keeps an optimised copy of the model that loads several times faster (optimized-model-cache.ts).
-        const loaded = await OnnxEmbedder.load(folder, { cacheDir: config.cacheDir, log, spin: options.threadSpin });
+        const loaded = await OnnxEmbedder.load(folder, { cacheDir: config.cacheDir, log, spin: options.threadSpin ?? "by-kind" });
         // Said when a folder's profile was read or recognised, so a wrong guess is visible; a known id or plain defaults go unsaid.
         if (folder.profileRead) log(`model ${config.modelName}: ${describeProfile(loaded.profile)}, from ${folder.profileSource}; chunks of ${budget} tokens`);
         store.useModel({ name: config.modelName, fingerprint: loaded.fingerprint, dimensions: loaded.dimensions, ...loaded.profile }, log);

@@ -11,9 +11,9 @@ import { traceStartup } from "../config/startup-trace.ts";
 import type { ModelFolder } from "./model-folder.ts";
 import type { CachedSession } from "./optimized-model-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
-import type { BatchInput, ThreadSpin } from "./model-session.ts";
+import type { BatchInput } from "./model-session.ts";
 import { ModelTokenizer, type Encoded } from "./model-tokenizer.ts";
-import { RemoteSession } from "./model-thread.ts";
+import { KindSessions, type SpinPolicy } from "./spin-policy.ts";
 
 /**
  * What a text is to the model: a query, or a passage (a stored chunk). Where
@@ -37,7 +37,7 @@ export interface Embedder {
 /** Measured on 2 cores with the 12-layer shape: batches of 8 beat 32 by 15% (less padding, better cache use). */
 export const DEFAULT_BATCH_SIZE = 8;
 
-export type { ThreadSpin } from "./model-session.ts";
+export type { SpinPolicy } from "./spin-policy.ts";
 
 export interface LoadOptions {
   /** Texts per model run (DEFAULT_BATCH_SIZE). */
@@ -45,15 +45,18 @@ export interface LoadOptions {
   /** Where the optimised copy of the model is kept (optimized-model-cache.ts); none: the model is optimised on every load. */
   cacheDir?: string;
   log?: (line: string) => void;
-  spin?: ThreadSpin;
+  /** How the model's threads wait, by the kind of text (spin-policy.ts); "never" unless given. */
+  spin?: SpinPolicy;
+  /** How long a "by-kind" passage session outlives its last batch (spin-policy.ts PASSAGE_SESSION_IDLE_MS). */
+  passageIdleMs?: number;
 }
 
 export class OnnxEmbedder implements Embedder {
   private constructor(
     /** Not the whole folder: its parsed tokenizer.json is tens of MB the tokenizer no longer needs. */
     private readonly model: Pick<ModelFolder, "modelName" | "profile" | "fingerprint">,
-    /** The ONNX session, held by the model thread (model-thread.ts). */
-    private readonly session: RemoteSession,
+    /** The ONNX sessions, held by the model thread (model-thread.ts), by the kind of text. */
+    private readonly sessions: KindSessions,
     private readonly tokenizer: ModelTokenizer,
     readonly dimensions: number,
     private readonly batchSize: number,
@@ -75,9 +78,14 @@ export class OnnxEmbedder implements Embedder {
     return this.model.fingerprint;
   }
 
-  /** Where the session came from (optimized-model-cache.ts). */
+  /** Where the (first) session came from (optimized-model-cache.ts). */
   get sessionSource(): CachedSession["source"] {
-    return this.session.info.source;
+    return this.sessions.main.info.source;
+  }
+
+  /** Sessions this embedder holds in the model thread (spin-policy.ts). */
+  get sessionsHeld(): number {
+    return this.sessions.held;
   }
 
   /**
@@ -86,35 +94,36 @@ export class OnnxEmbedder implements Embedder {
    * session opens in the model thread while the tokenizer is built here.
    */
   static async load(folder: ModelFolder, loadOptions: LoadOptions = {}): Promise<OnnxEmbedder> {
-    const { batchSize = DEFAULT_BATCH_SIZE, cacheDir, log, spin = "never" } = loadOptions;
+    const { batchSize = DEFAULT_BATCH_SIZE, cacheDir, log, spin = "never", passageIdleMs } = loadOptions;
     traceStartup("model files read");
     const { pooling, normalize } = folder.profile;
-    const opening = RemoteSession.open({ onnxPath: folder.onnxPath, modelName: folder.modelName, fingerprint: folder.fingerprint, cacheDir, spin, pooling, normalize }, log);
+    const spec = { onnxPath: folder.onnxPath, modelName: folder.modelName, fingerprint: folder.fingerprint, cacheDir, pooling, normalize };
+    const opening = KindSessions.open(spec, spin, log, passageIdleMs);
     let tokenizer: ModelTokenizer;
     try {
       tokenizer = new ModelTokenizer(folder.tokenizer, folder.tokenizerConfig, folder.profile.maxLength);
     } catch (error) {
       // The tokenizer's error is the one to report; the session, if it opens, is not kept.
-      opening.then((session) => session.close(), () => undefined);
+      opening.then((sessions) => sessions.close(), () => undefined);
       throw error;
     }
     traceStartup("tokenizer built");
-    const session = await opening;
-    traceStartup(`session created from ${session.info.source}`);
+    const sessions = await opening;
+    traceStartup(`session created from ${sessions.main.info.source}`);
     const model = { modelName: folder.modelName, profile: folder.profile, fingerprint: folder.fingerprint };
     // The width the session declares saves a probe run (20-60 ms of the cold start); a model that leaves it open is probed.
-    let dimensions = session.info.declaredWidth;
+    let dimensions = sessions.main.info.declaredWidth;
     if (dimensions === undefined) {
-      const probe = new OnnxEmbedder(model, session, tokenizer, 0, batchSize);
+      const probe = new OnnxEmbedder(model, sessions, tokenizer, 0, batchSize);
       try {
-        dimensions = (await probe.embed(["probe"]))[0]!.length;
+        dimensions = (await probe.embed(["probe"], "query"))[0]!.length;
       } catch (error) {
-        session.close();
+        sessions.close();
         throw error;
       }
     }
     traceStartup("model ready");
-    return new OnnxEmbedder(model, session, tokenizer, dimensions, batchSize);
+    return new OnnxEmbedder(model, sessions, tokenizer, dimensions, batchSize);
   }
 
   private prefixed(text: string, kind: EmbedKind): string {
@@ -132,9 +141,9 @@ export class OnnxEmbedder implements Embedder {
     for (let start = 0; start < order.length; start += this.batchSize) batches.push(order.slice(start, start + this.batchSize));
     // Every batch goes to the model thread at once (it queues them), so it never waits on this thread between two.
     // A question goes ahead of a sync's waiting batches. When one batch fails, the call fails; the others still run.
-    const runs = batches.map((batch) => this.session.run(batchInput(batch.map((i) => encoded[i]!)), kind === "query"));
+    const outputs = await this.sessions.with(kind, (session) => Promise.all(batches.map((batch) => session.run(batchInput(batch.map((i) => encoded[i]!)), kind === "query"))));
     const out = new Array<Float32Array>(texts.length);
-    for (const [b, { vectors, dimensions }] of (await Promise.all(runs)).entries()) {
+    for (const [b, { vectors, dimensions }] of outputs.entries()) {
       batches[b]!.forEach((index, r) => (out[index] = vectors.slice(r * dimensions, (r + 1) * dimensions)));
     }
     return out;

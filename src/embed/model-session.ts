@@ -13,18 +13,17 @@ import { createCachedSession, type CachedSession } from "./optimized-model-cache
 import type { ModelProfile } from "./model-profile.ts";
 
 /**
- * How ORT's threads wait for the next operator of a run. "during-runs": they
- * busy-wait while a run lasts and stop when it ends, which suits a process
- * that only embeds documents (CLI sync and ingest): waking a sleeping thread
- * for each of the graph's ~300 small operators costs more than some operators,
- * and with e5's shape on 2 cores a batch of 8 chunks embedded in 115 ms
- * instead of 130, a 100-abstract sync in 6.3-6.8 s instead of 7.0-7.2.
- * "never": they sleep, for a server, whose question embedding runs beside a
- * keyword search that spinning threads take the cores from (hybrid queries at
- * 100k chunks over MCP, alternating builds: p50 no better, p95 40-45 -> 40-52 ms).
- * Spinning that outlasts a run is never wanted: it took both cores from the
- * search after a question's embedding (a loaded machine answered hybrid
- * queries at 100k chunks in 331 ms p50 against 104 ms without it).
+ * How ORT's threads wait for the next operator of a run (which texts get
+ * which: spin-policy.ts). "during-runs": they busy-wait while a run lasts and
+ * stop when it ends: waking a sleeping thread for each of the graph's ~300
+ * small operators costs more than some operators, and with e5's shape on 2
+ * cores a batch of 8 chunks embedded in 115 ms instead of 130. "never": they
+ * sleep, for questions, whose embedding runs beside a keyword search that
+ * spinning threads take the cores from (hybrid queries at 100k chunks over
+ * MCP, alternating builds: p50 no better, p95 40-45 -> 40-52 ms). Spinning
+ * that outlasts a run is never wanted: it took both cores from the search
+ * after a question's embedding (a loaded machine answered hybrid queries at
+ * 100k chunks in 331 ms p50 against 104 ms without it).
  */
 export type ThreadSpin = "never" | "during-runs";
 

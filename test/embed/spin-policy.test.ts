@@ -1,0 +1,62 @@
+/**
+ * Under "by-kind" (the MCP server's policy) questions run through the first
+ * session and passages through a second one whose threads spin during runs:
+ * opened at the first passage, closed once no passage has come for the idle
+ * time, opened again for the next. Both give a text the same vector as a
+ * single-session embedder does.
+ */
+import { describe, expect, test } from "bun:test";
+import { OnnxEmbedder } from "../../src/embed/embedder.ts";
+import { resolveModelFolder } from "../../src/embed/model-folder.ts";
+import { TINY_MODEL } from "../helpers.ts";
+
+const folder = await resolveModelFolder(TINY_MODEL, { cacheDir: "/none", endpoint: "http://127.0.0.1:9" });
+const passages = Array.from({ length: 12 }, (_, i) => `pumps and valves in the secondary loop, line ${i}`);
+const question = "which valve leaks?";
+
+describe("sessions by the kind of text", () => {
+  test("by-kind: questions use one session; passages open a second, closed after the idle time and opened again when needed", async () => {
+    const embedder = await OnnxEmbedder.load(folder, { spin: "by-kind", passageIdleMs: 150 });
+    const single = await OnnxEmbedder.load(folder, { spin: "never" });
+    const [q] = await embedder.embed([question], "query");
+    expect(embedder.sessionsHeld).toBe(1);
+    const vectors = await embedder.embed(passages);
+    expect(embedder.sessionsHeld).toBe(2);
+    // A question while the passage session is open still goes through the first session, and gets the same vector.
+    expect([...(await embedder.embed([question], "query"))[0]!]).toEqual([...q!]);
+    const expected = await single.embed(passages);
+    vectors.forEach((v, i) => expect([...v]).toEqual([...expected[i]!]));
+    await Bun.sleep(400);
+    expect(embedder.sessionsHeld).toBe(1);
+    const again = await embedder.embed(passages.slice(0, 3));
+    expect(embedder.sessionsHeld).toBe(2);
+    again.forEach((v, i) => expect([...v]).toEqual([...expected[i]!]));
+  });
+
+  test("the idle clock waits for passages in progress: two overlapping embeddings keep the session until the later ends", async () => {
+    const embedder = await OnnxEmbedder.load(folder, { spin: "by-kind", passageIdleMs: 100 });
+    // Long enough to run well past the sleeps below (the tiny model embeds about 600 such texts a second).
+    const long = Array.from({ length: 1500 }, (_, i) => Array.from({ length: 90 }, (_, w) => `passage${i} word${w % 11}`).join(" "));
+    const first = embedder.embed(passages);
+    let secondDone = false;
+    const second = embedder.embed(long).then(() => (secondDone = true));
+    await first;
+    await Bun.sleep(300);
+    // The first call ended three idle times ago; the second still runs, so the session stays.
+    expect(secondDone).toBe(false);
+    expect(embedder.sessionsHeld).toBe(2);
+    await second;
+    expect(embedder.sessionsHeld).toBe(2);
+    await Bun.sleep(300);
+    expect(embedder.sessionsHeld).toBe(1);
+  });
+
+  test("never and during-runs: one session for every text", async () => {
+    for (const spin of ["never", "during-runs"] as const) {
+      const embedder = await OnnxEmbedder.load(folder, { spin });
+      await embedder.embed(passages);
+      await embedder.embed([question], "query");
+      expect(embedder.sessionsHeld).toBe(1);
+    }
+  });
+});
