@@ -4,7 +4,8 @@
  */
 import { chunkBudget } from "./config/chunk-budget.ts";
 import type { Config } from "./config/load-config.ts";
-import { OnnxEmbedder, type Embedder, type SpinPolicy } from "./embed/embedder.ts";
+import { OnnxEmbedder, type Embedder } from "./embed/embedder.ts";
+import type { SpinPolicy } from "./embed/kind-sessions.ts";
 import { resolveModelFolder } from "./embed/model-folder.ts";
 import { describeProfile } from "./embed/model-profile.ts";
 import { isModelUnavailable, NoModel } from "./embed/no-model.ts";
@@ -32,7 +33,7 @@ export interface AppOptions {
   log?: (line: string) => void;
   /** Benchmarks pass this to time the ingest phases. */
   metrics?: IngestMetrics;
-  /** How the model's threads wait (embed/spin-policy.ts): "by-kind" unless given; "during-runs" for a process that embeds documents and asks nothing. */
+  /** How the model's threads wait (embed/kind-sessions.ts): "by-kind" unless given; "during-runs" for a process that embeds documents and asks nothing. */
   threadSpin?: SpinPolicy;
   /** Tests only: how ingest_url resolves names and opens sockets (a fake resolver); the system's otherwise. */
   network?: Network;

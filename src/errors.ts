@@ -61,6 +61,7 @@ export function errorReply(error: unknown, fallback: ErrorReply): ErrorReply {
   return { ...fallback, message: `${fallback.message}: ${describeError(error)}` };
 }
 
+/** The AppError an ErrorReply stands for, on the thread that receives it. */
 export function fromErrorReply(reply: ErrorReply): AppError {
   return new AppError(reply.code, reply.message, reply.hint);
 }

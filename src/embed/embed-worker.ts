@@ -34,7 +34,7 @@ async function drain(): Promise<void> {
     const request = waiting.shift()!;
     try {
       const session = sessions.get(request.session);
-      if (!session) throw new AppError("MODEL_RUN", `No embedding session ${request.session} is open in the model thread.`, "Retry; the model loads again.");
+      if (!session) throw new AppError("MODEL_RUN", `No embedding session ${request.session} is open in the model thread.`, "This is a bug in minirag-mcp: a closed session was asked to run. Please report it with what led to it.");
       const output = await session.run(request.batch);
       reply({ type: "ran", id: request.id, ...output }, [output.vectors.buffer]);
     } catch (error) {
@@ -69,7 +69,6 @@ self.onmessage = async (event: MessageEvent<ThreadRequest>) => {
       break;
     case "exit":
       process.exit(0);
-      break;
     case "close": {
       const session = sessions.get(request.session);
       sessions.delete(request.session);

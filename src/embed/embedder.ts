@@ -8,12 +8,13 @@
  * the model thread (model-thread.ts).
  */
 import { traceStartup } from "../config/startup-trace.ts";
+import { AppError } from "../errors.ts";
 import type { ModelFolder } from "./model-folder.ts";
 import type { CachedSession } from "./optimized-model-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
-import type { BatchInput } from "./model-session.ts";
+import type { BatchInput, ThreadSpin } from "./model-session.ts";
 import { ModelTokenizer, type Encoded } from "./model-tokenizer.ts";
-import { KindSessions, type SpinPolicy } from "./spin-policy.ts";
+import { KindSessions, type SpinPolicy } from "./kind-sessions.ts";
 
 /**
  * What a text is to the model: a query, or a passage (a stored chunk). Where
@@ -37,17 +38,15 @@ export interface Embedder {
 /** Measured on 2 cores with the 12-layer shape: batches of 8 beat 32 by 15% (less padding, better cache use). */
 export const DEFAULT_BATCH_SIZE = 8;
 
-export type { SpinPolicy } from "./spin-policy.ts";
-
 export interface LoadOptions {
   /** Texts per model run (DEFAULT_BATCH_SIZE). */
   batchSize?: number;
   /** Where the optimised copy of the model is kept (optimized-model-cache.ts); none: the model is optimised on every load. */
   cacheDir?: string;
   log?: (line: string) => void;
-  /** How the model's threads wait, by the kind of text (spin-policy.ts); "never" unless given. */
+  /** How the model's threads wait, by the kind of text (kind-sessions.ts); "never" unless given. */
   spin?: SpinPolicy;
-  /** How long a "by-kind" passage session outlives its last batch (spin-policy.ts PASSAGE_SESSION_IDLE_MS). */
+  /** How long a "by-kind" passage session outlives its last batch (kind-sessions.ts PASSAGE_SESSION_IDLE_MS). */
   passageIdleMs?: number;
 }
 
@@ -83,9 +82,9 @@ export class OnnxEmbedder implements Embedder {
     return this.sessions.main.info.source;
   }
 
-  /** Sessions this embedder holds in the model thread (spin-policy.ts). */
-  get sessionsHeld(): number {
-    return this.sessions.held;
+  /** How the threads of each session this embedder holds wait (kind-sessions.ts). */
+  sessionSpins(): Promise<ThreadSpin[]> {
+    return this.sessions.spins();
   }
 
   /**
@@ -119,7 +118,8 @@ export class OnnxEmbedder implements Embedder {
         dimensions = (await probe.embed(["probe"], "query"))[0]!.length;
       } catch (error) {
         sessions.close();
-        throw error;
+        // A model that opens but cannot embed is a model that cannot load (keyword-only mode takes over, no-model.ts).
+        throw new AppError("MODEL_LOAD", `The embedding model ${folder.modelName} could not embed a test text: ${(error as Error).message}`, "MODEL_NAME must name a sentence-embedding model this program can run; unset it to use the default.");
       }
     }
     traceStartup("model ready");
@@ -141,7 +141,7 @@ export class OnnxEmbedder implements Embedder {
     for (let start = 0; start < order.length; start += this.batchSize) batches.push(order.slice(start, start + this.batchSize));
     // Every batch goes to the model thread at once (it queues them), so it never waits on this thread between two.
     // A question goes ahead of a sync's waiting batches. When one batch fails, the call fails; the others still run.
-    const outputs = await this.sessions.with(kind, (session) => Promise.all(batches.map((batch) => session.run(batchInput(batch.map((i) => encoded[i]!)), kind === "query"))));
+    const outputs = await this.sessions.with(kind === "passage", (session) => Promise.all(batches.map((batch) => session.run(batchInput(batch.map((i) => encoded[i]!)), kind === "query"))));
     const out = new Array<Float32Array>(texts.length);
     for (const [b, { vectors, dimensions }] of outputs.entries()) {
       batches[b]!.forEach((index, r) => (out[index] = vectors.slice(r * dimensions, (r + 1) * dimensions)));

@@ -18,81 +18,94 @@ import type { Failed, Opened, Ran, ThreadAnswer, ThreadReply, ThreadRequest } fr
 
 interface Pending {
   resolve(answer: ThreadAnswer): void;
+  /** What the call asked: a call that fails because its thread ended fails as a load (MODEL_LOAD) or a run (MODEL_RUN). */
+  kind: "open" | "run";
   log?: (line: string) => void;
 }
 
-let worker: Worker | null = null;
-/** Counts the threads started: a session opened in an earlier one is opened again in the current one. */
-let generation = 0;
+/** One model thread and the calls waiting on it: a thread that ends fails its own calls, not its successor's. */
+interface Thread {
+  worker: Worker;
+  /** Counts the threads started: a session opened in an earlier one is opened again in the current one. */
+  generation: number;
+  pending: Map<number, Pending>;
+  /** Why stopModelThread asked it to end, for the calls that fail when it has. */
+  stopReason?: string;
+}
+
+let current: Thread | null = null;
+let generations = 0;
 let nextId = 0;
 let nextSession = 0;
-const pending = new Map<number, Pending>();
 
-function startWorker(): Worker {
-  const started = new Worker(workerEntryUrl("embed/embed-worker.ts"));
-  started.onmessage = (event: MessageEvent<ThreadReply>) => {
+function startThread(): Thread {
+  const thread: Thread = { worker: new Worker(workerEntryUrl("embed/embed-worker.ts")), generation: ++generations, pending: new Map() };
+  thread.worker.onmessage = (event: MessageEvent<ThreadReply>) => {
     const reply = event.data;
-    if (reply.type === "log") return pending.get(reply.id)?.log?.(reply.line);
+    if (reply.type === "log") return thread.pending.get(reply.id)?.log?.(reply.line);
     if (reply.type === "step") return traceStartup(reply.step);
-    const waiting = pending.get(reply.id);
-    pending.delete(reply.id);
-    idleCheck();
+    const waiting = thread.pending.get(reply.id);
+    thread.pending.delete(reply.id);
+    holdWhileBusy(thread);
     waiting?.resolve(reply);
   };
-  // The thread's own failure (a run's error comes back as a reply) or its exit. An old thread's late event is ignored.
-  started.addEventListener("error", (event) => worker === started && threadEnded(String(event.message).split("\n")[0]!));
-  started.addEventListener("close", () => worker === started && threadEnded(stopReason ?? "it exited"));
-  return started;
+  // The thread's own failure (a run's error comes back as a reply) or its exit.
+  thread.worker.addEventListener("error", (event) => threadEnded(thread, String(event.message).split("\n")[0]!));
+  thread.worker.addEventListener("close", () => threadEnded(thread, thread.stopReason ?? "it exited"));
+  return thread;
 }
 
-/** Why stopModelThread asked the thread to end, for the calls that fail when it has. */
-let stopReason: string | null = null;
+/** The generation a session opened now belongs to: the current thread's, or the next one's. */
+function currentGeneration(): number {
+  return current?.generation ?? generations + 1;
+}
 
 /**
- * Asks the model thread to end once the batch in progress is done (a thread
- * inside a run is never terminated: onnxruntime-node then aborts the whole
- * process). Whatever waits on it then fails with the reason, and the next
- * call starts another thread, where each session opens again.
+ * Ends the model thread: the next call starts another, where each session
+ * opens again. The thread itself stops once the batch in progress is done (a
+ * thread inside a run is never terminated: onnxruntime-node then aborts the
+ * whole process), failing the calls still waiting on it with the reason. The
+ * thread's own failure takes the same path; tests use this to stand for it.
  */
 export function stopModelThread(reason: string): void {
-  if (!worker) return;
-  stopReason = reason;
-  worker.postMessage({ type: "exit" } satisfies ThreadRequest);
+  const stopping = current;
+  if (!stopping) return;
+  current = null;
+  stopping.stopReason = reason;
+  stopping.worker.postMessage({ type: "exit" } satisfies ThreadRequest);
 }
 
-/** The current thread failed or exited: what waited on it fails, and the next call starts another. */
-function threadEnded(reason: string): void {
-  const ended = worker!;
-  worker = null;
-  stopReason = null;
-  generation++;
-  const waiting = [...pending.entries()];
-  pending.clear();
-  // A thread that failed but still runs is asked to end between two batches, as above.
-  ended.postMessage({ type: "exit" } satisfies ThreadRequest);
-  const hint = "Retry: the model loads again. If it repeats, delete CACHE_DIR's optimised model copy or reinstall.";
-  for (const [id, entry] of waiting) entry.resolve({ type: "failed", id, code: "MODEL_RUN", message: `The embedding model's thread stopped: ${reason}`, hint });
+/** A thread failed or exited: the calls that waited on it fail, and the next call starts another. */
+function threadEnded(thread: Thread, reason: string): void {
+  if (current === thread) current = null;
+  const waiting = [...thread.pending.entries()];
+  thread.pending.clear();
+  // One that failed but still runs is asked to end between two batches, and no longer holds the process.
+  thread.worker.postMessage({ type: "exit" } satisfies ThreadRequest);
+  thread.worker.unref();
+  const message = `The embedding model's thread stopped: ${reason}`;
+  const hint = "Retry: the next call loads the model again. If this repeats, delete the optimised model copy in CACHE_DIR or reinstall.";
+  for (const [id, entry] of waiting) entry.resolve({ type: "failed", id, code: entry.kind === "open" ? "MODEL_LOAD" : "MODEL_RUN", message, hint });
 }
 
-/** A worker with nothing to answer must not keep a CLI process alive; one with work must. */
-function idleCheck(): void {
-  if (!worker) return;
-  if (pending.size === 0) worker.unref();
-  else worker.ref();
+/** A thread with nothing to answer must not keep a CLI process alive; one with work must. */
+function holdWhileBusy(thread: Thread): void {
+  if (thread.pending.size === 0) thread.worker.unref();
+  else thread.worker.ref();
 }
 
 /** Sends a request and waits for its answer; `Answer` is what this kind of request is answered with, besides a failure. */
 function call<Answer extends Opened | Ran>(request: Extract<ThreadRequest, { type: "open" | "run" }>, options: { transfer?: ArrayBuffer[]; log?: (line: string) => void } = {}): Promise<Answer | Failed> {
-  const thread = (worker ??= startWorker());
+  const thread = (current ??= startThread());
   return new Promise((resolve, reject) => {
-    pending.set(request.id, { resolve: resolve as (answer: ThreadAnswer) => void, log: options.log });
+    thread.pending.set(request.id, { resolve: resolve as (answer: ThreadAnswer) => void, kind: request.type, log: options.log });
     try {
-      thread.postMessage(request, options.transfer ?? []);
+      thread.worker.postMessage(request, options.transfer ?? []);
     } catch (error) {
-      pending.delete(request.id);
+      thread.pending.delete(request.id);
       reject(error);
     } finally {
-      idleCheck();
+      holdWhileBusy(thread);
     }
   });
 }
@@ -106,12 +119,12 @@ interface Slot {
 /** Sessions no longer referenced are closed in the worker, so their native memory goes with them. */
 const closer = new FinalizationRegistry<Slot>((slot) => closeSlot(slot));
 
-function closeSlot({ session, generation: opened }: Slot): void {
-  if (worker && opened === generation) worker.postMessage({ type: "close", session } satisfies ThreadRequest);
+function closeSlot({ session, generation }: Slot): void {
+  if (current?.generation === generation) current.worker.postMessage({ type: "close", session } satisfies ThreadRequest);
 }
 
 async function openIn(spec: SessionSpec, log?: (line: string) => void): Promise<{ slot: Slot; answer: Opened }> {
-  const slot = { session: nextSession++, generation };
+  const slot = { session: nextSession++, generation: currentGeneration() };
   const answer = await call<Opened>({ type: "open", id: nextId++, session: slot.session, spec }, { log });
   if (answer.type === "failed") throw fromErrorReply(answer);
   return { slot, answer };
@@ -128,6 +141,10 @@ export class RemoteSession {
     readonly info: Pick<Opened, "declaredWidth" | "source">,
   ) {}
 
+  get spin(): SessionSpec["spin"] {
+    return this.spec.spin;
+  }
+
   /** Opens the model's session in the model thread (starting it if need be); the thread's log lines go to log. */
   static async open(spec: SessionSpec, log?: (line: string) => void): Promise<RemoteSession> {
     const { slot, answer } = await openIn(spec, log);
@@ -138,7 +155,7 @@ export class RemoteSession {
 
   /** One batch's pooled vectors. urgent: ahead of batches already waiting (a question during a sync). */
   async run(batch: BatchInput, urgent = false): Promise<BatchOutput> {
-    while (this.slot.generation !== generation) {
+    while (this.slot.generation !== currentGeneration()) {
       this.reopening ??= openIn(this.spec)
         .then(({ slot }) => void Object.assign(this.slot, slot))
         .finally(() => (this.reopening = null));

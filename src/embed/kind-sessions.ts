@@ -1,6 +1,6 @@
 /**
  * Which session of the model a text runs through, by how the process uses
- * the model. ORT sets how its threads wait between a run's operators per
+ * the model (its SpinPolicy). ORT sets how its threads wait between a run's operators per
  * session (model-session.ts ThreadSpin), so a process that asks questions and
  * also embeds documents holds two sessions while it embeds documents.
  *
@@ -10,13 +10,13 @@
  * - "by-kind" (the MCP server, and CLI commands that ask): questions through a
  *   sleeping session, passages through a spinning one, opened at the first
  *   passage and closed PASSAGE_SESSION_IDLE_MS after the last. Measured with
- *   e5 on 2 cores, 100 abstracts in process, alternating: 5.54-5.65 s with
- *   spinning against 5.92-6.27 s without; the second session held 55-73 MiB
- *   more RSS while open.
+ *   e5 on 2 cores, a 100-abstract sync_start over MCP, old and new binaries
+ *   alternating: 5.50-5.66 s against 6.17-6.24 s with one sleeping session;
+ *   peak RSS 52-60 MiB higher while the second session is open. Spinning is
+ *   only a speed-up: if that session cannot open, passages use the first.
  */
 import type { SessionSpec, ThreadSpin } from "./model-session.ts";
 import { RemoteSession } from "./model-thread.ts";
-import type { EmbedKind } from "./embedder.ts";
 
 export type SpinPolicy = ThreadSpin | "by-kind";
 
@@ -24,7 +24,10 @@ export type SpinPolicy = ThreadSpin | "by-kind";
 export const PASSAGE_SESSION_IDLE_MS = 30_000;
 
 export class KindSessions {
+  /** The passages' session under "by-kind" while it is open (or the first session, when it could not open). */
   private passages: Promise<RemoteSession> | null = null;
+  /** Set by close(): every text then goes to the first session and nothing reopens. */
+  private closed = false;
   /** Passage embeddings in progress; the idle clock runs only when there are none. */
   private passagesRunning = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -35,32 +38,39 @@ export class KindSessions {
     private readonly spec: Omit<SessionSpec, "spin">,
     private readonly policy: SpinPolicy,
     private readonly idleMs: number,
+    private readonly log?: (line: string) => void,
   ) {}
 
   /** Opens the first session; under "by-kind" the passages' opens when first needed. */
   static async open(spec: Omit<SessionSpec, "spin">, policy: SpinPolicy, log?: (line: string) => void, idleMs = PASSAGE_SESSION_IDLE_MS): Promise<KindSessions> {
     const main = await RemoteSession.open({ ...spec, spin: policy === "during-runs" ? "during-runs" : "never" }, log);
-    return new KindSessions(main, spec, policy, idleMs);
+    return new KindSessions(main, spec, policy, idleMs, log);
   }
 
-  /** Sessions held in the model thread: 1, or 2 while a "by-kind" passage session is open. */
-  get held(): number {
-    return this.passages ? 2 : 1;
+  /** How the threads of each session held wait: one entry, or two while a "by-kind" passage session is open. */
+  async spins(): Promise<ThreadSpin[]> {
+    const passages = await this.passages;
+    return passages && passages !== this.main ? [this.main.spin, passages.spin] : [this.main.spin];
   }
 
-  /** Runs fn with the session for this kind of text. */
-  async with<T>(kind: EmbedKind, fn: (session: RemoteSession) => Promise<T>): Promise<T> {
-    if (this.policy !== "by-kind" || kind === "query") return fn(this.main);
+  /**
+   * Runs fn with the session for questions (passage false) or passages. The
+   * idle clock starts when no passage call is in progress; a call that fails
+   * on its first batch counts as ended while its other batches still run,
+   * which only closes the session a little early.
+   */
+  async with<T>(passage: boolean, fn: (session: RemoteSession) => Promise<T>): Promise<T> {
+    if (this.policy !== "by-kind" || !passage || this.closed) return fn(this.main);
     this.passagesRunning++;
     clearTimeout(this.idleTimer);
     try {
       this.passages ??= RemoteSession.open({ ...this.spec, spin: "during-runs" }).catch((error: unknown) => {
-        this.passages = null;
-        throw error;
+        this.log?.(`passages embed through the question session: a second session could not open (${(error as Error).message})`);
+        return this.main;
       });
       return await fn(await this.passages);
     } finally {
-      if (--this.passagesRunning === 0) {
+      if (--this.passagesRunning === 0 && !this.closed) {
         this.idleTimer = setTimeout(() => this.closePassages(), this.idleMs);
         this.idleTimer.unref();
       }
@@ -69,6 +79,7 @@ export class KindSessions {
 
   /** Closes every session now (a load that failed after they opened). */
   close(): void {
+    this.closed = true;
     clearTimeout(this.idleTimer);
     this.closePassages();
     this.main.close();
@@ -77,9 +88,6 @@ export class KindSessions {
   private closePassages(): void {
     const closing = this.passages;
     this.passages = null;
-    closing?.then(
-      (session) => session.close(),
-      () => undefined,
-    );
+    void closing?.then((session) => session !== this.main && session.close());
   }
 }
