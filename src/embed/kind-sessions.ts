@@ -11,8 +11,8 @@
  *   sleeping session, passages through a spinning one, opened at the first
  *   passage and closed PASSAGE_SESSION_IDLE_MS after the last. Measured with
  *   e5 on 2 cores, a 100-abstract sync_start over MCP, old and new binaries
- *   alternating: 5.50-5.66 s against 6.17-6.24 s with one sleeping session;
- *   peak RSS 52-60 MiB higher while the second session is open. Spinning is
+ *   alternating, five rounds: 5.38-5.66 s against 5.69-6.24 s with one
+ *   sleeping session; peak RSS 52-69 MiB higher while the second is open. Spinning is
  *   only a speed-up: if that session cannot open, passages use the first.
  */
 import type { SessionSpec, ThreadSpin } from "./model-session.ts";
