@@ -11,7 +11,7 @@
  */
 import { AppError, errorReply } from "../errors.ts";
 import { ModelSession } from "./model-session.ts";
-import type { ThreadReply, ThreadRequest } from "./model-thread-protocol.ts";
+import { MODEL_RETRY_HINT, type ThreadReply, type ThreadRequest } from "./model-thread-protocol.ts";
 
 declare const self: Worker;
 
@@ -23,7 +23,7 @@ let draining = false;
 
 const reply = (message: ThreadReply, transfer: ArrayBuffer[] = []) => self.postMessage(message, transfer);
 
-const LOAD_FAILED = { code: "MODEL_LOAD" as const, message: "The embedding model could not be opened", hint: "Retry; if it repeats, delete CACHE_DIR's optimised model copy or reinstall." };
+const LOAD_FAILED = { code: "MODEL_LOAD" as const, message: "The embedding model could not be opened", hint: MODEL_RETRY_HINT };
 const RUN_FAILED = { code: "MODEL_RUN" as const, message: "The embedding model failed on a batch", hint: "Retry; if the same files fail again, move them out of the roots and report the model and the files." };
 
 /** Runs waiting batches, urgent ones first, letting messages that arrived during a run in before picking the next. */

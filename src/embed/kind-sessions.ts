@@ -1,8 +1,9 @@
 /**
  * Which session of the model a text runs through, by how the process uses
- * the model (its SpinPolicy). ORT sets how its threads wait between a run's operators per
- * session (model-session.ts ThreadSpin), so a process that asks questions and
- * also embeds documents holds two sessions while it embeds documents.
+ * the model (its SpinPolicy). ORT sets how its threads wait between a run's
+ * operators per session (model-session.ts ThreadSpin), so a process that
+ * asks questions and also embeds documents holds two sessions while it
+ * embeds documents.
  *
  * - "never": every text through a session whose threads sleep.
  * - "during-runs": every text through a session whose threads spin while a run
@@ -12,8 +13,9 @@
  *   passage and closed PASSAGE_SESSION_IDLE_MS after the last. Measured with
  *   e5 on 2 cores, a 100-abstract sync_start over MCP, old and new binaries
  *   alternating, five rounds: 5.38-5.66 s against 5.69-6.24 s with one
- *   sleeping session; peak RSS 52-69 MiB higher while the second is open. Spinning is
- *   only a speed-up: if that session cannot open, passages use the first.
+ *   sleeping session; peak RSS 52-69 MiB higher while the second is open.
+ *   Spinning is only a speed-up: if that session cannot open, passages use
+ *   the first.
  */
 import type { SessionSpec, ThreadSpin } from "./model-session.ts";
 import { RemoteSession } from "./model-thread.ts";

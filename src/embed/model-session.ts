@@ -55,14 +55,7 @@ export interface BatchOutput {
 }
 
 const SUPPLIED_INPUTS = ["input_ids", "attention_mask", "token_type_ids"];
-
-function unsuppliedInput(name: string): AppError {
-  return new AppError(
-    "MODEL_LOAD",
-    `The model asks for an input this embedder cannot supply: ${name}`,
-    "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.",
-  );
-}
+const BERT_INPUTS_HINT = "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.";
 
 export class ModelSession {
   private constructor(
@@ -75,11 +68,15 @@ export class ModelSession {
     private readonly weights: Uint8Array | undefined,
   ) {}
 
+  /** The output read: the token states when the model names them, else its first output (a pooled sentence_embedding, say). */
+  private get outputName(): string {
+    const outputs = this.session.outputNames;
+    return outputs.includes("last_hidden_state") ? "last_hidden_state" : outputs[0]!;
+  }
+
   /** The vector width the model's output declares, when it names one (else the caller probes). */
   declaredWidth(): number | undefined {
-    const outputs = this.session.outputNames;
-    const name = outputs.includes("last_hidden_state") ? "last_hidden_state" : outputs[0];
-    const metadata = this.session.outputMetadata?.find((m) => m.name === name);
+    const metadata = this.session.outputMetadata?.find((m) => m.name === this.outputName);
     if (!metadata?.isTensor) return undefined;
     const last = metadata.shape.at(-1);
     return typeof last === "number" && last > 0 ? last : undefined;
@@ -111,14 +108,10 @@ export class ModelSession {
     }
     const { session } = loaded;
     if (!session.inputNames.includes("input_ids")) {
-      throw new AppError(
-        "MODEL_LOAD",
-        `The model ${spec.onnxPath} has no input_ids input (inputs: ${session.inputNames.join(", ")}).`,
-        "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.",
-      );
+      throw new AppError("MODEL_LOAD", `The model ${spec.onnxPath} has no input_ids input (inputs: ${session.inputNames.join(", ")}).`, BERT_INPUTS_HINT);
     }
     const unsupported = session.inputNames.find((name) => !SUPPLIED_INPUTS.includes(name));
-    if (unsupported) throw unsuppliedInput(unsupported);
+    if (unsupported) throw new AppError("MODEL_LOAD", `The model asks for an input this embedder cannot supply: ${unsupported}`, BERT_INPUTS_HINT);
     return new ModelSession(session, spec, ort, loaded.source, loaded.bytes);
   }
 
@@ -128,8 +121,7 @@ export class ModelSession {
     const available: Record<string, BigInt64Array> = { input_ids: batch.ids, attention_mask: batch.mask, token_type_ids: batch.types };
     const feeds: Record<string, InstanceType<typeof this.ort.Tensor>> = {};
     for (const name of this.session.inputNames) feeds[name] = new this.ort.Tensor("int64", available[name]!, [rows, width]);
-    const outputs = this.session.outputNames;
-    const output = (await this.session.run(feeds))[outputs.includes("last_hidden_state") ? "last_hidden_state" : outputs[0]!]!;
+    const output = (await this.session.run(feeds))[this.outputName]!;
     const pooled = poolRows(output.data as Float32Array, output.dims as readonly number[], batch, this.spec.pooling);
     if (this.spec.normalize) for (let r = 0; r < rows; r++) normalize(pooled.vectors.subarray(r * pooled.dimensions, (r + 1) * pooled.dimensions));
     return pooled;

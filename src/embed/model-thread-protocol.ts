@@ -3,6 +3,9 @@ import type { ErrorReply } from "../errors.ts";
 import type { BatchInput, BatchOutput, SessionSpec } from "./model-session.ts";
 import type { CachedSession } from "./optimized-model-cache.ts";
 
+/** What to do when the model's thread could not open a session or stopped: said by both sides. */
+export const MODEL_RETRY_HINT = "Retry: the next call loads the model again. If this repeats, delete the optimised model copy in CACHE_DIR or reinstall.";
+
 export type ThreadRequest =
   | { type: "open"; id: number; session: number; spec: SessionSpec }
   /** urgent: run before the batches already waiting that are not (a question during a sync). */

@@ -14,7 +14,7 @@ import { traceStartup } from "../config/startup-trace.ts";
 import { fromErrorReply } from "../errors.ts";
 import { workerEntryUrl } from "../native/worker-url.ts";
 import type { BatchInput, BatchOutput, SessionSpec } from "./model-session.ts";
-import type { Failed, Opened, Ran, ThreadAnswer, ThreadReply, ThreadRequest } from "./model-thread-protocol.ts";
+import { MODEL_RETRY_HINT, type Failed, type Opened, type Ran, type ThreadAnswer, type ThreadReply, type ThreadRequest } from "./model-thread-protocol.ts";
 
 interface Pending {
   resolve(answer: ThreadAnswer): void;
@@ -84,8 +84,7 @@ function threadEnded(thread: Thread, reason: string): void {
   thread.worker.postMessage({ type: "exit" } satisfies ThreadRequest);
   thread.worker.unref();
   const message = `The embedding model's thread stopped: ${reason}`;
-  const hint = "Retry: the next call loads the model again. If this repeats, delete the optimised model copy in CACHE_DIR or reinstall.";
-  for (const [id, entry] of waiting) entry.resolve({ type: "failed", id, code: entry.kind === "open" ? "MODEL_LOAD" : "MODEL_RUN", message, hint });
+  for (const [id, entry] of waiting) entry.resolve({ type: "failed", id, code: entry.kind === "open" ? "MODEL_LOAD" : "MODEL_RUN", message, hint: MODEL_RETRY_HINT });
 }
 
 /** A thread with nothing to answer must not keep a CLI process alive; one with work must. */
