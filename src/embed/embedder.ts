@@ -2,8 +2,8 @@
  * Sentence embeddings through onnxruntime-node, as the model's profile says:
  * the query or passage prefix before the text, the model's own tokenizer,
  * exactly the inputs the session declares, mean (over the attention mask) or
- * CLS pooling, and L2 normalisation where the model wants it. Texts are
- * sorted by length before batching so a batch pads to similar lengths.
+ * CLS pooling, and L2 normalisation where the model wants it. Texts share
+ * a model run by length, up to a budget of tokens (batch-plan.ts).
  * Tokens are counted and texts encoded on this thread; the session runs in
  * the model thread (model-thread.ts).
  */
@@ -14,6 +14,7 @@ import type { CachedSession } from "./optimized-model-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
 import type { BatchInput, ThreadSpin } from "./model-session.ts";
 import { ModelTokenizer, type Encoded } from "./model-tokenizer.ts";
+import { DEFAULT_BATCH_TOKENS, planBatches } from "./batch-plan.ts";
 import { KindSessions, type SpinPolicy } from "./kind-sessions.ts";
 
 /**
@@ -35,12 +36,9 @@ export interface Embedder {
   embed(texts: string[], kind?: EmbedKind): Promise<Float32Array[]>;
 }
 
-/** Measured on 2 cores with the 12-layer shape: batches of 8 beat 32 by 15% (less padding, better cache use). */
-export const DEFAULT_BATCH_SIZE = 8;
-
 export interface LoadOptions {
-  /** Texts per model run (DEFAULT_BATCH_SIZE). */
-  batchSize?: number;
+  /** Padded tokens per model run (DEFAULT_BATCH_TOKENS). */
+  batchTokens?: number;
   /** Where the optimised copy of the model is kept (optimized-model-cache.ts); none: the model is optimised on every load. */
   cacheDir?: string;
   log?: (line: string) => void;
@@ -58,7 +56,7 @@ export class OnnxEmbedder implements Embedder {
     private readonly sessions: KindSessions,
     private readonly tokenizer: ModelTokenizer,
     readonly dimensions: number,
-    private readonly batchSize: number,
+    private readonly batchTokens: number,
   ) {}
 
   get modelName(): string {
@@ -93,7 +91,7 @@ export class OnnxEmbedder implements Embedder {
    * session opens in the model thread while the tokenizer is built here.
    */
   static async load(folder: ModelFolder, loadOptions: LoadOptions = {}): Promise<OnnxEmbedder> {
-    const { batchSize = DEFAULT_BATCH_SIZE, cacheDir, log, spin = "never", passageIdleMs } = loadOptions;
+    const { batchTokens = DEFAULT_BATCH_TOKENS, cacheDir, log, spin = "never", passageIdleMs } = loadOptions;
     traceStartup("model files read");
     const { pooling, normalize } = folder.profile;
     const spec = { onnxPath: folder.onnxPath, modelName: folder.modelName, fingerprint: folder.fingerprint, cacheDir, pooling, normalize };
@@ -113,7 +111,7 @@ export class OnnxEmbedder implements Embedder {
     // The width the session declares saves a probe run (20-60 ms of the cold start); a model that leaves it open is probed.
     let dimensions = sessions.main.info.declaredWidth;
     if (dimensions === undefined) {
-      const probe = new OnnxEmbedder(model, sessions, tokenizer, 0, batchSize);
+      const probe = new OnnxEmbedder(model, sessions, tokenizer, 0, batchTokens);
       try {
         dimensions = (await probe.embed(["probe"], "query"))[0]!.length;
       } catch (error) {
@@ -123,7 +121,7 @@ export class OnnxEmbedder implements Embedder {
       }
     }
     traceStartup("model ready");
-    return new OnnxEmbedder(model, sessions, tokenizer, dimensions, batchSize);
+    return new OnnxEmbedder(model, sessions, tokenizer, dimensions, batchTokens);
   }
 
   private prefixed(text: string, kind: EmbedKind): string {
@@ -136,9 +134,7 @@ export class OnnxEmbedder implements Embedder {
 
   async embed(texts: string[], kind: EmbedKind = "passage"): Promise<Float32Array[]> {
     const encoded = texts.map((t) => this.tokenizer.encode(this.prefixed(t, kind)));
-    const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.ids.length - encoded[b]!.ids.length);
-    const batches: number[][] = [];
-    for (let start = 0; start < order.length; start += this.batchSize) batches.push(order.slice(start, start + this.batchSize));
+    const batches = planBatches(encoded.map((e) => e.ids.length), this.batchTokens);
     // Every batch goes to the model thread at once (it queues them), so it never waits on this thread between two.
     // A question goes ahead of a sync's waiting batches. When one batch fails, the call fails; the others still run.
     const outputs = await this.sessions.with(kind === "passage", (session) => Promise.all(batches.map((batch) => session.run(batchInput(batch.map((i) => encoded[i]!)), kind === "query"))));

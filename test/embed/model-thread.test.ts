@@ -16,7 +16,8 @@ import { AppError } from "../../src/errors.ts";
 import { TINY_MODEL, tempDir } from "../helpers.ts";
 
 const folderOptions = { cacheDir: "/nonexistent", endpoint: "http://127.0.0.1:9" };
-const load = async (dir = TINY_MODEL, batchSize = 4) => OnnxEmbedder.load(await resolveModelFolder(dir, folderOptions), { batchSize });
+// Passages are cut at the tiny model's 128 tokens, so a run holds 4 and 160 passages make 40 runs.
+const load = async (dir = TINY_MODEL) => OnnxEmbedder.load(await resolveModelFolder(dir, folderOptions), { batchTokens: 4 * 128 });
 const longText = (i: number) => Array.from({ length: 90 }, (_, w) => `passage${i} word${w % 11} слово${w % 5}`).join(" ");
 const passages = Array.from({ length: 160 }, (_, i) => longText(i));
 

@@ -15,7 +15,7 @@ function setup() {
   const cacheDir = tempDir("minirag-ortcache-");
   const lines: string[] = [];
   const log = (line: string) => lines.push(line);
-  const load = async (withCache = true) => OnnxEmbedder.load(await resolveModelFolder(modelDir, { cacheDir, endpoint: "http://127.0.0.1:9" }), { batchSize: 4, cacheDir: withCache ? cacheDir : undefined, log });
+  const load = async (withCache = true) => OnnxEmbedder.load(await resolveModelFolder(modelDir, { cacheDir, endpoint: "http://127.0.0.1:9" }), { batchTokens: 4 * 128, cacheDir: withCache ? cacheDir : undefined, log });
   const folder = () => cacheFolder(cacheDir, modelDir);
   const files = () => readdirSync(folder()).sort();
   return { modelDir, load, folder, files, lines };
