@@ -1,0 +1,46 @@
+/**
+ * ModelSession asks ONNX Runtime to treat denormal floats as zero. ORT sets
+ * that flag on the thread that creates the process's first session, and
+ * JavaScript on that thread would then flush its own tiny numbers to zero, so
+ * sessions must open in the model thread (model-thread.ts), never on the main
+ * one. The flag is set once per process, so each case runs in its own.
+ */
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO_ROOT, TINY_MODEL, tempDir } from "../helpers.ts";
+
+/** Runs body in a fresh Bun process and returns what the main thread's arithmetic says about tiny numbers afterwards. */
+function mainThreadAfter(body: string): { minValuePositive: boolean; halvedPositive: boolean } {
+  const script = join(tempDir("minirag-denormal-"), "probe.ts");
+  writeFileSync(
+    script,
+    `import { resolveModelFolder } from ${JSON.stringify(join(REPO_ROOT, "src/embed/model-folder.ts"))};
+const folder = await resolveModelFolder(${JSON.stringify(TINY_MODEL)}, { cacheDir: "/nonexistent", endpoint: "http://127.0.0.1:9" });
+${body}
+const tiny = 1e-310;
+console.log(JSON.stringify({ minValuePositive: Number.MIN_VALUE > 0, halvedPositive: tiny / 2 > 0 }));
+process.exit(0);`,
+  );
+  const run = Bun.spawnSync([process.execPath, script], { stdout: "pipe", stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(run.stderr.toString());
+  return JSON.parse(run.stdout.toString().trim().split("\n").at(-1)!);
+}
+
+describe("denormals as zero", () => {
+  test("embedding through the model thread leaves the main thread's tiny numbers alone", () => {
+    const after = mainThreadAfter(`const { OnnxEmbedder } = await import(${JSON.stringify(join(REPO_ROOT, "src/embed/embedder.ts"))});
+const embedder = await OnnxEmbedder.load(folder);
+if ((await embedder.embed(["a text to embed"]))[0]!.length !== 32) throw new Error("no vector");`);
+    expect(after).toEqual({ minValuePositive: true, halvedPositive: true });
+  });
+
+  test("the same session opened on the calling thread would flush them on x64, which is why none opens there", () => {
+    const after = mainThreadAfter(`const { ModelSession } = await import(${JSON.stringify(join(REPO_ROOT, "src/embed/model-session.ts"))});
+const { pooling, normalize } = folder.profile;
+await ModelSession.open({ onnxPath: folder.onnxPath, modelName: folder.modelName, fingerprint: folder.fingerprint, spin: "never", pooling, normalize });`);
+    // ORT sets the flag only on x86 (SSE3); elsewhere it is a no-op and nothing changes.
+    const flushed = process.arch === "x64" || process.arch === "ia32";
+    expect(after).toEqual({ minValuePositive: !flushed, halvedPositive: !flushed });
+  });
+});
