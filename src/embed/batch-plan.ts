@@ -5,8 +5,9 @@
  * than to a count of texts.
  *
  * Measured with multilingual-e5-small int8 (the default model's 12 layers and
- * 384 widths) on 2 cores, the same texts replayed through one session, median
- * of six alternating rounds:
+ * 384 widths) on 2 cores, the same texts replayed through one session; each
+ * range spans the medians of two runs of six alternating rounds (the
+ * questions: one run of five):
  *   100 scifact abstracts in 200-token chunks (338 texts): 8 texts a run
  *     4.80-4.98 s, 4 a run 4.44-4.65 s, 800 tokens a run 4.49-4.60 s,
  *     1,024 tokens 4.56 s; budgets on rows × width² (attention's size) that
@@ -15,8 +16,9 @@
  *     8 a run 3.96-4.39 s, 4 a run 4.30-4.37 s, 800 tokens 4.19-4.33 s;
  *   300 scifact questions (28 tokens on average): 8 a run 1.03 s,
  *     800 tokens with up to 16 / 32 / 64 texts 0.95 / 0.93 / 0.91 s.
- * A count of texts suits one length only: 4 is best at 200 tokens and worst
- * at 110. 800 tokens is at or near the best at every length measured.
+ * A count of texts suits one length only: 4 is among the best at 200 tokens
+ * and no better than 8 at 110. 800 tokens is at or near the best at every
+ * length measured.
  */
 
 /** Padded tokens per model run (see above). */

@@ -98,8 +98,9 @@ export class ModelSession {
           // Denormal floats as zero (x86; elsewhere ORT ignores it). e5 on 2 cores, the same 338 chunk texts replayed,
           // eight alternating rounds: 4.48-4.72 s against 4.59-4.89 s, and the token states of 838 texts (English
           // passages, English and Russian questions) bit for bit the same. ORT sets the flag on the session's own
-          // threads and on the thread that creates the process's first session: this one, the model thread. On the
-          // main thread JavaScript itself would flush tiny numbers to zero (Number.MIN_VALUE > 0 became false).
+          // threads and on the thread that creates the process's first session: the first model thread (one started
+          // after it runs its share of each operator without the flag, which costs only speed). On the main thread
+          // JavaScript itself would flush tiny numbers to zero (Number.MIN_VALUE > 0 became false).
           set_denormal_as_zero: "1",
         },
       },
