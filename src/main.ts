@@ -4,9 +4,11 @@
  * CLI. Both are imported lazily so `--version` and the handshake stay fast.
  */
 import { traceStartup } from "./config/startup-trace.ts";
+import { keepOrtTelemetryOff } from "./native/onnxruntime.ts";
 import { BUILD_TARGET, VERSION } from "./version.ts";
 
 traceStartup("main");
+keepOrtTelemetryOff();
 
 const argv = process.argv.slice(2);
 if (argv.length === 0) {

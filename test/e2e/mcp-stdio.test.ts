@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BINARY, TINY_MODEL, tempDir, writeTree } from "../helpers.ts";
 
@@ -108,9 +110,11 @@ describe("the compiled MCP server over stdio", () => {
 });
 
 describe("stdout in server mode", () => {
-  test("carries only JSON-RPC frames, while a document fails to convert and the model loads", async () => {
+  test("carries only JSON-RPC frames, while a document fails to convert and the model loads; ONNX Runtime's telemetry leaves nothing", async () => {
     const dir = corpus();
-    const proc = Bun.spawn([BINARY], { env: serverEnv(dir), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    // A HOME of its own, where ONNX Runtime's telemetry client would keep its device id (src/native/onnxruntime.ts).
+    const home = tempDir("minirag-e2e-home-");
+    const proc = Bun.spawn([BINARY], { env: { ...serverEnv(dir), HOME: home }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     const send = (message: object) => proc.stdin.write(`${JSON.stringify(message)}\n`);
     const frames: string[] = [];
     const reader = (async () => {
@@ -159,5 +163,8 @@ describe("stdout in server mode", () => {
     for (const frame of frames) expect(JSON.parse(frame).jsonrpc).toBe("2.0");
     expect(frames.some((f) => f.includes('"notifications/progress"'))).toBe(true);
     expect(stderr).not.toContain('"jsonrpc"');
+    // The model ran a query, so ORT's telemetry, were it on, would have left its folder and its log.
+    expect(existsSync(join(home, ".cache", "Microsoft"))).toBe(false);
+    expect(existsSync(join(tmpdir(), `mat-debug-${proc.pid}.log`)) || existsSync(`/tmp/mat-debug-${proc.pid}.log`)).toBe(false);
   });
 });

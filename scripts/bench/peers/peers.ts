@@ -46,6 +46,14 @@ interface Peer {
   queryArgs(query: string): Record<string, unknown>;
 }
 
+/**
+ * Both peers' ONNX Runtime builds (onnxruntime-node and Python's 1.32) carry
+ * the same telemetry client as ours, which we turn off (src/native/onnxruntime.ts).
+ * They get it off too: the run compares the tools, not the cost of writing
+ * usage events, and a benchmark must not queue events for upload.
+ */
+const ORT_TELEMETRY_OFF = { ORT_DISABLE_TELEMETRY: "1" };
+
 function run(cmd: string[], env: Record<string, string> = {}): void {
   const r = Bun.spawnSync(cmd, { env: { ...process.env, ...env } as Record<string, string>, stdout: "pipe", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed: ${r.stderr.toString().slice(-600)}`);
@@ -106,7 +114,7 @@ const localRag: Peer = {
       for (const f of ["tokenizer.json", "tokenizer_config.json"]) cpSync(join(modelDir, f), join(dir, f));
       writeFileSync(join(dir, "config.json"), JSON.stringify(modelConfig(modelDir)));
     }
-    return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, MODEL_NAME: "bench/model", HF_HUB_OFFLINE: "1" };
+    return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, MODEL_NAME: "bench/model", HF_HUB_OFFLINE: "1", ...ORT_TELEMETRY_OFF };
   },
   ingest: (root) => [process.execPath, join(localRagDir, "node_modules/mcp-local-rag/dist/index.js"), "ingest", root],
   status: [process.execPath, join(localRagDir, "node_modules/mcp-local-rag/dist/index.js"), "status"],
@@ -136,7 +144,7 @@ const reference: Peer = {
       writeFileSync(join(snapshot, "config.json"), JSON.stringify(modelConfig(modelDir)));
       writeFileSync(join(snapshot, "special_tokens_map.json"), JSON.stringify(specialTokens(modelDir)));
     }
-    return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, HF_HUB_OFFLINE: "1" };
+    return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, HF_HUB_OFFLINE: "1", ...ORT_TELEMETRY_OFF };
   },
   ingest: () => [referenceExe, "sync"],
   status: [referenceExe, "status", "--json"],
