@@ -4,7 +4,7 @@
  * CLI. Both are imported lazily so `--version` and the handshake stay fast.
  */
 import { traceStartup } from "./config/startup-trace.ts";
-import { keepOrtTelemetryOff } from "./native/onnxruntime.ts";
+import { keepOrtTelemetryOff } from "./native/ort-telemetry.ts";
 import { BUILD_TARGET, VERSION } from "./version.ts";
 
 traceStartup("main");

@@ -112,7 +112,7 @@ describe("the compiled MCP server over stdio", () => {
 describe("stdout in server mode", () => {
   test("carries only JSON-RPC frames, while a document fails to convert and the model loads; ONNX Runtime's telemetry leaves nothing", async () => {
     const dir = corpus();
-    // A HOME of its own, where ONNX Runtime's telemetry client would keep its device id (src/native/onnxruntime.ts).
+    // A HOME of its own, where ONNX Runtime's telemetry client would keep its device id (src/native/ort-telemetry.ts).
     const home = tempDir("minirag-e2e-home-");
     const proc = Bun.spawn([BINARY], { env: { ...serverEnv(dir), HOME: home }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     const send = (message: object) => proc.stdin.write(`${JSON.stringify(message)}\n`);

@@ -48,7 +48,7 @@ interface Peer {
 
 /**
  * Both peers' ONNX Runtime builds (onnxruntime-node and Python's 1.32) carry
- * the same telemetry client as ours, which we turn off (src/native/onnxruntime.ts).
+ * the same telemetry client as ours, which we turn off (src/native/ort-telemetry.ts).
  * They get it off too: the run compares the tools, not the cost of writing
  * usage events, and a benchmark must not queue events for upload.
  */

@@ -2,7 +2,7 @@
  * ONNX Runtime's own telemetry stays off: ORT 1.30's Linux and macOS
  * libraries write a device id, an event cache and a log, and queue usage
  * events for upload, unless ORT_DISABLE_TELEMETRY is set in the C environment
- * before ORT starts (src/native/onnxruntime.ts). Each case runs in a fresh
+ * before ORT starts (src/native/ort-telemetry.ts). Each case runs in a fresh
  * process with a HOME of its own, since ORT reads the variable once.
  */
 import { describe, expect, test } from "bun:test";
