@@ -1,6 +1,6 @@
 /** Shared test fixtures: paths to the repo, the committed tiny model and temp folders. */
 import { expect } from "bun:test";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { AppError } from "../src/errors.ts";
@@ -30,6 +30,28 @@ export function runCli(args: string[], options: { env?: Record<string, string | 
     env: { ...process.env, ...options.env } as Record<string, string>,
   });
   return { stdout: proc.stdout.toString(), stderr: proc.stderr.toString(), exitCode: proc.exitCode ?? -1 };
+}
+
+/**
+ * Runs a TypeScript module in a fresh Bun process (for what a process sets
+ * once: native flags, the C environment) and returns the JSON its last
+ * stdout line holds, with its stderr. env, when given, is the child's whole
+ * environment.
+ */
+export function runScriptInFreshProcess<T>(source: string, env?: Record<string, string>): { output: T; stderr: string } {
+  const script = join(tempDir("minirag-script-"), "script.ts");
+  writeFileSync(script, source);
+  const run = Bun.spawnSync([process.execPath, script], { env, stdout: "pipe", stderr: "pipe" });
+  const stderr = run.stderr.toString();
+  if (run.exitCode !== 0) throw new Error(`${script} exited ${run.exitCode}: ${stderr}`);
+  return { output: JSON.parse(run.stdout.toString().trim().split("\n").at(-1)!) as T, stderr };
+}
+
+/** What ONNX Runtime's telemetry client, were it on, leaves for a process (src/native/ort-telemetry.ts): its folder under HOME and its log in the temp folders. */
+export function ortTelemetryTraces(home: string, pid: number): string[] {
+  const traces = [join(home, ".cache", "Microsoft")];
+  for (const dir of new Set([tmpdir(), "/tmp"])) traces.push(join(dir, `mat-debug-${pid}.log`));
+  return traces.filter((path) => existsSync(path));
 }
 
 /** An app over real LanceDB and the tiny ONNX model, rooted at fresh temp folders. */

@@ -6,25 +6,19 @@
  * one. The flag is set once per process, so each case runs in its own.
  */
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, TINY_MODEL, tempDir } from "../helpers.ts";
+import { REPO_ROOT, TINY_MODEL, runScriptInFreshProcess } from "../helpers.ts";
 
 /** Runs body in a fresh Bun process and returns what the main thread's arithmetic says about tiny numbers afterwards. */
 function mainThreadAfter(body: string): { minValuePositive: boolean; halvedPositive: boolean } {
-  const script = join(tempDir("minirag-denormal-"), "probe.ts");
-  writeFileSync(
-    script,
+  return runScriptInFreshProcess<{ minValuePositive: boolean; halvedPositive: boolean }>(
     `import { resolveModelFolder } from ${JSON.stringify(join(REPO_ROOT, "src/embed/model-folder.ts"))};
 const folder = await resolveModelFolder(${JSON.stringify(TINY_MODEL)}, { cacheDir: "/nonexistent", endpoint: "http://127.0.0.1:9" });
 ${body}
 const tiny = 1e-310;
 console.log(JSON.stringify({ minValuePositive: Number.MIN_VALUE > 0, halvedPositive: tiny / 2 > 0 }));
 process.exit(0);`,
-  );
-  const run = Bun.spawnSync([process.execPath, script], { stdout: "pipe", stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(run.stderr.toString());
-  return JSON.parse(run.stdout.toString().trim().split("\n").at(-1)!);
+  ).output;
 }
 
 describe("denormals as zero", () => {
