@@ -14,7 +14,7 @@ import type { ModelProfile } from "./model-profile.ts";
 
 /**
  * How ORT's threads wait for the next operator of a run (which texts get
- * which: spin-policy.ts). "during-runs": they busy-wait while a run lasts and
+ * which: kind-sessions.ts). "during-runs": they busy-wait while a run lasts and
  * stop when it ends: waking a sleeping thread for each of the graph's ~300
  * small operators costs more than some operators, and with e5's shape on 2
  * cores a batch of 8 chunks embedded in 115 ms instead of 130. "never": they
