@@ -4,133 +4,16 @@
  * for a 250k-token vocabulary (multilingual-e5, paraphrase-multilingual), a
  * Map of every token and a character trie of 505k nodes, each node a Map:
  * 1.2-2.6 s on 2 cores, more than the rest of the cold start together. Here
- * the vocabulary is one open-addressing hash table in typed arrays (a few
- * tens of ms to fill), and the trie's prefix search becomes hash probes of
- * each prefix up to the longest token. Everything else (the lattice, Viterbi,
- * unknown-token fusion) is the library's own code, so the ids are the same.
+ * both are a VocabIndex (vocab-index.ts: typed arrays, a few tens of ms to
+ * fill), and each word's pieces are remembered. Everything else (the
+ * lattice, Viterbi, unknown-token fusion) is the library's own code, so the
+ * ids are the same.
  */
 import { Tokenizer, Unigram } from "@huggingface/tokenizers";
+import { VocabIndex, WORD_MARKER, type VocabTables } from "./vocab-index.ts";
 
 type UnigramJson = { type?: string; vocab: [string, number][]; unk_id?: number | null; [PACKED_VOCAB]?: PackedVocab };
 type TokenizerJson = { model: UnigramJson; added_tokens?: { id: number; content: string }[]; pre_tokenizer?: unknown };
-
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
-function fnv(text: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
-  return h;
-}
-
-/** SentencePiece's word marker, which a Metaspace pre-tokenizer puts before each word. */
-export const WORD_MARKER = "\u2581";
-
-export interface VocabTables {
-  slots: Int32Array;
-  hashes: Int32Array;
-  maxUnits: number;
-  /** No token holds the word marker past its first character, so no token spans two words: a text tokenizes the same word by word. */
-  wordsApart: boolean;
-}
-
-/**
- * The vocabulary as a hash table: token -> id, the Map interface the library
- * calls (get, set, has). Entries set after loading (added tokens) live in a
- * small Map that is read first, as a later Map.set would win in the library.
- */
-export class VocabIndex {
-  private readonly slots: Int32Array;
-  private readonly hashes: Int32Array;
-  private readonly mask: number;
-  private readonly added = new Map<string, number>();
-  /** Longest token in UTF-16 units: no prefix past it can be a token. */
-  readonly maxUnits: number;
-  readonly wordsApart: boolean;
-
-  /** Builds the table over tokens, or takes one built before (tokenizer-cache.ts keeps it: filling it is 40-100 ms). */
-  constructor(
-    private readonly tokens: readonly string[],
-    built?: VocabTables,
-  ) {
-    if (built) {
-      this.slots = built.slots;
-      this.hashes = built.hashes;
-      this.mask = built.slots.length - 1;
-      this.maxUnits = built.maxUnits;
-      this.wordsApart = built.wordsApart;
-      return;
-    }
-    let size = 1024;
-    while (size < tokens.length * 2) size *= 2;
-    this.slots = new Int32Array(size).fill(-1);
-    this.hashes = new Int32Array(size);
-    this.mask = size - 1;
-    let maxUnits = 0;
-    let wordsApart = true;
-    for (let id = 0; id < tokens.length; id++) {
-      const token = tokens[id]!;
-      if (token.length > maxUnits) maxUnits = token.length;
-      if (wordsApart && token.indexOf(WORD_MARKER, 1) >= 0) wordsApart = false;
-      const h = fnv(token);
-      let slot = h & this.mask;
-      // A repeated token keeps the last id, as new Map(vocab.map((t, i) => [t, i])) does.
-      while (this.slots[slot] !== -1 && !(this.hashes[slot] === h && tokens[this.slots[slot]!] === token)) slot = (slot + 1) & this.mask;
-      this.slots[slot] = id;
-      this.hashes[slot] = h;
-    }
-    this.maxUnits = maxUnits;
-    this.wordsApart = wordsApart;
-  }
-
-  /** The table, to be stored and handed back to the constructor with the same tokens. */
-  tables(): VocabTables {
-    return { slots: this.slots, hashes: this.hashes, maxUnits: this.maxUnits, wordsApart: this.wordsApart };
-  }
-
-  /** The id of a token of the original vocabulary, found by its hash h; -1 when absent. */
-  private find(token: string, h: number): number {
-    let slot = h & this.mask;
-    // Bounded by the table's size, so a damaged table (no empty slot) cannot loop forever.
-    for (let probes = 0, id = this.slots[slot]!; id !== -1 && probes <= this.mask; probes++, id = this.slots[slot]!) {
-      if (this.hashes[slot] === h && this.tokens[id] === token) return id;
-      slot = (slot + 1) & this.mask;
-    }
-    return -1;
-  }
-
-  get(token: string): number | undefined {
-    const added = this.added.get(token);
-    if (added !== undefined) return added;
-    const id = this.find(token, fnv(token));
-    return id === -1 ? undefined : id;
-  }
-
-  has(token: string): boolean {
-    return this.get(token) !== undefined;
-  }
-
-  set(token: string, id: number): this {
-    this.added.set(token, id);
-    return this;
-  }
-
-  /**
-   * What the library's CharTrie.common_prefix_search yields: each token of the
-   * original vocabulary that chars (code points) spell from start, shortest first.
-   */
-  *commonPrefixSearch(chars: string[], start = 0): Generator<string> {
-    let h = FNV_OFFSET;
-    let prefix = "";
-    for (let i = start; i < chars.length; i++) {
-      const ch = chars[i]!;
-      prefix += ch;
-      if (prefix.length > this.maxUnits) return;
-      for (let u = 0; u < ch.length; u++) h = Math.imul(h ^ ch.charCodeAt(u), FNV_PRIME);
-      if (this.find(prefix, h) !== -1) yield prefix;
-    }
-  }
-}
 
 /**
  * Words whose pieces are remembered. The chunker counts the tokens of a
@@ -164,6 +47,8 @@ export function rememberWords(tokenize: (text: string) => string[], marker: stri
   };
   if (!marker) return word;
   return (text) => {
+    // A Metaspace pre-tokenizer that splits hands over one word at a time: its pieces go back as they are.
+    if (text.indexOf(marker, 1) < 0) return word(text);
     const out: string[] = [];
     for (let start = 0; start < text.length; ) {
       let end = text.indexOf(marker, start + 1);

@@ -40,7 +40,8 @@ export class ModelTokenizer {
   /** Tokens in text including the special tokens, never truncated. */
   count(text: string): number {
     this.collectNow();
-    return this.tokenizer.encode(text, { add_special_tokens: true }).ids.length;
+    // The tokens alone: encode() would also map each to its id and build a mask, a third of the work, for the same length.
+    return this.tokenizer.tokenize(text, { add_special_tokens: true }).length;
   }
 
   /** Encodes for the encoder, keeping the first maxLength-1 tokens plus the closing special token. */

@@ -3,18 +3,22 @@
  * tokenizer.json is 17 MB; reading and parsing it takes 0.2-0.4 s on 2 cores,
  * most of it for the vocabulary's 250k [token, score] pairs. The first load
  * writes, beside the optimised model in CACHE_DIR, one file with the rest of
- * the JSON, the scores as float64 and the tokens as one NUL-separated
- * string; later loads read that file instead (tens of ms). The file is named
+ * the JSON, the scores as float64, the vocabulary's hash table and prefix
+ * filter (vocab-index.ts) and the tokens as one NUL-separated string; later
+ * loads read that file instead (tens of ms). The file is named
  * after the model's content fingerprint, written to a temporary name and
  * renamed, and checked on read (magic, counts, sizes); a file that fails is
  * deleted and tokenizer.json is parsed again.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PACKED_VOCAB, VocabIndex, type PackedVocab } from "./fast-unigram.ts";
+import { PACKED_VOCAB, type PackedVocab } from "./fast-unigram.ts";
+import { VocabIndex, prefixFilterWords } from "./vocab-index.ts";
 import { pruneOtherVersions } from "./optimized-model-cache.ts";
 
-const MAGIC = "minirag-tokenizer 3\n";
+const MAGIC_NAME = "minirag-tokenizer ";
+/** The format's number goes up whenever the layout changes (4: the prefix filter); a file of another one is rebuilt. */
+const MAGIC = `${MAGIC_NAME}4\n`;
 /** Tokens looked up in a read table before it is trusted: a damaged table fails the check instead of mis-encoding. */
 const SPOT_CHECKS = 64;
 const SEPARATOR = "\u0000";
@@ -73,11 +77,11 @@ export function pack(json: unknown): Uint8Array | null {
   const { vocab: _, ...modelRest } = model;
   const tables = new VocabIndex(tokens).tables();
   const tokenBytes = new TextEncoder().encode(tokens.join(SEPARATOR));
-  const meta = { json: { ...(json as Json), model: modelRest }, count: vocab.length, tableSize: tables.slots.length, maxUnits: tables.maxUnits, wordsApart: tables.wordsApart, tokenBytes: tokenBytes.length };
+  const meta = { json: { ...(json as Json), model: modelRest }, count: vocab.length, tableSize: tables.slots.length, prefixWords: tables.prefixes.length, maxUnits: tables.maxUnits, wordsApart: tables.wordsApart, tokenBytes: tokenBytes.length };
   const header = new TextEncoder().encode(`${MAGIC}${JSON.stringify(meta)}\n`);
-  // The arrays start at a multiple of 8 after the header, in the order scores, slots, hashes, then the tokens.
+  // The arrays start at a multiple of 8 after the header, in the order scores, slots, hashes, prefix filter, then the tokens.
   const scoresAt = Math.ceil((4 + header.length) / 8) * 8;
-  const parts = [new Uint8Array(scores.buffer), new Uint8Array(tables.slots.buffer), new Uint8Array(tables.hashes.buffer), tokenBytes];
+  const parts = [new Uint8Array(scores.buffer), new Uint8Array(tables.slots.buffer), new Uint8Array(tables.hashes.buffer), new Uint8Array(tables.prefixes.buffer), tokenBytes];
   const out = new Uint8Array(scoresAt + parts.reduce((sum, p) => sum + p.length, 0));
   new DataView(out.buffer).setUint32(0, header.length, true);
   out.set(header, 4);
@@ -94,23 +98,29 @@ export function unpack(bytes: Uint8Array): unknown {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = view.getUint32(0, true);
   const text = new TextDecoder().decode(bytes.subarray(4, 4 + headerLength));
-  if (!text.startsWith(MAGIC)) throw new Error("not a tokenizer cache file");
-  const header = JSON.parse(text.slice(MAGIC.length)) as { json: Json & { model: Json }; count: number; tableSize: number; maxUnits: number; wordsApart: boolean; tokenBytes: number };
+  if (!text.startsWith(MAGIC)) throw new Error(text.startsWith(MAGIC_NAME) ? "written in another version's format" : "not a tokenizer cache file");
+  const header = JSON.parse(text.slice(MAGIC.length)) as { json: Json & { model: Json }; count: number; tableSize: number; prefixWords: number; maxUnits: number; wordsApart: boolean; tokenBytes: number };
   const scoresAt = Math.ceil((4 + headerLength) / 8) * 8;
   const slotsAt = scoresAt + header.count * 8;
   const hashesAt = slotsAt + header.tableSize * 4;
-  const tokensAt = hashesAt + header.tableSize * 4;
+  const prefixesAt = hashesAt + header.tableSize * 4;
+  const tokensAt = prefixesAt + header.prefixWords * 4;
   if (bytes.length !== tokensAt + header.tokenBytes) throw new Error("truncated or padded");
+  if (header.prefixWords !== prefixFilterWords(header.count)) throw new Error(`a prefix filter of ${header.prefixWords} words for ${header.count} tokens`);
   // Copies, not views: the typed arrays need aligned offsets and outlive the read buffer.
   const copy = (from: number, to: number) => bytes.buffer.slice(bytes.byteOffset + from, bytes.byteOffset + to);
   const scores = new Float64Array(copy(scoresAt, slotsAt));
-  const tables = { slots: new Int32Array(copy(slotsAt, hashesAt)), hashes: new Int32Array(copy(hashesAt, tokensAt)), maxUnits: header.maxUnits, wordsApart: header.wordsApart === true };
+  const tables = { slots: new Int32Array(copy(slotsAt, hashesAt)), hashes: new Int32Array(copy(hashesAt, prefixesAt)),
+    prefixes: new Int32Array(copy(prefixesAt, tokensAt)),
+    maxUnits: header.maxUnits, wordsApart: header.wordsApart === true };
   const tokens = new TextDecoder().decode(bytes.subarray(tokensAt)).split(SEPARATOR);
   if (tokens.length !== header.count) throw new Error(`${tokens.length} tokens where ${header.count} were written`);
   const index = new VocabIndex(tokens, tables);
   for (let i = 0; i < SPOT_CHECKS; i++) {
     const id = Math.floor((i * tokens.length) / SPOT_CHECKS);
     if (index.get(tokens[id]!) === undefined) throw new Error(`the vocabulary table does not find token ${id}`);
+    // The prefix search passes through the filter: a damaged filter would silently drop tokens from the lattice.
+    if (![...index.commonPrefixSearch(Array.from(tokens[id]!))].includes(tokens[id]!)) throw new Error(`the prefix filter does not pass token ${id}`);
   }
   const packed: PackedVocab = { tokens, scores, tables };
   const model: Json = { ...header.json.model, [PACKED_VOCAB]: packed };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Tokenizer } from "@huggingface/tokenizers";
-import { rememberWords, unigramTokenizer, VocabIndex, WORD_MEMO_SIZE } from "../../src/embed/fast-unigram.ts";
+import { rememberWords, unigramTokenizer, WORD_MEMO_SIZE } from "../../src/embed/fast-unigram.ts";
 import { unigramJson } from "./unigram-json.ts";
 
 const TEXTS = [
@@ -82,31 +82,5 @@ describe("remembered words", () => {
     seen.length = 0;
     tokenize("▁hello");
     expect(seen).toEqual(["▁hello"]);
-  });
-});
-
-describe("VocabIndex", () => {
-  test("maps each token to its id, a repeated token to its last id, and misses to undefined", () => {
-    const index = new VocabIndex(["a", "ab", "b", "a", "Ж", "🤖"]);
-    expect(index.get("a")).toBe(3);
-    expect(index.get("ab")).toBe(1);
-    expect(index.get("🤖")).toBe(5);
-    expect(index.get("abc")).toBeUndefined();
-    expect(index.has("Ж")).toBe(true);
-    expect(index.maxUnits).toBe(2);
-  });
-
-  test("an id set later wins over the vocabulary's, as Map.set would", () => {
-    const index = new VocabIndex(["<s>", "x"]);
-    index.set("x", 7).set("new", 9);
-    expect(index.get("x")).toBe(7);
-    expect(index.get("new")).toBe(9);
-  });
-
-  test("finds every vocabulary token the text spells from a position, shortest first, across surrogate pairs", () => {
-    const index = new VocabIndex(["▁", "▁a", "▁ab", "b", "🤖", "🤖x"]);
-    expect([...index.commonPrefixSearch(Array.from("▁abc"), 0)]).toEqual(["▁", "▁a", "▁ab"]);
-    expect([...index.commonPrefixSearch(Array.from("a🤖x"), 1)]).toEqual(["🤖", "🤖x"]);
-    expect([...index.commonPrefixSearch(Array.from("zzz"), 0)]).toEqual([]);
   });
 });

@@ -47,6 +47,21 @@ describe("the tokenizer cache", () => {
     expect(readdirSync(join(s.dir, "cache"))).toEqual(["bbbb.tokenizer"]);
   });
 
+  test("a cache in an older version's format is rebuilt, and the log says why", () => {
+    const s = setup();
+    readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
+    const file = join(s.dir, "cache", "aaaa.tokenizer");
+    const current = readFileSync(file);
+    const older = Buffer.from(current);
+    older.write("3", 4 + "minirag-tokenizer ".length); // the format number, right after the header's length
+    writeFileSync(file, older);
+    const json = readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
+    expect(s.parsed).toHaveLength(2);
+    expect(s.lines.some((l) => l.includes("another version's format"))).toBe(true);
+    expect(readFileSync(file)).toEqual(current);
+    expect(s.encode(json)).toEqual(s.encode(JSON.parse(readFileSync(s.path, "utf8"))));
+  });
+
   test("a corrupt or truncated cache file is deleted and tokenizer.json is parsed instead", () => {
     const s = setup();
     readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
@@ -75,6 +90,23 @@ describe("the tokenizer cache", () => {
     const json = readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
     expect(s.parsed).toHaveLength(2);
     expect(s.lines.some((l) => l.includes("does not find token"))).toBe(true);
+    expect(s.encode(json)).toEqual(s.encode(JSON.parse(readFileSync(s.path, "utf8"))));
+  });
+
+  test("a cache whose prefix filter is damaged (its size intact) is refused and tokenizer.json parsed instead", () => {
+    const s = setup();
+    readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
+    const file = join(s.dir, "cache", "aaaa.tokenizer");
+    const bytes = readFileSync(file);
+    // The header (its second line) gives the sizes; after the scores come the table's slots and hashes, then the filter.
+    const headerLength = bytes.readUInt32LE(0);
+    const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString().split("\n")[1]!) as { count: number; tableSize: number; prefixWords: number };
+    const filterAt = Math.ceil((4 + headerLength) / 8) * 8 + header.count * 8 + header.tableSize * 8;
+    bytes.fill(0, filterAt, filterAt + header.prefixWords * 4);
+    writeFileSync(file, bytes);
+    const json = readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
+    expect(s.parsed).toHaveLength(2);
+    expect(s.lines.some((l) => l.includes("prefix filter does not pass"))).toBe(true);
     expect(s.encode(json)).toEqual(s.encode(JSON.parse(readFileSync(s.path, "utf8"))));
   });
 

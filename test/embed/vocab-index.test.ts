@@ -1,0 +1,55 @@
+import { describe, expect, test } from "bun:test";
+import { VocabIndex } from "../../src/embed/vocab-index.ts";
+
+describe("VocabIndex", () => {
+  test("maps each token to its id, a repeated token to its last id, and misses to undefined", () => {
+    const index = new VocabIndex(["a", "ab", "b", "a", "Ж", "🤖"]);
+    expect(index.get("a")).toBe(3);
+    expect(index.get("ab")).toBe(1);
+    expect(index.get("🤖")).toBe(5);
+    expect(index.get("abc")).toBeUndefined();
+    expect(index.has("Ж")).toBe(true);
+    expect(index.maxUnits).toBe(2);
+  });
+
+  test("an id set later wins over the vocabulary's, as Map.set would", () => {
+    const index = new VocabIndex(["<s>", "x"]);
+    index.set("x", 7).set("new", 9);
+    expect(index.get("x")).toBe(7);
+    expect(index.get("new")).toBe(9);
+  });
+
+  test("finds every vocabulary token the text spells from a position, shortest first, across surrogate pairs", () => {
+    const index = new VocabIndex(["▁", "▁a", "▁ab", "b", "🤖", "🤖x"]);
+    expect([...index.commonPrefixSearch(Array.from("▁abc"), 0)]).toEqual(["▁", "▁a", "▁ab"]);
+    expect([...index.commonPrefixSearch(Array.from("a🤖x"), 1)]).toEqual(["🤖", "🤖x"]);
+    expect([...index.commonPrefixSearch(Array.from("zzz"), 0)]).toEqual([]);
+  });
+
+  test("the prefix filter never hides a token: the search finds what probing every prefix finds, over 20,000 random words", () => {
+    // A vocabulary dense in short prefixes and sparse in long ones, as a real one is; letters outside it too.
+    let seed = 7;
+    const random = () => ((seed = Math.imul(seed ^ (seed >>> 13), 0x5bd1e995) >>> 0) % 1000) / 1000;
+    const letters = "▁abcdeжзи🤖";
+    const units = Array.from(letters);
+    const word = (length: number) => Array.from({ length }, () => units[Math.floor(random() * units.length)]!).join("");
+    const tokens = [...new Set(Array.from({ length: 3000 }, () => word(1 + Math.floor(random() * 8))))];
+    const vocabulary = new Set(tokens);
+    const index = new VocabIndex(tokens);
+    for (let i = 0; i < 20_000; i++) {
+      const chars = Array.from(`${word(1 + Math.floor(random() * 12))}xy`);
+      const start = Math.floor(random() * chars.length);
+      const probed: string[] = [];
+      for (let end = start + 1; end <= chars.length; end++) if (vocabulary.has(chars.slice(start, end).join(""))) probed.push(chars.slice(start, end).join(""));
+      expect([...index.commonPrefixSearch(chars, start)]).toEqual(probed);
+    }
+  });
+
+  test("an added token that renumbers a vocabulary token wins over the id its search found", () => {
+    const index = new VocabIndex(["▁", "▁a", "b"]);
+    expect([...index.commonPrefixSearch(Array.from("▁a"), 0)]).toEqual(["▁", "▁a"]);
+    expect(index.get("▁a")).toBe(1);
+    index.set("▁a", 5);
+    for (const token of index.commonPrefixSearch(Array.from("▁a"), 0)) expect(index.get(token)).toBe(token === "▁a" ? 5 : 0);
+  });
+});
