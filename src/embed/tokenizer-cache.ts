@@ -33,6 +33,9 @@ export interface TokenizerCache {
 
 type Json = Record<string, unknown>;
 
+/** A cache file of this program in another format: after an upgrade, expected once, not damage. */
+class OtherFormat extends Error {}
+
 /** tokenizer.json as an object, from the cache when it holds this fingerprint; parse reads the JSON otherwise. */
 export function readTokenizerJson(path: string, parse: (path: string) => unknown, cache?: TokenizerCache): unknown {
   if (!cache) return parse(path);
@@ -41,7 +44,8 @@ export function readTokenizerJson(path: string, parse: (path: string) => unknown
     try {
       return unpack(readFileSync(file));
     } catch (error) {
-      cache.log?.(`tokenizer cache ${file} unreadable, reading tokenizer.json: ${(error as Error).message}`);
+      const why = error instanceof OtherFormat ? "is in another version's format" : `unreadable (${(error as Error).message})`;
+      cache.log?.(`tokenizer cache ${file} ${why}; reading tokenizer.json and writing it again`);
       rmSync(file, { force: true });
     }
   }
@@ -98,7 +102,7 @@ export function unpack(bytes: Uint8Array): unknown {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = view.getUint32(0, true);
   const text = new TextDecoder().decode(bytes.subarray(4, 4 + headerLength));
-  if (!text.startsWith(MAGIC)) throw new Error(text.startsWith(MAGIC_NAME) ? "written in another version's format" : "not a tokenizer cache file");
+  if (!text.startsWith(MAGIC)) throw text.startsWith(MAGIC_NAME) ? new OtherFormat() : new Error("not a tokenizer cache file");
   const header = JSON.parse(text.slice(MAGIC.length)) as { json: Json & { model: Json }; count: number; tableSize: number; prefixWords: number; maxUnits: number; wordsApart: boolean; tokenBytes: number };
   const scoresAt = Math.ceil((4 + headerLength) / 8) * 8;
   const slotsAt = scoresAt + header.count * 8;
