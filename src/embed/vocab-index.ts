@@ -58,7 +58,7 @@ export class VocabIndex {
    * for the id of each token it yields straight away, which would otherwise
    * probe the table a second time for it.
    */
-  private lastFound = "";
+  private lastFound: string | null = null;
   private lastFoundId = -1;
   /** Set when an added token gives a token of the vocabulary another id: the id found by the search is then not the answer. */
   private renumbered = false;

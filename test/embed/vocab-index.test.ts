@@ -8,6 +8,7 @@ describe("VocabIndex", () => {
     expect(index.get("ab")).toBe(1);
     expect(index.get("🤖")).toBe(5);
     expect(index.get("abc")).toBeUndefined();
+    expect(index.get("")).toBeUndefined();
     expect(index.has("Ж")).toBe(true);
     expect(index.maxUnits).toBe(2);
   });
