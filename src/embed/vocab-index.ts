@@ -17,7 +17,8 @@ const SEEN_TOKENS = 50_000;
 function fnv(text: string): number {
   let h = FNV_OFFSET;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
-  return h;
+  // As an int32, the way the table stores it: the empty token's hash is the offset itself, which is not one.
+  return h | 0;
 }
 
 /** SentencePiece's word marker, which a Metaspace pre-tokenizer puts before each word. */
@@ -44,11 +45,11 @@ export class VocabIndex {
   private readonly mask: number;
   private readonly added = new Map<string, number>();
   /**
-   * Ids of the tokens asked for lately. The library asks twice for each token
-   * of every text (fusing unknowns, then mapping to ids), and the pieces come
-   * from the word memo as the same strings each time, whose hash the engine
-   * keeps: a Map finds them without rehashing, where the table above pays
-   * about four cache misses a lookup.
+   * Ids of the tokens asked for lately. The library asks for each token of
+   * every text when it fuses unknowns, and encode() again when it maps tokens
+   * to ids; the pieces come from the word memo as the same strings each
+   * time, whose hash the engine keeps: a Map finds them without rehashing,
+   * where the table above pays about four cache misses a lookup.
    */
   private readonly seen = new Map<string, number>();
   private readonly prefixes: Int32Array;

@@ -35,6 +35,19 @@ describe("the fast Unigram model", () => {
     for (let round = 0; round < 2; round++) for (const text of mixed) expect(fast.encode(text, options)).toEqual(library.encode(text, options));
   });
 
+  test("an added token that gives a vocabulary piece another id scores the piece by that id, as the library does", () => {
+    // "▁protein" renumbered to the id of "t": the library scores the piece as "t" (-9), so "▁pro" + "tein" wins.
+    const renumbered = unigramJson() as { model: { vocab: [string, number][] }; added_tokens: Record<string, unknown>[] };
+    const id = renumbered.model.vocab.findIndex(([token]) => token === "t");
+    renumbered.added_tokens.push({ ...renumbered.added_tokens[0]!, id, content: "▁protein" });
+    const theirs = new Tokenizer(renumbered, config);
+    const ours = unigramTokenizer(renumbered as Parameters<typeof unigramTokenizer>[0], config);
+    const text = "protein folding in the cell";
+    expect(theirs.encode(text).tokens).not.toContain("▁protein");
+    expect(library.encode(text).tokens).toContain("▁protein");
+    for (let round = 0; round < 2; round++) expect(ours.encode(text)).toEqual(theirs.encode(text));
+  });
+
   test("decodes ids back as the library does, added tokens included", () => {
     const ids = library.encode(TEXTS[5]!).ids;
     expect(fast.decode(ids)).toBe(library.decode(ids));

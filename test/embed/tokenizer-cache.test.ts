@@ -77,37 +77,48 @@ describe("the tokenizer cache", () => {
     expect(readFileSync(file)).toEqual(good);
   });
 
-  test("a cache whose vocabulary table is damaged (its size intact) is refused and tokenizer.json parsed instead", () => {
+  test("one changed bit anywhere (the header's sizes, a score, the table, the prefix filter, a token) is refused and tokenizer.json parsed instead", () => {
     const s = setup();
     readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
     const file = join(s.dir, "cache", "aaaa.tokenizer");
-    const bytes = readFileSync(file);
-    // The layout (tokenizer-cache.ts): header length, header, then from a multiple of 8 the scores and the table's slots.
-    const scoresAt = Math.ceil((4 + bytes.readUInt32LE(0)) / 8) * 8;
-    const slotsAt = scoresAt + ((unigramJson().model as { vocab: unknown[] }).vocab.length * 8);
-    bytes.fill(0, slotsAt, slotsAt + 1024 * 4);
-    writeFileSync(file, bytes);
-    const json = readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
-    expect(s.parsed).toHaveLength(2);
-    expect(s.lines.some((l) => l.includes("does not find token"))).toBe(true);
-    expect(s.encode(json)).toEqual(s.encode(JSON.parse(readFileSync(s.path, "utf8"))));
+    const good = readFileSync(file);
+    // The layout (tokenizer-cache.ts): header length; the magic, checksum and description lines; from a multiple of 8
+    // the scores, the table's slots and hashes, the prefix filter, then the tokens.
+    const headerLength = good.readUInt32LE(0);
+    const header = JSON.parse(good.subarray(4, 4 + headerLength).toString().split("\n")[2]!) as { count: number; tableSize: number; prefixWords: number };
+    const scoresAt = Math.ceil((4 + headerLength) / 8) * 8;
+    const slotsAt = scoresAt + header.count * 8;
+    const filterAt = slotsAt + header.tableSize * 8;
+    const firstSetBit = (from: number) => from + good.subarray(from).findIndex((b) => b !== 0);
+    const places = {
+      "the longest token's length in the header": good.indexOf('"maxUnits":') + '"maxUnits":'.length,
+      "a score": scoresAt + 6,
+      "a slot of the table": slotsAt + 5,
+      "a bit of the prefix filter": firstSetBit(filterAt),
+      "a token": good.length - 2,
+    };
+    for (const [what, at] of Object.entries(places)) {
+      const bad = Buffer.from(good);
+      bad[at] = bad[at]! ^ 1;
+      writeFileSync(file, bad);
+      const json = readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
+      expect({ what, refused: s.lines.at(-1)?.includes("checksum does not match") }).toEqual({ what, refused: true });
+      expect(s.encode(json)).toEqual(s.encode(JSON.parse(readFileSync(s.path, "utf8"))));
+      expect(readFileSync(file)).toEqual(good);
+    }
+    expect(s.parsed).toHaveLength(1 + Object.keys(places).length);
   });
 
-  test("a cache whose prefix filter is damaged (its size intact) is refused and tokenizer.json parsed instead", () => {
+  test("a vocabulary with a token that UTF-8 cannot carry (a lone surrogate) is never cached, and encodes as the library does", () => {
     const s = setup();
+    const json = unigramJson() as { model: { vocab: [string, number][] } };
+    json.model.vocab.push(["\uD800x", -3]);
+    writeFileSync(s.path, JSON.stringify(json));
     readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
-    const file = join(s.dir, "cache", "aaaa.tokenizer");
-    const bytes = readFileSync(file);
-    // The header (its second line) gives the sizes; after the scores come the table's slots and hashes, then the filter.
-    const headerLength = bytes.readUInt32LE(0);
-    const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString().split("\n")[1]!) as { count: number; tableSize: number; prefixWords: number };
-    const filterAt = Math.ceil((4 + headerLength) / 8) * 8 + header.count * 8 + header.tableSize * 8;
-    bytes.fill(0, filterAt, filterAt + header.prefixWords * 4);
-    writeFileSync(file, bytes);
-    const json = readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
+    const again = readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
     expect(s.parsed).toHaveLength(2);
-    expect(s.lines.some((l) => l.includes("prefix filter does not pass"))).toBe(true);
-    expect(s.encode(json)).toEqual(s.encode(JSON.parse(readFileSync(s.path, "utf8"))));
+    expect(existsSync(join(s.dir, "cache", "aaaa.tokenizer"))).toBe(false);
+    expect(s.encode(again)).toEqual(s.encode(JSON.parse(readFileSync(s.path, "utf8"))));
   });
 
   test("a WordPiece tokenizer (a dictionary vocabulary) is parsed every time and never cached", () => {

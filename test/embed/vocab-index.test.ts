@@ -13,6 +13,12 @@ describe("VocabIndex", () => {
     expect(index.maxUnits).toBe(2);
   });
 
+  test("finds an empty token of the vocabulary, as the library's Map does", () => {
+    const index = new VocabIndex(["<s>", "", "a"]);
+    expect(index.get("")).toBe(1);
+    expect(index.get("a")).toBe(2);
+  });
+
   test("an id set later wins over the vocabulary's, as Map.set would", () => {
     const index = new VocabIndex(["<s>", "x"]);
     index.set("x", 7).set("new", 9);
