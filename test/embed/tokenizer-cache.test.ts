@@ -77,7 +77,7 @@ describe("the tokenizer cache", () => {
     expect(readFileSync(file)).toEqual(good);
   });
 
-  test("one changed bit anywhere (the header's sizes, a score, the table, the prefix filter, a token) is refused and tokenizer.json parsed instead", () => {
+  test("one changed bit anywhere (the header's length or sizes, a score, the table, the prefix filter, a token) is refused and tokenizer.json parsed instead", () => {
     const s = setup();
     readTokenizerJson(s.path, s.parse, s.cache("aaaa"));
     const file = join(s.dir, "cache", "aaaa.tokenizer");
@@ -91,6 +91,7 @@ describe("the tokenizer cache", () => {
     const filterAt = slotsAt + header.tableSize * 8;
     const firstSetBit = (from: number) => from + good.subarray(from).findIndex((b) => b !== 0);
     const places = {
+      "the header's length": 0,
       "the longest token's length in the header": good.indexOf('"maxUnits":') + '"maxUnits":'.length,
       "a score": scoresAt + 6,
       "a slot of the table": slotsAt + 5,
