@@ -31,6 +31,13 @@ export interface ReportInput {
 const table = (head: string[], rows: (string | number)[][]) =>
   [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
 
+/** Each ingest run's main-thread and other CPU as shares of the model threads' (sections/ingest.ts cpuRuns). */
+function cpuShares(ingest: IngestFigures): string {
+  const runs = ingest.cpuRuns.filter((c) => c !== null && c.modelMs > 0);
+  if (runs.length === 0) return "not measured (needs Linux's /proc)";
+  return runs.map((c) => `${fmt((c!.mainMs / c!.modelMs) * 100)}% + ${fmt((c!.otherMs / c!.modelMs) * 100)}%`).join(", ");
+}
+
 export function renderReport(r: ReportInput): string {
   const { ingest } = r;
   const s = ingest.inProcessMs / 1000;
@@ -56,6 +63,7 @@ export function renderReport(r: ReportInput): string {
         ["in-process ingest (model loaded; best of runs)", `${fmt(s)} s: ${fmt(ingest.docs / s)} docs/s, ${fmt(ingest.chunks / s)} chunks/s, ${fmt(mib(ingest.bytes) / s, 3)} MB/s (runs: ${ingest.ingestRuns.map((x) => fmt(x / 1000)).join(", ")} s)`],
         ["model only, same chunk texts, same batches (best of runs)", `${fmt(ingest.modelOnlyMs / 1000)} s (runs: ${ingest.modelRuns.map((x) => fmt(x / 1000)).join(", ")} s)`],
         ["pipeline overhead (ingest - model) / model", `${fmt(overhead * 100)}%`],
+        ["CPU beside the model during ingest, as a share of the model threads' (main thread + other threads, each run; steadier than wall time on a shared machine)", cpuShares(ingest)],
         ["split (wall per phase; phases overlap)", `convert ${fmt(ingest.split.convertMs / 1000, 2)} s, chunk ${fmt(ingest.split.chunkMs / 1000, 2)} s, embed ${fmt(ingest.split.embedMs / 1000, 2)} s, store ${fmt(ingest.split.storeMs / 1000, 2)} s`],
         ["compiled binary `sync` (start, model load, ingest)", `${fmt(ingest.binaryMs / 1000)} s, ${fmt(oursChunksPerSecond)} chunks/s, peak RSS ${fmt(mib(ingest.binaryMaxRss), 0)} MiB`],
         ["index on disk", `${fmt(mib(ingest.indexBytes), 1)} MiB, ${fmt(mib(ingest.indexBytes) / (ingest.chunks / 1000), 2)} MiB per 1k chunks`],

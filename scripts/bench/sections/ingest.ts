@@ -8,6 +8,7 @@ import { loadConfig } from "../../../src/config/load-config.ts";
 import { newIngestMetrics } from "../../../src/ingest/ingest-metrics.ts";
 import { runSync } from "../../../src/sync/run-sync.ts";
 import { corpusCopy, filesBytes, folderBytes, tempDir, timedRun } from "../lib/setup.ts";
+import { cpuBetween, readThreads, type ThreadCpu } from "../lib/thread-cpu.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -20,6 +21,8 @@ export interface IngestFigures {
   modelOnlyMs: number;
   ingestRuns: number[];
   modelRuns: number[];
+  /** Each ingest run's CPU by thread role (lib/thread-cpu.ts); null off Linux. */
+  cpuRuns: (ThreadCpu | null)[];
   split: IngestMetrics;
   /** One document holding every file's text, synced whole, then again after one part of it changed. */
   edit: EditFigures;
@@ -33,6 +36,7 @@ export interface IngestFigures {
 export async function benchIngest(files: string[], modelDir: string, binary: string, repeats = 2): Promise<IngestFigures> {
   const ingestRuns: number[] = [];
   const modelRuns: number[] = [];
+  const cpuRuns: (ThreadCpu | null)[] = [];
   let last: { metrics: IngestMetrics; dbPath: string; root: string; chunks: number } | null = null;
   // Ingest and the model-only replay alternate, so drift on the machine hits both alike.
   for (let r = 0; r < repeats; r++) {
@@ -42,9 +46,12 @@ export async function benchIngest(files: string[], modelDir: string, binary: str
     // As the CLI's sync runs it (cli/shared-args.ts): the model's threads spin while a batch runs.
     const app = createApp(loadConfig({ env: { BASE_DIR: root, MODEL_NAME: modelDir, DB_PATH: dbPath } }), { metrics, log: () => {}, threadSpin: "during-runs" });
     const embedder = await app.embedder(); // the model loads outside the timed run, as it does outside model-only
+    const cpuBefore = readThreads();
     const start = performance.now();
     const report = await runSync(app);
     ingestRuns.push(performance.now() - start);
+    const cpuAfter = readThreads();
+    cpuRuns.push(cpuBefore && cpuAfter ? cpuBetween(cpuBefore, cpuAfter) : null);
     if (report.counts.failed) throw new Error(`ingest failed: ${JSON.stringify(report.errors.slice(0, 3))}`);
     const modelStart = performance.now();
     for (const group of metrics.embedGroups) await embedder.embed(group);
@@ -68,6 +75,7 @@ export async function benchIngest(files: string[], modelDir: string, binary: str
     modelOnlyMs,
     ingestRuns,
     modelRuns,
+    cpuRuns,
     split: metrics,
     edit,
     binaryMs: run.ms,
