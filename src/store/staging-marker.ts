@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readProcStat } from "../native/proc-stat.ts";
 
 export const STAGING_MARKER = ".staging.json";
 
@@ -26,13 +27,7 @@ export interface StagingMarker {
 
 /** A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat); null off Linux or when it is gone. */
 export function processStart(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
-  } catch {
-    return null;
-  }
+  return readProcStat(`/proc/${pid}/stat`)?.fields[19] ?? null;
 }
 
 export function markerPath(dbPath: string): string {

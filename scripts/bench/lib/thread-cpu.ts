@@ -13,7 +13,8 @@
  * readings (an earlier session's, closed by the collector) takes its CPU
  * with it and counts nowhere, rather than as a negative share.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { readProcStat } from "../../../src/native/proc-stat.ts";
 
 export interface ThreadCpu {
   mainMs: number;
@@ -34,15 +35,9 @@ export function readThreads(): ThreadReading | null {
   if (process.platform !== "linux") return null;
   const reading: ThreadReading = new Map();
   for (const tid of readdirSync("/proc/self/task")) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-    } catch {
-      continue; // ended since the listing
-    }
-    // The name sits in parentheses and may itself hold spaces or parentheses; the fields follow the last ")".
-    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const stat = readProcStat(`/proc/self/task/${tid}/stat`);
+    if (!stat) continue; // ended since the listing
+    const { name, fields } = stat;
     const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
     const role: Role = Number(tid) === process.pid ? "main" : name === MODEL_THREAD_NAME ? "model" : "other";
     reading.set(tid, { role, ms });
