@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKED_VOCAB, type PackedVocab } from "./fast-unigram.ts";
-import { VocabIndex, prefixFilterWords } from "./vocab-index.ts";
+import { VocabIndex } from "./vocab-index.ts";
 import { pruneOtherVersions } from "./optimized-model-cache.ts";
 
 const MAGIC_NAME = "minirag-tokenizer ";
@@ -127,7 +127,6 @@ export function unpack(bytes: Uint8Array): unknown {
   const prefixesAt = hashesAt + header.tableSize * 4;
   const tokensAt = prefixesAt + header.prefixWords * 4;
   if (bytes.length !== tokensAt + header.tokenBytes) throw new Error("truncated or padded");
-  if (header.prefixWords !== prefixFilterWords(header.count)) throw new Error(`a prefix filter of ${header.prefixWords} words for ${header.count} tokens`);
   // Copies, not views: the typed arrays need aligned offsets and outlive the read buffer.
   const copy = (from: number, to: number) => bytes.buffer.slice(bytes.byteOffset + from, bytes.byteOffset + to);
   const scores = new Float64Array(copy(scoresAt, slotsAt));

@@ -14,9 +14,14 @@ const FNV_PRIME = 0x01000193;
 /** Distinct tokens remembered by VocabIndex.get before it starts again: a few MB. */
 const SEEN_TOKENS = 50_000;
 
+/** FNV-1a's step for one UTF-16 unit: the whole-token hash and the prefix search's running hash agree unit by unit. */
+function fnvStep(h: number, unit: number): number {
+  return Math.imul(h ^ unit, FNV_PRIME);
+}
+
 function fnv(text: string): number {
   let h = FNV_OFFSET;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  for (let i = 0; i < text.length; i++) h = fnvStep(h, text.charCodeAt(i));
   // As an int32, the way the table stores it: the empty token's hash is the offset itself, which is not one.
   return h | 0;
 }
@@ -70,40 +75,15 @@ export class VocabIndex {
   /** Builds the table over tokens, or takes one built before (tokenizer-cache.ts keeps it: filling it is 40-100 ms). */
   constructor(
     private readonly tokens: readonly string[],
-    built?: VocabTables,
+    built: VocabTables = buildTables(tokens),
   ) {
-    if (built) {
-      this.slots = built.slots;
-      this.hashes = built.hashes;
-      this.mask = built.slots.length - 1;
-      this.maxUnits = built.maxUnits;
-      this.wordsApart = built.wordsApart;
-      this.prefixes = built.prefixes;
-      this.prefixMask = built.prefixes.length * 32 - 1;
-      return;
-    }
-    let size = 1024;
-    while (size < tokens.length * 2) size *= 2;
-    this.slots = new Int32Array(size).fill(-1);
-    this.hashes = new Int32Array(size);
-    this.mask = size - 1;
-    let maxUnits = 0;
-    let wordsApart = true;
-    for (let id = 0; id < tokens.length; id++) {
-      const token = tokens[id]!;
-      if (token.length > maxUnits) maxUnits = token.length;
-      if (wordsApart && token.indexOf(WORD_MARKER, 1) >= 0) wordsApart = false;
-      const h = fnv(token);
-      let slot = h & this.mask;
-      // A repeated token keeps the last id, as new Map(vocab.map((t, i) => [t, i])) does.
-      while (this.slots[slot] !== -1 && !(this.hashes[slot] === h && tokens[this.slots[slot]!] === token)) slot = (slot + 1) & this.mask;
-      this.slots[slot] = id;
-      this.hashes[slot] = h;
-    }
-    this.maxUnits = maxUnits;
-    this.wordsApart = wordsApart;
-    this.prefixes = prefixFilter(tokens);
-    this.prefixMask = this.prefixes.length * 32 - 1;
+    this.slots = built.slots;
+    this.hashes = built.hashes;
+    this.mask = built.slots.length - 1;
+    this.maxUnits = built.maxUnits;
+    this.wordsApart = built.wordsApart;
+    this.prefixes = built.prefixes;
+    this.prefixMask = built.prefixes.length * 32 - 1;
   }
 
   /** The table, to be stored and handed back to the constructor with the same tokens. */
@@ -172,7 +152,7 @@ export class VocabIndex {
       const ch = chars[i]!;
       units += ch.length;
       if (units > this.maxUnits) return;
-      for (let u = 0; u < ch.length; u++) h = Math.imul(h ^ ch.charCodeAt(u), FNV_PRIME);
+      for (let u = 0; u < ch.length; u++) h = fnvStep(h, ch.charCodeAt(u));
       // No token starts with this prefix, so none starts with a longer one: most words leave here after a few characters.
       if (!mayBePrefix(this.prefixes, this.prefixMask, h)) return;
       const id = this.findSpelled(chars, start, i + 1, units, h);
@@ -184,6 +164,29 @@ export class VocabIndex {
       }
     }
   }
+}
+
+/** The hash table over tokens (a repeated token keeps its last id) and the prefix filter. */
+function buildTables(tokens: readonly string[]): VocabTables {
+  let size = 1024;
+  while (size < tokens.length * 2) size *= 2;
+  const slots = new Int32Array(size).fill(-1);
+  const hashes = new Int32Array(size);
+  const mask = size - 1;
+  let maxUnits = 0;
+  let wordsApart = true;
+  for (let id = 0; id < tokens.length; id++) {
+    const token = tokens[id]!;
+    if (token.length > maxUnits) maxUnits = token.length;
+    if (wordsApart && token.indexOf(WORD_MARKER, 1) >= 0) wordsApart = false;
+    const h = fnv(token);
+    let slot = h & mask;
+    // A repeated token keeps the last id, as new Map(vocab.map((t, i) => [t, i])) does.
+    while (slots[slot] !== -1 && !(hashes[slot] === h && tokens[slots[slot]!] === token)) slot = (slot + 1) & mask;
+    slots[slot] = id;
+    hashes[slot] = h;
+  }
+  return { slots, hashes, prefixes: prefixFilter(tokens), maxUnits, wordsApart };
 }
 
 /** True when token is the text of chars[start, end), `units` UTF-16 units long. */
@@ -211,7 +214,7 @@ function spells(token: string, chars: string[], start: number, end: number, unit
 const PREFIX_BITS_PER_TOKEN = 32;
 
 /** The filter's size in 32-bit words for a vocabulary: a power of two, so a hash is masked to a bit. */
-export function prefixFilterWords(tokenCount: number): number {
+function prefixFilterWords(tokenCount: number): number {
   let bits = 1024;
   while (bits < tokenCount * PREFIX_BITS_PER_TOKEN) bits *= 2;
   return bits >>> 5;
@@ -236,7 +239,7 @@ function prefixFilter(tokens: readonly string[]): Int32Array {
   for (const token of tokens) {
     let h = FNV_OFFSET;
     for (let u = 0; u < token.length; u++) {
-      h = Math.imul(h ^ token.charCodeAt(u), FNV_PRIME);
+      h = fnvStep(h, token.charCodeAt(u));
       const a = h & mask;
       const b = secondBit(h) & mask;
       filter[a >>> 5] = filter[a >>> 5]! | (1 << (a & 31));
