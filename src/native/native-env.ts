@@ -15,12 +15,15 @@ export function setNativeEnvDefault(name: string, value: string): boolean {
       getenv: { args: [FFIType.cstring], returns: FFIType.ptr },
       setenv: { args: [FFIType.cstring, FFIType.cstring, FFIType.i32], returns: FFIType.i32 },
     });
-    const cName = Buffer.from(`${name}\0`);
-    if (libc.symbols.getenv(ptr(cName))) return false;
-    const written = libc.symbols.setenv(ptr(cName), ptr(Buffer.from(`${value}\0`)), 0) === 0;
-    libc.close();
-    if (written) process.env[name] = value;
-    return written;
+    try {
+      const cName = Buffer.from(`${name}\0`);
+      if (libc.symbols.getenv(ptr(cName))) return false;
+      const written = libc.symbols.setenv(ptr(cName), ptr(Buffer.from(`${value}\0`)), 0) === 0;
+      if (written) process.env[name] = value;
+      return written;
+    } finally {
+      libc.close(); // also when the variable was already set
+    }
   } catch {
     return false; // no libc to reach (an unusual platform): the library keeps its own default
   }
