@@ -15,6 +15,11 @@ export interface BertShape {
   maxPositions: number;
   /** Dense layers as dynamic int8 (DynamicQuantizeLinear + MatMulInteger), like a quantize_dynamic export. */
   quantize?: boolean;
+  /**
+   * How the GELU scales x before erf: "divide" by sqrt 2 (the default, as torch exports it) or
+   * "multiply" by 1/sqrt 2, as multilingual-e5-small's int8 graph has it (src/embed/gelu-division.ts).
+   */
+  geluForm?: "divide" | "multiply";
 }
 
 /** Seeded normal numbers, so the same command writes the same bytes. */
@@ -82,6 +87,8 @@ export function buildBert(shape: BertShape, seed = 42): Uint8Array {
   const mergeHeads = g.ints("merge_heads_shape", [3], [0, 0, hidden]);
   const scale = constant("attention_scale", [], 1 / Math.sqrt(headDim));
   const sqrt2 = constant("sqrt2", [], Math.SQRT2);
+  // Only in the multiply form, so the default form's bytes (the committed tiny model) stay as they were.
+  const rsqrt2 = shape.geluForm === "multiply" ? constant("rsqrt2", [], Math.SQRT1_2) : "";
   const half = constant("half", [], 0.5);
   const one = "one";
 
@@ -102,7 +109,9 @@ export function buildBert(shape: BertShape, seed = 42): Uint8Array {
 
     const up = dense(x, `${p}.intermediate`, hidden, shape.intermediate);
     // GELU(x) = 0.5 * x * (1 + erf(x / sqrt 2)); opset 17 has no Gelu op.
-    const gelu = g.op("Mul", [g.op("Mul", [up, half]), g.op("Add", [one, g.op("Erf", [g.op("Div", [up, sqrt2])])])]);
+    const halfUp = g.op("Mul", [up, half]); // made first: nodes are numbered in order, and the tiny model's names stay
+    const scaled = shape.geluForm === "multiply" ? g.op("Mul", [up, rsqrt2]) : g.op("Div", [up, sqrt2]);
+    const gelu = g.op("Mul", [halfUp, g.op("Add", [one, g.op("Erf", [scaled])])]);
     x = layerNorm(g.op("Add", [x, dense(gelu, `${p}.output`, shape.intermediate, hidden)]), `${p}.output_norm`);
   }
 

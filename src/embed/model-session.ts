@@ -9,7 +9,7 @@
 import type { InferenceSession } from "onnxruntime-node";
 import { AppError } from "../errors.ts";
 import { loadOnnxRuntime } from "../native/onnxruntime.ts";
-import { createCachedSession, type CachedSession } from "./optimized-model-cache.ts";
+import { createCachedSession, sessionFromModelFile, type CachedSession } from "./optimized-model-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
 
 /**
@@ -109,7 +109,7 @@ export class ModelSession {
     try {
       loaded = spec.cacheDir
         ? await createCachedSession(ort, { onnxPath: spec.onnxPath, modelName: spec.modelName, fingerprint: spec.fingerprint, cacheDir: spec.cacheDir, options, log })
-        : { session: await ort.InferenceSession.create(spec.onnxPath, options), source: "model" };
+        : { session: await sessionFromModelFile(ort, spec.onnxPath, options, log), source: "model" };
     } catch (error) {
       throw new AppError(
         "MODEL_LOAD",

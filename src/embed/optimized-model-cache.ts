@@ -8,9 +8,10 @@
  * _for_initializers): 0.11-0.13 s, the same vectors.
  *
  * The file is keyed on the model's content fingerprint, the ORT version,
- * the platform and the CPU (an "all"-level graph may hold kernels chosen for
- * this CPU), written to a temporary name and renamed, and described by a
- * manifest (size and the cheap hash of its ends) checked before use. A cache
+ * the platform, the CPU (an "all"-level graph may hold kernels chosen for
+ * this CPU) and the version of the rewrite ORT is given (gelu-division.ts),
+ * written to a temporary name and renamed, and described by a manifest
+ * (size and the cheap hash of its ends) checked before use. A cache
  * that fails the check or that ORT refuses is deleted and the plain model
  * loads instead; a cache folder that cannot be written only costs speed.
  */
@@ -19,6 +20,7 @@ import { cpus } from "node:os";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { InferenceSession } from "onnxruntime-node";
+import { modelForRuntime } from "./gelu-division.ts";
 import { modelFingerprint } from "./model-fingerprint.ts";
 
 type Ort = typeof import("onnxruntime-node");
@@ -56,9 +58,12 @@ interface Manifest {
   hash: string;
 }
 
-/** ORT version, platform, arch and CPU model: what an optimised graph may depend on besides the model. */
+/** Bumped when the rewrite ORT is given (gelu-division.ts) changes, so caches written before it are rebuilt once. */
+const GRAPH_REWRITE = "gelu-division 1";
+
+/** ORT version, platform, arch and CPU model, and our rewrite: what an optimised graph may depend on besides the model. */
 function runtimeKey(ort: Ort): string {
-  return `ort ${ort.env.versions.common} ${process.platform}-${process.arch} ${cpus()[0]?.model ?? "cpu"}`;
+  return `ort ${ort.env.versions.common} ${process.platform}-${process.arch} ${cpus()[0]?.model ?? "cpu"} ${GRAPH_REWRITE}`;
 }
 
 const short = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 12);
@@ -157,7 +162,7 @@ async function writeCache(ort: Ort, request: CacheRequest, paths: { file: string
   try {
     mkdirSync(paths.folder, { recursive: true });
     // Errors only: saving an "all"-level graph makes ORT warn that it suits this CPU alone, which the key already says.
-    const session = await ort.InferenceSession.create(request.onnxPath, { ...request.options, optimizedModelFilePath: temp, logSeverityLevel: 3 });
+    const session = await sessionFromModelFile(ort, request.onnxPath, { ...request.options, optimizedModelFilePath: temp, logSeverityLevel: 3 }, request.log);
     try {
       const size = statSync(temp).size;
       const manifest: Manifest = { fingerprint: request.fingerprint, runtime: runtimeKey(ort), size, hash: modelFingerprint([temp]) };
@@ -174,8 +179,14 @@ async function writeCache(ort: Ort, request: CacheRequest, paths: { file: string
   } catch {
     // The cache folder could not be made or ORT could not save there: load the model plainly (its own error, if any, is the one to report).
     removeQuietly(temp);
-    return { session: await ort.InferenceSession.create(request.onnxPath, request.options), source: "model" };
+    return { session: await sessionFromModelFile(ort, request.onnxPath, request.options, request.log), source: "model" };
   }
+}
+
+/** A session for the model file as ORT should see it: rewritten where gelu-division.ts applies. */
+export function sessionFromModelFile(ort: Ort, onnxPath: string, options: InferenceSession.SessionOptions, log?: (line: string) => void): Promise<InferenceSession> {
+  const model = modelForRuntime(onnxPath, log);
+  return typeof model === "string" ? ort.InferenceSession.create(model, options) : ort.InferenceSession.create(model, options);
 }
 
 /** The caller's extra options with more `session.*` entries, so reading from the cache keeps settings such as the threads' spinning. */

@@ -1,0 +1,60 @@
+import { describe, expect, test } from "bun:test";
+import { ProtoWriter } from "../../scripts/onnx/protobuf.ts";
+import {
+  concatBytes,
+  FIXED32,
+  fieldText,
+  LENGTH_DELIMITED,
+  lengthDelimited,
+  MalformedProtobuf,
+  readFields,
+  textField,
+  VARINT,
+  varintField,
+} from "../../src/embed/protobuf-fields.ts";
+
+describe("protobuf fields", () => {
+  test("reads what a protobuf writer wrote: varints past 32 bits, floats, strings and nested messages, in order", () => {
+    const bytes = new ProtoWriter()
+      .int(1, 2 ** 40 + 3)
+      .float(2, 1.5)
+      .string(3, "Привет")
+      .message(7, (m) => m.int(1, 300).string(2, "inner"))
+      .finish();
+    const fields = readFields(bytes);
+    expect(fields.map((f) => [f.number, f.wireType])).toEqual([
+      [1, VARINT],
+      [2, FIXED32],
+      [3, LENGTH_DELIMITED],
+      [7, LENGTH_DELIMITED],
+    ]);
+    expect(fields[0]!.value).toBe(2 ** 40 + 3);
+    expect(new DataView(fields[1]!.payload.buffer, fields[1]!.payload.byteOffset, 4).getFloat32(0, true)).toBe(1.5);
+    expect(fieldText(fields[2]!)).toBe("Привет");
+    const inner = readFields(fields[3]!.payload);
+    expect(inner[0]!.value).toBe(300);
+    expect(fieldText(inner[1]!)).toBe("inner");
+    // Each field's raw bytes, concatenated, are the message again.
+    expect(concatBytes(fields.map((f) => f.raw))).toEqual(bytes);
+  });
+
+  test("the encoders write fields the reader reads back", () => {
+    const bytes = concatBytes([varintField(2, 1), ...textField(8, "name"), ...lengthDelimited(9, [Uint8Array.of(1, 2), Uint8Array.of(3)])]);
+    const [type, name, raw] = readFields(bytes);
+    expect(type!.value).toBe(1);
+    expect(fieldText(name!)).toBe("name");
+    expect([...raw!.payload]).toEqual([1, 2, 3]);
+    // A payload of 300 bytes needs a two-byte length.
+    const long = readFields(concatBytes(lengthDelimited(1, [new Uint8Array(300)])));
+    expect(long[0]!.payload.length).toBe(300);
+  });
+
+  test("truncated fields, groups and field number 0 are malformed", () => {
+    const good = new ProtoWriter().string(1, "abcdef").finish();
+    expect(() => readFields(good.subarray(0, good.length - 1))).toThrow(MalformedProtobuf);
+    expect(() => readFields(Uint8Array.of(0x08, 0x80))).toThrow(MalformedProtobuf); // a varint cut short
+    expect(() => readFields(Uint8Array.of((1 << 3) | 3))).toThrow(MalformedProtobuf); // start group
+    expect(() => readFields(Uint8Array.of(0x00, 0x01))).toThrow(MalformedProtobuf);
+    expect(readFields(new Uint8Array(0))).toEqual([]);
+  });
+});
