@@ -27,6 +27,39 @@ import type { ModelProfile } from "./model-profile.ts";
  */
 export type ThreadSpin = "never" | "during-runs";
 
+/** How every model session is made: its threads, their waiting, and the optimiser's choices. */
+export function sessionOptions(spin: ThreadSpin): InferenceSession.SessionOptions {
+  return {
+    // intraOpNumThreads unset: ORT uses one thread per physical core. Measured on 2 cores
+    // with the 12-layer shape, two threads embed 2.4x faster than one.
+    interOpNumThreads: 1,
+    graphOptimizationLevel: "all",
+    executionMode: "sequential",
+    extra: {
+      session: {
+        ...(spin === "never" ? { intra_op: { allow_spinning: "0" } } : { intra_op: { allow_spinning: "1" }, force_spinning_stop: "1" }),
+        // Denormal floats as zero (x86; elsewhere ORT ignores it). e5 on 2 cores, the same 338 chunk texts replayed,
+        // eight alternating rounds: 4.48-4.72 s against 4.59-4.89 s, and the token states of 838 texts (English
+        // passages, English and Russian questions) bit for bit the same. ORT sets the flag on the session's own
+        // threads and on the thread that creates the process's first session: the first model thread (one started
+        // after it runs its share of each operator without the flag, which costs only speed). On the main thread
+        // JavaScript itself would flush tiny numbers to zero (Number.MIN_VALUE > 0 became false).
+        set_denormal_as_zero: "1",
+      },
+      optimization: {
+        // ORT fuses each residual Add and the LayerNormalization after it into one SkipLayerNormalization kernel,
+        // and that kernel is the slow one: in ORT 1.30's profile of e5 it took 19% of a batch (2.3 ms an operator
+        // for [4, 200, 384], where the plain LayerNormalization took 0.13 ms). Unfused, 232 chunk texts of 100
+        // scifact abstracts embedded in 4.55 s instead of 5.46 s (in process, eight alternating rounds, medians;
+        // AMD EPYC, 2 cores), and the vectors came out as the unoptimised graph's (cosine 0.9999999 on 19 texts,
+        // against 0.9983 fused: the fused kernel's arithmetic differs, and the int8 quantisation after each
+        // norm magnifies the difference).
+        disable_specified_optimizers: "SkipLayerNormFusion",
+      },
+    },
+  };
+}
+
 /** What the worker needs to open a model's session: plain data, since it crosses to another thread. */
 export interface SessionSpec {
   onnxPath: string;
@@ -86,25 +119,7 @@ export class ModelSession {
   static async open(spec: SessionSpec, log?: (line: string) => void, step?: (name: string) => void): Promise<ModelSession> {
     const ort = await loadOnnxRuntime();
     step?.("onnxruntime loaded");
-    const options: InferenceSession.SessionOptions = {
-      // intraOpNumThreads unset: ORT uses one thread per physical core. Measured on 2 cores
-      // with the 12-layer shape, two threads embed 2.4x faster than one.
-      interOpNumThreads: 1,
-      graphOptimizationLevel: "all",
-      executionMode: "sequential",
-      extra: {
-        session: {
-          ...(spec.spin === "never" ? { intra_op: { allow_spinning: "0" } } : { intra_op: { allow_spinning: "1" }, force_spinning_stop: "1" }),
-          // Denormal floats as zero (x86; elsewhere ORT ignores it). e5 on 2 cores, the same 338 chunk texts replayed,
-          // eight alternating rounds: 4.48-4.72 s against 4.59-4.89 s, and the token states of 838 texts (English
-          // passages, English and Russian questions) bit for bit the same. ORT sets the flag on the session's own
-          // threads and on the thread that creates the process's first session: the first model thread (one started
-          // after it runs its share of each operator without the flag, which costs only speed). On the main thread
-          // JavaScript itself would flush tiny numbers to zero (Number.MIN_VALUE > 0 became false).
-          set_denormal_as_zero: "1",
-        },
-      },
-    };
+    const options = sessionOptions(spec.spin);
     let loaded: CachedSession;
     try {
       loaded = spec.cacheDir

@@ -61,9 +61,10 @@ interface Manifest {
 /** Bumped when the rewrite ORT is given (gelu-division.ts) changes, so caches written before it are rebuilt once. */
 const GRAPH_REWRITE = "gelu-division 1";
 
-/** ORT version, platform, arch and CPU model, and our rewrite: what an optimised graph may depend on besides the model. */
-function runtimeKey(ort: Ort): string {
-  return `ort ${ort.env.versions.common} ${process.platform}-${process.arch} ${cpus()[0]?.model ?? "cpu"} ${GRAPH_REWRITE}`;
+/** ORT version, platform, arch and CPU model, our rewrite and the optimiser's settings: what an optimised graph depends on besides the model. */
+function runtimeKey(ort: Ort, options: InferenceSession.SessionOptions): string {
+  const optimizer = JSON.stringify(options.extra?.optimization ?? {});
+  return `ort ${ort.env.versions.common} ${process.platform}-${process.arch} ${cpus()[0]?.model ?? "cpu"} ${GRAPH_REWRITE} ${optimizer}`;
 }
 
 const short = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 12);
@@ -76,7 +77,7 @@ export function cacheFolder(cacheDir: string, modelName: string): string {
 
 function cachePaths(ort: Ort, request: CacheRequest): { file: string; manifest: string; folder: string } {
   const folder = cacheFolder(request.cacheDir, request.modelName);
-  const stem = `${request.fingerprint}-${short(runtimeKey(ort))}`;
+  const stem = `${request.fingerprint}-${short(runtimeKey(ort, request.options))}`;
   return { folder, file: join(folder, `${stem}.ort`), manifest: join(folder, `${stem}.json`) };
 }
 
@@ -84,7 +85,7 @@ function cachePaths(ort: Ort, request: CacheRequest): { file: string; manifest: 
 function readCache(ort: Ort, request: CacheRequest, file: string, manifestPath: string): Uint8Array | null {
   if (!existsSync(file) || !existsSync(manifestPath)) return null;
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest;
-  if (manifest.fingerprint !== request.fingerprint || manifest.runtime !== runtimeKey(ort)) return null;
+  if (manifest.fingerprint !== request.fingerprint || manifest.runtime !== runtimeKey(ort, request.options)) return null;
   if (statSync(file).size !== manifest.size || modelFingerprint([file]) !== manifest.hash) return null;
   // Mapped, not read: ORT then keeps using the page cache's copy. A rename over the file leaves this mapping
   // on the old inode. Windows cannot delete or replace a mapped file, so there it is read.
@@ -165,7 +166,7 @@ async function writeCache(ort: Ort, request: CacheRequest, paths: { file: string
     const session = await sessionFromModelFile(ort, request.onnxPath, { ...request.options, optimizedModelFilePath: temp, logSeverityLevel: 3 }, request.log);
     try {
       const size = statSync(temp).size;
-      const manifest: Manifest = { fingerprint: request.fingerprint, runtime: runtimeKey(ort), size, hash: modelFingerprint([temp]) };
+      const manifest: Manifest = { fingerprint: request.fingerprint, runtime: runtimeKey(ort, request.options), size, hash: modelFingerprint([temp]) };
       pruneOtherVersions(paths.folder, request.fingerprint, basename(paths.file, ".ort"));
       renameSync(temp, paths.file);
       writeFileSync(`${paths.manifest}.tmp`, JSON.stringify(manifest));

@@ -14,24 +14,9 @@ import { geluAsDivision, modelForRuntime } from "../../src/embed/gelu-division.t
 import { fieldText, MalformedProtobuf, readFields } from "../../src/embed/protobuf-fields.ts";
 import { loadOnnxRuntime } from "../../src/native/onnxruntime.ts";
 import { TINY_MODEL, tempDir } from "../helpers.ts";
+import { opTypes, optimisedOps } from "./optimised-graph.ts";
 
 const SHAPE = { vocabSize: 120, hidden: 32, layers: 2, heads: 2, intermediate: 64, maxPositions: 64 };
-
-/** The op types of a model's top-level graph, in order. */
-function opTypes(model: Uint8Array): string[] {
-  const graph = readFields(model).find((f) => f.number === 7)!;
-  return readFields(graph.payload)
-    .filter((f) => f.number === 1)
-    .map((node) => fieldText(readFields(node.payload).find((f) => f.number === 4)!));
-}
-
-/** The graph ONNX Runtime runs after its "all"-level optimisation, saved as ONNX. */
-async function optimisedOps(model: Uint8Array): Promise<string[]> {
-  const ort = await loadOnnxRuntime();
-  const path = join(tempDir("minirag-gelu-"), "optimised.onnx");
-  await ort.InferenceSession.create(model, { graphOptimizationLevel: "all", optimizedModelFilePath: path, logSeverityLevel: 3 });
-  return opTypes(readFileSync(path));
-}
 
 /** last_hidden_state for a batch of two rows, the second padded. */
 async function hiddenStates(model: Uint8Array): Promise<Float32Array> {

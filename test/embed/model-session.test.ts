@@ -7,7 +7,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { GraphBuilder } from "../../scripts/onnx/graph.ts";
+import { sessionOptions } from "../../src/embed/model-session.ts";
 import { REPO_ROOT, TINY_MODEL, runScriptInFreshProcess } from "../helpers.ts";
+import { optimisedOps } from "./optimised-graph.ts";
 
 /** Runs body in a fresh Bun process and returns what the main thread's arithmetic says about tiny numbers afterwards. */
 function mainThreadAfter(body: string): { minValuePositive: boolean; halvedPositive: boolean } {
@@ -36,5 +39,33 @@ await ModelSession.open({ onnxPath: folder.onnxPath, modelName: folder.modelName
     // ORT sets the flag only on x86 (SSE3); elsewhere it is a no-op and nothing changes.
     const flushed = process.arch === "x64" || process.arch === "ia32";
     expect(after).toEqual({ minValuePositive: !flushed, halvedPositive: !flushed });
+  });
+});
+
+describe("the optimiser's choices", () => {
+  /** A residual Add and the LayerNormalization after it, with the hidden size known, as in a BERT layer. */
+  function residualNorm(): Uint8Array {
+    const g = new GraphBuilder();
+    const a = g.input("a", "float", ["batch", "sequence", 8]);
+    const b = g.input("b", "float", ["batch", "sequence", 8]);
+    const gamma = g.floats("gamma", [8], new Float32Array(8).fill(1));
+    const beta = g.floats("beta", [8], new Float32Array(8));
+    g.op("LayerNormalization", [g.op("Add", [a, b]), gamma, beta], [{ name: "axis", int: -1 }, { name: "epsilon", float: 1e-12 }], "y");
+    g.output("y", "float", ["batch", "sequence", 8]);
+    return g.serialize("residual norm");
+  }
+
+  test("a residual Add and its LayerNormalization stay two kernels, which ORT would otherwise fuse into its slower one", async () => {
+    // Only the optimiser's settings: the session's own would set denormals-as-zero on this test process's thread.
+    const { optimization } = sessionOptions("never").extra as { optimization: Record<string, unknown> };
+    expect(await optimisedOps(residualNorm())).toEqual(["SkipLayerNormalization"]);
+    expect(await optimisedOps(residualNorm(), { optimization })).toEqual(["Add", "LayerNormalization"]);
+  });
+
+  test("both kinds of session make the same graph: only how their threads wait differs", () => {
+    const { extra: spinning, ...rest } = sessionOptions("during-runs");
+    const { extra: sleeping, ...restSleeping } = sessionOptions("never");
+    expect(rest).toEqual(restSleeping);
+    expect((spinning as { optimization: unknown }).optimization).toEqual((sleeping as { optimization: unknown }).optimization);
   });
 });

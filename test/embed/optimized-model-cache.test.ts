@@ -4,7 +4,8 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OnnxEmbedder } from "../../src/embed/embedder.ts";
 import { resolveModelFolder } from "../../src/embed/model-folder.ts";
-import { cacheFolder } from "../../src/embed/optimized-model-cache.ts";
+import { cacheFolder, createCachedSession } from "../../src/embed/optimized-model-cache.ts";
+import { loadOnnxRuntime } from "../../src/native/onnxruntime.ts";
 import { TINY_MODEL, tempDir } from "../helpers.ts";
 
 const TEXTS = ["which port does the agent listen on", "Restart the agent after an upgrade."];
@@ -18,7 +19,7 @@ function setup() {
   const load = async (withCache = true) => OnnxEmbedder.load(await resolveModelFolder(modelDir, { cacheDir, endpoint: "http://127.0.0.1:9" }), { batchTokens: 4 * 128, cacheDir: withCache ? cacheDir : undefined, log });
   const folder = () => cacheFolder(cacheDir, modelDir);
   const files = () => readdirSync(folder()).sort();
-  return { modelDir, load, folder, files, lines };
+  return { modelDir, cacheDir, load, folder, files, lines };
 }
 
 describe("the optimised model cache", () => {
@@ -79,6 +80,26 @@ describe("the optimised model cache", () => {
     expect(loaded.sessionSource).toBe("model, cache written");
     expect(await loaded.embed(TEXTS)).toEqual(expected);
     expect(s.lines.some((l) => l.includes("refused by ONNX Runtime"))).toBe(true);
+  });
+
+  test("a cache written under other optimiser settings is not used: the graph is optimised again and the old file deleted", async () => {
+    const s = setup();
+    const ort = await loadOnnxRuntime();
+    // No session.* settings here: on this test's own thread denormals-as-zero would flush JavaScript's tiny numbers.
+    const request = (extra: Record<string, unknown>) => ({
+      onnxPath: join(s.modelDir, "model.onnx"),
+      modelName: s.modelDir,
+      fingerprint: "f1",
+      cacheDir: s.cacheDir,
+      options: { graphOptimizationLevel: "all" as const, extra },
+    });
+    const fused = {};
+    const unfused = { optimization: { disable_specified_optimizers: "SkipLayerNormFusion" } };
+    expect((await createCachedSession(ort, request(fused))).source).toBe("model, cache written");
+    expect((await createCachedSession(ort, request(fused))).source).toBe("cache");
+    expect((await createCachedSession(ort, request(unfused))).source).toBe("model, cache written");
+    expect(s.files().filter((f) => f.endsWith(".ort"))).toHaveLength(1);
+    expect((await createCachedSession(ort, request(unfused))).source).toBe("cache");
   });
 
   test("a cache folder that cannot be written still loads the model", async () => {
