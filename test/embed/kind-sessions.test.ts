@@ -35,8 +35,14 @@ describe("sessions by the kind of text", () => {
 
   test("the idle clock waits for passages in progress: two overlapping embeddings keep the session until the later ends", async () => {
     const embedder = await OnnxEmbedder.load(folder, { spin: "by-kind", passageIdleMs: 100 });
-    // Long enough to run well past the sleeps below (the tiny model embeds about 600 such texts a second).
-    const long = Array.from({ length: 1500 }, (_, i) => Array.from({ length: 90 }, (_, w) => `passage${i} word${w % 11}`).join(" "));
+    // Long enough to run well past the sleeps below: sized from this machine's own pace, which differs
+    // between machines by 10x (600 such texts a second on one, 5,000 on another), measured on a separate embedder.
+    const text = (i: number) => Array.from({ length: 90 }, (_, w) => `passage${i} word${w % 11}`).join(" ");
+    const timing = await OnnxEmbedder.load(folder, { spin: "never" });
+    const started = performance.now();
+    await timing.embed(Array.from({ length: 200 }, (_, i) => text(i)));
+    const perText = (performance.now() - started) / 200;
+    const long = Array.from({ length: Math.ceil(2000 / perText) }, (_, i) => text(i));
     const first = embedder.embed(passages);
     let secondDone = false;
     const second = embedder.embed(long).then(() => (secondDone = true));
