@@ -163,7 +163,8 @@ async function writeCache(ort: Ort, request: CacheRequest, paths: { file: string
   try {
     mkdirSync(paths.folder, { recursive: true });
     // Errors only: saving an "all"-level graph makes ORT warn that it suits this CPU alone, which the key already says.
-    const session = await sessionFromModelFile(ort, request.onnxPath, { ...request.options, optimizedModelFilePath: temp, logSeverityLevel: 3 }, request.log);
+    const options: InferenceSession.SessionOptions = { ...request.options, optimizedModelFilePath: temp, logSeverityLevel: 3 };
+    const session = await sessionFromModelFile(ort, request.onnxPath, options, request.log, `${paths.file}.${process.pid}-${Date.now()}.tmp.onnx`);
     try {
       const size = statSync(temp).size;
       const manifest: Manifest = { fingerprint: request.fingerprint, runtime: runtimeKey(ort, request.options), size, hash: modelFingerprint([temp]) };
@@ -184,10 +185,26 @@ async function writeCache(ort: Ort, request: CacheRequest, paths: { file: string
   }
 }
 
-/** A session for the model file as ORT should see it: rewritten where gelu-division.ts applies. */
-export function sessionFromModelFile(ort: Ort, onnxPath: string, options: InferenceSession.SessionOptions, log?: (line: string) => void): Promise<InferenceSession> {
-  const model = modelForRuntime(onnxPath, log);
-  return typeof model === "string" ? ort.InferenceSession.create(model, options) : ort.InferenceSession.create(model, options);
+/**
+ * A session for the model file as ORT should see it: rewritten where
+ * gelu-division.ts applies, through `scratch` when given (deleted once ORT
+ * has read it), else in memory.
+ */
+export async function sessionFromModelFile(
+  ort: Ort,
+  onnxPath: string,
+  options: InferenceSession.SessionOptions,
+  log?: (line: string) => void,
+  scratch?: string,
+): Promise<InferenceSession> {
+  const model = modelForRuntime(onnxPath, log, scratch);
+  // The model's mapping, read for the rewrite, is unreferenced now: collected, it is unmapped before ORT reads its copy.
+  if (model === scratch) Bun.gc(true);
+  try {
+    return typeof model === "string" ? await ort.InferenceSession.create(model, options) : await ort.InferenceSession.create(model, options);
+  } finally {
+    if (model === scratch) removeQuietly(scratch);
+  }
 }
 
 /** The caller's extra options with more `session.*` entries, so reading from the cache keeps settings such as the threads' spinning. */

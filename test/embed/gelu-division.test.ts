@@ -5,13 +5,14 @@
  * its GELU into one kernel, which it does not do for the graph as written.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildBert } from "../../scripts/onnx/bert.ts";
 import { GraphBuilder } from "../../scripts/onnx/graph.ts";
 import { ProtoWriter } from "../../scripts/onnx/protobuf.ts";
 import { geluAsDivision, modelForRuntime } from "../../src/embed/gelu-division.ts";
-import { fieldText, MalformedProtobuf, readFields } from "../../src/embed/protobuf-fields.ts";
+import { sessionFromModelFile } from "../../src/embed/optimized-model-cache.ts";
+import { concatBytes, fieldText, MalformedProtobuf, readFields } from "../../src/embed/protobuf-fields.ts";
 import { loadOnnxRuntime } from "../../src/native/onnxruntime.ts";
 import { TINY_MODEL, tempDir } from "../helpers.ts";
 import { opTypes, optimisedOps } from "./optimised-graph.ts";
@@ -59,11 +60,11 @@ describe("the GELU rewrite", () => {
     const original = buildBert({ ...SHAPE, quantize: true, geluForm: "multiply" });
     const rewrite = geluAsDivision(original)!;
     expect(rewrite.rewritten).toBe(SHAPE.layers);
-    expect(opTypes(rewrite.model).filter((op) => op === "Div")).toHaveLength(SHAPE.layers);
-    expect(opTypes(rewrite.model).length).toBe(opTypes(original).length);
+    expect(opTypes(concatBytes(rewrite.parts)).filter((op) => op === "Div")).toHaveLength(SHAPE.layers);
+    expect(opTypes(concatBytes(rewrite.parts)).length).toBe(opTypes(original).length);
 
     const before = await optimisedOps(original);
-    const after = await optimisedOps(rewrite.model);
+    const after = await optimisedOps(concatBytes(rewrite.parts));
     expect(before.filter((op) => op === "Erf")).toHaveLength(SHAPE.layers);
     expect(before.some((op) => op.includes("Gelu"))).toBe(false);
     expect(after.filter((op) => op.includes("Gelu"))).toHaveLength(SHAPE.layers);
@@ -71,7 +72,7 @@ describe("the GELU rewrite", () => {
     expect(after.length).toBeLessThan(before.length);
 
     const expected = await hiddenStates(original);
-    const actual = await hiddenStates(rewrite.model);
+    const actual = await hiddenStates(concatBytes(rewrite.parts));
     expect(actual.length).toBe(expected.length);
     let worst = 0;
     for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(actual[i]! - expected[i]!));
@@ -86,7 +87,7 @@ describe("the GELU rewrite", () => {
   test("a hand-written Mul(x, 1/sqrt 2) -> Erf is rewritten, keeping the node's name and adding sqrt 2 once", () => {
     const rewrite = geluAsDivision(smallGelu())!;
     expect(rewrite.rewritten).toBe(1);
-    const graph = readFields(readFields(rewrite.model).find((f) => f.number === 7)!.payload);
+    const graph = readFields(readFields(concatBytes(rewrite.parts)).find((f) => f.number === 7)!.payload);
     const mul = readFields(graph.find((f) => f.number === 1)!.payload);
     expect(mul.filter((f) => f.number === 1).map(fieldText)).toEqual(["x", "minirag_gelu_sqrt2"]);
     expect(mul.filter((f) => f.number === 3).map(fieldText)).toEqual(["scale"]);
@@ -126,5 +127,28 @@ describe("the GELU rewrite", () => {
     expect(opTypes(original)).not.toContain("Div");
     expect(opTypes(given as Uint8Array).filter((op) => op === "Div")).toHaveLength(SHAPE.layers);
     expect(modelForRuntime(join(TINY_MODEL, "model.onnx"))).toBe(join(TINY_MODEL, "model.onnx"));
+  });
+
+  test("with a scratch file the rewritten model is written there and its path given; one that cannot be written gives the model's own path", () => {
+    const dir = tempDir("minirag-gelu-");
+    const original = buildBert({ ...SHAPE, geluForm: "multiply" });
+    writeFileSync(join(dir, "model.onnx"), original);
+    const scratch = join(dir, "rewritten.tmp.onnx");
+    expect(modelForRuntime(join(dir, "model.onnx"), undefined, scratch)).toBe(scratch);
+    expect(readFileSync(scratch)).toEqual(Buffer.from(concatBytes(geluAsDivision(original)!.parts)));
+    const lines: string[] = [];
+    expect(modelForRuntime(join(dir, "model.onnx"), (line) => lines.push(line), join(dir, "no-such-folder", "x.onnx"))).toBe(join(dir, "model.onnx"));
+    expect(lines.join("\n")).toContain("could not be written");
+  });
+
+  test("a session made through a scratch file runs the rewritten graph, and the scratch file is gone after", async () => {
+    const dir = tempDir("minirag-gelu-");
+    writeFileSync(join(dir, "model.onnx"), buildBert({ ...SHAPE, quantize: true, geluForm: "multiply" }));
+    const scratch = join(dir, "rewritten.tmp.onnx");
+    const optimised = join(dir, "optimised.onnx");
+    const ort = await loadOnnxRuntime();
+    await sessionFromModelFile(ort, join(dir, "model.onnx"), { graphOptimizationLevel: "all", optimizedModelFilePath: optimised, logSeverityLevel: 3 }, undefined, scratch);
+    expect(existsSync(scratch)).toBe(false);
+    expect(opTypes(readFileSync(optimised)).filter((op) => op.includes("Gelu"))).toHaveLength(SHAPE.layers);
   });
 });
