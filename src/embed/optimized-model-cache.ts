@@ -9,11 +9,12 @@
  *
  * The file is keyed on the model's content fingerprint, the ORT version,
  * the platform, the CPU (an "all"-level graph may hold kernels chosen for
- * this CPU) and the version of the rewrite ORT is given (gelu-division.ts),
- * written to a temporary name and renamed, and described by a manifest
- * (size and the cheap hash of its ends) checked before use. A cache
- * that fails the check or that ORT refuses is deleted and the plain model
- * loads instead; a cache folder that cannot be written only costs speed.
+ * this CPU), the version of the rewrite ORT is given (gelu-division.ts) and
+ * the optimiser's settings (model-session.ts), written to a temporary name
+ * and renamed, and described by a manifest (size and the cheap hash of its
+ * ends) checked before use. A cache that fails the check or that ORT refuses
+ * is deleted and the plain model loads instead; a cache folder that cannot
+ * be written only costs speed.
  */
 import { createHash } from "node:crypto";
 import { cpus } from "node:os";
