@@ -85,7 +85,10 @@ export function geluAsDivision(model: Uint8Array): GeluRewrite | null {
   }
   // An initializer that is also a graph input can be overridden at run time: not a constant to rely on.
   for (const field of graphFields) {
-    if (field.number === GRAPH_INPUT) scalars.delete(valueInfoName(field.payload));
+    if (field.number !== GRAPH_INPUT) continue;
+    const input = valueInfoName(field.payload);
+    scalars.delete(input);
+    names.add(input);
   }
 
   const nodes = graphFields.filter((f) => f.number === GRAPH_NODE).map(readNode);
