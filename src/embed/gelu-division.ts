@@ -20,7 +20,22 @@
  * alternating rounds: median 6.36 -> 5.99 s.
  */
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
-import { concatBytes, fieldText, FIXED32, LENGTH_DELIMITED, lengthDelimited, MalformedProtobuf, readFields, textField, varintField, type WireField } from "./protobuf-fields.ts";
+import {
+  concatBytes,
+  fieldText,
+  FIXED32,
+  LENGTH_DELIMITED,
+  lengthDelimited,
+  MalformedProtobuf,
+  packedVarints,
+  readFields,
+  textField,
+  varintField,
+  type WireField,
+} from "./protobuf-fields.ts";
+
+/** Part of the optimised-model cache's key (optimized-model-cache.ts): bumped when this rewrite changes, so graphs written before it are rebuilt once. */
+export const GELU_REWRITE_VERSION = "gelu-division 1";
 
 // Field numbers of onnx.proto.
 const MODEL_GRAPH = 7;
@@ -114,7 +129,7 @@ export function geluAsDivision(model: Uint8Array): GeluRewrite | null {
   if (replaced.size === 0) return null;
 
   const graphParts = graphFields.flatMap((f) => replaced.get(f) ?? [f.raw]);
-  graphParts.push(...lengthDelimited(GRAPH_INITIALIZER, [concatBytes(scalarTensor(sqrt2, Math.SQRT2))]));
+  graphParts.push(...lengthDelimited(GRAPH_INITIALIZER, scalarTensor(sqrt2, Math.SQRT2)));
   const modelParts = modelFields.flatMap((f) => (f === graphs[0] ? lengthDelimited(MODEL_GRAPH, graphParts) : [f.raw]));
   return { parts: modelParts, rewritten: replaced.size };
 }
@@ -171,7 +186,7 @@ function readTensor(bytes: Uint8Array): Tensor {
     if (f.number === TENSOR_NAME) name = fieldText(f);
     else if (f.number === TENSOR_DATA_LOCATION) external = f.value === EXTERNAL;
     else if (f.number === TENSOR_DATA_TYPE) type = f.value;
-    else if (f.number === TENSOR_DIMS) elements *= f.wireType === LENGTH_DELIMITED ? packedProduct(f.payload) : f.value;
+    else if (f.number === TENSOR_DIMS) elements *= f.wireType === LENGTH_DELIMITED ? packedVarints(f.payload).reduce((a, b) => a * b, 1) : f.value;
     else if ((f.number === TENSOR_RAW_DATA && f.wireType === LENGTH_DELIMITED) || (f.number === TENSOR_FLOAT_DATA && (f.wireType === LENGTH_DELIMITED || f.wireType === FIXED32))) {
       const view = new DataView(f.payload.buffer, f.payload.byteOffset, f.payload.byteLength);
       for (let at = 0; at + 4 <= f.payload.length && values.length < 2; at += 4) values.push(view.getFloat32(at, true));
@@ -179,23 +194,6 @@ function readTensor(bytes: Uint8Array): Tensor {
   }
   const scalar = type === FLOAT && elements === 1 && values.length === 1 ? values[0] : undefined;
   return { name, external, scalar };
-}
-
-/** The product of packed varint dims. */
-function packedProduct(payload: Uint8Array): number {
-  let product = 1;
-  let value = 0;
-  let scale = 1;
-  for (const byte of payload) {
-    value += (byte & 0x7f) * scale;
-    scale *= 128;
-    if (byte < 0x80) {
-      product *= value;
-      value = 0;
-      scale = 1;
-    }
-  }
-  return product;
 }
 
 function valueInfoName(bytes: Uint8Array): string {

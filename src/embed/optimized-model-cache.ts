@@ -21,7 +21,7 @@ import { cpus } from "node:os";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { InferenceSession } from "onnxruntime-node";
-import { modelForRuntime } from "./gelu-division.ts";
+import { GELU_REWRITE_VERSION, modelForRuntime } from "./gelu-division.ts";
 import { modelFingerprint } from "./model-fingerprint.ts";
 
 type Ort = typeof import("onnxruntime-node");
@@ -59,13 +59,10 @@ interface Manifest {
   hash: string;
 }
 
-/** Bumped when the rewrite ORT is given (gelu-division.ts) changes, so caches written before it are rebuilt once. */
-const GRAPH_REWRITE = "gelu-division 1";
-
 /** ORT version, platform, arch and CPU model, our rewrite and the optimiser's settings: what an optimised graph depends on besides the model. */
 function runtimeKey(ort: Ort, options: InferenceSession.SessionOptions): string {
   const optimizer = JSON.stringify(options.extra?.optimization ?? {});
-  return `ort ${ort.env.versions.common} ${process.platform}-${process.arch} ${cpus()[0]?.model ?? "cpu"} ${GRAPH_REWRITE} ${optimizer}`;
+  return `ort ${ort.env.versions.common} ${process.platform}-${process.arch} ${cpus()[0]?.model ?? "cpu"} ${GELU_REWRITE_VERSION} ${optimizer}`;
 }
 
 const short = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 12);

@@ -63,6 +63,17 @@ export function readFields(message: Uint8Array): WireField[] {
   return fields;
 }
 
+/** The values of a packed repeated varint field (its payload). */
+export function packedVarints(payload: Uint8Array): number[] {
+  const values: number[] = [];
+  for (let at = 0; at < payload.length; ) {
+    const [value, next] = readVarint(payload, at);
+    values.push(value);
+    at = next;
+  }
+  return values;
+}
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 

@@ -7,6 +7,7 @@ import {
   LENGTH_DELIMITED,
   lengthDelimited,
   MalformedProtobuf,
+  packedVarints,
   readFields,
   textField,
   VARINT,
@@ -47,6 +48,13 @@ describe("protobuf fields", () => {
     // A payload of 300 bytes needs a two-byte length.
     const long = readFields(concatBytes(lengthDelimited(1, [new Uint8Array(300)])));
     expect(long[0]!.payload.length).toBe(300);
+  });
+
+  test("a packed repeated varint field reads back as its values; a cut-off one is malformed", () => {
+    const packed = concatBytes([varintField(1, 3), varintField(1, 300), varintField(1, 2 ** 35)].map((f) => f.subarray(1)));
+    expect(packedVarints(packed)).toEqual([3, 300, 2 ** 35]);
+    expect(packedVarints(new Uint8Array(0))).toEqual([]);
+    expect(() => packedVarints(Uint8Array.of(0x80))).toThrow(MalformedProtobuf);
   });
 
   test("truncated fields, groups and field number 0 are malformed", () => {
