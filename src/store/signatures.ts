@@ -46,6 +46,8 @@ export async function readSignatures(table: Table): Promise<{ source: string; mi
     .where(`chunk_index = 0 AND ${SIGNATURE_COLUMN} IS NOT NULL`)
     .select(["source", SIGNATURE_COLUMN, ...(dated ? [DATE_COLUMN] : [])])
     .toArrow();
+  // No signed row (the column added to an older index by a write, before a sync signs it): the empty answer has no columns at all.
+  if (arrow.numRows === 0) return [];
   const source = arrow.getChild("source")!.toArray() as string[];
   const minhash = arrow.getChild(SIGNATURE_COLUMN)!.toArray() as string[];
   const date = dated ? arrow.getChild(DATE_COLUMN)! : null;

@@ -124,6 +124,10 @@ describe("look-alikes", () => {
     await table.dropColumns(["minhash"]);
     expect((await fullStatus(app)).unsignedSourceCount).toBe(3);
     expect(await lookAlikesByPath(app, "warehouse")).toEqual({ "handbook.md": undefined, "handbook-v2.md": undefined });
+    // A write can add the column (all nulls) before the sync signs anything: searches still answer, with no look-alikes.
+    await table.addColumns([{ name: "minhash", valueSql: "CAST(NULL AS STRING)" }]);
+    expect(await readSignatures(table)).toEqual([]);
+    expect(await lookAlikesByPath(app, "warehouse")).toEqual({ "handbook.md": undefined, "handbook-v2.md": undefined });
 
     const report = await runSync(app);
     expect(report.counts).toMatchObject({ signed: 3, ingested: 0, skipped: 3, moved: 0 });
