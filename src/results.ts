@@ -2,7 +2,7 @@
  * The result types that reading and searching both return, kept below both
  * so neither has to import the other.
  */
-import type { Hit } from "./store/chunk-store.ts";
+import type { ChunkRow } from "./store/chunk-row.ts";
 
 export interface ChunkResult {
   text: string;
@@ -16,7 +16,7 @@ export interface ChunkResult {
   pages?: string;
 }
 
-export function toChunkResult(row: Hit, score: number, distance: number | null): ChunkResult {
+export function toChunkResult(row: Pick<ChunkRow, "text" | "source" | "title" | "chunk_index" | "parent_id" | "pages">, score: number, distance: number | null): ChunkResult {
   const result: ChunkResult = { text: row.text, source: row.source, title: row.title, chunkIndex: row.chunk_index, score, distance, parentId: row.parent_id ?? null };
   if (row.pages) result.pages = row.pages;
   return result;

@@ -41,7 +41,7 @@ function wordsOf(reduced: string): string[] {
 /** A hit's words: its search columns where the index has them, else its text and title reduced here. */
 function hitWords(hit: Hit): string[] {
   if (typeof hit.text_search === "string") return wordsOf(`${hit.text_search} ${hit.title_search ?? ""}`);
-  return wordsOf(keywordText(`${hit.text} ${hit.title}`));
+  return wordsOf(keywordText(`${hit.text ?? ""} ${hit.title ?? ""}`));
 }
 
 /**

@@ -7,7 +7,7 @@ import type { App } from "../app.ts";
 import { joinParent } from "../chunk/join-parent.ts";
 import { AppError } from "../errors.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
-import type { ChunkStore, Hit } from "../store/chunk-store.ts";
+import type { ChunkStore, Hit, SectionChunk } from "../store/chunk-store.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { scopeFilter } from "../scan/scope.ts";
 import { fuseRankings, vectorOnly, type Fused } from "./fusion.ts";
@@ -105,20 +105,25 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
       ? fuseRankings(vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits))
       : vectorOnly(vectorHits);
   const modeNotice = await keywordOnlyNotice(store, none, config.maxDistance !== undefined);
-  const ranked = fused.map((f) => toChunkResult(f.item, f.score, f.distance));
   // RAG_MAX_DISTANCE drops hits without a distance, which in keyword-only mode is every hit: it has nothing to judge then.
-  const results = applyResultFilters(ranked, { maxDistance: none ? undefined : config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK });
-  if (results.length === 0) {
+  const kept = applyResultFilters(
+    fused.map((f) => ({ hit: f.item, score: f.score, distance: f.distance, source: f.item.source })),
+    { maxDistance: none ? undefined : config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK },
+  );
+  if (kept.length === 0) {
     const notice = [modeNotice, await emptyNotice(store, filter, input.scope)].filter(Boolean).join(" ");
-    return { results, sources: [], parents: {}, ...(notice ? { notice } : {}), ...labelled?.fields };
+    return { results: [], sources: [], parents: {}, ...(notice ? { notice } : {}), ...labelled?.fields };
   }
   const table = await store.open();
-  // The sections' read need not wait for the sources' look-alikes and labels.
-  const [sources, parents] = await Promise.all([
-    withLookAlikes(store.dbPath, table, citedSources(results, config.roots), config.roots, labelsOn(config.roots)).then((cited) => withLabelFields(table, config.roots, cited)),
-    parentsOf(store, results),
+  // The cited documents' look-alikes and labels need only their paths, so they are read beside the kept hits' rows.
+  const citedPaths = [...new Set(kept.map((k) => k.source))].map((source) => ({ source }));
+  const [extras, shown] = await Promise.all([
+    withLookAlikes(store.dbPath, table, citedPaths, config.roots, labelsOn(config.roots)).then((cited) => withLabelFields(table, config.roots, cited)),
+    shownRows(store, kept),
   ]);
-  return { results, sources, parents, ...(modeNotice && { notice: modeNotice }), ...labelled?.fields };
+  const results = kept.map((k) => toChunkResult(shown.row(k.hit.id), k.score, k.distance));
+  const sources = citedSources(results, config.roots).map((ref, i) => ({ ...ref, ...extras[i] }));
+  return { results, sources, parents: shown.parents, ...(modeNotice && { notice: modeNotice }), ...labelled?.fields };
 }
 
 /** Said with every answer while search is keyword-only, or while some chunks still wait for vectors. */
@@ -150,10 +155,23 @@ function citedSources(results: ChunkResult[], roots: string[]): SourceRef[] {
   return [...bySource.values()];
 }
 
-async function parentsOf(store: ChunkStore, results: ChunkResult[]): Promise<Record<string, string>> {
-  const ids = [...new Set(results.map((r) => r.parentId).filter((id): id is string => id !== null))];
-  const chunks = await store.parentChunks(ids);
+/**
+ * The kept hits' rows and their sections, in one read (resultRows): a hit
+ * with a section is among its section's chunks. Every row comes from the
+ * version the hits were found in, so each one is there.
+ */
+async function shownRows(store: ChunkStore, kept: { hit: Hit }[]): Promise<{ row(id: string): SectionChunk; parents: Record<string, string> }> {
+  const parentIds = [...new Set(kept.map((k) => k.hit.parent_id).filter((id): id is string => id !== null))];
+  const rows = await store.resultRows(parentIds, kept.filter((k) => k.hit.parent_id === null).map((k) => k.hit.id));
+  const byId = new Map(rows.map((r) => [r.id, r]));
   const parents: Record<string, string> = {};
-  for (const id of ids) parents[id] = joinParent(chunks.filter((c) => c.parent_id === id).map((c) => ({ text: c.text, contextLines: c.context_lines })));
-  return parents;
+  for (const id of parentIds) parents[id] = joinParent(rows.filter((c) => c.parent_id === id).map((c) => ({ text: c.text, contextLines: c.context_lines })));
+  return {
+    row(id) {
+      const row = byId.get(id);
+      if (!row) throw new Error(`chunk ${id} was found by the search but not read back from the same index version`);
+      return row;
+    },
+    parents,
+  };
 }

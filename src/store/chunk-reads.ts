@@ -9,22 +9,29 @@ import type { Table } from "@lancedb/lancedb";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { HAS_VECTOR, META_COLUMNS, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { keywordText } from "./keyword-text.ts";
-import { SEARCH_COLUMNS } from "./search-columns.ts";
+import { LEGACY_SEARCH_COLUMNS, SEARCH_COLUMNS } from "./search-columns.ts";
 import { withPlan, type VectorPlan } from "./vector-index.ts";
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
 
 export type Meta = Omit<ChunkRow, "vector">;
 
 /**
- * What a search hit carries: what a result shows and fusion needs, not the
- * bookkeeping columns (hashes, times, sizes). At 100k chunks the full row cost
- * each side about 2-3 ms more (scripts/bench/query-profile.ts).
+ * What a search hit carries: what fusion, the result filters and the sections
+ * read need. A hit's text, title and pages are read only for the hits an
+ * answer keeps, together with their sections (resultRows): every column a
+ * search selects is read and copied for all its rows, up to 110 a side. At
+ * 100k chunks (e5, 200 scifact questions) leaving them out took 0.7 ms from
+ * the vector side and 0.9 ms from the keyword side measured alone; whole
+ * queries, alternating with the build before, used 0.6-1.0 ms less CPU and
+ * answered 0-0.9 ms sooner at p50 (scripts/bench/query-profile.ts).
  */
-export const HIT_COLUMNS = ["id", "source", "title", "chunk_index", "parent_id", "text", "pages"] as const;
-export type Hit = Pick<ChunkRow, (typeof HIT_COLUMNS)[number] | "text_search" | "title_search"> & { _distance?: number; _score?: number };
+export const HIT_COLUMNS = ["id", "source", "chunk_index", "parent_id"] as const;
+/** text and title come along only from a keyword search on a table without search columns (keyword-coverage.ts reads them then). */
+export type Hit = Pick<ChunkRow, (typeof HIT_COLUMNS)[number]> &
+  Partial<Pick<ChunkRow, "text_search" | "title_search" | "text" | "title">> & { _distance?: number; _score?: number };
 
-/** What a section is rebuilt from (join-parent.ts). */
-export const SECTION_COLUMNS = ["source", "chunk_index", "parent_id", "text", "context_lines"] as const;
+/** What a section is rebuilt from (join-parent.ts), and what a kept hit shows. */
+export const SECTION_COLUMNS = ["id", "source", "title", "chunk_index", "parent_id", "text", "context_lines", "pages"] as const;
 export type SectionChunk = Pick<ChunkRow, (typeof SECTION_COLUMNS)[number]>;
 
 /** A table's columns among the wanted ones: a table written by an older version may lack a newer column. */
@@ -74,21 +81,25 @@ export async function keywordSearch(table: Table, columns: Set<string> | null, i
     .query()
     .fullTextSearch(new lance.MultiMatchQuery(onSearchColumns ? keywordText(text) : text, [...indexed]))
     .limit(limit + Math.min(limit, KEYWORD_EXTRA_ROWS))
-    // The search columns come along so the caller can see which query words a hit matched (keyword-coverage.ts).
-    .select([...present(HIT_COLUMNS, columns), ...(onSearchColumns ? SEARCH_COLUMNS : []), "_score"]);
+    // The search columns (or before them text and title) come along so the caller can see which query words a hit matched (keyword-coverage.ts).
+    .select([...present(HIT_COLUMNS, columns), ...(onSearchColumns ? SEARCH_COLUMNS : LEGACY_SEARCH_COLUMNS), "_score"]);
   if (filter) query = query.where(filter);
   return ((await query.toArray()) as Hit[]).map(plain).sort((a, b) => b._score! - a._score! || byId(a, b)).slice(0, limit);
 }
 
-/** Chunks by parent id, for the parents map of a response, in source and chunk order. */
-export async function parentChunks(table: Table, columns: Set<string> | null, parentIds: string[]): Promise<SectionChunk[]> {
-  if (parentIds.length === 0) return [];
-  const rows = (await table
-    .query()
-    .where(`parent_id IN (${parentIds.map(sqlString).join(", ")})`)
-    .select(present(SECTION_COLUMNS, columns))
-    .toArray()) as SectionChunk[];
-  return rows.map(plain).sort((a, b) => (a.source === b.source ? a.chunk_index - b.chunk_index : a.source < b.source ? -1 : 1));
+/**
+ * The rows an answer shows: every chunk of the given sections (parent ids),
+ * and the given chunks that have no section (rows from before sections, by
+ * id), in source and chunk order. One read gives both a kept hit's own text
+ * and its section's.
+ */
+export async function resultRows(table: Table, columns: Set<string> | null, parentIds: string[], ids: string[]): Promise<SectionChunk[]> {
+  const read = (where: string) => table.query().where(where).select(present(SECTION_COLUMNS, columns)).toArray() as Promise<SectionChunk[]>;
+  const [sections, loose] = await Promise.all([
+    parentIds.length ? read(`parent_id IN (${parentIds.map(sqlString).join(", ")})`) : [],
+    ids.length ? read(`id IN (${ids.map(sqlString).join(", ")})`) : [],
+  ]);
+  return [...sections, ...loose].map(plain).sort((a, b) => (a.source === b.source ? a.chunk_index - b.chunk_index : a.source < b.source ? -1 : 1));
 }
 
 /** A source's chunks in order, optionally only chunk_index from..to. */

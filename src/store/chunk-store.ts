@@ -21,7 +21,7 @@ import { countPending, pendingChunks, pendingSources, writeVectors, type Pending
 import type { SourceSummary } from "./source-summary.ts";
 import { TableView } from "./table-view.ts";
 import { backfillSearchColumns, keywordColumns, missingNow } from "./search-columns.ts";
-import { keywordSearch, listSources, parentChunks, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
+import { keywordSearch, listSources, resultRows, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
 import { tablePlan } from "./vector-index.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
@@ -216,10 +216,10 @@ export class ChunkStore extends TableView {
     return table ? sourceChunks(table, this.columns, source, from, to) : [];
   }
 
-  /** Chunks by parent id, for the parents map of a response. */
-  async parentChunks(parentIds: string[]): Promise<SectionChunk[]> {
+  /** The chunks of the given sections, and the given section-less chunks: what an answer shows (chunk-reads.ts). */
+  async resultRows(parentIds: string[], ids: string[]): Promise<SectionChunk[]> {
     const table = await this.open();
-    return table ? parentChunks(table, this.columns, parentIds) : [];
+    return table ? resultRows(table, this.columns, parentIds, ids) : [];
   }
 
   async listSources(): Promise<SourceSummary[]> {

@@ -4,6 +4,8 @@ import type { App } from "../../src/app.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
+import type { Embedder } from "../../src/embed/embedder.ts";
+import type { ChunkRow } from "../../src/store/chunk-row.ts";
 import { failure, testApp, writeTree } from "../helpers.ts";
 
 let app: App;
@@ -71,6 +73,28 @@ describe("response shape", () => {
     const rules = r.sources.find((s) => s.source.endsWith("rules.md"))!;
     expect(rules).toEqual({ source: join(root, "policy/rules.md"), title: "Policy", hits: ruleHits.length, displayPath: "policy/rules.md" });
     expect(r.sources.map((s) => s.source)).toEqual([...new Set(r.results.map((h) => h.source))]);
+  });
+});
+
+describe("shown rows", () => {
+  test("a hit without a section (a row from before sections) still shows its own text, title and pages", async () => {
+    const { app: old } = await testApp();
+    const embedder = (await old.embedderOrNone()) as Embedder;
+    const texts = ["The boiler manual says to bleed the radiators every autumn.", "Unrelated notes about gardening tools."];
+    const vectors = await embedder.embed(texts);
+    const rows: ChunkRow[] = texts.map((text, i) => ({
+      id: `/old/manual.pdf#${i}`, source: "/old/manual.pdf", source_type: "file", title: "Boiler manual", chunk_index: i, parent_id: null, text, vector: vectors[i]!,
+      scheme: 3, content_hash: "h", mtime: 0, file_size: 100, ingested_at: "2026-11-29T00:00:00Z", ocr_engine: "", pages: String(i + 3),
+    }));
+    await old.store.replaceSources(["/old/manual.pdf"], rows, embedder.dimensions);
+    const r = await queryDocuments(old, { query: "bleed the radiators", topK: 2, hybridWeight: 1 });
+    // At w = 1 the vector side's hits still come, after the keyword hit, with no score.
+    expect(r.results.map((h) => [h.text, h.title, h.pages, h.parentId])).toEqual([
+      [texts[0], "Boiler manual", "3", null],
+      [texts[1], "Boiler manual", "4", null],
+    ]);
+    expect(r.parents).toEqual({});
+    expect(r.sources).toEqual([{ source: "/old/manual.pdf", title: "Boiler manual", hits: 2, displayPath: "/old/manual.pdf" }]);
   });
 });
 
