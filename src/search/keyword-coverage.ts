@@ -23,7 +23,7 @@ const CACHE_LIMIT = 50_000;
  * Each word as coverage compares it, by the word as written: a query reads
  * the words of up to 100 hits, some 20,000 at 100k chunks, and looking each
  * up once instead of lower-casing and testing it first took the coverage of
- * a scifact question from about 0.7 to 0.3 ms.
+ * a scifact question from 0.71 to 0.46 ms (p50).
  */
 const comparables = new Map<string, string>();
 
