@@ -121,7 +121,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     withLookAlikes(store.dbPath, table, citedPaths, config.roots, labelsOn(config.roots)).then((cited) => withLabelFields(table, config.roots, cited)),
     shownRows(store, kept),
   ]);
-  const results = kept.map((k) => toChunkResult(shown.row(k.hit.id), k.score, k.distance));
+  const results = kept.map((k) => toChunkResult(shown.row(k.hit), k.score, k.distance));
   const sources = citedSources(results, config.roots).map((ref, i) => ({ ...ref, ...extras[i] }));
   return { results, sources, parents: shown.parents, ...(modeNotice && { notice: modeNotice }), ...labelled?.fields };
 }
@@ -160,16 +160,17 @@ function citedSources(results: ChunkResult[], roots: string[]): SourceRef[] {
  * with a section is among its section's chunks. Every row comes from the
  * version the hits were found in, so each one is there.
  */
-async function shownRows(store: ChunkStore, kept: { hit: Hit }[]): Promise<{ row(id: string): SectionChunk; parents: Record<string, string> }> {
+async function shownRows(store: ChunkStore, kept: { hit: Hit }[]): Promise<{ row(hit: Hit): SectionChunk; parents: Record<string, string> }> {
   const parentIds = [...new Set(kept.map((k) => k.hit.parent_id).filter((id): id is string => id !== null))];
   const rows = await store.resultRows(parentIds, kept.filter((k) => k.hit.parent_id === null).map((k) => k.hit.id));
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const key = (r: { source: string; chunk_index: number }) => `${r.chunk_index} ${r.source}`;
+  const byKey = new Map(rows.map((r) => [key(r), r]));
   const parents: Record<string, string> = {};
   for (const id of parentIds) parents[id] = joinParent(rows.filter((c) => c.parent_id === id).map((c) => ({ text: c.text, contextLines: c.context_lines })));
   return {
-    row(id) {
-      const row = byId.get(id);
-      if (!row) throw new Error(`chunk ${id} was found by the search but not read back from the same index version`);
+    row(hit) {
+      const row = byKey.get(key(hit));
+      if (!row) throw new Error(`chunk ${hit.id} was found by the search but not read back from the same index version`);
       return row;
     },
     parents,
