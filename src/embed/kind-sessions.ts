@@ -5,7 +5,8 @@
  * asks questions and also embeds documents holds two sessions while it
  * embeds documents.
  *
- * - "never": every text through a session whose threads sleep.
+ * - "never": every text through a session whose threads sleep (and on 2
+ *   cores, only one thread: model-session.ts questionThreads).
  * - "during-runs": every text through a session whose threads spin while a run
  *   lasts (CLI commands that embed documents and ask nothing).
  * - "by-kind" (the MCP server, and CLI commands that ask): questions through a

@@ -62,10 +62,12 @@ describe("the optimiser's choices", () => {
     expect(await optimisedOps(residualNorm(), { optimization })).toEqual(["Add", "LayerNormalization"]);
   });
 
-  test("both kinds of session make the same graph: only how their threads wait differs", () => {
-    const { extra: spinning, ...rest } = sessionOptions("during-runs");
-    const { extra: sleeping, ...restSleeping } = sessionOptions("never");
+  test("both kinds of session make the same graph: only their threads differ (how they wait; on 2 cores, how many a question gets)", () => {
+    const { extra: spinning, ...rest } = sessionOptions("during-runs", 2);
+    const { extra: sleeping, intraOpNumThreads, ...restSleeping } = sessionOptions("never", 2);
     expect(rest).toEqual(restSleeping);
     expect((spinning as { optimization: unknown }).optimization).toEqual((sleeping as { optimization: unknown }).optimization);
+    expect([intraOpNumThreads, rest.intraOpNumThreads]).toEqual([1, undefined]);
+    expect(sessionOptions("never", 8).intraOpNumThreads).toBeUndefined();
   });
 });
