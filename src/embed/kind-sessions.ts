@@ -5,8 +5,7 @@
  * asks questions and also embeds documents holds two sessions while it
  * embeds documents.
  *
- * - "never": every text through a session whose threads sleep (and on 2
- *   cores, only one thread: model-session.ts questionThreads).
+ * - "never": every text through a session whose threads sleep.
  * - "during-runs": every text through a session whose threads spin while a run
  *   lasts (CLI commands that embed documents and ask nothing).
  * - "by-kind" (the MCP server, and CLI commands that ask): questions through a
@@ -46,7 +45,8 @@ export class KindSessions {
 
   /** Opens the first session; under "by-kind" the passages' opens when first needed. */
   static async open(spec: Omit<SessionSpec, "spin">, policy: SpinPolicy, log?: (line: string) => void, idleMs = PASSAGE_SESSION_IDLE_MS): Promise<KindSessions> {
-    const main = await RemoteSession.open({ ...spec, spin: policy === "during-runs" ? "during-runs" : "never" }, log);
+    // Under "by-kind" the first session embeds questions only (model-session.ts questionThreads), unless the passages' cannot open.
+    const main = await RemoteSession.open({ ...spec, spin: policy === "during-runs" ? "during-runs" : "never", questionsOnly: policy === "by-kind" }, log);
     return new KindSessions(main, spec, policy, idleMs, log);
   }
 
@@ -68,6 +68,7 @@ export class KindSessions {
     clearTimeout(this.idleTimer);
     try {
       this.passages ??= RemoteSession.open({ ...this.spec, spin: "during-runs" }).catch((error: unknown) => {
+        // Slower on 2 cores, where the question session has one thread, but every text still embeds.
         this.log?.(`passages embed through the question session: a second session could not open (${(error as Error).message})`);
         return this.main;
       });

@@ -29,25 +29,26 @@ import type { ModelProfile } from "./model-profile.ts";
 export type ThreadSpin = "never" | "during-runs";
 
 /**
- * On 2 cores a question runs on one thread, leaving the other core to the
- * keyword search beside its embedding. A question is a few dozen tokens,
- * which a second thread barely speeds up (e5's shape: 4.05 ms with two,
- * 4.23 ms with one, alone), while the search loses a core to it. At 100k
- * chunks, the builds alternating query by query in one process (300 scifact
- * questions, three runs): hybrid p50 0.4-0.7 ms lower, 1.3-1.6 ms less CPU a
- * query. With more cores the search has its own, and ORT's default stands
+ * On 2 cores a session that embeds only questions runs on one thread,
+ * leaving the other core to the keyword search beside each embedding. A
+ * question is a few dozen tokens, which a second thread barely speeds up
+ * (e5's shape: 4.05 ms with two, 4.23 ms with one, alone), while the search
+ * loses a core to it. At 100k chunks, the builds alternating query by query
+ * in one process (300 scifact questions, three runs): hybrid p50 0.4-0.7 ms
+ * lower, 1.3-1.6 ms less CPU a query. Passages keep ORT's default, as do
+ * machines with more cores, where the search has cores of its own
  * (unmeasured there).
  */
-function questionThreads(cores: number): { intraOpNumThreads?: number } {
-  return cores <= 2 ? { intraOpNumThreads: 1 } : {};
+function questionThreads(questionsOnly: boolean, cores: number): { intraOpNumThreads?: number } {
+  return questionsOnly && cores <= 2 ? { intraOpNumThreads: 1 } : {};
 }
 
 /** How every model session is made: its threads, their waiting, and the optimiser's choices. */
-export function sessionOptions(spin: ThreadSpin, cores = availableParallelism()): InferenceSession.SessionOptions {
+export function sessionOptions(spin: ThreadSpin, questionsOnly = false, cores = availableParallelism()): InferenceSession.SessionOptions {
   return {
-    // Passages: intraOpNumThreads unset, so ORT uses one thread per physical core. Measured on 2 cores
-    // with the 12-layer shape, two threads embed 2.4x faster than one.
-    ...(spin === "never" && questionThreads(cores)),
+    // intraOpNumThreads unset (all but a questions-only session on 2 cores): ORT uses one thread per physical
+    // core. Measured on 2 cores with the 12-layer shape, two threads embed passages 2.4x faster than one.
+    ...questionThreads(questionsOnly, cores),
     interOpNumThreads: 1,
     graphOptimizationLevel: "all",
     executionMode: "sequential",
@@ -84,6 +85,8 @@ export interface SessionSpec {
   /** Where the optimised copy of the model is kept (optimized-model-cache.ts); none: the model is optimised on every load. */
   cacheDir?: string;
   spin: ThreadSpin;
+  /** The session embeds questions only (the "by-kind" policy's first session): see questionThreads. */
+  questionsOnly?: boolean;
   pooling: ModelProfile["pooling"];
   normalize: boolean;
 }
@@ -135,7 +138,7 @@ export class ModelSession {
   static async open(spec: SessionSpec, log?: (line: string) => void, step?: (name: string) => void): Promise<ModelSession> {
     const ort = await loadOnnxRuntime();
     step?.("onnxruntime loaded");
-    const options = sessionOptions(spec.spin);
+    const options = sessionOptions(spec.spin, spec.questionsOnly);
     let loaded: CachedSession;
     try {
       loaded = spec.cacheDir

@@ -144,6 +144,10 @@ export class RemoteSession {
     return this.spec.spin;
   }
 
+  get questionsOnly(): boolean {
+    return this.spec.questionsOnly ?? false;
+  }
+
   /** Opens the model's session in the model thread (starting it if need be); the thread's log lines go to log. */
   static async open(spec: SessionSpec, log?: (line: string) => void): Promise<RemoteSession> {
     const { slot, answer } = await openIn(spec, log);

@@ -45,7 +45,8 @@ function wordsOf(reduced: string): string[] {
 
 /** A hit's words, reduced: its search columns where the index has them, else its text and title reduced here. */
 function hitText(hit: Hit): string {
-  if (typeof hit.text_search === "string") return `${hit.text_search} ${hit.title_search ?? ""}`;
+  // A search on the search columns brings them, not text and title (chunk-reads.ts keywordSearch).
+  if (hit.text_search != null || hit.title_search != null) return `${hit.text_search ?? ""} ${hit.title_search ?? ""}`;
   return keywordText(`${hit.text ?? ""} ${hit.title ?? ""}`);
 }
 

@@ -122,7 +122,8 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     shownRows(store, kept),
   ]);
   const results = kept.map((k) => toChunkResult(shown.row(k.hit), k.score, k.distance));
-  const sources = citedSources(results, config.roots).map((ref, i) => ({ ...ref, ...extras[i] }));
+  const extrasOf = new Map(extras.map((e) => [e.source, e]));
+  const sources = citedSources(results, config.roots).map((ref) => ({ ...ref, ...extrasOf.get(ref.source) }));
   return { results, sources, parents: shown.parents, ...(modeNotice && { notice: modeNotice }), ...labelled?.fields };
 }
 
@@ -162,7 +163,7 @@ function citedSources(results: ChunkResult[], roots: string[]): SourceRef[] {
  */
 async function shownRows(store: ChunkStore, kept: { hit: Hit }[]): Promise<{ row(hit: Hit): SectionChunk; parents: Record<string, string> }> {
   const parentIds = [...new Set(kept.map((k) => k.hit.parent_id).filter((id): id is string => id !== null))];
-  const rows = await store.resultRows(parentIds, kept.filter((k) => k.hit.parent_id === null).map((k) => k.hit.id));
+  const rows = await store.resultRows(parentIds, kept.filter((k) => k.hit.parent_id === null).map((k) => k.hit));
   const key = (r: { source: string; chunk_index: number }) => `${r.chunk_index} ${r.source}`;
   const byKey = new Map(rows.map((r) => [key(r), r]));
   const parents: Record<string, string> = {};

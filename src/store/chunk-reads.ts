@@ -1,6 +1,6 @@
 /**
- * The read side of the chunks table: searches, a source's chunks, sections
- * by parent id and the per-source summary. Free functions over a table (the
+ * The read side of the chunks table: searches, a source's chunks, the rows
+ * an answer shows (its hits and their sections) and the per-source summary. Free functions over a table (the
  * version a ChunkStore or its snapshot reads) and the columns that table has,
  * each selecting only the columns its caller uses: every selected column is
  * read and copied for every row a search returns.
@@ -94,17 +94,21 @@ export async function keywordSearch(table: Table, columns: Set<string> | null, i
 
 /**
  * The rows an answer shows: every chunk of the given sections (parent ids),
- * and the given chunks that have no section (rows from before sections, by
- * id), in source and chunk order. One read gives both a kept hit's own text
- * and its section's.
+ * and the given chunks that have no section (rows from before sections), in
+ * source and chunk order. One read gives both a kept hit's own text and its
+ * section's. The section-less chunks are asked for by source, which is
+ * indexed (id is not), so the answer may hold other chunks of their sources'
+ * at those positions: callers pick rows by source and chunk_index.
  */
-export async function resultRows(table: Table, columns: Set<string> | null, parentIds: string[], ids: string[]): Promise<SectionChunk[]> {
+export async function resultRows(table: Table, columns: Set<string> | null, parentIds: string[], loose: { source: string; chunk_index: number }[]): Promise<SectionChunk[]> {
   const read = (where: string) => table.query().where(where).select(present(SECTION_COLUMNS, columns)).toArray() as Promise<SectionChunk[]>;
-  const [sections, loose] = await Promise.all([
+  const looseWhere = () =>
+    `source IN (${[...new Set(loose.map((c) => c.source))].map(sqlString).join(", ")}) AND chunk_index IN (${[...new Set(loose.map((c) => c.chunk_index))].join(", ")})`;
+  const [sections, others] = await Promise.all([
     parentIds.length ? read(`parent_id IN (${parentIds.map(sqlString).join(", ")})`) : [],
-    ids.length ? read(`id IN (${ids.map(sqlString).join(", ")})`) : [],
+    loose.length ? read(looseWhere()) : [],
   ]);
-  return [...sections, ...loose].map(plain).sort((a, b) => (a.source === b.source ? a.chunk_index - b.chunk_index : a.source < b.source ? -1 : 1));
+  return [...sections, ...others].map(plain).sort((a, b) => (a.source === b.source ? a.chunk_index - b.chunk_index : a.source < b.source ? -1 : 1));
 }
 
 /** A source's chunks in order, optionally only chunk_index from..to. */

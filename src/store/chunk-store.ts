@@ -217,9 +217,9 @@ export class ChunkStore extends TableView {
   }
 
   /** The chunks of the given sections, and the given section-less chunks: what an answer shows (chunk-reads.ts). */
-  async resultRows(parentIds: string[], ids: string[]): Promise<SectionChunk[]> {
+  async resultRows(parentIds: string[], loose: { source: string; chunk_index: number }[]): Promise<SectionChunk[]> {
     const table = await this.open();
-    return table ? resultRows(table, this.columns, parentIds, ids) : [];
+    return table ? resultRows(table, this.columns, parentIds, loose) : [];
   }
 
   async listSources(): Promise<SourceSummary[]> {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { OnnxEmbedder } from "../../src/embed/embedder.ts";
+import { KindSessions } from "../../src/embed/kind-sessions.ts";
 import { resolveModelFolder } from "../../src/embed/model-folder.ts";
 import { TINY_MODEL } from "../helpers.ts";
 
@@ -31,6 +32,17 @@ describe("sessions by the kind of text", () => {
     const again = await embedder.embed(passages.slice(0, 3));
     expect(await embedder.sessionSpins()).toEqual(["never", "during-runs"]);
     again.forEach((v, i) => expect([...v]).toEqual([...expected[i]!]));
+  });
+
+  test("only by-kind's first session is marked as embedding questions alone (it gets one thread on 2 cores); a session that also embeds passages is not", async () => {
+    const spec = { onnxPath: folder.onnxPath, modelName: folder.modelName, fingerprint: folder.fingerprint, ...folder.profile };
+    const marked: Record<string, boolean> = {};
+    for (const policy of ["by-kind", "never", "during-runs"] as const) {
+      const kinds = await KindSessions.open(spec, policy);
+      marked[policy] = kinds.main.questionsOnly;
+      kinds.close();
+    }
+    expect(marked).toEqual({ "by-kind": true, never: false, "during-runs": false });
   });
 
   test("the idle clock waits for passages in progress: two overlapping embeddings keep the session until the later ends", async () => {

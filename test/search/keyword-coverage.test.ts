@@ -19,6 +19,8 @@ describe("keyword coverage: the share of the query's words the keyword hits matc
     ["a Russian question over English text, matched only by a number", "Сколько очков набрали Пэнтерс в 2015 году?", [hit("The Panthers scored 500 points in 2015.")], 1 / 7],
     ["words found only in the title", "насосная станция", [hit("The pumps run at night.", "Насосные станции")], 1],
     ["an index without the search columns: the hit's text is reduced here", "актом", [hit("Акты гражданского состояния", "zags", false)], 1],
+    // A search on the search columns brings them and not the text: one of them unset still leaves the other's words.
+    ["a hit with only its title's search column", "насосная станция", [{ ...hit("The pumps run at night.", "Насосные станции"), text: undefined, title: undefined, text_search: null }], 1],
   ])("%s", (_, query, hits, expected) => {
     expect(keywordCoverage(query, hits)).toBeCloseTo(expected, 6);
   });

@@ -77,24 +77,45 @@ describe("response shape", () => {
 });
 
 describe("shown rows", () => {
-  test("a hit without a section (a row from before sections) still shows its own text, title and pages", async () => {
+  test("hits without a section (rows from before sections) show their own text, title and pages, not their neighbours'", async () => {
     const { app: old } = await testApp();
     const embedder = (await old.embedderOrNone()) as Embedder;
-    const texts = ["The boiler manual says to bleed the radiators every autumn.", "Unrelated notes about gardening tools."];
-    const vectors = await embedder.embed(texts);
-    const rows: ChunkRow[] = texts.map((text, i) => ({
-      id: `/old/manual.pdf#${i}`, source: "/old/manual.pdf", source_type: "file", title: "Boiler manual", chunk_index: i, parent_id: null, text, vector: vectors[i]!,
-      scheme: 3, content_hash: "h", mtime: 0, file_size: 100, ingested_at: "2026-11-29T00:00:00Z", ocr_engine: "", pages: String(i + 3),
-    }));
-    await old.store.replaceSources(["/old/manual.pdf"], rows, embedder.dimensions);
-    const r = await queryDocuments(old, { query: "bleed the radiators", topK: 2, hybridWeight: 1 });
-    // At w = 1 the vector side's hits still come, after the keyword hit, with no score.
-    expect(r.results.map((h) => [h.text, h.title, h.pages, h.parentId])).toEqual([
-      [texts[0], "Boiler manual", "3", null],
-      [texts[1], "Boiler manual", "4", null],
+    const docs = {
+      "/old/manual.pdf": ["The boiler manual says to bleed the radiators every autumn.", "Unrelated notes about gardening tools."],
+      "/old/notes.pdf": ["The lawn mower needs new blades.", "Cold radiators upstairs mean air in the pipes."],
+    };
+    for (const [source, texts] of Object.entries(docs)) {
+      const vectors = await embedder.embed(texts);
+      const title = source === "/old/manual.pdf" ? "Boiler manual" : "House notes";
+      const rows: ChunkRow[] = texts.map((text, i) => ({
+        id: `${source}#${i}`, source, source_type: "file", title, chunk_index: i, parent_id: null, text, vector: vectors[i]!,
+        scheme: 3, content_hash: "h", mtime: 0, file_size: 100, ingested_at: "2026-11-29T00:00:00Z", ocr_engine: "", pages: String(i + 3),
+      }));
+      await old.store.replaceSources([source], rows, embedder.dimensions);
+    }
+    // The two keyword hits are chunk 0 of one file and chunk 1 of the other; the rows read also brings the other two.
+    const r = await queryDocuments(old, { query: "radiators", topK: 2, hybridWeight: 1 });
+    expect(r.results.map((h) => [h.source, h.chunkIndex, h.text, h.title, h.pages, h.parentId]).sort()).toEqual([
+      ["/old/manual.pdf", 0, docs["/old/manual.pdf"][0], "Boiler manual", "3", null],
+      ["/old/notes.pdf", 1, docs["/old/notes.pdf"][1], "House notes", "4", null],
     ]);
     expect(r.parents).toEqual({});
-    expect(r.sources).toEqual([{ source: "/old/manual.pdf", title: "Boiler manual", hits: 2, displayPath: "/old/manual.pdf" }]);
+    expect(r.sources.map((s) => [s.source, s.title, s.hits]).sort()).toEqual([
+      ["/old/manual.pdf", "Boiler manual", 1],
+      ["/old/notes.pdf", "House notes", 1],
+    ]);
+  });
+
+  test("an index from before the pages and context columns still shows hits and their sections", async () => {
+    const { app: before, root } = await testApp();
+    writeTree(root, { "guide.md": "# Guide\n\n## Valves\n\nTurn the red valve clockwise to close the loop.\n\n## Pumps\n\nThe pumps run at night." });
+    await runSync(before);
+    await (await before.store.open())!.dropColumns(["pages", "context_lines"]);
+    const { app } = await testApp({ DB_PATH: before.config.dbPath }, [root]);
+    const r = await queryDocuments(app, { query: "red valve clockwise", topK: 1, hybridWeight: 1 });
+    expect(r.results[0]!.text).toContain("Turn the red valve clockwise");
+    expect(r.results[0]!.pages).toBeUndefined();
+    expect(r.parents[r.results[0]!.parentId!]).toContain("Turn the red valve clockwise");
   });
 });
 

@@ -42,6 +42,9 @@ describe("an index from before the search columns", () => {
 
     const old = { ...app, store: new ChunkStore(db) };
     expect(await sources(old.store, "pumps")).toEqual(["pumps"]);
+    // Keyword coverage reads an old index's hits through their text and title, so its search brings them.
+    const [oldHit] = await old.store.keywordSearch("pumps", 5);
+    expect([oldHit!.text, oldHit!.title]).toEqual([expect.stringContaining("The pumps run at night."), "Насосные станции"]);
     expect(await sources(old.store, "Акты")).toEqual(["zags"]);
     // The old index does not stem Russian: another inflection misses.
     expect(await sources(old.store, "актом")).toEqual([]);
@@ -61,6 +64,8 @@ describe("an index from before the search columns", () => {
     expect(await sources(fresh, "актом")).toEqual(["zags"]);
     expect(await sources(fresh, "насосная станция")).toEqual(["pumps"]);
     expect(await sources(fresh, "pumps")).toEqual(["pumps"]);
+    const [freshHit] = await fresh.keywordSearch("pumps", 5);
+    expect([freshHit!.text_search, freshHit!.text]).toEqual([expect.stringContaining("pumps"), undefined]);
     expect(await sources(fresh, "valves")).toEqual(["valves"]);
   });
 
