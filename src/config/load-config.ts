@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { AppError } from "../errors.ts";
 import { defaultCacheDir } from "./cache-dir.ts";
+import { localDbPath } from "./db-location.ts";
 import { DEFAULT_MODEL } from "./defaults.ts";
 import { ENV_NAMES, EnvConfig } from "./env-schema.ts";
 
@@ -78,7 +79,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const flagRoots = flags.baseDirs?.filter((d) => d.trim());
   const rootList = flagRoots?.length ? flagRoots : (e.BASE_DIRS ?? (e.BASE_DIR ? [e.BASE_DIR] : [cwd]));
   const roots = [...new Set(rootList.map(absolute))];
-  const dbPath = flags.dbPath?.trim() || e.DB_PATH;
+  const flagDbPath = flags.dbPath?.trim();
+  const dbPath = flagDbPath || e.DB_PATH ? localDbPath((flagDbPath || e.DB_PATH)!, flagDbPath ? "--db-path" : "DB_PATH") : undefined;
   const cacheDir = flags.cacheDir?.trim() || e.CACHE_DIR;
   const modelName = flags.modelName?.trim() || e.MODEL_NAME || DEFAULT_MODEL;
   return {

@@ -11,7 +11,7 @@ import type { Table } from "@lancedb/lancedb";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { AppError } from "../errors.ts";
-import { isLocalPath } from "./db-path.ts";
+import { isLocalPath } from "../config/db-location.ts";
 import { checkDimensions, stampRow, swapIn } from "./table-writes.ts";
 import { checkSearchModel, ensureWriteModel, readIndexModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
 import { openOrCreate, TABLE_NAME } from "./create-table.ts";

@@ -37,8 +37,3 @@ export function dbPathProblem(dbPath: string, forWrite: boolean): AppError | nul
     );
   }
 }
-
-/** A DB_PATH on this machine's disk, as opposed to a URI such as s3://bucket/index. */
-export function isLocalPath(dbPath: string): boolean {
-  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(dbPath);
-}

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { tryLockFile } from "../native/file-lock.ts";
-import { isLocalPath } from "./db-path.ts";
+import { isLocalPath } from "../config/db-location.ts";
 
 export const MODEL_KEY = "minirag.model";
 

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { TINY_MODEL, runCli, tempDir } from "../helpers.ts";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 describe("the CLI entry", () => {
@@ -69,5 +71,16 @@ describe("bad configuration", () => {
     const r = runCli(["debug", "embed", "hello world", "--model-name", TINY_MODEL]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).dimensions).toBe(32);
+  });
+
+  test("a DB_PATH on object storage: sync refuses it by name and writes nothing, where it used to make a folder s3: in the working directory", () => {
+    const [root, cwd] = [tempDir(), tempDir()];
+    writeTree(root, { "a.md": "# A\n\nSome text." });
+    const r = runCli(["sync"], { cwd, env: { BASE_DIR: root, DB_PATH: "s3://bucket/index", MODEL_NAME: TINY_MODEL } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('DB_PATH="s3://bucket/index" names object storage');
+    expect(r.stderr).toContain("Set DB_PATH to a local folder");
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(existsSync(join(root, ".minirag"))).toBe(false);
   });
 });

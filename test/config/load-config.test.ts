@@ -120,6 +120,31 @@ describe("accepted values", () => {
   });
 });
 
+describe("DB_PATH is a folder on this machine", () => {
+  test.each([
+    [{ DB_PATH: "s3://bucket/index" }, {}, 'DB_PATH="s3://bucket/index" names object storage'],
+    [{ DB_PATH: "GS://bucket/x" }, {}, 'DB_PATH="GS://bucket/x" names object storage'],
+    [{ DB_PATH: "/local/index" }, { dbPath: "az://container/index" }, '--db-path="az://container/index" names object storage'],
+  ])("%o %o: refused by name, never resolved as a relative path", (env, flags, message) => {
+    const error = (() => {
+      try {
+        load(env, { flags });
+      } catch (e) {
+        return e as AppError;
+      }
+    })();
+    expect(error).toBeInstanceOf(AppError);
+    expect(error!.code).toBe("CONFIG");
+    expect(error!.message).toContain(message);
+    expect(error!.hint).toContain("local folder");
+  });
+
+  test("a file:// URI is its path; a relative path stays a path", () => {
+    expect(load({ DB_PATH: "file:///srv/index" }).dbPath).toBe("/srv/index");
+    expect(load({ DB_PATH: "idx" }).dbPath).toBe("/x/idx");
+  });
+});
+
 describe("CACHE_DIR default follows the platform's user cache folder", () => {
   test("Linux honours XDG_CACHE_HOME", () => {
     expect(load({ XDG_CACHE_HOME: "/xdg" }).cacheDir).toBe("/xdg/minirag-mcp/models");
