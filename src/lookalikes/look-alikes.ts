@@ -22,7 +22,7 @@ export interface LookAlike {
   date?: string;
 }
 
-interface CachedSignatures {
+export interface CachedSignatures {
   version: string;
   sources: string[];
   dates: (string | null)[];
@@ -32,27 +32,43 @@ interface CachedSignatures {
   lsh: LshIndex;
 }
 
-/** Per DB path, the oldest dropped past MAX_CACHED (a server serves one index, a test several). */
-const cache = new Map<string, CachedSignatures>();
+/**
+ * Per DB path, the latest version's signatures, or their build while it runs:
+ * a build reads every document's signature (at 100k chunks about 30k
+ * documents, 0.15-0.25 s; at 1M, 2 s), so a query that arrives during one
+ * (the server's warm-up, warmLookAlikes) waits for it instead of doing it
+ * again. The oldest path is dropped past MAX_CACHED (a server serves one
+ * index, a test several).
+ */
+const cache = new Map<string, { version: string; ready: Promise<CachedSignatures> }>();
 const MAX_CACHED = 4;
 
-async function signatures(dbPath: string, table: Table): Promise<CachedSignatures> {
+/** The signatures of the table's version, read once per version (see cache). */
+export async function signaturesAt(dbPath: string, table: Table): Promise<CachedSignatures> {
   const version = `${await table.version()}:${await table.countRows()}`;
-  const cached = cache.get(dbPath);
-  if (cached?.version === version) return cached;
+  const entry = cache.get(dbPath);
+  if (entry?.version === version) return entry.ready;
+  // Signatures a write left unchanged are reused from the version before, once its build has ended.
+  const previous = entry?.ready.catch(() => null) ?? Promise.resolve(null);
+  const ready = previous.then((before) => buildSignatures(table, version, before));
+  cache.delete(dbPath);
+  cache.set(dbPath, { version, ready });
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
+  // A build that fails is not kept: the next query tries again.
+  ready.catch(() => cache.get(dbPath)?.ready === ready && cache.delete(dbPath));
+  return ready;
+}
+
+async function buildSignatures(table: Table, version: string, before: CachedSignatures | null): Promise<CachedSignatures> {
   const rows = await readSignatures(table);
   const sources = rows.map((r) => r.source);
   const decoded = new Map(
     rows.map((r) => {
-      const known = cached?.decoded.get(r.source);
+      const known = before?.decoded.get(r.source);
       return [r.source, known?.stored === r.minhash ? known : { stored: r.minhash, signature: decodeSignature(r.minhash) }];
     }),
   );
-  const next = { version, sources, dates: rows.map((r) => r.date), position: new Map(sources.map((s, i) => [s, i])), decoded, lsh: new LshIndex(sources.map((s) => decoded.get(s)!.signature)) };
-  cache.delete(dbPath);
-  cache.set(dbPath, next);
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
-  return next;
+  return { version, sources, dates: rows.map((r) => r.date), position: new Map(sources.map((s, i) => [s, i])), decoded, lsh: new LshIndex(sources.map((s) => decoded.get(s)!.signature)) };
 }
 
 /**
@@ -62,7 +78,7 @@ async function signatures(dbPath: string, table: Table): Promise<CachedSignature
 export async function lookAlikesOf(dbPath: string, table: Table | null, sources: string[], roots: string[], dated = false): Promise<Map<string, LookAlike[]>> {
   const found = new Map<string, LookAlike[]>();
   if (!table || sources.length === 0) return found;
-  const index = await signatures(dbPath, table);
+  const index = await signaturesAt(dbPath, table);
   for (const source of new Set(sources)) {
     const at = index.position.get(source);
     if (at === undefined) continue;

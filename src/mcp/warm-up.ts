@@ -1,6 +1,7 @@
 /**
- * Loads the model in the background once the MCP handshake is over, so the
- * first query finds it loaded (or loading) instead of paying the whole load.
+ * Loads the model, and the index's search structures, in the background once
+ * the MCP handshake is over, so the first query finds them loaded (or
+ * loading) instead of paying the whole load.
  * Started after tools/list is answered (or shortly after `initialized` when
  * no tools/list comes): the load runs in synchronous steps of up to ~0.1 s
  * on the one JS thread, which must not hold up the handshake. Never for a
@@ -9,6 +10,7 @@
 import type { App } from "../app.ts";
 import { locateModel } from "../embed/bundled-model.ts";
 import { traceStartup } from "../config/startup-trace.ts";
+import { warmQuery, warmSearch } from "../search/warm-search.ts";
 
 /** How long after `initialized` the load starts when no tools/list comes first. */
 export const WARM_UP_DELAY_MS = 200;
@@ -16,18 +18,33 @@ export const WARM_UP_DELAY_MS = 200;
 export function warmUpModel(app: App): void {
   // The index opens beside the model: the first query needs both, and the model's load ends by reading the
   // index's model record, which waited for LanceDB to load and open the table after the session (~90 ms).
-  // A failure here is the first reading tool's to report.
-  app.store.open().then(
-    (table) => table && traceStartup("index opened"),
-    () => {},
+  // Then what a first query reads from it (search/warm-search.ts). A failure is the first query's to report.
+  const searchWarm = app.store.open().then(
+    (table) => {
+      if (!table) return false;
+      traceStartup("index opened");
+      return warmSearch(app).then(
+        () => (traceStartup("search warmed up"), true),
+        () => (traceStartup("search warm-up failed"), false),
+      );
+    },
+    () => false,
   );
   const where = locateModel(app.config.modelName, app.config.cacheDir);
   if (!where || where.source === "download") return;
   // A failure is left for the first tool that needs the model to report; the load is retried then.
-  app.embedder().then(
-    () => traceStartup("model warmed up"),
-    () => traceStartup("model warm-up failed"),
+  const modelWarm = app.embedder().then(
+    () => (traceStartup("model warmed up"), true),
+    () => (traceStartup("model warm-up failed"), false),
   );
+  // With both loaded, one question end to end: the code paths a query takes run once before a user's does.
+  void Promise.all([searchWarm, modelWarm]).then(async ([search, model]) => {
+    if (!search || !model) return;
+    await warmQuery(app).then(
+      () => traceStartup("query warmed up"),
+      () => traceStartup("query warm-up failed"),
+    );
+  });
 }
 
 /**

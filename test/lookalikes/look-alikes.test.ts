@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../../src/app.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
+import { signaturesAt } from "../../src/lookalikes/look-alikes.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { fullStatus } from "../../src/status.ts";
@@ -136,5 +137,19 @@ describe("look-alikes", () => {
     expect(sorted(await readSignatures(table))).toEqual(sorted(atIngest));
     expect(await lookAlikesByPath(app, "warehouse")).toEqual({ "handbook.md": ["handbook-v2.md"], "handbook-v2.md": ["handbook.md"] });
     expect((await runSync(app)).counts.signed).toBe(0);
+  });
+
+  test("queries that arrive while a version's signatures are read share that one read; a write makes a new one that keeps what it did not change", async () => {
+    const { app } = await syncedApp({ "handbook.md": HANDBOOK, "lighthouses.md": LIGHTHOUSES });
+    const table = (await app.store.open())!;
+    const [first, second] = await Promise.all([signaturesAt(app.config.dbPath, table), signaturesAt(app.config.dbPath, table)]);
+    expect(second).toBe(first);
+    expect(first.sources.length).toBe(2);
+    await ingestData(app, { source: "pasted/handbook", content: HANDBOOK_V2, format: "markdown" });
+    const after = await signaturesAt(app.config.dbPath, (await app.store.open())!);
+    expect(after).not.toBe(first);
+    expect(after.sources.length).toBe(3);
+    const handbook = first.sources.find((s) => s.endsWith("handbook.md"))!;
+    expect(after.decoded.get(handbook)).toBe(first.decoded.get(handbook)!);
   });
 });

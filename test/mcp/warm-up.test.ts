@@ -1,8 +1,9 @@
 /**
- * The server loads the model in the background once the handshake is over,
- * never before tools/list is answered, and never for a model it would have
- * to download; `status` in the CLI loads nothing. Seen through the start-up
- * trace (MINIRAG_TRACE_STARTUP=1) of the real server run from source.
+ * The server loads the model, and an existing index's search structures, in
+ * the background once the handshake is over, never before tools/list is
+ * answered, and the model never when it would have to be downloaded;
+ * `status` in the CLI loads nothing. Seen through the start-up trace
+ * (MINIRAG_TRACE_STARTUP=1) of the real server run from source.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -80,13 +81,22 @@ describe("loading the model in the background", () => {
     for (const step of MODEL_STEPS) expect(steps.indexOf(step)).toBeGreaterThan(steps.indexOf("tools/list"));
   });
 
-  test("opens an existing index beside the model, before any query", async () => {
+  test("opens an existing index beside the model and loads its search structures, then asks one question of its own, before any query", async () => {
     const environment = env(TINY_MODEL);
     expect(runCli(["sync"], { env: environment }).exitCode).toBe(0);
-    const { steps } = await serve(environment, { until: "model warmed up" });
+    const { steps } = await serve(environment, { until: "query warmed up" });
     expect(steps).toContain("index opened");
     expect(steps.indexOf("index opened")).toBeGreaterThan(steps.indexOf("tools/list"));
-    expect(steps.some((s) => s.endsWith(" answered"))).toBe(false);
+    expect(steps.indexOf("search warmed up")).toBeGreaterThan(steps.indexOf("index opened"));
+    expect(steps.indexOf("query warmed up")).toBeGreaterThan(Math.max(steps.indexOf("search warmed up"), steps.indexOf("model warmed up")));
+    expect(steps.some((s) => s.endsWith(" answered") || s.endsWith(" failed"))).toBe(false);
+  });
+
+  test("without an index there is nothing to warm but the model", async () => {
+    // Long enough for the tiny model to load and anything after it to show.
+    const { steps } = await serve(env(TINY_MODEL), { waitMs: 3000 });
+    expect(steps).toContain("model warmed up");
+    expect(steps.filter((s) => s.startsWith("index") || s.startsWith("search") || s.startsWith("query"))).toEqual([]);
   });
 
   test("does not start for a model that is not downloaded yet", async () => {
