@@ -20,29 +20,35 @@ function env(modelName: string): Record<string, string> {
 
 /**
  * Runs the server over a raw pipe: initialize, initialized, tools/list; then
- * waits for the trace step `until` (at most 60 s) or `waitMs`, and closes.
+ * waits for the trace step `until` (at most 60 s) or `waitMs`, then `thenMs`
+ * more, and closes.
  * Returns the trace steps in order.
  */
-async function serve(environment: Record<string, string>, wait: { until?: string; waitMs?: number }): Promise<{ steps: string[]; stderr: string; tools: number }> {
+async function serve(environment: Record<string, string>, wait: { until?: string; waitMs?: number; thenMs?: number }): Promise<{ steps: string[]; stderr: string; tools: number }> {
   const proc = Bun.spawn([process.execPath, MAIN], { env: environment, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   const send = (message: object) => {
     proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
     proc.stdin.flush();
   };
   let stderr = "";
+  let seen = () => {};
+  const untilSeen = new Promise<void>((resolve) => (seen = resolve));
+  // Read to the end, so steps logged after `until` (during thenMs) are kept.
   const reading = (async () => {
     for await (const chunk of proc.stderr) {
       stderr += new TextDecoder().decode(chunk);
-      if (wait.until && stderr.includes(` ${wait.until}\n`)) return;
+      if (wait.until && stderr.includes(` ${wait.until}\n`)) seen();
     }
   })();
   const stdout = new Response(proc.stdout).text();
   send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
   send({ method: "notifications/initialized" });
   send({ id: 2, method: "tools/list", params: {} });
-  await Promise.race([wait.until ? reading : Bun.sleep(wait.waitMs ?? 0), Bun.sleep(60_000)]);
+  await Promise.race([wait.until ? untilSeen : Bun.sleep(wait.waitMs ?? 0), Bun.sleep(60_000)]);
+  await Bun.sleep(wait.thenMs ?? 0);
   proc.stdin.end();
   await proc.exited;
+  await reading;
   const list = (await stdout).split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2);
   const steps = [...stderr.matchAll(/^startup [\d.]+ (.+)$/gm)].map((m) => m[1]!);
   return { steps, stderr, tools: list?.result?.tools?.length ?? 0 };
@@ -93,8 +99,8 @@ describe("loading the model in the background", () => {
   });
 
   test("without an index there is nothing to warm but the model", async () => {
-    // Long enough for the tiny model to load and anything after it to show.
-    const { steps } = await serve(env(TINY_MODEL), { waitMs: 3000 });
+    // Past the model's load, long enough for anything after it to show.
+    const { steps } = await serve(env(TINY_MODEL), { until: "model warmed up", thenMs: 1000 });
     expect(steps).toContain("model warmed up");
     expect(steps.filter((s) => s.startsWith("index") || s.startsWith("search") || s.startsWith("query"))).toEqual([]);
   });
