@@ -80,7 +80,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const rootList = flagRoots?.length ? flagRoots : (e.BASE_DIRS ?? (e.BASE_DIR ? [e.BASE_DIR] : [cwd]));
   const roots = [...new Set(rootList.map(absolute))];
   const flagDbPath = flags.dbPath?.trim();
-  const dbPath = flagDbPath || e.DB_PATH ? localDbPath((flagDbPath || e.DB_PATH)!, flagDbPath ? "--db-path" : "DB_PATH") : undefined;
+  const givenDbPath = flagDbPath || e.DB_PATH;
+  const dbPath = givenDbPath && localDbPath(givenDbPath, flagDbPath ? "--db-path" : "DB_PATH");
   const cacheDir = flags.cacheDir?.trim() || e.CACHE_DIR;
   const modelName = flags.modelName?.trim() || e.MODEL_NAME || DEFAULT_MODEL;
   return {

@@ -36,7 +36,7 @@ export interface CachedSignatures {
  * Per DB path, the latest version's signatures, or their build while it runs:
  * a build reads every document's signature (at 100k chunks about 30k
  * documents, 0.15-0.25 s; at 1M, 2 s), so a query that arrives during one
- * (the server's warm-up, warmLookAlikes) waits for it instead of doing it
+ * (the server's warm-up, search/warm-search.ts) waits for it instead of doing it
  * again. The oldest path is dropped past MAX_CACHED (a server serves one
  * index, a test several).
  */

@@ -166,8 +166,10 @@ async function shownRows(store: ChunkStore, kept: { hit: Hit }[]): Promise<{ row
   const rows = await store.resultRows(parentIds, kept.filter((k) => k.hit.parent_id === null).map((k) => k.hit));
   const key = (r: { source: string; chunk_index: number }) => `${r.chunk_index} ${r.source}`;
   const byKey = new Map(rows.map((r) => [key(r), r]));
+  const bySection = new Map<string, SectionChunk[]>();
+  for (const r of rows) if (r.parent_id !== null) (bySection.get(r.parent_id) ?? bySection.set(r.parent_id, []).get(r.parent_id)!).push(r);
   const parents: Record<string, string> = {};
-  for (const id of parentIds) parents[id] = joinParent(rows.filter((c) => c.parent_id === id).map((c) => ({ text: c.text, contextLines: c.context_lines })));
+  for (const id of parentIds) parents[id] = joinParent((bySection.get(id) ?? []).map((c) => ({ text: c.text, contextLines: c.context_lines })));
   return {
     row(hit) {
       const row = byKey.get(key(hit));

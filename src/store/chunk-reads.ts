@@ -1,9 +1,10 @@
 /**
  * The read side of the chunks table: searches, a source's chunks, the rows
- * an answer shows (its hits and their sections) and the per-source summary. Free functions over a table (the
- * version a ChunkStore or its snapshot reads) and the columns that table has,
- * each selecting only the columns its caller uses: every selected column is
- * read and copied for every row a search returns.
+ * an answer shows (its hits and their sections) and the per-source summary.
+ * Free functions over a table (the version a ChunkStore or its snapshot
+ * reads) and the columns that table has, each selecting only the columns its
+ * caller uses: every selected column is read and copied for every row a
+ * search returns.
  */
 import type { Table } from "@lancedb/lancedb";
 import { loadLanceDb } from "../native/lancedb.ts";
