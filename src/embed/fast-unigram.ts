@@ -5,15 +5,18 @@
  * Map of every token and a character trie of 505k nodes, each node a Map:
  * 1.2-2.6 s on 2 cores, more than the rest of the cold start together. Here
  * both are a VocabIndex (vocab-index.ts: typed arrays, a few tens of ms to
- * fill), and each word's pieces are remembered. Everything else (the
- * lattice, Viterbi, unknown-token fusion) is the library's own code, so the
- * ids are the same.
+ * fill), the lattice and its Viterbi are flat arrays (unigram-lattice.ts),
+ * and each word's pieces are remembered. Everything else (normalisation,
+ * pre-tokenisation, unknown-token fusion, special tokens) is the library's
+ * own code, and the ids are the same.
  */
 import { Tokenizer, Unigram } from "@huggingface/tokenizers";
+import { fastTokenCounter } from "./fast-count.ts";
+import { segmentWord } from "./unigram-lattice.ts";
 import { VocabIndex, WORD_MARKER, type VocabTables } from "./vocab-index.ts";
 
 type UnigramJson = { type?: string; vocab: [string, number][]; unk_id?: number | null; [PACKED_VOCAB]?: PackedVocab };
-type TokenizerJson = { model: UnigramJson; added_tokens?: { id: number; content: string }[]; pre_tokenizer?: unknown };
+type TokenizerJson = { model: UnigramJson; added_tokens?: { id: number; content: string }[]; pre_tokenizer?: unknown; post_processor?: { type?: string } | null };
 
 /**
  * Words whose pieces are remembered. The chunker counts the tokens of a
@@ -92,8 +95,15 @@ function splitVocab(model: UnigramJson): PackedVocab {
   return { tokens, scores };
 }
 
-/** A Tokenizer whose Unigram model is the fast one; same encodings as `new Tokenizer(json, config)`. */
-export function unigramTokenizer(json: TokenizerJson, config: { eos_token?: string }): Tokenizer {
+export interface FastUnigram {
+  /** Encodes as `new Tokenizer(json, config)` would. */
+  tokenizer: Tokenizer;
+  /** Its token count with special tokens, as tokenize(text, { add_special_tokens: true }).length; null where fast-count.ts cannot count this tokenizer exactly. */
+  count: ((text: string) => number) | null;
+}
+
+/** A Tokenizer whose Unigram model is the fast one, and its fast token count. */
+export function unigramTokenizer(json: TokenizerJson, config: { eos_token?: string }): FastUnigram {
   const source = json.model;
   const unkId = source.unk_id ?? 0;
   const { tokens, scores: given, tables } = splitVocab(source);
@@ -126,15 +136,17 @@ export function unigramTokenizer(json: TokenizerJson, config: { eos_token?: stri
   model.min_score = minScore;
   model.unk_score = minScore - 10;
   scores[unkId] = minScore - 10;
-  model.trie = { common_prefix_search: (chars: string[], start?: number) => index.commonPrefixSearch(chars, start) };
   model.fuse_unk = true;
   const marker = index.wordsApart && metaspaceMarker(json.pre_tokenizer) === WORD_MARKER ? WORD_MARKER : null;
-  model.tokenize = rememberWords((model.tokenize as (text: string) => string[]).bind(model), marker);
+  const lattice = { index, scores, unkScore: minScore - 10 };
+  model.tokenize = rememberWords((text) => segmentWord(text, lattice), marker);
   // The Tokenizer constructor registers the added tokens in its model; do the same for this one.
   for (const token of added) {
     index.set(token.content, token.id);
     vocab[token.id] = token.content;
   }
   (tokenizer as unknown as { model: unknown }).model = model;
-  return tokenizer;
+  const isUnknown = (piece: string) => (index.get(piece) ?? unkId) === unkId;
+  const count = marker ? fastTokenCounter(tokenizer, json.post_processor?.type, { pieces: model.tokenize as (word: string) => string[], isUnknown, marker }) : null;
+  return { tokenizer, count };
 }

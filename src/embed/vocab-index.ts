@@ -59,13 +59,6 @@ export class VocabIndex {
   private readonly seen = new Map<string, number>();
   private readonly prefixes: Int32Array;
   private readonly prefixMask: number;
-  /**
-   * The token commonPrefixSearch found last, and its id: the library asks
-   * for the id of each token it yields straight away, which would otherwise
-   * probe the table a second time for it.
-   */
-  private lastFound: string | null = null;
-  private lastFoundId = -1;
   /** Set when an added token gives a token of the vocabulary another id: the id found by the search is then not the answer. */
   private renumbered = false;
   /** Longest token in UTF-16 units: no prefix past it can be a token. */
@@ -117,7 +110,6 @@ export class VocabIndex {
   }
 
   get(token: string): number | undefined {
-    if (token === this.lastFound && !this.renumbered) return this.lastFoundId;
     const seen = this.seen.get(token);
     if (seen !== undefined) return seen;
     const added = this.added.get(token);
@@ -142,27 +134,39 @@ export class VocabIndex {
   }
 
   /**
-   * What the library's CharTrie.common_prefix_search yields: each token of the
-   * original vocabulary that chars (code points) spell from start, shortest first.
+   * The tokens of the original vocabulary that chars (code points) spell from
+   * start, shortest first: what the library's CharTrie.common_prefix_search
+   * yields. Each one's id goes to ids and the position after it to ends;
+   * returns how many. Both arrays need room for maxUnits entries.
    */
-  *commonPrefixSearch(chars: string[], start = 0): Generator<string> {
+  prefixesAt(chars: string[], start: number, ids: Int32Array, ends: Int32Array): number {
     let h = FNV_OFFSET;
     let units = 0;
+    let found = 0;
     for (let i = start; i < chars.length; i++) {
       const ch = chars[i]!;
       units += ch.length;
-      if (units > this.maxUnits) return;
+      if (units > this.maxUnits) break;
       for (let u = 0; u < ch.length; u++) h = fnvStep(h, ch.charCodeAt(u));
       // No token starts with this prefix, so none starts with a longer one: most words leave here after a few characters.
-      if (!mayBePrefix(this.prefixes, this.prefixMask, h)) return;
+      if (!mayBePrefix(this.prefixes, this.prefixMask, h)) break;
       const id = this.findSpelled(chars, start, i + 1, units, h);
       if (id !== -1) {
-        // The vocabulary's own string: the same text as the prefix, already flat.
-        this.lastFound = this.tokens[id]!;
-        this.lastFoundId = id;
-        yield this.lastFound;
+        ids[found] = id;
+        ends[found++] = i + 1;
       }
     }
+    return found;
+  }
+
+  /** The vocabulary's token of an id prefixesAt found (the text it spelled). */
+  tokenAt(id: number): string {
+    return this.tokens[id]!;
+  }
+
+  /** The id the library scores a token found by prefixesAt by: its own, unless an added token took its text. */
+  scoringId(id: number): number {
+    return this.renumbered ? this.get(this.tokens[id]!)! : id;
   }
 }
 
@@ -231,7 +235,7 @@ function mayBePrefix(filter: Int32Array, mask: number, h: number): boolean {
   return (filter[a >>> 5]! & (1 << (a & 31))) !== 0 && (filter[b >>> 5]! & (1 << (b & 31))) !== 0;
 }
 
-/** A Bloom filter of the hashes of every prefix of every token, as commonPrefixSearch hashes them (unit by unit). */
+/** A Bloom filter of the hashes of every prefix of every token, as prefixesAt hashes them (unit by unit). */
 function prefixFilter(tokens: readonly string[]): Int32Array {
   const filter = new Int32Array(prefixFilterWords(tokens.length));
   const bits = filter.length * 32;

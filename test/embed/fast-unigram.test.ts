@@ -20,7 +20,7 @@ describe("the fast Unigram model", () => {
   const json = unigramJson();
   const config = { eos_token: "</s>" };
   const library = new Tokenizer(json, config);
-  const fast = unigramTokenizer(json as Parameters<typeof unigramTokenizer>[0], config);
+  const fast = unigramTokenizer(json as Parameters<typeof unigramTokenizer>[0], config).tokenizer;
 
   test("gives the same ids, tokens and type ids as the library's Unigram for every text", () => {
     for (const text of TEXTS) {
@@ -41,7 +41,7 @@ describe("the fast Unigram model", () => {
     const id = renumbered.model.vocab.findIndex(([token]) => token === "t");
     renumbered.added_tokens.push({ ...renumbered.added_tokens[0]!, id, content: "▁protein" });
     const theirs = new Tokenizer(renumbered, config);
-    const ours = unigramTokenizer(renumbered as Parameters<typeof unigramTokenizer>[0], config);
+    const ours = unigramTokenizer(renumbered as Parameters<typeof unigramTokenizer>[0], config).tokenizer;
     const text = "protein folding in the cell";
     expect(theirs.encode(text).tokens).not.toContain("▁protein");
     expect(library.encode(text).tokens).toContain("▁protein");
@@ -72,7 +72,7 @@ describe("remembered words", () => {
     json.model.vocab.push(["▁in▁the", -1]);
     const config = { eos_token: "</s>" };
     const library = new Tokenizer(json, config);
-    const fast = unigramTokenizer(json as Parameters<typeof unigramTokenizer>[0], config);
+    const fast = unigramTokenizer(json as Parameters<typeof unigramTokenizer>[0], config).tokenizer;
     const text = "protein folding in the cell";
     expect(library.encode(text).tokens).toContain("▁in▁the");
     expect(fast.encode(text)).toEqual(library.encode(text));

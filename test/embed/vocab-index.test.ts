@@ -1,6 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { VocabIndex } from "../../src/embed/vocab-index.ts";
 
+/** The tokens prefixesAt finds from start, as text, after checking each one's end against its length. */
+function prefixes(index: VocabIndex, chars: string[], start: number): string[] {
+  const ids = new Int32Array(index.maxUnits);
+  const ends = new Int32Array(index.maxUnits);
+  const found = index.prefixesAt(chars, start, ids, ends);
+  return Array.from(ids.subarray(0, found), (id, k) => {
+    const token = index.tokenAt(id);
+    expect(chars.slice(start, ends[k]).join("")).toBe(token);
+    return token;
+  });
+}
+
 describe("VocabIndex", () => {
   test("maps each token to its id, a repeated token to its last id, and misses to undefined", () => {
     const index = new VocabIndex(["a", "ab", "b", "a", "Ж", "🤖"]);
@@ -28,9 +40,9 @@ describe("VocabIndex", () => {
 
   test("finds every vocabulary token the text spells from a position, shortest first, across surrogate pairs", () => {
     const index = new VocabIndex(["▁", "▁a", "▁ab", "b", "🤖", "🤖x"]);
-    expect([...index.commonPrefixSearch(Array.from("▁abc"), 0)]).toEqual(["▁", "▁a", "▁ab"]);
-    expect([...index.commonPrefixSearch(Array.from("a🤖x"), 1)]).toEqual(["🤖", "🤖x"]);
-    expect([...index.commonPrefixSearch(Array.from("zzz"), 0)]).toEqual([]);
+    expect(prefixes(index, Array.from("▁abc"), 0)).toEqual(["▁", "▁a", "▁ab"]);
+    expect(prefixes(index, Array.from("a🤖x"), 1)).toEqual(["🤖", "🤖x"]);
+    expect(prefixes(index, Array.from("zzz"), 0)).toEqual([]);
   });
 
   test("the prefix filter never hides a token: the search finds what probing every prefix finds, over 20,000 random words", () => {
@@ -48,15 +60,17 @@ describe("VocabIndex", () => {
       const start = Math.floor(random() * chars.length);
       const probed: string[] = [];
       for (let end = start + 1; end <= chars.length; end++) if (vocabulary.has(chars.slice(start, end).join(""))) probed.push(chars.slice(start, end).join(""));
-      expect([...index.commonPrefixSearch(chars, start)]).toEqual(probed);
+      expect(prefixes(index, chars, start)).toEqual(probed);
     }
   });
 
-  test("an added token that renumbers a vocabulary token wins over the id its search found", () => {
+  test("an added token that renumbers a vocabulary token wins over the id its search found, for scoring", () => {
     const index = new VocabIndex(["▁", "▁a", "b"]);
-    expect([...index.commonPrefixSearch(Array.from("▁a"), 0)]).toEqual(["▁", "▁a"]);
-    expect(index.get("▁a")).toBe(1);
+    expect(prefixes(index, Array.from("▁a"), 0)).toEqual(["▁", "▁a"]);
+    expect(index.scoringId(1)).toBe(1);
     index.set("▁a", 5);
-    for (const token of index.commonPrefixSearch(Array.from("▁a"), 0)) expect(index.get(token)).toBe(token === "▁a" ? 5 : 0);
+    expect(prefixes(index, Array.from("▁a"), 0)).toEqual(["▁", "▁a"]);
+    expect(index.scoringId(1)).toBe(5);
+    expect(index.scoringId(0)).toBe(0);
   });
 });
