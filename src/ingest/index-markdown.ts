@@ -69,9 +69,17 @@ export async function prepareDocument(app: App, embedder: TokenCounter, doc: Doc
   return { ...rest, chunks: chunks.map((c, i) => (labels[i] ? { ...c, pages: labels[i] } : c)) };
 }
 
-/** Embeds and stores prepared documents: one embedding pass, one commit. */
-export async function storeDocuments(app: App, embedder: Embedder | NoModel, docs: PreparedDocument[]): Promise<IngestResult[]> {
-  if (docs.length === 0) return [];
+/** Prepared documents with a vector for each chunk, ready for their commit (writeDocuments). */
+export interface EmbeddedDocuments {
+  docs: PreparedDocument[];
+  vectors: Float32Array[];
+  dimensions: number;
+  /** Keyword-only mode: the vectors are placeholders, and why. */
+  none: NoModel | null;
+}
+
+/** One embedding pass over every chunk of the documents. */
+export async function embedDocuments(app: App, embedder: Embedder | NoModel, docs: PreparedDocument[]): Promise<EmbeddedDocuments> {
   const texts = docs.flatMap((d) => d.chunks.map((c) => c.text));
   // Keyword-only mode: placeholder zeros of the table's width, marked as waiting (store/pending-vectors.ts).
   const none = embedder instanceof NoModel ? embedder : null;
@@ -79,6 +87,11 @@ export async function storeDocuments(app: App, embedder: Embedder | NoModel, doc
   const vectors = none
     ? texts.map(() => new Float32Array(dimensions))
     : await embedPassages(app, embedder as Embedder, storedVectorsOf(app, embedder as Embedder, docs.map((d) => d.source)), texts);
+  return { docs, vectors, dimensions, none };
+}
+
+/** Swaps the embedded documents' sources in, in one commit. */
+export async function writeDocuments(app: App, { docs, vectors, dimensions, none }: EmbeddedDocuments): Promise<IngestResult[]> {
   // Labels and date go on chunk 0 in the same commit (store/label-rows.ts); nothing happens without a classify.toml.
   const labelled = await labelsForIngest(app, labelContext(app.config, app.log), docs);
   const ingestedAt = new Date().toISOString();
@@ -90,6 +103,12 @@ export async function storeDocuments(app: App, embedder: Embedder | NoModel, doc
   });
   await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, dimensions));
   return docs.map((d) => ({ source: d.source, sourceType: d.sourceType, title: d.title, chunkCount: d.chunks.length, ...labelProblemField(labelled.get(d.source)), ...(none && { notice: none.describe() }) }));
+}
+
+/** Embeds and stores prepared documents: one embedding pass, one commit. */
+export async function storeDocuments(app: App, embedder: Embedder | NoModel, docs: PreparedDocument[]): Promise<IngestResult[]> {
+  if (docs.length === 0) return [];
+  return writeDocuments(app, await embedDocuments(app, embedder, docs));
 }
 
 /** What every row of one document shares beside its chunk: see chunkRow. */

@@ -1,15 +1,16 @@
 /**
  * Ingests many files as a pipeline: files are converted and chunked on the
  * main thread while the previous group's chunks embed (ONNX Runtime runs off
- * the main thread), and each group is written in one commit. A file that
- * fails is reported and the rest carry on; a group that fails to store keeps
- * every old chunk of its files.
+ * the main thread), and each group is written in one commit, in order, while
+ * the next group embeds: the model waits neither for the files nor for the
+ * index. A file that fails is reported and the rest carry on; a group that
+ * fails to store keeps every old chunk of its files.
  */
 import type { App } from "../app.ts";
 import { releaseConverter } from "../convert/isolated-convert.ts";
 import { describeError } from "../errors.ts";
 import type { IngestResult, PreparedDocument } from "./index-markdown.ts";
-import { storeDocuments } from "./index-markdown.ts";
+import { embedDocuments, writeDocuments } from "./index-markdown.ts";
 import { prepareFile } from "./ingest-file.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { readProblem } from "./read-problem.ts";
@@ -48,13 +49,22 @@ export async function ingestFiles(
   let group: PreparedDocument[] = [];
   let groupChunks = 0;
   let groupLimit = FIRST_GROUP_CHUNKS;
-  let inFlight: Promise<void> = Promise.resolve();
+  /** The last group's embedding, and the last write (each write waits for the one before): both settle, never reject. */
+  let embedding: Promise<unknown> = Promise.resolve();
+  let writing: Promise<void> = Promise.resolve();
 
-  const launch = (docs: PreparedDocument[]) =>
-    storeDocuments(app, embedder, docs).then(
-      (results) => void report.results.push(...results),
-      (error) => void report.errors.push(...docs.map((d) => ({ source: d.source, error: describeError(error) }))),
-    );
+  const launch = (docs: PreparedDocument[]) => {
+    if (docs.length === 0) return;
+    const embedded = embedDocuments(app, embedder, docs);
+    const before = writing;
+    writing = embedded
+      .then(async (group) => {
+        await before;
+        report.results.push(...(await writeDocuments(app, group)));
+      })
+      .catch((error) => void report.errors.push(...docs.map((d) => ({ source: d.source, error: describeError(error) }))));
+    embedding = embedded.catch(() => undefined);
+  };
 
   for (const [i, path] of paths.entries()) {
     onProgress?.(i, paths.length, path);
@@ -63,12 +73,11 @@ export async function ingestFiles(
       for (const warning of doc.warnings ?? []) report.warnings.push({ source: path, warning });
       if ("windows" in doc || doc.chunks.length > LARGE_DOCUMENT_CHUNKS) {
         // Too large for one commit: written on its own in batches, after the group before it.
-        await inFlight;
-        inFlight = storeLargeDocument(app, embedder, doc).then(
+        await writing;
+        await storeLargeDocument(app, embedder, doc).then(
           (result) => void report.results.push(result),
           (error) => void report.errors.push({ source: doc.source, error: describeError(error) }),
         );
-        await inFlight;
       } else {
         group.push(doc);
         groupChunks += doc.chunks.length;
@@ -79,8 +88,8 @@ export async function ingestFiles(
       else report.errors.push({ source: path, error: describeError(error) });
     }
     if (groupChunks >= groupLimit) {
-      await inFlight; // at most one group embeds while the next is prepared
-      inFlight = launch(group);
+      await embedding; // at most one group embeds while the next is prepared
+      launch(group);
       group = [];
       groupChunks = 0;
       groupLimit = GROUP_CHUNKS;
@@ -88,7 +97,8 @@ export async function ingestFiles(
   }
   // The job's last file is converted: its OCR threads go now, not when the next job starts.
   releaseConverter();
-  await inFlight;
-  await launch(group);
+  await embedding;
+  launch(group);
+  await writing;
   return report;
 }

@@ -1,0 +1,84 @@
+/**
+ * The ingest pipeline: a group's commit runs while the next group embeds, so
+ * the model does not wait on the index; commits still land one at a time, in
+ * the order the groups were cut, and a group whose commit fails is reported
+ * file by file while the groups after it land.
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { FIRST_GROUP_CHUNKS, GROUP_CHUNKS, ingestFiles } from "../../src/ingest/ingest-files.ts";
+import { testApp, writeTree } from "../helpers.ts";
+
+/** Files of about ten chunks each (at a 40-token budget), enough for three groups or more. */
+function manyFiles(root: string, count: number): string[] {
+  const files: Record<string, string> = {};
+  for (let f = 0; f < count; f++) {
+    const paragraphs = Array.from({ length: 10 }, (_, p) => `File ${f} paragraph ${p} talks about topic ${f * 10 + p} at some length, enough to fill a chunk.`);
+    files[`doc-${String(f).padStart(3, "0")}.md`] = `# Notes ${f}\n\n${paragraphs.join("\n\n")}`;
+  }
+  writeTree(root, files);
+  return Object.keys(files).map((name) => join(root, name));
+}
+
+/** An app whose embedding calls and (slowed) commits are logged as they start and end. */
+async function loggingApp(failCommit?: number) {
+  const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40" });
+  const embedder = await app.embedder();
+  const events: string[] = [];
+  let embeds = 0;
+  const embed = embedder.embed.bind(embedder);
+  embedder.embed = async (texts, kind) => {
+    const n = embeds++;
+    events.push(`embed ${n}`);
+    const vectors = await embed(texts, kind);
+    events.push(`embedded ${n}`);
+    return vectors;
+  };
+  let commits = 0;
+  const replace = app.store.replaceSources.bind(app.store);
+  app.store.replaceSources = async (sources, rows, dimensions) => {
+    const n = commits++;
+    events.push(`commit ${n}`);
+    // Long enough that the next group's embedding starts before it ends.
+    await Bun.sleep(300);
+    if (n === failCommit) throw new Error("disk full");
+    await replace(sources, rows, dimensions);
+    events.push(`committed ${n}`);
+  };
+  return { app, root, events };
+}
+
+describe("the ingest pipeline", () => {
+  test("commits a group while the next one embeds, one commit at a time, in order", async () => {
+    const { app, root, events } = await loggingApp();
+    const paths = manyFiles(root, 60);
+    const report = await ingestFiles(app, paths);
+    expect(report.errors).toEqual([]);
+    expect(report.results.map((r) => r.source)).toEqual(paths);
+    const chunks = report.results.reduce((n, r) => n + r.chunkCount, 0);
+    expect(chunks).toBeGreaterThan(FIRST_GROUP_CHUNKS + 2 * GROUP_CHUNKS);
+    expect(await app.store.countRows()).toBe(chunks);
+    const at = (event: string) => events.indexOf(event);
+    // The second group's embedding started while the first group's commit was under way.
+    expect(at("embed 1")).toBeGreaterThan(at("commit 0"));
+    expect(at("embed 1")).toBeLessThan(at("committed 0"));
+    // Commits never overlap, and each follows its own group's embedding.
+    const commits = events.filter((e) => e.startsWith("commit"));
+    expect(commits).toEqual(commits.map((_, i) => (i % 2 === 0 ? `commit ${i / 2}` : `committed ${(i - 1) / 2}`)));
+    for (let n = 0; n < commits.length / 2; n++) expect(at(`commit ${n}`)).toBeGreaterThan(at(`embedded ${n}`));
+  });
+
+  test("a group whose commit fails is reported file by file, and the groups after it land", async () => {
+    const { app, root } = await loggingApp(0);
+    const paths = manyFiles(root, 40);
+    const report = await ingestFiles(app, paths);
+    const failed = report.errors.map((e) => e.source);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const e of report.errors) expect(e.error).toContain("disk full");
+    expect([...failed, ...report.results.map((r) => r.source)].sort()).toEqual(paths);
+    expect(report.results.length).toBeGreaterThan(0);
+    const stored = new Set((await app.store.listSources()).map((s) => s.source));
+    for (const source of failed) expect(stored.has(source)).toBe(false);
+    for (const r of report.results) expect(stored.has(r.source)).toBe(true);
+  });
+});
