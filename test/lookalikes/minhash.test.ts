@@ -71,6 +71,27 @@ describe("LSH banding", () => {
     }
   });
 
+  test("finds what comparing every pair finds among 600 documents in families of near and exact copies", () => {
+    const random = seeded(7);
+    const signatures: Uint32Array[] = [];
+    for (let family = 0; family < 60; family++) {
+      const base = Uint32Array.from({ length: 200 }, () => Math.floor(random() * 2 ** 32));
+      for (let member = 0; member < 10; member++) {
+        // Members keep 40-100% of the family's shingles (some exact copies), the rest their own.
+        const kept = member % 4 === 0 ? 200 : Math.floor(80 + random() * 120);
+        signatures.push(minhash(Uint32Array.from([...base.slice(0, kept), ...Array.from({ length: 200 - kept }, () => Math.floor(random() * 2 ** 32))])));
+      }
+    }
+    const lsh = new LshIndex(signatures);
+    for (let a = 0; a < signatures.length; a++) {
+      const all = signatures
+        .map((signature, b) => ({ index: b, overlap: overlap(signatures[a]!, signature) }))
+        .filter((s) => s.index !== a && s.overlap >= 0.5)
+        .sort((x, y) => y.overlap - x.overlap || x.index - y.index);
+      expect(lsh.similarTo(a, 0.5)).toEqual(all);
+    }
+  });
+
   test("results come most similar first, without the document itself", () => {
     const base = Uint32Array.from({ length: 400 }, (_, i) => i * 7919);
     const near = Uint32Array.from([...base.slice(0, 380), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
