@@ -55,7 +55,8 @@ export function fastTokenCounter(tokenizer: Tokenizer, postProcessor: string | u
   const library = (text: string) => tokenizer.tokenize(text, { add_special_tokens: true }).length;
   const specials = library("") - tokenizer.tokenize("").length;
   // A text holding the first character of an added token may be split at it: those are counted by the library.
-  const starts = [...new Set(parts.added_tokens.map((t) => t.content[0]).filter((c) => c !== undefined))];
+  // By code point: a token that starts outside the basic plane starts with a pair of units, not its first unit alone.
+  const starts = [...new Set(parts.added_tokens.map((t) => [...t.content][0]).filter((c) => c !== undefined))];
   const mayHoldAdded = starts.length ? new RegExp(`[${starts.map((c) => c.replace(/[\\\]^-]/g, "\\$&")).join("")}]`, "u") : null;
   const { marker } = words;
 

@@ -52,6 +52,14 @@ describe("the fast token count", () => {
     expect(count!("☃ ✈ ⌘ the cell ☃")).toBe(libraryCount(library, "☃ ✈ ⌘ the cell ☃"));
   });
 
+  test("an added token that starts outside the basic plane is counted whole wherever it appears", () => {
+    const json = unigramJson() as { added_tokens: Record<string, unknown>[]; model: { vocab: unknown[] } };
+    json.added_tokens.push({ ...json.added_tokens[0]!, id: json.model.vocab.length + 1, content: "🤖bot" });
+    const library = new Tokenizer(json, config);
+    const { count } = unigramTokenizer(json as Json, config);
+    for (const text of ["ask 🤖bot now", "🤖 and 🤖bot", "🤖🤖bot🤖"]) expect(count!(text)).toBe(libraryCount(library, text));
+  });
+
   test("is left to the library for a tokenizer it cannot count exactly: a post-processor other than special tokens around the text", () => {
     const json = unigramJson() as Record<string, unknown>;
     json.post_processor = { type: "ByteLevel", add_prefix_space: false, trim_offsets: true, use_regex: true };
