@@ -34,9 +34,9 @@ export interface CachedSignatures {
 
 /**
  * Per DB path, the latest version's signatures, or their build while it runs:
- * a build reads every document's signature and bands them (at 100k chunks
- * of replicated abstracts, about 30k documents, 0.3 s; the banding of 300k
- * distinct documents alone about 1 s, lsh.ts), so a query that arrives during one
+ * a build reads every document's signature and bands them (replicated
+ * abstracts: about 30k documents at 100k chunks, 0.2 s; 298k at 1M, 1.6 s),
+ * so a query that arrives during one
  * (the server's warm-up, search/warm-search.ts) waits for it instead of doing it
  * again. The oldest path is dropped past MAX_CACHED (a server serves one
  * index, a test several).

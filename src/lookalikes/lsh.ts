@@ -28,8 +28,8 @@ export interface Similar {
  * as a Map of arrays per band took, for 300k distinct documents (a million
  * chunks of abstracts), 9.0 s and 1.8 GB of heap to build, and for 30k
  * 0.84 s and 310 MB; these arrays take 8 bytes a document a band (154 MB at
- * 300k) and are sorted by radix, in two passes of 16 bits, which keeps
- * documents of one key in index order as the Map's lists had them.
+ * 300k), 0.5 s and 0.1 s to build, sorted by radix in two passes of 16 bits,
+ * which keeps documents of one key in index order as the Map's lists had them.
  */
 export class LshIndex {
   /** keys[band * count + i]: the i-th smallest band key; docs[...] its document. */
@@ -51,19 +51,22 @@ export class LshIndex {
     const count = (this.count = signed.length);
     this.keys = new Uint32Array(count * BANDS);
     this.docs = new Uint32Array(count * BANDS);
-    const keys = new Uint32Array(count);
+    // Every band's key of a document in one visit to its signature: a pass over all signatures per band
+    // read each one's cache line 64 times (1.1-1.6 s for a million chunks' 298k signatures).
+    for (let i = 0; i < count; i++) {
+      const signature = signatures[signed[i]!]!;
+      for (let band = 0; band < BANDS; band++) this.keys[band * count + i] = hashWords(signature, band * ROWS, ROWS);
+    }
     const spareKeys = new Uint32Array(count);
     const spareDocs = new Uint32Array(count);
     const tally = new Uint32Array(RADIX + 1);
     for (let band = 0; band < BANDS; band++) {
+      const keys = this.keys.subarray(band * count, (band + 1) * count);
       const docs = this.docs.subarray(band * count, (band + 1) * count);
-      for (let i = 0; i < count; i++) {
-        docs[i] = signed[i]!;
-        keys[i] = hashWords(signatures[signed[i]!]!, band * ROWS, ROWS);
-      }
+      docs.set(signed);
       // Low 16 bits, then high: each pass stable, so equal keys keep their documents in index order.
       radixPass(keys, docs, spareKeys, spareDocs, 0, tally);
-      radixPass(spareKeys, spareDocs, this.keys.subarray(band * count, (band + 1) * count), docs, 16, tally);
+      radixPass(spareKeys, spareDocs, keys, docs, 16, tally);
     }
   }
 
