@@ -55,8 +55,10 @@ export function fastTokenCounter(tokenizer: Tokenizer, postProcessor: string | u
   const library = (text: string) => tokenizer.tokenize(text, { add_special_tokens: true }).length;
   const specials = library("") - tokenizer.tokenize("").length;
   // A text holding the first character of an added token may be split at it: those are counted by the library.
+  // The normalised text is split at each token's normalised form too (NFKC makes "ｆｏｏ" "foo"), so both first characters count.
   // By code point: a token that starts outside the basic plane starts with a pair of units, not its first unit alone.
-  const starts = [...new Set(parts.added_tokens.map((t) => [...t.content][0]).filter((c) => c !== undefined))];
+  const forms = parts.added_tokens.flatMap((t) => [t.content, parts.normalizer ? parts.normalizer(t.content) : t.content]);
+  const starts = [...new Set(forms.map((form) => [...form][0]).filter((c) => c !== undefined))];
   const mayHoldAdded = starts.length ? new RegExp(`[${starts.map((c) => c.replace(/[\\\]^-]/g, "\\$&")).join("")}]`, "u") : null;
   const { marker } = words;
 

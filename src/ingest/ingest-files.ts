@@ -49,20 +49,26 @@ export async function ingestFiles(
   let group: PreparedDocument[] = [];
   let groupChunks = 0;
   let groupLimit = FIRST_GROUP_CHUNKS;
-  /** The last group's embedding, and the last write (each write waits for the one before): both settle, never reject. */
+  /**
+   * The last group's embedding; the last group's write, which starts once the
+   * write before it has settled, whether or not its own embedding failed; and
+   * that write before it. All three settle, never reject.
+   */
   let embedding: Promise<unknown> = Promise.resolve();
   let writing: Promise<void> = Promise.resolve();
+  let writingBefore: Promise<void> = Promise.resolve();
 
   const launch = (docs: PreparedDocument[]) => {
     if (docs.length === 0) return;
     const embedded = embedDocuments(app, embedder, docs);
-    const before = writing;
-    writing = embedded
-      .then(async (group) => {
-        await before;
-        report.results.push(...(await writeDocuments(app, group)));
-      })
-      .catch((error) => void report.errors.push(...docs.map((d) => ({ source: d.source, error: describeError(error) }))));
+    writingBefore = writing;
+    writing = writingBefore
+      .then(() => embedded)
+      .then((group) => writeDocuments(app, group))
+      .then(
+        (results) => void report.results.push(...results),
+        (error) => void report.errors.push(...docs.map((d) => ({ source: d.source, error: describeError(error) }))),
+      );
     embedding = embedded.catch(() => undefined);
   };
 
@@ -88,7 +94,9 @@ export async function ingestFiles(
       else report.errors.push({ source: path, error: describeError(error) });
     }
     if (groupChunks >= groupLimit) {
-      await embedding; // at most one group embeds while the next is prepared
+      // At most one group embeds while the next is prepared, and at most one written group waits behind the write under way.
+      await embedding;
+      await writingBefore;
       launch(group);
       group = [];
       groupChunks = 0;
@@ -98,6 +106,7 @@ export async function ingestFiles(
   // The job's last file is converted: its OCR threads go now, not when the next job starts.
   releaseConverter();
   await embedding;
+  await writingBefore;
   launch(group);
   await writing;
   return report;

@@ -60,6 +60,14 @@ describe("the fast token count", () => {
     for (const text of ["ask 🤖bot now", "🤖 and 🤖bot", "🤖🤖bot🤖"]) expect(count!(text)).toBe(libraryCount(library, text));
   });
 
+  test("an added token whose normalised form differs (full-width letters) is counted whole in either form", () => {
+    const json = unigramJson() as { added_tokens: Record<string, unknown>[]; model: { vocab: unknown[] } };
+    json.added_tokens.push({ ...json.added_tokens[0]!, id: json.model.vocab.length + 1, content: "ｆｏｏ", normalized: true, special: false });
+    const library = new Tokenizer(json, config);
+    const { count } = unigramTokenizer(json as Json, config);
+    for (const text of ["foo", "the foo cell", "ｆｏｏ", "a ｆｏｏ and foo"]) expect(count!(text)).toBe(libraryCount(library, text));
+  });
+
   test("is left to the library for a tokenizer it cannot count exactly: a post-processor other than special tokens around the text", () => {
     const json = unigramJson() as Record<string, unknown>;
     json.post_processor = { type: "ByteLevel", add_prefix_space: false, trim_offsets: true, use_regex: true };

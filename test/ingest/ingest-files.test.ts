@@ -1,8 +1,10 @@
 /**
  * The ingest pipeline: a group's commit runs while the next group embeds, so
  * the model does not wait on the index; commits still land one at a time, in
- * the order the groups were cut, and a group whose commit fails is reported
- * file by file while the groups after it land.
+ * the order the groups were cut, however an embedding or a commit fails, and
+ * at most one written group waits behind the commit under way. A failed group
+ * is reported file by file while the groups after it land, and the ingest
+ * returns only once every commit has settled.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -20,8 +22,8 @@ function manyFiles(root: string, count: number): string[] {
   return Object.keys(files).map((name) => join(root, name));
 }
 
-/** An app whose embedding calls and (slowed) commits are logged as they start and end. */
-async function loggingApp(failCommit?: number) {
+/** An app whose embedding calls and (slowed) commits are logged as they start and end; one of either may be made to fail. */
+async function loggingApp({ failCommit, failEmbed }: { failCommit?: number; failEmbed?: number } = {}) {
   const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40" });
   const embedder = await app.embedder();
   const events: string[] = [];
@@ -30,6 +32,7 @@ async function loggingApp(failCommit?: number) {
   embedder.embed = async (texts, kind) => {
     const n = embeds++;
     events.push(`embed ${n}`);
+    if (n === failEmbed) throw new Error("model crashed");
     const vectors = await embed(texts, kind);
     events.push(`embedded ${n}`);
     return vectors;
@@ -66,10 +69,29 @@ describe("the ingest pipeline", () => {
     const commits = events.filter((e) => e.startsWith("commit"));
     expect(commits).toEqual(commits.map((_, i) => (i % 2 === 0 ? `commit ${i / 2}` : `committed ${(i - 1) / 2}`)));
     for (let n = 0; n < commits.length / 2; n++) expect(at(`commit ${n}`)).toBeGreaterThan(at(`embedded ${n}`));
+    // Memory stays bounded by the pipeline, not by the commits' speed: group n + 2 embeds only once group n is committed.
+    for (let n = 0; at(`embed ${n + 2}`) !== -1; n++) expect(at(`embed ${n + 2}`)).toBeGreaterThan(at(`committed ${n}`));
+  });
+
+  test("a group whose embedding fails still waits for the commit before it, and the ingest returns after the last commit", async () => {
+    const { app, root, events } = await loggingApp({ failEmbed: 1 });
+    const paths = manyFiles(root, 60);
+    const report = await ingestFiles(app, paths);
+    const returned = events.length;
+    const failed = report.errors.map((e) => e.source);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const e of report.errors) expect(e.error).toContain("model crashed");
+    expect([...failed, ...report.results.map((r) => r.source)].sort()).toEqual(paths);
+    const commits = events.filter((e) => e.startsWith("commit"));
+    expect(commits).toEqual(commits.map((_, i) => (i % 2 === 0 ? `commit ${i / 2}` : `committed ${(i - 1) / 2}`)));
+    // Nothing was still being written when ingestFiles returned.
+    await Bun.sleep(500);
+    expect(events.length).toBe(returned);
+    expect(await app.store.countRows()).toBe(report.results.reduce((n, r) => n + r.chunkCount, 0));
   });
 
   test("a group whose commit fails is reported file by file, and the groups after it land", async () => {
-    const { app, root } = await loggingApp(0);
+    const { app, root } = await loggingApp({ failCommit: 0 });
     const paths = manyFiles(root, 40);
     const report = await ingestFiles(app, paths);
     const failed = report.errors.map((e) => e.source);
