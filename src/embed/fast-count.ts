@@ -13,6 +13,7 @@
  * scifact, xquad-en and xquad-ru documents.
  */
 import type { Tokenizer } from "@huggingface/tokenizers";
+import { rememberWord } from "./word-memo.ts";
 
 /** The library's Tokenizer fields this reads (the same ones its tokenize() uses). */
 interface TokenizerParts {
@@ -25,9 +26,6 @@ interface TokenizerParts {
 
 /** Post-processors that only put special tokens around a single text: a fixed number more. */
 const ADDITIVE_POST_PROCESSORS = new Set(["TemplateProcessing", "RobertaProcessing", "BertProcessing"]);
-/** Words counted at most before the memo starts again (a few MB). */
-const COUNT_MEMO_SIZE = 50_000;
-const MEMO_MAX_UNITS = 64;
 const FIRST_UNKNOWN = 1;
 const LAST_UNKNOWN = 2;
 /** A count is stored shifted past the two flags above. */
@@ -62,7 +60,6 @@ export function fastTokenCounter(tokenizer: Tokenizer, postProcessor: string | u
   const mayHoldAdded = starts.length ? new RegExp(`[${starts.map((c) => c.replace(/[\\\]^-]/g, "\\$&")).join("")}]`, "u") : null;
   const { marker } = words;
 
-  const memo = new Map<string, number>();
   const measure = (word: string): number => {
     const pieces = words.pieces(word);
     let count = 0;
@@ -79,16 +76,7 @@ export function fastTokenCounter(tokenizer: Tokenizer, postProcessor: string | u
     return (count << COUNT_SHIFT) | flags;
   };
   /** A word that follows a marker, remembered by its text after the marker (prepending it would build a new string to hash for every word). */
-  const markedWord = (text: string): number => {
-    if (text.length > MEMO_MAX_UNITS) return measure(marker + text);
-    let known = memo.get(text);
-    if (known === undefined) {
-      if (memo.size >= COUNT_MEMO_SIZE) memo.clear();
-      known = measure(marker + text);
-      memo.set(text, known);
-    }
-    return known;
-  };
+  const markedWord = rememberWord((text) => measure(marker + text));
 
   const count = (text: string): number => {
     if (mayHoldAdded?.test(text)) return library(text);

@@ -14,20 +14,10 @@ import { Tokenizer, Unigram } from "@huggingface/tokenizers";
 import { fastTokenCounter } from "./fast-count.ts";
 import { segmentWord } from "./unigram-lattice.ts";
 import { VocabIndex, WORD_MARKER, type VocabTables } from "./vocab-index.ts";
+import { rememberWord } from "./word-memo.ts";
 
 type UnigramJson = { type?: string; vocab: [string, number][]; unk_id?: number | null; [PACKED_VOCAB]?: PackedVocab };
 type TokenizerJson = { model: UnigramJson; added_tokens?: { id: number; content: string }[]; pre_tokenizer?: unknown; post_processor?: { type?: string } | null };
-
-/**
- * Words whose pieces are remembered. The chunker counts the tokens of a
- * growing chunk again each time it adds to it, and the library tokenizes a
- * whole text as one lattice (it does not split words for a Metaspace
- * pre-tokenizer): that search took 60 of a 175 s e5 sync, about as long as
- * the model took to embed it. Cleared when full: about 10 MB.
- */
-export const WORD_MEMO_SIZE = 50_000;
-/** Longer words are tokenized each time: a memo of them would fill with strings that rarely come back. */
-const MEMO_MAX_UNITS = 64;
 
 /**
  * The model's tokenize(normalized text) word by word, remembering each word's
@@ -37,17 +27,7 @@ const MEMO_MAX_UNITS = 64;
  * shared, so callers must not change them: the library's only copy them out.
  */
 export function rememberWords(tokenize: (text: string) => string[], marker: string | null): (text: string) => string[] {
-  const memo = new Map<string, string[]>();
-  const word = (text: string) => {
-    if (text.length > MEMO_MAX_UNITS) return tokenize(text);
-    let pieces = memo.get(text);
-    if (pieces === undefined) {
-      if (memo.size >= WORD_MEMO_SIZE) memo.clear();
-      pieces = tokenize(text);
-      memo.set(text, pieces);
-    }
-    return pieces;
-  };
+  const word = rememberWord(tokenize);
   if (!marker) return word;
   return (text) => {
     // A Metaspace pre-tokenizer that splits hands over one word at a time: its pieces go back as they are.

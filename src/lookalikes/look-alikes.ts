@@ -36,10 +36,9 @@ export interface CachedSignatures {
  * Per DB path, the latest version's signatures, or their build while it runs:
  * a build reads every document's signature and bands them (replicated
  * abstracts: about 30k documents at 100k chunks, 0.2 s; 298k at 1M, 1.6 s),
- * so a query that arrives during one
- * (the server's warm-up, search/warm-search.ts) waits for it instead of doing it
- * again. The oldest path is dropped past MAX_CACHED (a server serves one
- * index, a test several).
+ * so a query that arrives during one (the server's warm-up,
+ * search/warm-search.ts) waits for it instead of doing it again. The oldest
+ * path is dropped past MAX_CACHED (a server serves one index, a test several).
  */
 const cache = new Map<string, { version: string; ready: Promise<CachedSignatures> }>();
 const MAX_CACHED = 4;

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Tokenizer } from "@huggingface/tokenizers";
-import { rememberWords, unigramTokenizer, WORD_MEMO_SIZE } from "../../src/embed/fast-unigram.ts";
+import { rememberWords, unigramTokenizer } from "../../src/embed/fast-unigram.ts";
+import { WORD_MEMO_SIZE } from "../../src/embed/word-memo.ts";
 import { unigramJson } from "./unigram-json.ts";
 
 const TEXTS = [
