@@ -12,6 +12,11 @@ const main = defineCommand({
 
 export async function runCli(argv: string[]): Promise<void> {
   const verbose = argv.includes("--verbose");
+  // A reader that stops early (`minirag-mcp list | head`) closes the pipe: the rest of the output has nowhere to go,
+  // and the command still finishes its work (a sync, an ingest) rather than dying with a stack trace mid-way.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
   try {
     if (argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
       process.stdout.write(`${forStdout(await renderUsage(main))}\n`);
