@@ -6,10 +6,9 @@
  * and its exit code (scripts/test-summary.ts). Extra arguments go to
  * `bun test` (e.g. a path filter).
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { runTee } from "./run-tee.ts";
+import { runTeeInScratch } from "./run-tee.ts";
 import { closingCounts, closingLine } from "./test-summary.ts";
 
 const root = resolve(import.meta.dir, "..");
@@ -25,16 +24,8 @@ const report = join(root, ".ci", "junit.xml");
 // A report left by an earlier run must not stand in for this one.
 rmSync(report, { force: true });
 // Every temp folder the tests make goes under one folder removed at the end: left in /tmp, one run's copies
-// (indexes, compiled-binary copies for the permission tests) came to gigabytes. Open to all, as /tmp is,
-// because the permission tests run the CLI as another user.
-const scratch = mkdtempSync(join(tmpdir(), "minirag-test-run-"));
-chmodSync(scratch, 0o1777);
-let result: Awaited<ReturnType<typeof runTee>>;
-try {
-  result = await runTee([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], root, { ...process.env, TMPDIR: scratch });
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+// (indexes, compiled-binary copies for the permission tests) came to gigabytes.
+const result = await runTeeInScratch([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], root, "minirag-test-run-");
 const { exitCode, output } = result;
 const counts = closingCounts(existsSync(report) ? readFileSync(report, "utf8") : undefined, output, exitCode);
 console.log(closingLine(counts));

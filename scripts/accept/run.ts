@@ -6,11 +6,10 @@
  * scripts/accept/*.test.ts with the compiled binary (built first if missing)
  * and ends with the same closing line as `bun run test`.
  */
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CORPUS } from "../bench/lib/datasets.ts";
-import { runTee } from "../run-tee.ts";
+import { runTeeInScratch } from "../run-tee.ts";
 import { closingCounts, closingLine } from "../test-summary.ts";
 import { BINARY } from "../../test/helpers.ts";
 
@@ -21,8 +20,12 @@ if (!existsSync(CORPUS)) {
 }
 if (!existsSync(BINARY) && Bun.spawnSync([process.execPath, "scripts/build.ts"], { cwd: root, stdio: ["inherit", "inherit", "inherit"] }).exitCode !== 0) process.exit(1);
 
-const report = join(mkdtempSync(join(tmpdir(), "minirag-accept-")), "junit.xml");
-const { exitCode, output } = await runTee([process.execPath, "test", "--timeout=600000", "--reporter=junit", `--reporter-outfile=${report}`, "./scripts/accept/"], root);
+mkdirSync(join(root, ".ci"), { recursive: true });
+const report = join(root, ".ci", "accept-junit.xml");
+// A report left by an earlier run must not stand in for this one.
+rmSync(report, { force: true });
+// The run's indexes and release archives (over a gigabyte) go under one folder removed at the end.
+const { exitCode, output } = await runTeeInScratch([process.execPath, "test", "--timeout=600000", "--reporter=junit", `--reporter-outfile=${report}`, "./scripts/accept/"], root, "minirag-accept-run-");
 const counts = closingCounts(existsSync(report) ? await Bun.file(report).text() : undefined, output, exitCode);
 console.log(`acceptance: ${closingLine(counts)}`);
 process.exit(exitCode !== 0 || counts.failed > 0 ? 1 : 0);

@@ -1,5 +1,5 @@
 /** Bench plumbing: the l12 model, temp corpora, subprocess timing, folder sizes and RSS. */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 
@@ -49,9 +49,23 @@ export function ensureBinary(): string {
   return BINARY;
 }
 
+let scratchRoot: string | undefined;
+
+/**
+ * A fresh folder under this process's one scratch folder, which is removed
+ * when the process exits: a full bench leaves indexes, corpus copies and
+ * model caches of over a gigabyte, and each run would otherwise add another
+ * to /tmp.
+ */
 export function tempDir(prefix: string): string {
-  mkdirSync(join(RESULTS, "tmp"), { recursive: true });
-  return mkdtempSync(join(tmpdir(), `minirag-bench-${prefix}-`));
+  if (!scratchRoot) {
+    const root = mkdtempSync(join(tmpdir(), "minirag-bench-"));
+    process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+    // A signal ends the process without exit handlers; exiting on it runs them.
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(128 + (signal === "SIGINT" ? 2 : 15)));
+    scratchRoot = root;
+  }
+  return mkdtempSync(join(scratchRoot, `${prefix}-`));
 }
 
 /** Copies files into a fresh folder; returns it. */
