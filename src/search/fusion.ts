@@ -7,10 +7,13 @@
  * ranks, not raw scores, because L2 distance and BM25 live on incomparable
  * scales. Ties keep insertion order, vector hits first.
  */
+import { hitKey } from "../store/chunk-reads.ts";
+
 export const RRF_K = 60;
 
 export interface Candidate {
-  id: string;
+  source: string;
+  chunk_index: number;
   /** Squared L2 distance from the vector side; null when only the keyword side found it. */
   distance: number | null;
 }
@@ -24,13 +27,14 @@ export interface Fused<T> {
 export function fuseRankings<T extends Candidate>(vectorHits: T[], keywordHits: T[], weight: number, coverage = 1): Fused<T>[] {
   const fused = new Map<string, Fused<T>>();
   vectorHits.forEach((hit, rank) => {
-    fused.set(hit.id, { item: hit, distance: hit.distance, score: (1 - weight) / (RRF_K + 1 + rank) });
+    fused.set(hitKey(hit), { item: hit, distance: hit.distance, score: (1 - weight) / (RRF_K + 1 + rank) });
   });
   keywordHits.forEach((hit, rank) => {
     const add = (weight * coverage) / (RRF_K + 1 + rank);
-    const existing = fused.get(hit.id);
+    const key = hitKey(hit);
+    const existing = fused.get(key);
     if (existing) existing.score += add;
-    else fused.set(hit.id, { item: hit, distance: null, score: add });
+    else fused.set(key, { item: hit, distance: null, score: add });
   });
   // Array.prototype.sort is stable, so equal scores keep insertion order.
   return [...fused.values()].sort((a, b) => b.score - a.score);

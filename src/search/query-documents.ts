@@ -8,6 +8,7 @@ import { joinParent } from "../chunk/join-parent.ts";
 import { AppError } from "../errors.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
 import type { ChunkStore, Hit, SectionChunk } from "../store/chunk-store.ts";
+import { hitKey } from "../store/chunk-reads.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { scopeFilter } from "../scan/scope.ts";
 import { fuseRankings, vectorOnly, type Fused } from "./fusion.ts";
@@ -164,16 +165,15 @@ function citedSources(results: ChunkResult[], roots: string[]): SourceRef[] {
 async function shownRows(store: ChunkStore, kept: { hit: Hit }[]): Promise<{ row(hit: Hit): SectionChunk; parents: Record<string, string> }> {
   const parentIds = [...new Set(kept.map((k) => k.hit.parent_id).filter((id): id is string => id !== null))];
   const rows = await store.resultRows(parentIds, kept.filter((k) => k.hit.parent_id === null).map((k) => k.hit));
-  const key = (r: { source: string; chunk_index: number }) => `${r.chunk_index} ${r.source}`;
-  const byKey = new Map(rows.map((r) => [key(r), r]));
+  const byKey = new Map(rows.map((r) => [hitKey(r), r]));
   const bySection = new Map<string, SectionChunk[]>();
   for (const r of rows) if (r.parent_id !== null) (bySection.get(r.parent_id) ?? bySection.set(r.parent_id, []).get(r.parent_id)!).push(r);
   const parents: Record<string, string> = {};
   for (const id of parentIds) parents[id] = joinParent((bySection.get(id) ?? []).map((c) => ({ text: c.text, contextLines: c.context_lines })));
   return {
     row(hit) {
-      const row = byKey.get(key(hit));
-      if (!row) throw new Error(`chunk ${hit.id} was found by the search but not read back from the same index version`);
+      const row = byKey.get(hitKey(hit));
+      if (!row) throw new Error(`chunk ${hit.chunk_index} of ${hit.source} was found by the search but not read back from the same index version`);
       return row;
     },
     parents,

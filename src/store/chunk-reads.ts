@@ -24,12 +24,20 @@ export type Meta = Omit<ChunkRow, "vector">;
  * 100k chunks (e5, 200 scifact questions) leaving them out took 0.7 ms from
  * the vector side and 0.9 ms from the keyword side measured alone; whole
  * queries, alternating with the build before, used 0.6-1.0 ms less CPU and
- * answered 0-0.9 ms sooner at p50 (scripts/bench/query-profile.ts).
+ * answered 0-0.9 ms sooner at p50 (scripts/bench/query-profile.ts). A hit is
+ * told apart by source and chunk_index (hitKey), which one version holds
+ * once each, not by id: at 100k chunks id took 1.1-1.3 ms from the vector
+ * side and 1.9 ms from the keyword side (2026-12-02), more than any other column.
  */
-export const HIT_COLUMNS = ["id", "source", "chunk_index", "parent_id"] as const;
+export const HIT_COLUMNS = ["source", "chunk_index", "parent_id"] as const;
 /** text and title come along only from a keyword search on a table without search columns (keyword-coverage.ts reads them then). */
 export type Hit = Pick<ChunkRow, (typeof HIT_COLUMNS)[number]> &
   Partial<Pick<ChunkRow, "text_search" | "title_search" | "text" | "title">> & { _distance?: number; _score?: number };
+
+/** A chunk's identity within one table version: a write replaces a source's chunks whole, so no two rows share both. */
+export function hitKey(hit: { source: string; chunk_index: number }): string {
+  return `${hit.chunk_index} ${hit.source}`;
+}
 
 /**
  * What a section is rebuilt from (join-parent.ts), and what a kept hit shows.
@@ -56,7 +64,7 @@ export interface VectorSearchOptions extends VectorPlan {
  * rows tied at its cut as they come: every chunk of a document shares its
  * title's keyword score, and copies of a file share their distances. The
  * same scifact question asked twice of 1,006 chunks gave a different keyword
- * ranking in 133 of 200 questions. Ties are ordered by id here, and each side
+ * ranking in 133 of 200 questions. Ties are ordered by source and chunk here, and each side
  * asks for some rows past its limit, so a tie at the cut is settled by that
  * order rather than by LanceDB, unless it runs past the extra rows (a file
  * with more copies than that). With twice the keyword rows the two answers
@@ -67,15 +75,15 @@ export interface VectorSearchOptions extends VectorPlan {
 const KEYWORD_EXTRA_ROWS = 50;
 const VECTOR_EXTRA_ROWS = 10;
 
-function byId(a: Hit, b: Hit): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+function byPosition(a: Hit, b: Hit): number {
+  return a.source < b.source ? -1 : a.source > b.source ? 1 : a.chunk_index - b.chunk_index;
 }
 
 export async function vectorSearch(table: Table, columns: Set<string> | null, vector: Float32Array, limit: number, options: VectorSearchOptions): Promise<Hit[]> {
   let query = withPlan(table.vectorSearch(vector).distanceType("l2"), options).limit(limit + Math.min(limit, VECTOR_EXTRA_ROWS)).select([...present(HIT_COLUMNS, columns), "_distance"]);
   const where = options.skipPending ? [options.filter, HAS_VECTOR].filter(Boolean).map((f) => `(${f})`).join(" AND ") : options.filter;
   if (where) query = query.where(where);
-  return ((await query.toArray()) as Hit[]).map(plain).sort((a, b) => a._distance! - b._distance! || byId(a, b)).slice(0, limit);
+  return ((await query.toArray()) as Hit[]).map(plain).sort((a, b) => a._distance! - b._distance! || byPosition(a, b)).slice(0, limit);
 }
 
 /** `indexed`: the keyword columns the table's full-text indexes cover (keywordColumns in search-columns.ts). */
@@ -90,7 +98,7 @@ export async function keywordSearch(table: Table, columns: Set<string> | null, i
     // The search columns (or before them text and title) come along so the caller can see which query words a hit matched (keyword-coverage.ts).
     .select([...present(HIT_COLUMNS, columns), ...(onSearchColumns ? SEARCH_COLUMNS : LEGACY_SEARCH_COLUMNS), "_score"]);
   if (filter) query = query.where(filter);
-  return ((await query.toArray()) as Hit[]).map(plain).sort((a, b) => b._score! - a._score! || byId(a, b)).slice(0, limit);
+  return ((await query.toArray()) as Hit[]).map(plain).sort((a, b) => b._score! - a._score! || byPosition(a, b)).slice(0, limit);
 }
 
 /**

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { searchKept } from "../../src/search/kept-documents.ts";
 import { sqlString } from "../../src/store/chunk-row.ts";
+import { hitKey } from "../../src/store/chunk-reads.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { testApp, writeTree } from "../helpers.ts";
 
@@ -31,7 +32,7 @@ describe("searching only the kept documents", () => {
       const vectorSide = (n: number, where: string | undefined) => (calls.push(where), app.store.vectorSearch(vector!, n, where));
       const viaWindow = await searchKept(vectorSide, limit, undefined, kept, 5);
       const viaList = await app.store.vectorSearch(vector!, limit, kept.sql);
-      expect(viaWindow.map((h) => h.id)).toEqual(viaList.map((h) => h.id));
+      expect(viaWindow.map(hitKey)).toEqual(viaList.map(hitKey));
       const keywordSide = (n: number, where: string | undefined) => app.store.keywordSearch("coolant pump", n, where);
       const keywordWindow = await searchKept(keywordSide, limit, undefined, kept, 5);
       // BM25 under a prefilter scores by the kept rows' statistics; through the window it scores as an unfiltered search does,

@@ -35,14 +35,14 @@ describe("keyword coverage: the share of the query's words the keyword hits matc
 });
 
 describe("weighted RRF scaled by keyword coverage", () => {
-  type C = { id: string; distance: number | null };
+  type C = { source: string; chunk_index: number; distance: number | null };
   const vector: C[] = [
-    { id: "a", distance: 0.2 },
-    { id: "b", distance: 0.3 },
+    { source: "a", chunk_index: 0, distance: 0.2 },
+    { source: "b", chunk_index: 0, distance: 0.3 },
   ];
   const keyword: C[] = [
-    { id: "b", distance: null },
-    { id: "k", distance: null },
+    { source: "b", chunk_index: 0, distance: null },
+    { source: "k", chunk_index: 0, distance: null },
   ];
 
   test("full coverage is the plain weighted RRF", () => {
@@ -50,14 +50,14 @@ describe("weighted RRF scaled by keyword coverage", () => {
   });
 
   test("low coverage lets the vector ranking lead: a keyword-only hit no longer outranks the best vector hit", () => {
-    expect(fuseRankings(vector, keyword, 0.6, 1).map((f) => f.item.id)).toEqual(["b", "k", "a"]);
-    expect(fuseRankings(vector, keyword, 0.6, 0.1).map((f) => f.item.id)).toEqual(["b", "a", "k"]);
+    expect(fuseRankings(vector, keyword, 0.6, 1).map((f) => f.item.source)).toEqual(["b", "k", "a"]);
+    expect(fuseRankings(vector, keyword, 0.6, 0.1).map((f) => f.item.source)).toEqual(["b", "a", "k"]);
     const fused = fuseRankings(vector, keyword, 0.6, 0.1);
-    expect(fused.find((f) => f.item.id === "k")!.score).toBeCloseTo((0.6 * 0.1) / 62, 12);
+    expect(fused.find((f) => f.item.source === "k")!.score).toBeCloseTo((0.6 * 0.1) / 62, 12);
   });
 
   test("at w = 1 the keyword order stands whatever the coverage, ahead of vector-only hits", () => {
-    expect(fuseRankings(vector, keyword, 1, 0.2).map((f) => f.item.id)).toEqual(["b", "k", "a"]);
+    expect(fuseRankings(vector, keyword, 1, 0.2).map((f) => f.item.source)).toEqual(["b", "k", "a"]);
     expect(fuseRankings(vector, keyword, 1, 0.2).at(-1)!.score).toBe(0);
   });
 });

@@ -33,31 +33,37 @@ describe("scope matching (§2.8)", () => {
 });
 
 describe("weighted RRF (§2.7)", () => {
-  type C = { id: string; distance: number | null };
-  const v: C[] = [{ id: "a", distance: 0.1 }, { id: "b", distance: 0.2 }, { id: "c", distance: 0.3 }];
-  const k: C[] = [{ id: "c", distance: null }, { id: "d", distance: null }];
+  type C = { source: string; chunk_index: number; distance: number | null };
+  const v: C[] = [{ source: "a", chunk_index: 0, distance: 0.1 }, { source: "b", chunk_index: 0, distance: 0.2 }, { source: "c", chunk_index: 0, distance: 0.3 }];
+  const k: C[] = [{ source: "c", chunk_index: 0, distance: null }, { source: "d", chunk_index: 0, distance: null }];
 
   test("scores add (1-w)/(61+rank) and w/(61+rank)", () => {
     const fused = fuseRankings(v, k, 0.6);
-    const c = fused.find((f) => f.item.id === "c")!;
+    const c = fused.find((f) => f.item.source === "c")!;
     expect(c.score).toBeCloseTo(0.4 / 63 + 0.6 / 61, 12);
     expect(c.distance).toBe(0.3);
-    expect(fused[0]!.item.id).toBe("c");
+    expect(fused[0]!.item.source).toBe("c");
   });
 
   test("keyword-only hits have no distance", () => {
-    expect(fuseRankings(v, k, 0.6).find((f) => f.item.id === "d")!.distance).toBeNull();
+    expect(fuseRankings(v, k, 0.6).find((f) => f.item.source === "d")!.distance).toBeNull();
   });
 
   test("at w = 1 vector-only hits stay with score 0, and BM25 order wins", () => {
     const fused = fuseRankings(v, k, 1);
-    expect(fused.map((f) => f.item.id)).toEqual(["c", "d", "a", "b"]);
+    expect(fused.map((f) => f.item.source)).toEqual(["c", "d", "a", "b"]);
     expect(fused[2]!.score).toBe(0);
   });
 
+  test("a hit is its source and chunk: two chunks of one source stay apart, one chunk found by both sides adds up", () => {
+    const fused = fuseRankings<C>([{ source: "a", chunk_index: 0, distance: 0.1 }], [{ source: "a", chunk_index: 1, distance: null }, { source: "a", chunk_index: 0, distance: null }], 0.5);
+    expect(fused.map((f) => `${f.item.source}#${f.item.chunk_index}`)).toEqual(["a#0", "a#1"]);
+    expect(fused[0]!.score).toBeCloseTo(0.5 / 61 + 0.5 / 62, 12);
+  });
+
   test("ties keep insertion order, vector hits first", () => {
-    const fused = fuseRankings<C>([{ id: "x", distance: 0.5 }], [{ id: "y", distance: null }], 0.5);
-    expect(fused.map((f) => f.item.id)).toEqual(["x", "y"]);
+    const fused = fuseRankings<C>([{ source: "x", chunk_index: 0, distance: 0.5 }], [{ source: "y", chunk_index: 0, distance: null }], 0.5);
+    expect(fused.map((f) => f.item.source)).toEqual(["x", "y"]);
   });
 
   test("vector-only scores are 1 / (1 + distance)", () => {

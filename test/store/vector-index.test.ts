@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
 import type { ChunkRow } from "../../src/store/chunk-row.ts";
+import { hitKey } from "../../src/store/chunk-reads.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { ensureVectorIndex, ivfPartitions, tablePlan, vectorPlan } from "../../src/store/vector-index.ts";
 import { tempDir } from "../helpers.ts";
@@ -57,8 +58,8 @@ describe("the vector index", () => {
     let found = 0;
     const queries = vectors(20, 32, 99);
     for (const query of queries) {
-      const exact = new Set((await t.vectorSearch(query).distanceType("l2").bypassVectorIndex().limit(10).select(["id"]).toArray()).map((r) => r.id as string));
-      found += (await new ChunkStore(dbPath, 500).vectorSearch(query, 10)).filter((h) => exact.has(h.id)).length;
+      const exact = new Set((await t.vectorSearch(query).distanceType("l2").bypassVectorIndex().limit(10).select(["source", "chunk_index"]).toArray()).map(hitKey));
+      found += (await new ChunkStore(dbPath, 500).vectorSearch(query, 10)).filter((h) => exact.has(hitKey(h))).length;
     }
     console.error(`recall@10 over ${queries.length} queries: ${found / (queries.length * 10)}`);
     expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.8);
