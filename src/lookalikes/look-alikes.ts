@@ -6,9 +6,9 @@
  */
 import type { Table } from "@lancedb/lancedb";
 import { displayPath } from "../scan/display-path.ts";
-import { readSignatures } from "../store/signatures.ts";
+import { readSignatureBytes } from "../store/signatures.ts";
 import { LshIndex } from "./lsh.ts";
-import { decodeSignature } from "./minhash.ts";
+import { PERMUTATIONS, decodeSignatureBytes } from "./minhash.ts";
 
 export const LOOK_ALIKE_THRESHOLD = 0.5;
 export const MAX_LOOK_ALIKES = 3;
@@ -27,15 +27,15 @@ export interface CachedSignatures {
   sources: string[];
   dates: (string | null)[];
   position: Map<string, number>;
-  /** Each source's stored and decoded signature, reused after a write that did not change it. */
-  decoded: Map<string, { stored: string; signature: Uint32Array }>;
   lsh: LshIndex;
 }
 
 /**
  * Per DB path, the latest version's signatures, or their build while it runs:
  * a build reads every document's signature and bands them (replicated
- * abstracts: about 30k documents at 100k chunks, 0.2 s; 298k at 1M, 1.6 s),
+ * abstracts: about 30k documents at 100k chunks, 0.15-0.25 s; 298k at 1M,
+ * 1.1-1.8 s on a slow evening, against 1.65-2.4 s when signatures were
+ * read as strings and kept, 175 MB more, to skip decoding unchanged ones),
  * so a query that arrives during one (the server's warm-up,
  * search/warm-search.ts) waits for it instead of doing it again. The oldest
  * path is dropped past MAX_CACHED (a server serves one index, a test several).
@@ -48,9 +48,7 @@ export async function signaturesAt(dbPath: string, table: Table): Promise<Cached
   const version = `${await table.version()}:${await table.countRows()}`;
   const entry = cache.get(dbPath);
   if (entry?.version === version) return entry.ready;
-  // Signatures a write left unchanged are reused from the version before, once its build has ended.
-  const previous = entry?.ready.catch(() => null) ?? Promise.resolve(null);
-  const ready = previous.then((before) => buildSignatures(table, version, before));
+  const ready = buildSignatures(table, version);
   cache.delete(dbPath);
   cache.set(dbPath, { version, ready });
   if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
@@ -59,16 +57,12 @@ export async function signaturesAt(dbPath: string, table: Table): Promise<Cached
   return ready;
 }
 
-async function buildSignatures(table: Table, version: string, before: CachedSignatures | null): Promise<CachedSignatures> {
-  const rows = await readSignatures(table);
-  const sources = rows.map((r) => r.source);
-  const decoded = new Map(
-    rows.map((r) => {
-      const known = before?.decoded.get(r.source);
-      return [r.source, known?.stored === r.minhash ? known : { stored: r.minhash, signature: decodeSignature(r.minhash) }];
-    }),
-  );
-  return { version, sources, dates: rows.map((r) => r.date), position: new Map(sources.map((s, i) => [s, i])), decoded, lsh: new LshIndex(sources.map((s) => decoded.get(s)!.signature)) };
+async function buildSignatures(table: Table, version: string): Promise<CachedSignatures> {
+  const { sources, stored, dates } = await readSignatureBytes(table);
+  // Every signature's slots in one buffer, each a view of its own: one allocation, not one a document.
+  const slots = new Uint32Array(sources.length * PERMUTATIONS);
+  const signatures = stored.map((bytes, i) => decodeSignatureBytes(bytes, slots.subarray(i * PERMUTATIONS, (i + 1) * PERMUTATIONS)));
+  return { version, sources, dates, position: new Map(sources.map((s, i) => [s, i])), lsh: new LshIndex(signatures) };
 }
 
 /**

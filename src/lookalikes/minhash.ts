@@ -48,6 +48,58 @@ export function encodeSignature(signature: Uint32Array): string {
   return bytes.toString("base64");
 }
 
+/** Base64's 64 letters by their ASCII code; 255 for any other byte. */
+const BASE64_VALUES = (() => {
+  const values = new Uint8Array(256).fill(255);
+  [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"].forEach((letter, value) => (values[letter.charCodeAt(0)] = value));
+  return values;
+})();
+/** encodeSignature's length for PERMUTATIONS slots: 4 letters for every 3 bytes, the last group padded. */
+const STORED_LENGTH = Math.ceil((PERMUTATIONS * 4) / 3) * 4;
+const EMPTY = new Uint32Array(0);
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/**
+ * A stored signature back from its base64 text's bytes, into `into` when
+ * given (PERMUTATIONS slots), without making a string: what a read of every
+ * signature decodes (look-alikes.ts). Anything but encodeSignature's exact
+ * form goes through decodeSignature, so both read alike.
+ */
+export function decodeSignatureBytes(stored: Uint8Array, into?: Uint32Array): Uint32Array {
+  if (stored.length === 0) return EMPTY;
+  const out = into ?? new Uint32Array(PERMUTATIONS);
+  if (!LITTLE_ENDIAN || stored.length !== STORED_LENGTH || stored[STORED_LENGTH - 1] !== 61 /* = */ || stored[STORED_LENGTH - 2] === 61) return slow(stored, out);
+  // The slots are little-endian bytes, as this machine holds them, so the decoded bytes go straight into out.
+  const bytes = new Uint8Array(out.buffer, out.byteOffset, PERMUTATIONS * 4);
+  const letters = BASE64_VALUES;
+  let invalid = 0;
+  let at = 0;
+  // Whole groups of 4 letters, 3 bytes each; the last group holds 3 letters and "=", 2 bytes.
+  for (let i = 0; i < STORED_LENGTH - 4; i += 4) {
+    const a = letters[stored[i]!]!, b = letters[stored[i + 1]!]!, c = letters[stored[i + 2]!]!, d = letters[stored[i + 3]!]!;
+    invalid |= a | b | c | d;
+    const group = (a << 18) | (b << 12) | (c << 6) | d;
+    bytes[at++] = group >>> 16;
+    bytes[at++] = group >>> 8;
+    bytes[at++] = group;
+  }
+  const a = letters[stored[STORED_LENGTH - 4]!]!, b = letters[stored[STORED_LENGTH - 3]!]!, c = letters[stored[STORED_LENGTH - 2]!]!;
+  invalid |= a | b | c;
+  const group = (a << 18) | (b << 12) | (c << 6);
+  bytes[at++] = group >>> 16;
+  bytes[at] = group >>> 8;
+  // A letter outside the alphabet looked up as 255, which alone sets bit 7.
+  return invalid & 0x80 ? slow(stored, out) : out;
+}
+
+/** decodeSignature's answer, copied into out. */
+function slow(stored: Uint8Array, out: Uint32Array): Uint32Array {
+  const decoded = decodeSignature(new TextDecoder().decode(stored));
+  if (decoded.length !== PERMUTATIONS) return EMPTY;
+  out.set(decoded);
+  return out;
+}
+
 /** A stored signature back; one of another length (a future change of PERMUTATIONS) reads as empty, never as a false match. */
 export function decodeSignature(stored: string): Uint32Array {
   const bytes = Buffer.from(stored, "base64");

@@ -1,7 +1,7 @@
 /** MinHash and LSH banding, measured: the overlap estimate's error, the banding's recall at the threshold, and the stored form. */
 import { describe, expect, test } from "bun:test";
 import { LshIndex } from "../../src/lookalikes/lsh.ts";
-import { PERMUTATIONS, decodeSignature, encodeSignature, minhash, overlap } from "../../src/lookalikes/minhash.ts";
+import { PERMUTATIONS, decodeSignature, decodeSignatureBytes, encodeSignature, minhash, overlap } from "../../src/lookalikes/minhash.ts";
 import { shingleHashes, wordsOf } from "../../src/lookalikes/shingles.ts";
 import { tablesByColumn } from "../../src/lookalikes/table-columns.ts";
 
@@ -50,6 +50,26 @@ describe("MinHash overlap estimate", () => {
     expect(encodeSignature(minhash(new Uint32Array(0)))).toBe("");
     expect(overlap(decodeSignature(""), signature)).toBe(0);
     expect(overlap(decodeSignature(Buffer.alloc(40).toString("base64")), signature)).toBe(0);
+  });
+
+  test("decoding the stored form's bytes gives what decoding its text gives, into the slots given, for any form", () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    const random = seeded(11);
+    for (let n = 0; n < 200; n++) {
+      // Every value a slot can hold, the extremes included: each byte position takes every value somewhere.
+      const signature = Uint32Array.from({ length: PERMUTATIONS }, (_, i) => (i === n % PERMUTATIONS ? [0, 0xffffffff][n % 2]! : Math.floor(random() * 2 ** 32)));
+      const slots = new Uint32Array(3 * PERMUTATIONS);
+      const into = slots.subarray(PERMUTATIONS, 2 * PERMUTATIONS);
+      expect(decodeSignatureBytes(bytes(encodeSignature(signature)), into)).toBe(into);
+      expect(into).toEqual(signature);
+      expect(slots.subarray(0, PERMUTATIONS).every((v) => v === 0) && slots.subarray(2 * PERMUTATIONS).every((v) => v === 0)).toBe(true);
+      expect(decodeSignatureBytes(bytes(encodeSignature(signature)))).toEqual(signature);
+    }
+    const stored = encodeSignature(minhash(Uint32Array.from([5, 6, 7])));
+    // Forms only another writer would store go the text's way: a letter outside base64, and base64 without its padding.
+    for (const text of ["", stored.slice(0, 10) + "*" + stored.slice(11), stored.slice(0, -1), Buffer.alloc(40).toString("base64"), "A".repeat(stored.length - 2) + "=="]) {
+      expect(decodeSignatureBytes(bytes(text))).toEqual(decodeSignature(text));
+    }
   });
 });
 
