@@ -7,7 +7,7 @@
  * the column gains it as nulls; sync then fills it from the stored text.
  */
 import type { Table } from "@lancedb/lancedb";
-import { Field, Schema, Utf8 } from "apache-arrow";
+import { Field, Schema, Utf8, type Vector } from "apache-arrow";
 import { loadLanceDb } from "../native/lancedb.ts";
 
 export const SIGNATURE_COLUMN = "minhash";
@@ -53,18 +53,28 @@ export async function readSignatureBytes(table: Table): Promise<{ sources: strin
     .toArrow();
   // No signed row (the column added to an older index by a write, before a sync signs it): the empty answer has no columns at all.
   if (arrow.numRows === 0) return { sources: [], stored: [], dates: [] };
-  const stored: Uint8Array[] = [];
-  // The column's batches hold each row's UTF-8 bytes end to end, with offsets; a view per row copies nothing.
-  for (const data of arrow.getChild(SIGNATURE_COLUMN)!.data) {
-    const { valueOffsets: offsets, values, offset } = data as unknown as { valueOffsets: ArrayLike<number | bigint>; values: Uint8Array; offset: number };
-    for (let row = 0; row < data.length; row++) stored.push(values.subarray(Number(offsets[offset + row]!), Number(offsets[offset + row + 1]!)));
-  }
+  const stored = utf8Views(arrow.getChild(SIGNATURE_COLUMN)!);
   const date = dated ? arrow.getChild(DATE_COLUMN)! : null;
   const sources = arrow.getChild("source")!.toArray() as string[];
   return { sources, stored, dates: sources.map((_, i) => (date?.get(i) as string | null | undefined) ?? null) };
 }
 
-/** Every stored signature as text (readSignatureBytes), with the document's date. */
+/**
+ * Each value of a string column as a view of its UTF-8 bytes: a column's
+ * chunks hold their rows' bytes end to end, with offsets, so a view per row
+ * copies nothing. A chunk cut from a larger one (Data.slice) has its offsets
+ * cut to match already, so they are read from 0 whatever its `offset`.
+ */
+export function utf8Views(column: Vector): Uint8Array[] {
+  const views: Uint8Array[] = [];
+  for (const data of column.data) {
+    const { valueOffsets: offsets, values } = data as unknown as { valueOffsets: ArrayLike<number | bigint>; values: Uint8Array };
+    for (let row = 0; row < data.length; row++) views.push(values.subarray(Number(offsets[row]!), Number(offsets[row + 1]!)));
+  }
+  return views;
+}
+
+/** Every stored signature as text (readSignatureBytes), with the document's date: for tests and checks, which compare the stored form. */
 export async function readSignatures(table: Table): Promise<{ source: string; minhash: string; date: string | null }[]> {
   const { sources, stored, dates } = await readSignatureBytes(table);
   const text = new TextDecoder();
