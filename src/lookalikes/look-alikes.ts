@@ -48,7 +48,10 @@ export async function signaturesAt(dbPath: string, table: Table): Promise<Cached
   const version = `${await table.version()}:${await table.countRows()}`;
   const entry = cache.get(dbPath);
   if (entry?.version === version) return entry.ready;
-  const ready = buildSignatures(table, version);
+  // One build at a time per path: at 1M chunks each holds about 150 MB of signatures and bands while it runs, and
+  // queries during a sync that commits often would otherwise start one for every version.
+  const previous = entry?.ready.catch(() => null);
+  const ready = previous ? previous.then(() => buildSignatures(table, version)) : buildSignatures(table, version);
   cache.delete(dbPath);
   cache.set(dbPath, { version, ready });
   if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);

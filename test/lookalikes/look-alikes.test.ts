@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import type { Table } from "@lancedb/lancedb";
 import type { App } from "../../src/app.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { signaturesAt } from "../../src/lookalikes/look-alikes.ts";
@@ -137,6 +138,33 @@ describe("look-alikes", () => {
     expect(sorted(await readSignatures(table))).toEqual(sorted(atIngest));
     expect(await lookAlikesByPath(app, "warehouse")).toEqual({ "handbook.md": ["handbook-v2.md"], "handbook-v2.md": ["handbook.md"] });
     expect((await runSync(app)).counts.signed).toBe(0);
+  });
+
+  test("one build at a time per index: a newer version's build starts once the one under way has ended", async () => {
+    const events: string[] = [];
+    let finishFirst = () => {};
+    const firstHeld = new Promise<void>((resolve) => (finishFirst = resolve));
+    // Tables of two versions with no signature column: a build reads the schema, finds nothing and ends.
+    const table = (version: number, held?: Promise<void>) =>
+      ({
+        version: async () => version,
+        countRows: async () => 1,
+        schema: async () => {
+          events.push(`build ${version} starts`);
+          await held;
+          events.push(`build ${version} ends`);
+          return { fields: [] };
+        },
+      }) as unknown as Table;
+    const dbPath = `/serialised-builds-${process.pid}`;
+    const first = signaturesAt(dbPath, table(1, firstHeld));
+    await Bun.sleep(10);
+    const second = signaturesAt(dbPath, table(2));
+    await Bun.sleep(10);
+    expect(events).toEqual(["build 1 starts"]);
+    finishFirst();
+    await Promise.all([first, second]);
+    expect(events).toEqual(["build 1 starts", "build 1 ends", "build 2 starts", "build 2 ends"]);
   });
 
   test("queries that arrive while a version's signatures are read share that one read; a write makes a new one", async () => {
