@@ -43,9 +43,19 @@ export interface CachedSignatures {
 const cache = new Map<string, { version: string; ready: Promise<CachedSignatures> }>();
 const MAX_CACHED = 4;
 
+/** What the cache keys a table's signatures by: its version, and its row count (a checked-out view reports the version it reads). */
+export async function signatureVersion(table: Table): Promise<string> {
+  return `${await table.version()}:${await table.countRows()}`;
+}
+
+/** The version whose signatures are built, or being built, for this DB path; undefined before any. */
+export function cachedSignatureVersion(dbPath: string): string | undefined {
+  return cache.get(dbPath)?.version;
+}
+
 /** The signatures of the table's version, read once per version (see cache). */
 export async function signaturesAt(dbPath: string, table: Table): Promise<CachedSignatures> {
-  const version = `${await table.version()}:${await table.countRows()}`;
+  const version = await signatureVersion(table);
   const entry = cache.get(dbPath);
   if (entry?.version === version) return entry.ready;
   // One build at a time per path: at 1M chunks each holds about 150 MB of signatures and bands while it runs, and

@@ -2,7 +2,9 @@
 import type { App } from "../app.ts";
 import { AppError } from "../errors.ts";
 import { resolveFileInsideRoots, resolveInsideRoots } from "../scan/containment.ts";
+import { warmSearch } from "../search/warm-search.ts";
 import { SyncJobs } from "../sync/sync-jobs.ts";
+import { searchRewarmer } from "./warm-up.ts";
 
 export interface ToolContext {
   app?: App;
@@ -17,7 +19,11 @@ export function requireApp(ctx: ToolContext): App {
 }
 
 export function syncJobs(ctx: ToolContext): SyncJobs {
-  ctx.jobs ??= new SyncJobs(requireApp(ctx));
+  if (!ctx.jobs) {
+    const app = requireApp(ctx);
+    const rewarm = searchRewarmer(() => warmSearch(app), app.log);
+    ctx.jobs = new SyncJobs(app, rewarm.start);
+  }
   return ctx.jobs;
 }
 

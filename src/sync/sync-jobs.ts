@@ -25,7 +25,11 @@ export class SyncJobs {
   private latest: SyncJob | null = null;
   private running = false;
 
-  constructor(private readonly app: App) {}
+  /** afterJob: called once each job has ended, whatever its outcome (the server loads the new version's search structures then: mcp/warm-up.ts). */
+  constructor(
+    private readonly app: App,
+    private readonly afterJob?: () => void,
+  ) {}
 
   /** Starts a job (refused while one runs here or in another process); the returned record is live. */
   start(scope?: string, onProgress?: ProgressListener): SyncJob {
@@ -53,6 +57,8 @@ export class SyncJobs {
     release();
     this.running = false;
     job.state = outcome;
+    // A failed job may still have committed some files, so the index may have moved either way.
+    this.afterJob?.();
   }
 
   status(jobId: string): SyncJob {

@@ -7,8 +7,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { WARM_UP_DELAY_MS, warmUpTrigger } from "../../src/mcp/warm-up.ts";
-import { MAIN, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
+import { cachedSignatureVersion, signatureVersion } from "../../src/lookalikes/look-alikes.ts";
+import { syncJobs, type ToolContext } from "../../src/mcp/context.ts";
+import { WARM_UP_DELAY_MS, searchRewarmer, warmUpTrigger } from "../../src/mcp/warm-up.ts";
+import { MAIN, TINY_MODEL, runCli, tempDir, testApp, writeTree } from "../helpers.ts";
 
 const MODEL_STEPS = ["onnxruntime loaded", "tokenizer built", "model ready"];
 
@@ -122,5 +124,46 @@ describe("status", () => {
     const steps = [...r.stderr.matchAll(/^startup [\d.]+ (.+)$/gm)].map((m) => m[1]!);
     expect(steps).toContain("cli modules evaluated");
     for (const step of MODEL_STEPS) expect(steps).not.toContain(step);
+  });
+});
+
+describe("after a sync job", () => {
+  test("runs one load at a time: calls during a load make exactly one more, and a failed load is logged, not thrown", async () => {
+    const runs: (() => void)[] = [];
+    const logs: string[] = [];
+    let fail = false;
+    const rewarm = searchRewarmer(
+      () => new Promise<void>((resolve, reject) => runs.push(() => (fail ? reject(new Error("disk gone")) : resolve()))),
+      (line) => logs.push(line),
+    );
+    rewarm.start();
+    rewarm.start();
+    rewarm.start();
+    expect(runs.length).toBe(1);
+    runs[0]!();
+    await Bun.sleep(0);
+    expect(runs.length).toBe(2);
+    fail = true;
+    runs[1]!();
+    await rewarm.idle();
+    expect(runs.length).toBe(2);
+    expect(logs).toEqual(["loading the index's search structures after a sync failed (the next query loads them): disk gone"]);
+    rewarm.start();
+    expect(runs.length).toBe(3);
+  });
+
+  test("the server's sync job leaves the new version's look-alike signatures built before any query", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+    const ctx: ToolContext = { app };
+    const jobs = syncJobs(ctx);
+    for (const files of [{}, { "b.md": "# B\n\nThe relay listens on port 9000 and never retries." }] as Record<string, string>[]) {
+      writeTree(root, files);
+      const job = jobs.start();
+      while (job.state === "pending" || job.state === "running") await Bun.sleep(20);
+      const current = await signatureVersion((await app.store.open())!);
+      for (let i = 0; i < 500 && cachedSignatureVersion(app.config.dbPath) !== current; i++) await Bun.sleep(20);
+      expect(cachedSignatureVersion(app.config.dbPath)).toBe(current);
+    }
   });
 });

@@ -53,6 +53,26 @@ describe("sync jobs", () => {
   });
 });
 
+describe("after a job", () => {
+  test("afterJob runs once per job, once its end is visible, whether it succeeded or failed", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "alpha" });
+    const seen: string[] = [];
+    let job: SyncJob;
+    const jobs = new SyncJobs(app, () => seen.push(job.state));
+    job = jobs.start();
+    await finished(jobs, job.jobId);
+    job = jobs.start();
+    await finished(jobs, job.jobId);
+    expect(seen).toEqual(["succeeded", "succeeded"]);
+    // The index cannot be read mid-job (as on a disk error): the job fails.
+    app.store.listSources = () => Promise.reject(new Error("read error"));
+    job = jobs.start();
+    expect((await finished(jobs, job.jobId)).state).toBe("failed");
+    expect(seen).toEqual(["succeeded", "succeeded", "failed"]);
+  });
+});
+
 describe("converter warnings", () => {
   test("a file indexed with a caveat is named in the job's warnings, not only in the server log", async () => {
     const { app, root } = await testApp();
