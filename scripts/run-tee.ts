@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -17,19 +17,34 @@ export async function runTee(cmd: string[], cwd: string, env: Record<string, str
   return { exitCode: await proc.exited, output };
 }
 
+/** A scratch folder left by a run killed outright (kill -9, a lost machine) is removed by a later run once it is this old. */
+const STALE_SCRATCH_MS = 3600_000;
+
 /**
  * runTee with TMPDIR pointing at one fresh folder that is removed when the
  * command ends. bun test runs no exit handlers, so this is the only place a
  * run's temp folders (indexes, binary copies, release archives: a gigabyte and
  * more per run) can be cleaned. Open to all, as /tmp is, because the
- * permission tests run the CLI as another user.
+ * permission tests run the CLI as another user. Ctrl-C or SIGTERM removes it
+ * too, and earlier runs' folders of the same prefix older than an hour go first.
  */
 export async function runTeeInScratch(cmd: string[], cwd: string, prefix: string): Promise<{ exitCode: number; output: string }> {
+  for (const old of readdirSync(tmpdir()).filter((name) => name.startsWith(prefix))) {
+    const path = join(tmpdir(), old);
+    if (Date.now() - statSync(path).mtimeMs > STALE_SCRATCH_MS) rmSync(path, { recursive: true, force: true });
+  }
   const scratch = mkdtempSync(join(tmpdir(), prefix));
   chmodSync(scratch, 0o1777);
+  const remove = () => rmSync(scratch, { recursive: true, force: true });
+  // The child gets the terminal's signal too; the folder goes, then this process dies of the signal as it would have.
+  const onSignal = (signal: NodeJS.Signals) => (remove(), process.kill(process.pid, signal));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   try {
     return await runTee(cmd, cwd, { ...process.env, TMPDIR: scratch });
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    remove();
   }
 }

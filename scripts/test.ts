@@ -25,8 +25,7 @@ const report = join(root, ".ci", "junit.xml");
 rmSync(report, { force: true });
 // Every temp folder the tests make goes under one folder removed at the end: left in /tmp, one run's copies
 // (indexes, compiled-binary copies for the permission tests) came to gigabytes.
-const result = await runTeeInScratch([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], root, "minirag-test-run-");
-const { exitCode, output } = result;
+const { exitCode, output } = await runTeeInScratch([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], root, "minirag-test-run-");
 const counts = closingCounts(existsSync(report) ? readFileSync(report, "utf8") : undefined, output, exitCode);
 console.log(closingLine(counts));
 process.exit(exitCode !== 0 || counts.failed > 0 ? 1 : 0);

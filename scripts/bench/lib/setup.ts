@@ -60,9 +60,11 @@ let scratchRoot: string | undefined;
 export function tempDir(prefix: string): string {
   if (!scratchRoot) {
     const root = mkdtempSync(join(tmpdir(), "minirag-bench-"));
-    process.on("exit", () => rmSync(root, { recursive: true, force: true }));
-    // A signal ends the process without exit handlers; exiting on it runs them.
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(128 + (signal === "SIGINT" ? 2 : 15)));
+    const remove = () => rmSync(root, { recursive: true, force: true });
+    process.on("exit", remove);
+    // A signal ends the process without exit handlers: remove the folder, then die of the same signal as before,
+    // so a shell loop of benches still stops on Ctrl-C.
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => (remove(), process.kill(process.pid, signal)));
     scratchRoot = root;
   }
   return mkdtempSync(join(scratchRoot, `${prefix}-`));
