@@ -30,14 +30,16 @@ async function table(dbPath: string) {
 }
 
 describe("the vector index", () => {
-  test("has about the square root of the rows as partitions, and a search probes half of them (at most 256) with exact reranking", () => {
+  test("has about the square root of the rows as partitions, and a search probes half of them (at most 256, or an eighth past 2,048) with exact reranking", () => {
     expect([ivfPartitions(300), ivfPartitions(100_000), ivfPartitions(1_000_000), ivfPartitions(100_000_000)]).toEqual([17, 316, 1000, 4096]);
     expect(vectorPlan("vector_rq4_p316", 400_000)).toEqual({ probes: 158, refineFactor: 2 });
     expect(vectorPlan("vector_rq4_p16", 100)).toEqual({ probes: 20, refineFactor: 2 });
     expect(vectorPlan("vector_rq4_pcustom", 100_000)).toEqual({ probes: 158, refineFactor: 2 });
-    // Past 512 partitions no more than 256 are probed.
+    // Past 512 partitions no more than 256 are probed, until an eighth is more (past 2,048).
     expect(vectorPlan("vector_rq4_p512", 262_144)).toEqual({ probes: 256, refineFactor: 2 });
     expect(vectorPlan("vector_rq4_p1000", 1_000_000)).toEqual({ probes: 256, refineFactor: 2 });
+    expect(vectorPlan("vector_rq4_p2048", 4_194_304)).toEqual({ probes: 256, refineFactor: 2 });
+    expect(vectorPlan("vector_rq4_p4096", 16_777_216)).toEqual({ probes: 512, refineFactor: 2 });
   });
 
   test("an older IVF_FLAT index, or one LanceDB sized itself, is read as before: a quarter of its partitions, no reranking", () => {
