@@ -57,7 +57,13 @@ const BASE64_VALUES = (() => {
 /** encodeSignature's length for PERMUTATIONS slots: 4 letters for every 3 bytes, the last group padded. */
 const STORED_LENGTH = Math.ceil((PERMUTATIONS * 4) / 3) * 4;
 const EMPTY = new Uint32Array(0);
-const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+/**
+ * The fast path decodes straight into the slots' bytes, so it needs a
+ * little-endian machine, and it expects the one "=" that 4 x 128 bytes
+ * (2 more than a multiple of 3) leave: another PERMUTATIONS would send
+ * every signature through decodeSignature, right but slow.
+ */
+const FAST_PATH = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1 && (PERMUTATIONS * 4) % 3 === 2;
 
 /**
  * A stored signature back from its base64 text's bytes, into `into` when
@@ -67,8 +73,9 @@ const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
  */
 export function decodeSignatureBytes(stored: Uint8Array, into?: Uint32Array): Uint32Array {
   if (stored.length === 0) return EMPTY;
+  if (into && into.length !== PERMUTATIONS) throw new Error(`a signature takes ${PERMUTATIONS} slots, not ${into.length}`);
   const out = into ?? new Uint32Array(PERMUTATIONS);
-  if (!LITTLE_ENDIAN || stored.length !== STORED_LENGTH || stored[STORED_LENGTH - 1] !== 61 /* = */ || stored[STORED_LENGTH - 2] === 61) return slow(stored, out);
+  if (!FAST_PATH || stored.length !== STORED_LENGTH || stored[STORED_LENGTH - 1] !== 61 /* = */ || stored[STORED_LENGTH - 2] === 61) return slow(stored, out);
   // The slots are little-endian bytes, as this machine holds them, so the decoded bytes go straight into out.
   const bytes = new Uint8Array(out.buffer, out.byteOffset, PERMUTATIONS * 4);
   const letters = BASE64_VALUES;

@@ -7,9 +7,17 @@
  * ranks, not raw scores, because L2 distance and BM25 live on incomparable
  * scales. Ties keep insertion order, vector hits first.
  */
-import { hitKey } from "../store/chunk-reads.ts";
-
 export const RRF_K = 60;
+
+/**
+ * A chunk's identity within the table version a query reads: a write
+ * replaces a source's chunks whole in one commit, and a large source written
+ * in several commits (store/staged-source.ts) holds its old and new chunks
+ * side by side only in versions readers are kept off.
+ */
+export function hitKey(hit: { source: string; chunk_index: number }): string {
+  return `${hit.chunk_index} ${hit.source}`;
+}
 
 export interface Candidate {
   source: string;

@@ -25,19 +25,13 @@ export type Meta = Omit<ChunkRow, "vector">;
  * the vector side and 0.9 ms from the keyword side measured alone; whole
  * queries, alternating with the build before, used 0.6-1.0 ms less CPU and
  * answered 0-0.9 ms sooner at p50 (scripts/bench/query-profile.ts). A hit is
- * told apart by source and chunk_index (hitKey), which one version holds
- * once each, not by id: at 100k chunks id took 1.1-1.3 ms from the vector
+ * told apart by source and chunk_index (search/fusion.ts hitKey), not by id: at 100k chunks id took 1.1-1.3 ms from the vector
  * side and 1.9 ms from the keyword side (2026-12-02), more than any other column.
  */
 export const HIT_COLUMNS = ["source", "chunk_index", "parent_id"] as const;
 /** text and title come along only from a keyword search on a table without search columns (keyword-coverage.ts reads them then). */
 export type Hit = Pick<ChunkRow, (typeof HIT_COLUMNS)[number]> &
   Partial<Pick<ChunkRow, "text_search" | "title_search" | "text" | "title">> & { _distance?: number; _score?: number };
-
-/** A chunk's identity within one table version: a write replaces a source's chunks whole, so no two rows share both. */
-export function hitKey(hit: { source: string; chunk_index: number }): string {
-  return `${hit.chunk_index} ${hit.source}`;
-}
 
 /**
  * What a section is rebuilt from (join-parent.ts), and what a kept hit shows.
@@ -75,7 +69,7 @@ export interface VectorSearchOptions extends VectorPlan {
 const KEYWORD_EXTRA_ROWS = 50;
 const VECTOR_EXTRA_ROWS = 10;
 
-function byPosition(a: Hit, b: Hit): number {
+function byPosition(a: { source: string; chunk_index: number }, b: { source: string; chunk_index: number }): number {
   return a.source < b.source ? -1 : a.source > b.source ? 1 : a.chunk_index - b.chunk_index;
 }
 
@@ -117,7 +111,7 @@ export async function resultRows(table: Table, columns: Set<string> | null, pare
     parentIds.length ? read(`parent_id IN (${parentIds.map(sqlString).join(", ")})`) : [],
     loose.length ? read(looseWhere()) : [],
   ]);
-  return [...sections, ...others].map(plain).sort((a, b) => (a.source === b.source ? a.chunk_index - b.chunk_index : a.source < b.source ? -1 : 1));
+  return [...sections, ...others].map(plain).sort(byPosition);
 }
 
 /** A source's chunks in order, optionally only chunk_index from..to. */

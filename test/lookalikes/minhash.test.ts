@@ -70,6 +70,7 @@ describe("MinHash overlap estimate", () => {
     for (const text of ["", stored.slice(0, 10) + "*" + stored.slice(11), stored.slice(0, -1), Buffer.alloc(40).toString("base64"), "A".repeat(stored.length - 2) + "=="]) {
       expect(decodeSignatureBytes(bytes(text))).toEqual(decodeSignature(text));
     }
+    expect(() => decodeSignatureBytes(bytes(stored), new Uint32Array(PERMUTATIONS - 1))).toThrow(`a signature takes ${PERMUTATIONS} slots, not ${PERMUTATIONS - 1}`);
   });
 });
 

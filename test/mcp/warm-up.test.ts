@@ -152,7 +152,7 @@ describe("after a sync job", () => {
     expect(runs.length).toBe(3);
   });
 
-  test("the server's sync job leaves the new version's look-alike signatures built before any query", async () => {
+  test("the server's sync job leaves the new version's look-alike signatures built, or building, before any query", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
     const ctx: ToolContext = { app };

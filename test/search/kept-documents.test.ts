@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { searchKept } from "../../src/search/kept-documents.ts";
 import { sqlString } from "../../src/store/chunk-row.ts";
-import { hitKey } from "../../src/store/chunk-reads.ts";
+import { hitKey } from "../../src/search/fusion.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { testApp, writeTree } from "../helpers.ts";
 
