@@ -24,9 +24,10 @@ export type Meta = Omit<ChunkRow, "vector">;
  * 100k chunks (e5, 200 scifact questions) leaving them out took 0.7 ms from
  * the vector side and 0.9 ms from the keyword side measured alone; whole
  * queries, alternating with the build before, used 0.6-1.0 ms less CPU and
- * answered 0-0.9 ms sooner at p50 (scripts/bench/query-profile.ts). A hit is
- * told apart by source and chunk_index (search/fusion.ts hitKey), not by id: at 100k chunks id took 1.1-1.3 ms from the vector
- * side and 1.9 ms from the keyword side (2026-12-02), more than any other column.
+ * answered 0-0.9 ms sooner at p50 (scripts/bench/query-profile.ts). A hit
+ * is told apart by source and chunk_index (search/fusion.ts hitKey), not by
+ * id: at 100k chunks id took 1.1-1.3 ms from the vector side and 1.9 ms from
+ * the keyword side (2026-12-02), more than any other column.
  */
 export const HIT_COLUMNS = ["source", "chunk_index", "parent_id"] as const;
 /** text and title come along only from a keyword search on a table without search columns (keyword-coverage.ts reads them then). */
@@ -58,12 +59,12 @@ export interface VectorSearchOptions extends VectorPlan {
  * rows tied at its cut as they come: every chunk of a document shares its
  * title's keyword score, and copies of a file share their distances. The
  * same scifact question asked twice of 1,006 chunks gave a different keyword
- * ranking in 133 of 200 questions. Ties are ordered by source and chunk here, and each side
- * asks for some rows past its limit, so a tie at the cut is settled by that
- * order rather than by LanceDB, unless it runs past the extra rows (a file
- * with more copies than that). With twice the keyword rows the two answers
- * differed in 1 of 200 (11 without, none with 4 times), for about 2 ms more
- * at 100k chunks, beside the question's embedding.
+ * ranking in 133 of 200 questions. Ties are ordered by source and chunk
+ * here, and each side asks for some rows past its limit, so a tie at the cut
+ * is settled by that order rather than by LanceDB, unless it runs past the
+ * extra rows (a file with more copies than that). With twice the keyword
+ * rows the two answers differed in 1 of 200 (11 without, none with 4 times),
+ * for about 2 ms more at 100k chunks, beside the question's embedding.
  */
 /** Rows past the limit: a keyword tie is a whole document's chunks, a vector tie only exact copies of one text. Capped, as a filtered search widens its window to hundreds. */
 const KEYWORD_EXTRA_ROWS = 50;
