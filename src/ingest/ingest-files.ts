@@ -58,7 +58,11 @@ export async function ingestFiles(
   let writing: Promise<void> = Promise.resolve();
   let writingBefore: Promise<void> = Promise.resolve();
 
-  const launch = (docs: PreparedDocument[]) => {
+  /** Starts a group's embedding and queues its write, once the pipeline has room for it. */
+  const launch = async (docs: PreparedDocument[]) => {
+    // At most one group embeds while the next is prepared, and at most one embedded group waits behind the write under way.
+    await embedding;
+    await writingBefore;
     if (docs.length === 0) return;
     const embedded = embedDocuments(app, embedder, docs);
     writingBefore = writing;
@@ -94,10 +98,7 @@ export async function ingestFiles(
       else report.errors.push({ source: path, error: describeError(error) });
     }
     if (groupChunks >= groupLimit) {
-      // At most one group embeds while the next is prepared, and at most one written group waits behind the write under way.
-      await embedding;
-      await writingBefore;
-      launch(group);
+      await launch(group);
       group = [];
       groupChunks = 0;
       groupLimit = GROUP_CHUNKS;
@@ -105,9 +106,7 @@ export async function ingestFiles(
   }
   // The job's last file is converted: its OCR threads go now, not when the next job starts.
   releaseConverter();
-  await embedding;
-  await writingBefore;
-  launch(group);
+  await launch(group);
   await writing;
   return report;
 }
