@@ -4,12 +4,13 @@ import { AppError } from "../errors.ts";
 import { resolveFileInsideRoots, resolveInsideRoots } from "../scan/containment.ts";
 import { warmSearch } from "../search/warm-search.ts";
 import { SyncJobs } from "../sync/sync-jobs.ts";
-import { searchRewarmer } from "./warm-up.ts";
+import { searchRewarmer, type SearchRewarmer } from "./warm-up.ts";
 
 export interface ToolContext {
   app?: App;
   configError?: string;
   jobs?: SyncJobs;
+  rewarm?: SearchRewarmer;
 }
 
 /** The app, or the configuration error as the tool's failure. */
@@ -18,13 +19,31 @@ export function requireApp(ctx: ToolContext): App {
   throw new AppError("CONFIG", ctx.configError ?? "Configuration error", "Fix the server's environment and restart it; the status tool shows the error.");
 }
 
-export function syncJobs(ctx: ToolContext): SyncJobs {
-  if (!ctx.jobs) {
+/** Loads the new version's search structures in the background after writes (mcp/warm-up.ts searchRewarmer). */
+function rewarmer(ctx: ToolContext): SearchRewarmer {
+  if (!ctx.rewarm) {
     const app = requireApp(ctx);
-    const rewarm = searchRewarmer(() => warmSearch(app), app.log);
-    ctx.jobs = new SyncJobs(app, rewarm.start);
+    ctx.rewarm = searchRewarmer(() => warmSearch(app), app.log);
   }
+  return ctx.rewarm;
+}
+
+export function syncJobs(ctx: ToolContext): SyncJobs {
+  ctx.jobs ??= new SyncJobs(requireApp(ctx), rewarmer(ctx).start);
   return ctx.jobs;
+}
+
+/** After a single-document tool changed the index: its new version's search structures load once writes pause. */
+export function indexChanged(ctx: ToolContext): void {
+  // A running job's end loads them anyway; a load before it would take the model's cores from the job.
+  if (!ctx.jobs?.busy) rewarmer(ctx).soon();
+}
+
+/** How an ingest tool ends: small fragments compacted once they pile up (ChunkStore.tidy), then indexChanged. */
+export async function ingested<T>(ctx: ToolContext, result: T): Promise<T> {
+  await requireApp(ctx).store.tidy();
+  indexChanged(ctx);
+  return result;
 }
 
 /** An MCP file path: absolute, inside a root, an existing file. */

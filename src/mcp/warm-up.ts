@@ -47,27 +47,43 @@ export function warmUpModel(app: App): void {
   });
 }
 
+/** How long the index must go without a single-document write before the server loads its new version's search structures. */
+export const REWARM_QUIET_MS = 1_000;
+
+export interface SearchRewarmer {
+  /** Loads now (the end of a sync job), or once the load under way ends. */
+  start(): void;
+  /** Loads once REWARM_QUIET_MS pass without another call (a single-document write). */
+  soon(): void;
+  /** Resolves once no load is under way or due (for tests). */
+  idle(): Promise<void>;
+}
+
 /**
- * Runs warm (search/warm-search.ts warmSearch) in the background each time it
- * is called, one run at a time: a call during a run makes one more run after
- * it, however many calls came. The server calls it when a sync job ends. A
- * job's commits leave the look-alike signatures and LanceDB's indexes of the
- * new version unread, and the question that usually follows a sync would pay
- * for them: at 100k chunks 0.15-0.25 s for the signatures alone, at 1M 1.1-1.8 s.
- * Not after each commit during a job, where the work would take the
- * model's cores, nor after single-document tools, which an agent calls in
- * runs. `idle` resolves once no run is under way or due (for tests).
+ * Runs warm (search/warm-search.ts warmSearch) in the background, one run at
+ * a time: a call during a run makes one more run after it, however many
+ * calls came. A write leaves the look-alike signatures and LanceDB's indexes
+ * of the new version unread, and the question that usually follows would
+ * pay for them: at 100k chunks 0.15-0.25 s for the signatures alone, at 1M
+ * 1.1-1.8 s. A sync job's end starts a run at once. A single-document tool
+ * (ingest_file, ingest_data, ingest_url, delete_file) asks for one soon: an
+ * agent calls those in runs, and one load after the run's last write does
+ * what a load after each would. Not after each commit during a job, where
+ * the work would take the model's cores.
  */
-export function searchRewarmer(warm: () => Promise<void>, log: (line: string) => void): { start(): void; idle(): Promise<void> } {
+export function searchRewarmer(warm: () => Promise<void>, log: (line: string) => void, quietMs = REWARM_QUIET_MS): SearchRewarmer {
   let running: Promise<void> | null = null;
   let again = false;
+  let due: ReturnType<typeof setTimeout> | undefined;
+  let dueDone: (() => void) | undefined;
+  let dueWait: Promise<void> | undefined;
   const start = (): void => {
     if (running) {
       again = true;
       return;
     }
     running = warm()
-      .catch((error) => log(`loading the index's search structures after a sync failed (the next query loads them): ${(error as Error).message}`))
+      .catch((error) => log(`loading the index's search structures after a write failed (the next query loads them): ${(error as Error).message}`))
       .finally(() => {
         running = null;
         if (again) {
@@ -76,10 +92,22 @@ export function searchRewarmer(warm: () => Promise<void>, log: (line: string) =>
         }
       });
   };
-  const idle = async (): Promise<void> => {
-    while (running) await running;
+  const soon = (): void => {
+    clearTimeout(due);
+    dueWait ??= new Promise((resolve) => (dueDone = resolve));
+    due = setTimeout(() => {
+      due = undefined;
+      dueWait = undefined;
+      dueDone!();
+      start();
+    }, quietMs);
+    // A server that is closing does not wait for a load nobody will query.
+    due.unref?.();
   };
-  return { start, idle };
+  const idle = async (): Promise<void> => {
+    while (dueWait || running) await (dueWait ?? running);
+  };
+  return { start, soon, idle };
 }
 
 /**

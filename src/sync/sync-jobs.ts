@@ -31,6 +31,11 @@ export class SyncJobs {
     private readonly afterJob?: () => void,
   ) {}
 
+  /** Whether a job of this server is under way. */
+  get busy(): boolean {
+    return this.running;
+  }
+
   /** Starts a job (refused while one runs here or in another process); the returned record is live. */
   start(scope?: string, onProgress?: ProgressListener): SyncJob {
     if (this.running) throw new AppError("SYNC_BUSY", "A sync job is already running", "Poll sync_status with its jobId until it finishes.");

@@ -9,6 +9,9 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { cachedSignatureVersion, signatureVersion } from "../../src/lookalikes/look-alikes.ts";
 import { syncJobs, type ToolContext } from "../../src/mcp/context.ts";
+import { deleteFileTool } from "../../src/mcp/tools/delete-file.ts";
+import { ingestFileTool } from "../../src/mcp/tools/ingest-file.ts";
+import type { ToolExtra } from "../../src/mcp/define-tool.ts";
 import { WARM_UP_DELAY_MS, searchRewarmer, warmUpTrigger } from "../../src/mcp/warm-up.ts";
 import { MAIN, TINY_MODEL, runCli, tempDir, testApp, writeTree } from "../helpers.ts";
 
@@ -127,7 +130,7 @@ describe("status", () => {
   });
 });
 
-describe("after a sync job", () => {
+describe("after writes", () => {
   test("runs one load at a time: calls during a load make exactly one more, and a failed load is logged, not thrown", async () => {
     const runs: (() => void)[] = [];
     const logs: string[] = [];
@@ -147,9 +150,46 @@ describe("after a sync job", () => {
     runs[1]!();
     await rewarm.idle();
     expect(runs.length).toBe(2);
-    expect(logs).toEqual(["loading the index's search structures after a sync failed (the next query loads them): disk gone"]);
+    expect(logs).toEqual(["loading the index's search structures after a write failed (the next query loads them): disk gone"]);
     rewarm.start();
     expect(runs.length).toBe(3);
+  });
+
+  test("soon() loads once writes pause: calls within the quiet time make one load, after the last of them", async () => {
+    const loads: number[] = [];
+    const began = performance.now();
+    const rewarm = searchRewarmer(async () => void loads.push(performance.now() - began), () => {}, 400);
+    rewarm.soon();
+    await Bun.sleep(50);
+    rewarm.soon();
+    await Bun.sleep(50);
+    const last = performance.now() - began;
+    rewarm.soon();
+    expect(loads).toEqual([]);
+    await rewarm.idle();
+    expect(loads.length).toBe(1);
+    expect(loads[0]!).toBeGreaterThanOrEqual(last + 400 - 1);
+    rewarm.soon();
+    await rewarm.idle();
+    expect(loads.length).toBe(2);
+  });
+
+  test("ingest_file and delete_file leave the new version's look-alike signatures built, or building, before any query", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+    const ctx: ToolContext = { app };
+    const extra = {} as ToolExtra;
+    const builtForLatest = async () => {
+      await ctx.rewarm!.idle();
+      expect(cachedSignatureVersion(app.config.dbPath)).toBe(await signatureVersion((await app.store.open())!));
+    };
+    await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, extra);
+    await builtForLatest();
+    writeTree(root, { "b.md": "# B\n\nThe relay listens on port 9000 and never retries." });
+    await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, extra);
+    await builtForLatest();
+    await deleteFileTool.run({ filePath: join(root, "a.md") }, ctx, extra);
+    await builtForLatest();
   });
 
   test("the server's sync job leaves the new version's look-alike signatures built, or building, before any query", async () => {

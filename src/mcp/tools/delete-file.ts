@@ -2,7 +2,7 @@ import { z } from "zod";
 import { deleteSource } from "../../read/read-source.ts";
 import { resolveIndexedPath } from "../../scan/containment.ts";
 import { defineTool } from "../define-tool.ts";
-import { oneSource, requireApp } from "../context.ts";
+import { indexChanged, oneSource, requireApp } from "../context.ts";
 import { FilePath, SourceId } from "../schemas.ts";
 
 export const deleteFileTool = defineTool({
@@ -12,9 +12,11 @@ export const deleteFileTool = defineTool({
   input: z.object({ filePath: FilePath.optional(), source: SourceId.optional() }),
   output: z.object({ source: z.string(), deletedChunks: z.number().int() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  run: (args, ctx) => {
+  run: async (args, ctx) => {
     const app = requireApp(ctx);
     const { filePath, source } = oneSource(args.filePath, args.source);
-    return deleteSource(app, filePath === undefined ? source! : resolveIndexedPath(filePath, app.config.roots, { requireAbsolute: true }));
+    const deleted = await deleteSource(app, filePath === undefined ? source! : resolveIndexedPath(filePath, app.config.roots, { requireAbsolute: true }));
+    indexChanged(ctx);
+    return deleted;
   },
 });

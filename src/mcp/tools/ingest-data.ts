@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DATA_FORMATS, ingestData } from "../../ingest/ingest-data.ts";
 import { defineTool, WRITES_INDEX } from "../define-tool.ts";
-import { requireApp } from "../context.ts";
+import { ingested, requireApp } from "../context.ts";
 import { IngestResult } from "../schemas.ts";
 
 export const ingestDataTool = defineTool({
@@ -20,8 +20,6 @@ export const ingestDataTool = defineTool({
   annotations: WRITES_INDEX,
   run: async (args, ctx) => {
     const app = requireApp(ctx);
-    const result = await ingestData(app, args);
-    await app.store.tidy();
-    return result;
+    return ingested(ctx, await ingestData(app, args));
   },
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ingestUrl } from "../../ingest/ingest-url.ts";
 import { defineTool } from "../define-tool.ts";
-import { requireApp } from "../context.ts";
+import { ingested, requireApp } from "../context.ts";
 import { IngestResult } from "../schemas.ts";
 
 export const ingestUrlTool = defineTool({
@@ -20,8 +20,6 @@ export const ingestUrlTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   run: async (args, ctx) => {
     const app = requireApp(ctx);
-    const result = await ingestUrl(app, args);
-    await app.store.tidy();
-    return result;
+    return ingested(ctx, await ingestUrl(app, args));
   },
 });
