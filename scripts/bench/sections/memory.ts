@@ -130,7 +130,8 @@ export function memoryTargets(runs: MemoryRun[]): [string, string, boolean][] {
     ]);
     const first = modelFiles[0]!;
     const slowdown = first.bytes / first.ms / (largest.bytes / largest.ms);
-    rows.push([`one file: time linear in size (MB/s at the largest within 15% of the smallest)`, `${(slowdown * 100 - 100).toFixed(0)}% slower per MB`, slowdown <= 1.15]);
+    const change = Math.abs(slowdown * 100 - 100).toFixed(0);
+    rows.push([`one file: time linear in size (MB/s at the largest within 15% of the smallest)`, `${change}% ${slowdown > 1 ? "slower" : "faster"} per MB`, slowdown <= 1.15]);
   }
   if (folder) rows.push([`a folder of ${folder.files} files < 1 GB peak`, `${mib(folder.peakRss)} MiB`, folder.peakRss < MEMORY_TARGET_BYTES]);
   return rows;
