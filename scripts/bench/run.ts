@@ -25,7 +25,7 @@ import { loadSet } from "./lib/datasets.ts";
 import { latencyChartSvg } from "./lib/latency-chart.ts";
 import { RESULTS, ensureBinary, speedModel } from "./lib/setup.ts";
 import { benchIngest } from "./sections/ingest.ts";
-import { benchLatency, replicateIndex, vectorRecall, type IndexBuild, type LatencyRow } from "./sections/latency.ts";
+import { benchLatency, replicateIndex, vectorRecall, type IndexBuild, type LatencyRow, type VectorRecall } from "./sections/latency.ts";
 import { benchScaleIngest } from "./scale-ingest.ts";
 import { renderScale } from "./scale-report.ts";
 import { benchStartup } from "./sections/startup.ts";
@@ -70,7 +70,7 @@ log(`ingest: ${plan.ingestDocs} scifact abstracts, ${model.name}`);
 const ingest = await benchIngest(scifact.docs.slice(0, plan.ingestDocs), model.dir, binary);
 
 const latency: LatencyRow[] = [];
-const builds: (IndexBuild & { recall: number })[] = [];
+const builds: (IndexBuild & { recall: VectorRecall })[] = [];
 for (const size of plan.sizes) {
   log(`latency: building a ${size}-chunk index`);
   const { dbPath, build } = await replicateIndex(ingest.dbPath, size, ingest.root);
