@@ -23,7 +23,11 @@ export function requireApp(ctx: ToolContext): App {
 function rewarmer(ctx: ToolContext): SearchRewarmer {
   if (!ctx.rewarm) {
     const app = requireApp(ctx);
-    ctx.rewarm = searchRewarmer(() => warmSearch(app), app.log);
+    // Not while a sync job runs (a load due from a write just before it, or asked for during it): the job's end loads
+    // the version it leaves, and a load meanwhile would take the model's cores from the job.
+    ctx.rewarm = searchRewarmer(async () => {
+      if (!ctx.jobs?.busy) await warmSearch(app);
+    }, app.log);
   }
   return ctx.rewarm;
 }
@@ -35,8 +39,7 @@ export function syncJobs(ctx: ToolContext): SyncJobs {
 
 /** After a single-document tool changed the index: its new version's search structures load once writes pause. */
 export function indexChanged(ctx: ToolContext): void {
-  // A running job's end loads them anyway; a load before it would take the model's cores from the job.
-  if (!ctx.jobs?.busy) rewarmer(ctx).soon();
+  rewarmer(ctx).soon();
 }
 
 /** How an ingest tool ends: small fragments compacted once they pile up (ChunkStore.tidy), then indexChanged. */

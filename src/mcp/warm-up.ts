@@ -101,8 +101,6 @@ export function searchRewarmer(warm: () => Promise<void>, log: (line: string) =>
       dueDone!();
       start();
     }, quietMs);
-    // A server that is closing does not wait for a load nobody will query.
-    due.unref?.();
   };
   const idle = async (): Promise<void> => {
     while (dueWait || running) await (dueWait ?? running);

@@ -12,6 +12,7 @@ import { syncJobs, type ToolContext } from "../../src/mcp/context.ts";
 import { deleteFileTool } from "../../src/mcp/tools/delete-file.ts";
 import { ingestFileTool } from "../../src/mcp/tools/ingest-file.ts";
 import type { ToolExtra } from "../../src/mcp/define-tool.ts";
+import type { SyncJobs } from "../../src/sync/sync-jobs.ts";
 import { WARM_UP_DELAY_MS, searchRewarmer, warmUpTrigger } from "../../src/mcp/warm-up.ts";
 import { MAIN, TINY_MODEL, runCli, tempDir, testApp, writeTree } from "../helpers.ts";
 
@@ -178,18 +179,25 @@ describe("after writes", () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
     const ctx: ToolContext = { app };
-    const extra = {} as ToolExtra;
     const builtForLatest = async () => {
       await ctx.rewarm!.idle();
       expect(cachedSignatureVersion(app.config.dbPath)).toBe(await signatureVersion((await app.store.open())!));
     };
-    await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, extra);
+    await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
     await builtForLatest();
     writeTree(root, { "b.md": "# B\n\nThe relay listens on port 9000 and never retries." });
-    await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, extra);
+    await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, {} as ToolExtra);
+    await deleteFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
     await builtForLatest();
-    await deleteFileTool.run({ filePath: join(root, "a.md") }, ctx, extra);
-    await builtForLatest();
+  });
+
+  test("a write while a sync job runs loads nothing: the job's end loads the version it leaves", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+    const ctx: ToolContext = { app, jobs: { busy: true } as SyncJobs };
+    await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
+    await ctx.rewarm!.idle();
+    expect(cachedSignatureVersion(app.config.dbPath)).toBeUndefined();
   });
 
   test("the server's sync job leaves the new version's look-alike signatures built, or building, before any query", async () => {
