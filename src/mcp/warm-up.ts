@@ -74,9 +74,8 @@ export interface SearchRewarmer {
 export function searchRewarmer(warm: () => Promise<void>, log: (line: string) => void, quietMs = REWARM_QUIET_MS): SearchRewarmer {
   let running: Promise<void> | null = null;
   let again = false;
-  let due: ReturnType<typeof setTimeout> | undefined;
-  let dueDone: (() => void) | undefined;
-  let dueWait: Promise<void> | undefined;
+  // A load asked for soon: its timer, and what idle() waits on until the timer fires.
+  let due: { timer: ReturnType<typeof setTimeout>; fired: PromiseWithResolvers<void> } | undefined;
   const start = (): void => {
     if (running) {
       again = true;
@@ -93,17 +92,17 @@ export function searchRewarmer(warm: () => Promise<void>, log: (line: string) =>
       });
   };
   const soon = (): void => {
-    clearTimeout(due);
-    dueWait ??= new Promise((resolve) => (dueDone = resolve));
-    due = setTimeout(() => {
+    clearTimeout(due?.timer);
+    const fired = due?.fired ?? Promise.withResolvers<void>();
+    const timer = setTimeout(() => {
       due = undefined;
-      dueWait = undefined;
-      dueDone!();
+      fired.resolve();
       start();
     }, quietMs);
+    due = { timer, fired };
   };
   const idle = async (): Promise<void> => {
-    while (dueWait || running) await (dueWait ?? running);
+    while (due || running) await (due?.fired.promise ?? running);
   };
   return { start, soon, idle };
 }
