@@ -17,6 +17,21 @@ export async function runTee(cmd: string[], cwd: string, env: Record<string, str
   return { exitCode: await proc.exited, output };
 }
 
+/**
+ * Runs cleanup on Ctrl-C or SIGTERM, then lets the process die of that same
+ * signal, as it would have without the handler (so a shell loop of runs still
+ * stops). Returns the function that takes the handlers off again.
+ */
+export function cleanUpOnSignal(cleanup: () => void): () => void {
+  const onSignal = (signal: NodeJS.Signals) => (cleanup(), process.kill(process.pid, signal));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  };
+}
+
 /** A scratch folder left by a run killed outright (kill -9, a lost machine) is removed by a later run once it is this old. */
 const STALE_SCRATCH_MS = 3600_000;
 
@@ -36,15 +51,12 @@ export async function runTeeInScratch(cmd: string[], cwd: string, prefix: string
   const scratch = mkdtempSync(join(tmpdir(), prefix));
   chmodSync(scratch, 0o1777);
   const remove = () => rmSync(scratch, { recursive: true, force: true });
-  // The child gets the terminal's signal too; the folder goes, then this process dies of the signal as it would have.
-  const onSignal = (signal: NodeJS.Signals) => (remove(), process.kill(process.pid, signal));
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  // The child gets the terminal's signal too.
+  const release = cleanUpOnSignal(remove);
   try {
     return await runTee(cmd, cwd, { ...process.env, TMPDIR: scratch });
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    release();
     remove();
   }
 }

@@ -2,6 +2,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { cleanUpOnSignal } from "../../run-tee.ts";
 
 export const REPO = resolve(import.meta.dir, "../../..");
 export const RESULTS = join(REPO, "bench-results");
@@ -62,9 +63,8 @@ export function tempDir(prefix: string): string {
     const root = mkdtempSync(join(tmpdir(), "minirag-bench-"));
     const remove = () => rmSync(root, { recursive: true, force: true });
     process.on("exit", remove);
-    // A signal ends the process without exit handlers: remove the folder, then die of the same signal as before,
-    // so a shell loop of benches still stops on Ctrl-C.
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => (remove(), process.kill(process.pid, signal)));
+    // A signal ends the process without exit handlers.
+    cleanUpOnSignal(remove);
     scratchRoot = root;
   }
   return mkdtempSync(join(scratchRoot, `${prefix}-`));
