@@ -37,8 +37,8 @@ const PERMALINK_MARK = /^\s*[¶§#🔗]?\s*$/u;
 
 /** Removes every heading's permalink anchor; a heading whose link carries its text keeps it. */
 function dropPermalinks(document: DomElement): void {
-  for (const node of [...document.querySelectorAll(PERMALINK_CLASSES)]) (node as unknown as { remove(): void }).remove();
-  for (const link of [...document.querySelectorAll("h1 a[href^='#'], h2 a[href^='#'], h3 a[href^='#'], h4 a[href^='#'], h5 a[href^='#'], h6 a[href^='#']")]) {
+  for (const node of Array.from(document.querySelectorAll(PERMALINK_CLASSES))) (node as unknown as { remove(): void }).remove();
+  for (const link of Array.from(document.querySelectorAll("h1 a[href^='#'], h2 a[href^='#'], h3 a[href^='#'], h4 a[href^='#'], h5 a[href^='#'], h6 a[href^='#']"))) {
     if (PERMALINK_MARK.test(link.textContent ?? "") && !link.querySelector("img")) (link as unknown as { remove(): void }).remove();
   }
 }
