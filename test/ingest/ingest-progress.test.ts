@@ -25,8 +25,8 @@ describe("ingest events", () => {
     const stored = report.results.reduce((n, r) => n + r.chunkCount, 0);
     // The broken file gives no chunks; the others' chunks are counted once cut, and each gets its vector.
     expect(events.filter((e) => e.kind === "chunks").map((e) => e.kind === "chunks" && [e.path, e.final])).toEqual([
-      [paths[0], true],
-      [paths[1], true],
+      [paths[0]!, true],
+      [paths[1]!, true],
     ]);
     expect(sum(events, "chunks")).toBe(stored);
     expect(sum(events, "embedded")).toBe(stored);
