@@ -146,7 +146,7 @@ for (const key of turned.filter((k) => only.length === 0 || only.some((o) => k.i
   const { image, dpi } = await pageImage(page as unknown as PdfPageProxy, OPS as Record<string, number>);
   await pdf.loadingTask.destroy();
   if (!image) continue;
-  const texts = await recognizePages(ocr, 4, async (q) => ({ bytes: toPgm(turn(image, q)), dpi }));
+  const { texts } = await recognizePages(ocr, 4, async (q) => ({ bytes: toPgm(turn(image, q)), dpi }));
   turnRows.push(`| ${key} p.1 | ${[1, 2, 3].map((q) => pct(cer(texts[q] ?? "", texts[0] ?? ""))).join(" | ")} | |`);
   console.error(turnRows.at(-1));
 }

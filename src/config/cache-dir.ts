@@ -1,4 +1,15 @@
+import { homedir } from "node:os";
 import { join } from "node:path";
+
+/**
+ * The user's home folder: HOME where it is set, as Node's os.homedir() reads
+ * it. Bun's os.homedir() keeps the value the process started with, so a HOME
+ * set later (the test preload's temporary one) went unseen, and tests built
+ * their cache under the developer's real ~/.cache.
+ */
+export function homeDir(env: Record<string, string | undefined> = process.env): string {
+  return env.HOME?.trim() || homedir();
+}
 
 /** The platform's user cache folder for model files (CACHE_DIR's default). */
 export function defaultCacheDir(env: Record<string, string | undefined>, home: string, platform = process.platform): string {

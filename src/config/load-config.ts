@@ -2,10 +2,9 @@
  * Environment + CLI flags -> a validated Config. The only place that reads
  * configuration environment variables.
  */
-import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { AppError } from "../errors.ts";
-import { defaultCacheDir } from "./cache-dir.ts";
+import { defaultCacheDir, homeDir } from "./cache-dir.ts";
 import { localDbPath } from "./db-location.ts";
 import { DEFAULT_MODEL } from "./defaults.ts";
 import { ENV_NAMES, EnvConfig } from "./env-schema.ts";
@@ -62,7 +61,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const env = sources.env ?? process.env;
   const flags = sources.flags ?? {};
   const cwd = sources.cwd ?? process.cwd();
-  const home = sources.home ?? homedir();
+  const home = sources.home ?? homeDir();
   const picked = Object.fromEntries(ENV_NAMES.map((name) => [name, env[name]]));
   const parsed = EnvConfig.safeParse(picked);
   if (!parsed.success) {

@@ -27,6 +27,21 @@ interface DomElement {
 
 const DROP = `script, style, noscript, template, svg, iframe, nav, form, button, select, [role=navigation], [aria-hidden=true], .mw-jump-link, #toc, ${NAVIGATION_CLASSES}`;
 const MAIN = ["#mw-content-text", "main", "[role=main]", "article"];
+/**
+ * A heading's permalink: Sphinx and MkDocs write `<a class="headerlink" href="#id">¶</a>` after
+ * the heading's text, Jupyter an `anchor-link`, other tools a bare `§` or `#`. Kept, each heading
+ * (and so each chunk's breadcrumb) would read "Setup[¶](#setup)".
+ */
+const PERMALINK_CLASSES = "a.headerlink, a.anchor-link";
+const PERMALINK_MARK = /^\s*[¶§#🔗]?\s*$/u;
+
+/** Removes every heading's permalink anchor; a heading whose link carries its text keeps it. */
+function dropPermalinks(document: DomElement): void {
+  for (const node of Array.from(document.querySelectorAll(PERMALINK_CLASSES))) (node as unknown as { remove(): void }).remove();
+  for (const link of Array.from(document.querySelectorAll("h1 a[href^='#'], h2 a[href^='#'], h3 a[href^='#'], h4 a[href^='#'], h5 a[href^='#'], h6 a[href^='#']"))) {
+    if (PERMALINK_MARK.test(link.textContent ?? "") && !link.querySelector("img")) (link as unknown as { remove(): void }).remove();
+  }
+}
 
 function cellText(service: TurndownService, cell: DomElement): string {
   return service
@@ -87,6 +102,7 @@ export function htmlToMarkdown(html: string): Converted {
   const { document } = parseHTML(html.includes("<html") ? html : `<!doctype html><html><body>${html}</body></html>`);
   const metadataTitle = cleanPageTitle(document.querySelector("title")?.textContent ?? "");
   for (const node of [...document.querySelectorAll(DROP)]) node.remove();
+  dropPermalinks(document as unknown as DomElement);
   for (const node of findNavigation(document as unknown as NavNode)) (node as unknown as { remove(): void }).remove();
   const root = MAIN.map((s) => document.querySelector(s)).find((n) => n && n.textContent?.trim()) ?? document.body ?? document.documentElement;
   const markdown = root ? createService().turndown(root.innerHTML) : "";

@@ -21,12 +21,12 @@ export async function convertImage(bytes: Uint8Array, path: string, options: Con
   const offsets = tiffPageOffsets(bytes, name);
   const paged = offsets !== null && offsets.length > 1;
   const count = paged ? offsets.length : 1;
-  const texts = await ocrPages(name, options, count, async (i) => ({ bytes: paged ? tiffPage(bytes, offsets[i]!) : await enlargeSmallImage(bytes) }));
+  const { texts, warnings } = await ocrPages(name, options, count, async (i) => ({ bytes: paged ? tiffPage(bytes, offsets[i]!) : await enlargeSmallImage(bytes) }), paged ? (i) => i + 1 : undefined);
   const blocks = texts.flatMap((text, i) => ocrBlocks(text ?? "", i + 1));
   const vocabulary = buildVocabulary(blocks.flatMap((b) => (b.kind === "paragraph" ? b.lines.map((l) => l.text) : [])));
   const { markdown, pages } = blocksToMarkdown(blocks, vocabulary);
   if (!markdown.trim()) {
     throw new AppError("CONVERSION_FAILED", `${name}: OCR produced no text${paged ? ` on any of its ${count} pages` : ""}`, "The image may hold no text (an illustration or a photo); move it out of the roots or add it to .miniragignore to stop it being read.");
   }
-  return { markdown, ocrEngine: OCR_ENGINE, ...(paged ? { pages } : {}) };
+  return { markdown, ocrEngine: OCR_ENGINE, ...(paged ? { pages } : {}), ...(warnings.length ? { warnings } : {}) };
 }

@@ -54,9 +54,12 @@ export function releaseConverter(): void {
   worker?.postMessage({ release: true });
 }
 
-/** Converts bytes read from path in the worker; throws the converter's own error, or a timeout error naming the file. The limit restarts at each recognized page. */
-export async function convertIsolated(path: string, bytes: Uint8Array, limits: { timeoutMs: number } & ConvertOptions): Promise<Converted> {
-  const { timeoutMs, ...options } = limits;
+/**
+ * Converts bytes read from path in the worker; throws the converter's own error, or a timeout error naming the file.
+ * The limit restarts at each recognized page, and onPage hears of each.
+ */
+export async function convertIsolated(path: string, bytes: Uint8Array, limits: { timeoutMs: number; onPage?: () => void } & Omit<ConvertOptions, "onProgress">): Promise<Converted> {
+  const { timeoutMs, onPage, ...options } = limits;
   worker ??= startWorker();
   const id = nextId++;
   const copy = bytes.slice().buffer; // transferred to the worker; the caller keeps its bytes for hashing
@@ -76,6 +79,7 @@ export async function convertIsolated(path: string, bytes: Uint8Array, limits: {
     };
     timer = setTimeout(expire, timeoutMs);
     restartClock.set(id, () => {
+      onPage?.();
       clearTimeout(timer);
       timer = setTimeout(expire, timeoutMs);
     });

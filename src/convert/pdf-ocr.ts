@@ -18,6 +18,8 @@ export interface PdfOcr {
   undecodable: number[];
   /** How many pages were taken for scans. */
   scanned: number;
+  /** The image decoder's complaint about pages it read anyway (ocr-pages.ts decoderWarning). */
+  warnings: string[];
 }
 
 /** Characters of text, spaces aside, on a page's text layer. */
@@ -28,11 +30,11 @@ export function layerChars(page: PdfPageText): number {
 /** Recognizes the pages whose text layer is under minChars (0: none); pages are imaged one per free OCR worker. */
 export async function ocrScannedPages(pdf: OpenPdf, pages: PdfPageText[], name: string, minChars: number, options: ConvertOptions): Promise<PdfOcr> {
   const scans = minChars > 0 ? pages.filter((p) => layerChars(p) < minChars).map((p) => p.number) : [];
-  const result: PdfOcr = { texts: new Map(), undecodable: [], scanned: scans.length };
+  const result: PdfOcr = { texts: new Map(), undecodable: [], scanned: scans.length, warnings: [] };
   if (scans.length === 0) return result;
   const { pdfEngine } = await import("./pdf-engine.ts");
   const { OPS } = await pdfEngine();
-  const texts = await ocrPages(name, options, scans.length, async (i) => {
+  const { texts, warnings } = await ocrPages(name, options, scans.length, async (i) => {
     const page = await pdf.getPage(scans[i]!);
     try {
       const { image, dpi, undecodable } = await pageImage(page as unknown as PdfPageProxy, OPS as Record<string, number>);
@@ -41,7 +43,8 @@ export async function ocrScannedPages(pdf: OpenPdf, pages: PdfPageText[], name: 
     } finally {
       page.cleanup(); // drops the page's decoded images
     }
-  });
+  }, (i) => scans[i]!);
+  result.warnings.push(...warnings);
   texts.forEach((text, i) => {
     if (text?.trim()) result.texts.set(scans[i]!, text);
   });

@@ -71,7 +71,7 @@ export async function pdfToMarkdown(bytes: Uint8Array, path: string, minCharsPer
   if (pages.length === 0) {
     throw new AppError("CONVERSION_FAILED", `${name} has no pages`, "The file is damaged or was cut short; re-export it from its source, or move it out of the roots.");
   }
-  const warnings = [...read.warnings, ...ocr.undecodable.map((n) => `${name}: page ${n} is a scan and ${UNDECODABLE}; its text is missing`)];
+  const warnings = [...read.warnings, ...ocr.warnings, ...ocr.undecodable.map((n) => `${name}: page ${n} is a scan and ${UNDECODABLE}; its text is missing`)];
   const kept = dropMargins(pages.map((p) => ({ height: p.height, lines: buildLines(p.items) })));
   const prepared = kept.map((lines, i) => preparePage(lines, pages[i]!.number));
   const layout = measureLayout(prepared);

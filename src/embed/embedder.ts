@@ -33,7 +33,8 @@ export interface Embedder {
   readonly fingerprint: string;
   /** Tokens the encoder sees for text as this kind: its prefix and the special tokens included, truncation off. */
   countTokens(text: string, kind?: EmbedKind): number;
-  embed(texts: string[], kind?: EmbedKind): Promise<Float32Array[]>;
+  /** One vector per text, in order; onBatch hears how many texts each model run finished, as it finishes. */
+  embed(texts: string[], kind?: EmbedKind, onBatch?: (texts: number) => void): Promise<Float32Array[]>;
 }
 
 export interface LoadOptions {
@@ -132,12 +133,20 @@ export class OnnxEmbedder implements Embedder {
     return this.tokenizer.count(this.prefixed(text, kind));
   }
 
-  async embed(texts: string[], kind: EmbedKind = "passage"): Promise<Float32Array[]> {
+  async embed(texts: string[], kind: EmbedKind = "passage", onBatch?: (texts: number) => void): Promise<Float32Array[]> {
     const encoded = texts.map((t) => this.tokenizer.encode(this.prefixed(t, kind)));
     const batches = planBatches(encoded.map((e) => e.ids.length), this.batchTokens);
     // Every batch goes to the model thread at once (it queues them), so it never waits on this thread between two.
     // A question goes ahead of a sync's waiting batches. When one batch fails, the call fails; the others still run.
-    const outputs = await this.sessions.with(kind === "passage", (session) => Promise.all(batches.map((batch) => session.run(batchInput(batch.map((i) => encoded[i]!)), kind === "query"))));
+    const outputs = await this.sessions.with(kind === "passage", (session) =>
+      Promise.all(
+        batches.map(async (batch) => {
+          const output = await session.run(batchInput(batch.map((i) => encoded[i]!)), kind === "query");
+          onBatch?.(batch.length);
+          return output;
+        }),
+      ),
+    );
     const out = new Array<Float32Array>(texts.length);
     for (const [b, { vectors, dimensions }] of outputs.entries()) {
       batches[b]!.forEach((index, r) => (out[index] = vectors.slice(r * dimensions, (r + 1) * dimensions)));

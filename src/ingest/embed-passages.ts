@@ -44,8 +44,8 @@ export async function storedVectorsOfLarge(app: App, embedder: Embedder, source:
   };
 }
 
-/** One vector per text, in order: a stored one where `stored` has the text, else the model's. */
-export async function embedPassages(app: App, embedder: Embedder, stored: StoredVectors, texts: string[]): Promise<Float32Array[]> {
+/** One vector per text, in order: a stored one where `stored` has the text, else the model's. onEmbedded hears how many texts have theirs, as they do. */
+export async function embedPassages(app: App, embedder: Embedder, stored: StoredVectors, texts: string[], onEmbedded?: (texts: number) => void): Promise<Float32Array[]> {
   const kept = await stored(texts);
   const slot = new Map<string, number>();
   const fresh: string[] = [];
@@ -58,6 +58,8 @@ export async function embedPassages(app: App, embedder: Embedder, stored: Stored
     app.metrics.embedGroups.push(fresh);
     app.metrics.reusedVectors += texts.length - fresh.length;
   }
-  const vectors = fresh.length === 0 ? [] : await timed(app.metrics, "embedMs", () => embedder.embed(fresh, "passage"));
+  // A text repeated in the batch is embedded once and counted with its first copy's batch.
+  if (onEmbedded && texts.length > fresh.length) onEmbedded(texts.length - fresh.length);
+  const vectors = fresh.length === 0 ? [] : await timed(app.metrics, "embedMs", () => embedder.embed(fresh, "passage", onEmbedded));
   return texts.map((text) => kept.get(text) ?? vectors[slot.get(text)!]!);
 }

@@ -78,15 +78,17 @@ export interface EmbeddedDocuments {
   none: NoModel | null;
 }
 
-/** One embedding pass over every chunk of the documents. */
-export async function embedDocuments(app: App, embedder: Embedder | NoModel, docs: PreparedDocument[]): Promise<EmbeddedDocuments> {
+/** One embedding pass over every chunk of the documents; onEmbedded hears of the chunks that have their vectors, batch by batch. */
+export async function embedDocuments(app: App, embedder: Embedder | NoModel, docs: PreparedDocument[], onEmbedded?: (chunks: number) => void): Promise<EmbeddedDocuments> {
   const texts = docs.flatMap((d) => d.chunks.map((c) => c.text));
   // Keyword-only mode: placeholder zeros of the table's width, marked as waiting (store/pending-vectors.ts).
   const none = embedder instanceof NoModel ? embedder : null;
   const dimensions = none ? ((await app.store.vectorWidth()) ?? none.guessDimensions()) : (embedder as Embedder).dimensions;
-  const vectors = none
-    ? texts.map(() => new Float32Array(dimensions))
-    : await embedPassages(app, embedder as Embedder, storedVectorsOf(app, embedder as Embedder, docs.map((d) => d.source)), texts);
+  if (none) {
+    onEmbedded?.(texts.length);
+    return { docs, vectors: texts.map(() => new Float32Array(dimensions)), dimensions, none };
+  }
+  const vectors = await embedPassages(app, embedder as Embedder, storedVectorsOf(app, embedder as Embedder, docs.map((d) => d.source)), texts, onEmbedded);
   return { docs, vectors, dimensions, none };
 }
 

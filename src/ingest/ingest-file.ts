@@ -52,8 +52,8 @@ function streamedTextFile(app: App, embedder: TokenCounter, scan: Utf8FileScan, 
   return { ...meta, windows: chunkPieces(utf8TextPieces(scan), scan.summary.category, windowOptions(app, embedder, title)) };
 }
 
-/** Reads, converts and chunks a file at an absolute path already checked to lie inside the roots. */
-export async function prepareFile(app: App, embedder: TokenCounter, path: string): Promise<PreparedDocument | StreamedDocument> {
+/** Reads, converts and chunks a file at an absolute path already checked to lie inside the roots; onPage hears of each page OCR recognizes. */
+export async function prepareFile(app: App, embedder: TokenCounter, path: string, onPage?: () => void): Promise<PreparedDocument | StreamedDocument> {
   const info = await stat(path);
   if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
   assertSupported(path); // before the file is read; the converter itself loads in the worker
@@ -71,7 +71,7 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
     // trip held two more copies of the text at once; for a small one it cost 80 ms a file while the model kept
     // both cores busy (an e5 sync of 800 abstracts), longer than the model took to embed the file's chunks.
     if (plainText) return { bytes, converted: convertPlainText(bytes, path) };
-    return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config) }) };
+    return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config), onPage }) };
   });
   const title = chooseFileTitle(path, converted.markdown, converted.metadataTitle);
   if (!converted.pages && converted.markdown.length > STREAM_MARKDOWN_CHARS) {

@@ -6,6 +6,7 @@
  * index. A file that fails is reported and the rest carry on; a group that
  * fails to store keeps every old chunk of its files.
  */
+import { stat } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { releaseConverter } from "../convert/isolated-convert.ts";
 import { describeError } from "../errors.ts";
@@ -13,6 +14,7 @@ import type { IngestResult, PreparedDocument } from "./index-markdown.ts";
 import { embedDocuments, writeDocuments } from "./index-markdown.ts";
 import { prepareFile } from "./ingest-file.ts";
 import { NoModel } from "../embed/no-model.ts";
+import type { IngestEvents } from "./ingest-progress.ts";
 import { readProblem } from "./read-problem.ts";
 import { LARGE_DOCUMENT_CHUNKS, storeLargeDocument } from "./store-large-document.ts";
 
@@ -36,14 +38,12 @@ export function emptyIngestReport(): IngestFilesReport {
   return { results: [], errors: [], unreadable: [], warnings: [] };
 }
 
-/** Ingests paths; `report`, when given, is filled as groups are stored, so a caller can show live counts. */
-export async function ingestFiles(
-  app: App,
-  paths: string[],
-  onProgress?: (done: number, total: number, path: string) => void,
-  report: IngestFilesReport = emptyIngestReport(),
-): Promise<IngestFilesReport> {
+/** Ingests paths; `report`, when given, is filled as groups are stored, so a caller can show live counts; events tell how far it is (ingest-progress.ts). */
+export async function ingestFiles(app: App, paths: string[], events?: IngestEvents, report: IngestFilesReport = emptyIngestReport()): Promise<IngestFilesReport> {
   if (paths.length === 0) return report;
+  // Sizes let a progress display expect a file's chunks from its bytes (a stat is microseconds; a file's chunks take seconds).
+  const sizes = events ? await Promise.all(paths.map((p) => stat(p).then((s) => s.size, () => 0))) : [];
+  const totalBytes = sizes.reduce((a, b) => a + b, 0);
   const embedder = await app.embedderOrNone();
   if (embedder instanceof NoModel) report.notice = embedder.describe();
   let group: PreparedDocument[] = [];
@@ -64,7 +64,7 @@ export async function ingestFiles(
     await embedding;
     await writingBefore;
     if (docs.length === 0) return;
-    const embedded = embedDocuments(app, embedder, docs);
+    const embedded = embedDocuments(app, embedder, docs, events && ((chunks) => events({ kind: "embedded", chunks })));
     writingBefore = writing;
     writing = writingBefore
       .then(() => embedded)
@@ -77,14 +77,15 @@ export async function ingestFiles(
   };
 
   for (const [i, path] of paths.entries()) {
-    onProgress?.(i, paths.length, path);
+    events?.({ kind: "file", index: i, total: paths.length, path, bytes: sizes[i]!, totalBytes });
     try {
-      const doc = await prepareFile(app, embedder, path);
+      const doc = await prepareFile(app, embedder, path, events && (() => events({ kind: "page", path })));
       for (const warning of doc.warnings ?? []) report.warnings.push({ source: path, warning });
+      if (!("windows" in doc)) events?.({ kind: "chunks", path, chunks: doc.chunks.length, final: true });
       if ("windows" in doc || doc.chunks.length > LARGE_DOCUMENT_CHUNKS) {
         // Too large for one commit: written on its own in batches, after the group before it.
         await writing;
-        await storeLargeDocument(app, embedder, doc).then(
+        await storeLargeDocument(app, embedder, doc, undefined, events).then(
           (result) => void report.results.push(result),
           (error) => void report.errors.push({ source: doc.source, error: describeError(error) }),
         );

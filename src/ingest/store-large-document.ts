@@ -19,6 +19,7 @@ import { beginStagedSource } from "../store/staged-source.ts";
 import { chunkRow, type IngestResult, type PreparedDocument } from "./index-markdown.ts";
 import { embedPassages, storedVectorsOfLarge } from "./embed-passages.ts";
 import { timed } from "./ingest-metrics.ts";
+import type { IngestEvents } from "./ingest-progress.ts";
 
 /**
  * Past this many chunks a document is written in batches. One commit of 4,096
@@ -45,17 +46,26 @@ function* batches(doc: PreparedDocument | StreamedDocument, size: number): Gener
 
 const joinable = (chunks: Chunks) => chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines }));
 
-/** Stores `doc` in batches of `batchChunks` rows (a parameter so tests can cut a small document into several). */
-export async function storeLargeDocument(app: App, embedder: Embedder | NoModel, doc: PreparedDocument | StreamedDocument, batchChunks = STAGED_BATCH_CHUNKS): Promise<IngestResult> {
+/**
+ * Stores `doc` in batches of `batchChunks` rows (a parameter so tests can cut a small document into several).
+ * events hears of chunks as they are embedded and, for a streamed document, as its windows are cut.
+ */
+export async function storeLargeDocument(app: App, embedder: Embedder | NoModel, doc: PreparedDocument | StreamedDocument, batchChunks = STAGED_BATCH_CHUNKS, events?: IngestEvents): Promise<IngestResult> {
   const none = embedder instanceof NoModel ? embedder : null;
   const dimensions = none ? ((await app.store.vectorWidth()) ?? none.guessDimensions()) : (embedder as Embedder).dimensions;
   // Read before the staged write begins; during it the store reads the same version anyway (staged-source.ts).
   const stored = none ? null : await storedVectorsOfLarge(app, embedder as Embedder, doc.source);
+  const onEmbedded = events && ((chunks: number) => events({ kind: "embedded", chunks }));
   const embed = async (chunks: Chunks) => {
     const texts = chunks.map((c) => c.text);
-    if (none) return texts.map(() => new Float32Array(dimensions));
-    return embedPassages(app, embedder as Embedder, stored!, texts);
+    if (none) {
+      onEmbedded?.(texts.length);
+      return texts.map(() => new Float32Array(dimensions));
+    }
+    return embedPassages(app, embedder as Embedder, stored!, texts, onEmbedded);
   };
+  // A streamed document's chunks are known only as its windows are cut; a prepared one's were counted by the caller.
+  const streamed = "windows" in doc;
   const pending = batches(doc, batchChunks);
   const first = pending.next();
   const firstChunks = first.done ? [] : first.value;
@@ -73,6 +83,7 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
   let writing: Promise<void> = Promise.resolve();
   try {
     for (let chunks = firstChunks; chunks.length > 0; ) {
+      if (streamed) events?.({ kind: "chunks", path: doc.source, chunks: chunks.length, final: false });
       const vectors = await embed(chunks);
       if (!exact) {
         const part = minhash(shingleHashes(joinDocument(joinable(chunks))));
@@ -94,6 +105,7 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
       writing = rows.length ? timed(app.metrics, "storeMs", () => staged.add(rows)) : Promise.resolve();
     }
     await writing;
+    if (streamed) events?.({ kind: "chunks", path: doc.source, chunks: 0, final: true });
     await timed(app.metrics, "storeMs", () => staged.commit());
   } catch (error) {
     await writing.catch(() => {});

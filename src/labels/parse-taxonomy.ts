@@ -4,9 +4,9 @@
  * silently ignored would change labels without a word.
  */
 import { createHash } from "node:crypto";
-import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { AppError } from "../errors.ts";
+import { homeDir } from "../config/cache-dir.ts";
 import {
   DEFAULT_FILE_NAME_LABEL,
   DEFAULT_QUESTION,
@@ -133,7 +133,7 @@ function parseModel(body: unknown, fail: (p: string) => AppError): ModelSettings
     const path = text(body.path, "model.path", fail);
     // A relative path would be looked for in the working folder, which differs between the MCP server and the CLI.
     if (!isAbsolute(path) && path !== "~" && !path.startsWith("~/")) throw fail(`model.path "${path}" is relative: give an absolute path to the GGUF file (~/ is the home folder)`);
-    source = { kind: "path", path: path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path };
+    source = { kind: "path", path: path === "~" || path.startsWith("~/") ? join(homeDir(), path.slice(1)) : path };
   } else {
     if (pinned.length < 4) throw fail(`model needs path, or all of repo, file, revision and sha256 (missing: ${["repo", "file", "revision", "sha256"].filter((k) => !pinned.includes(k)).join(", ")})`);
     const sha256 = text(body.sha256, "model.sha256", fail).toLowerCase();

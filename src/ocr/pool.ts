@@ -41,6 +41,13 @@ async function grow(settings: OcrSettings, wanted: number): Promise<TesseractWor
   return workers.slice(0, size);
 }
 
+/** Recognized pages: texts by index (null where there was no image), and what the decoder printed about the pages it read. */
+export interface RecognizedPages {
+  texts: (string | null)[];
+  /** Pages read in spite of the image decoder's complaints (a damaged image), by index. */
+  complaints: { index: number; lines: string[] }[];
+}
+
 /**
  * Recognizes count pages; image(i) makes page i's image (null: nothing to read).
  * Texts come back by index; onPage fires as each page finishes. Workers (and
@@ -51,8 +58,9 @@ export async function recognizePages(
   count: number,
   image: (index: number) => Promise<OcrImage | null>,
   onPage?: (index: number) => void,
-): Promise<(string | null)[]> {
+): Promise<RecognizedPages> {
   const texts: (string | null)[] = Array(count).fill(null);
+  const complaints: RecognizedPages["complaints"] = [];
   let pool: Promise<TesseractWorker[]> | null = null;
   let next = 0;
   const run = async (slot: number) => {
@@ -63,7 +71,9 @@ export async function recognizePages(
         const started = await (pool ??= grow(settings, count));
         const worker = started[slot % started.length]!;
         try {
-          texts[index] = await worker.recognize(input.bytes, input.dpi);
+          const { text, coreMessages } = await worker.recognize(input.bytes, input.dpi);
+          texts[index] = text;
+          if (coreMessages.length) complaints.push({ index, lines: coreMessages });
         } catch (error) {
           // A worker whose thread died (out of memory, crashed) is not handed another page, in this job or the next.
           if (worker.broken) workers = workers.filter((w) => w !== worker);
@@ -74,7 +84,7 @@ export async function recognizePages(
     }
   };
   await Promise.all(Array.from({ length: Math.min(count, Math.max(1, availableParallelism())) }, (_, slot) => run(slot)));
-  return texts;
+  return { texts, complaints: complaints.sort((a, b) => a.index - b.index) };
 }
 
 /** Terminates every OCR worker; the next page that needs OCR starts them again. */

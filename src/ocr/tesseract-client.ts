@@ -7,12 +7,29 @@
 import { readFileSync } from "node:fs";
 import { AppError } from "../errors.ts";
 import { workerEntryUrl } from "../native/worker-url.ts";
+import type { CoreMessage } from "./tesseract-worker.ts";
 
 interface Reply {
   jobId: string;
   action: string;
   status: "resolve" | "reject" | "progress";
   data: unknown;
+}
+
+/** A page's text, and what the image decoder printed while reading it (none for a sound image). */
+export interface Recognized {
+  text: string;
+  coreMessages: string[];
+}
+
+/** A job the worker refused; coreMessages: what the core printed while it ran ("Error in pixReadStream...": a damaged image). */
+export class OcrJobError extends Error {
+  constructor(
+    message: string,
+    readonly coreMessages: string[],
+  ) {
+    super(message);
+  }
 }
 
 /** Loading the WASM core and language data takes about a second; a worker script that never answers must not hang the conversion. */
@@ -26,17 +43,22 @@ let nextWorker = 0;
 export class TesseractWorker {
   private readonly id = `ocr-${nextWorker++}`;
   private jobs = 0;
-  private readonly waiting = new Map<string, { resolve: (data: unknown) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<string, { resolve: (reply: { data: unknown; coreMessages: string[] }) => void; reject: (error: Error) => void }>();
   private failed: Error | null = null;
+  /** Lines the core printed since the last reply: the worker runs one job at a time, so they belong to the next reply's job. */
+  private coreMessages: string[] = [];
 
   private constructor(private readonly thread: Worker) {
-    thread.onmessage = (event: MessageEvent<Reply>) => {
+    thread.onmessage = (event: MessageEvent<Reply | CoreMessage>) => {
+      if ("coreMessage" in event.data) return void this.coreMessages.push(event.data.coreMessage);
       const { jobId, status, data } = event.data;
       if (status === "progress") return;
       const job = this.waiting.get(jobId);
       this.waiting.delete(jobId);
-      if (status === "resolve") job?.resolve(data);
-      else job?.reject(new Error(String(data)));
+      const coreMessages = this.coreMessages;
+      this.coreMessages = [];
+      if (status === "resolve") job?.resolve({ data, coreMessages });
+      else job?.reject(new OcrJobError(String(data), coreMessages));
     };
     thread.onerror = (event) => this.fail(new Error(`the OCR worker crashed: ${event.message}`));
     // An idle pool must not keep a CLI process alive; the pool is terminated when its job ends anyway.
@@ -71,8 +93,8 @@ export class TesseractWorker {
     await this.job("initialize", { langs: languages.join("+"), oem: OEM_LSTM_ONLY, config: { debug_file: "/dev/null", tessedit_do_invert: "0" } });
   }
 
-  /** The page's text: lines separated by newlines, paragraphs by blank lines. dpi tells tesseract the scale when the image format does not. */
-  async recognize(image: Uint8Array, dpi?: number): Promise<string> {
+  /** The page's text (lines separated by newlines, paragraphs by blank lines) and the decoder's complaints. dpi tells tesseract the scale when the image format does not. */
+  async recognize(image: Uint8Array, dpi?: number): Promise<Recognized> {
     const options: Record<string, string | boolean> = {
       tessedit_pageseg_mode: PSM_AUTO_OSD,
       // A page scanned a few degrees askew is turned straight first (tesseract.js finds the lines' slope, then sets the image again turned):
@@ -81,8 +103,8 @@ export class TesseractWorker {
       // Tesseract takes 70 to 2400 dpi; a tiny image stretched over a page would claim less.
       ...(dpi ? { user_defined_dpi: String(Math.min(2400, Math.max(70, Math.round(dpi)))) } : {}),
     };
-    const result = (await this.job("recognize", { image, options, output: { text: true } })) as { text?: string };
-    return result.text ?? "";
+    const { data, coreMessages } = await this.job("recognize", { image, options, output: { text: true } });
+    return { text: (data as { text?: string }).text ?? "", coreMessages };
   }
 
   /** The thread died or was stopped: it takes no more pages. */
@@ -101,7 +123,7 @@ export class TesseractWorker {
     this.waiting.clear();
   }
 
-  private job(action: string, payload: unknown): Promise<unknown> {
+  private job(action: string, payload: unknown): Promise<{ data: unknown; coreMessages: string[] }> {
     if (this.failed) return Promise.reject(this.failed);
     const jobId = `${action}-${this.jobs++}`;
     return new Promise((resolve, reject) => {

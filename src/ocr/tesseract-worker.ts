@@ -11,9 +11,26 @@ import dispatcher from "tesseract.js/src/worker-script/index.js";
 
 declare const self: Worker;
 
-/** The core with legacy code (orientation detection needs it) and the WASM inlined, so nothing is read from the build machine's paths. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const getCore = async () => require("tesseract.js-core/tesseract-core-simd.wasm.js");
+type CoreFactory = (options: Record<string, unknown>) => Promise<unknown>;
+
+/** A line the WASM core printed, sent to the client beside the job's reply (tesseract-client.ts). */
+export interface CoreMessage {
+  coreMessage: string;
+}
+
+/** Sends what the core prints to the client instead of the process's stderr. */
+const forward = (line: string) => self.postMessage({ coreMessage: String(line) } satisfies CoreMessage);
+
+/**
+ * The core with legacy code (orientation detection needs it) and the WASM inlined, so nothing is read from the build
+ * machine's paths. Leptonica and libpng print their complaints about a damaged image ("Error in pixReadStream...")
+ * to stderr, where a sync's user saw them as raw lines beside the file's own error: they go to the client instead.
+ */
+const getCore = async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const core = require("tesseract.js-core/tesseract-core-simd.wasm.js") as CoreFactory;
+  return (options: Record<string, unknown>) => core({ ...options, print: forward, printErr: forward });
+};
 
 const refuse = (what: string) => () => Promise.reject(new Error(`OCR ${what} is not used: language data is passed in`));
 

@@ -18,6 +18,7 @@ import { taxonomyPath } from "../labels/taxonomy-file.ts";
 import { describeError } from "../errors.ts";
 import { sha256, tooLarge } from "../ingest/ingest-file.ts";
 import { emptyIngestReport, ingestFiles } from "../ingest/ingest-files.ts";
+import type { IngestEvents } from "../ingest/ingest-progress.ts";
 import { readProblem } from "../ingest/read-problem.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
@@ -65,7 +66,8 @@ export interface SyncReport {
 export interface SyncOptions {
   /** A folder or file inside the roots: only it is compared with the index. */
   scope?: string;
-  onProgress?: (done: number, total: number, path: string) => void;
+  /** How far the files to ingest are: each file, its OCR pages, its chunks and their vectors (ingest/ingest-progress.ts). */
+  events?: IngestEvents;
   /** Filled while the sync runs, so a job record shows live counts. */
   report?: SyncReport;
 }
@@ -172,9 +174,9 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   if (mtimes.length) await app.store.updateMtimes(mtimes);
 
   const ingest = emptyIngestReport();
-  const progress = (done: number, total: number, path: string) => {
+  const progress: IngestEvents = (event) => {
     counts.ingested = ingest.results.length;
-    options.onProgress?.(done, total, path);
+    options.events?.(event);
   };
   await ingestFiles(app, toIngest.map((f) => f.path), progress, ingest);
   counts.ingested = ingest.results.length;
@@ -218,7 +220,7 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
  * get them from their stored text; a file whose chunks the estimate cut too
  * long is ingested again. Without one, the report says how many still wait.
  */
-async function addWaitingVectors(app: App, report: SyncReport, scopes: string[] | undefined, progress: (done: number, total: number, path: string) => void): Promise<void> {
+async function addWaitingVectors(app: App, report: SyncReport, scopes: string[] | undefined, progress: IngestEvents): Promise<void> {
   if ((await app.store.pendingCount()) === 0) return;
   const model = await app.embedderOrNone();
   if (model instanceof NoModel) {

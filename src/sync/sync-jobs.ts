@@ -8,6 +8,7 @@ import type { App } from "../app.ts";
 import { AppError, describeError } from "../errors.ts";
 import { emptySyncReport, lockIndex, syncLocked, type SyncReport } from "./run-sync.ts";
 import type { ReleaseLock } from "./sync-lock.ts";
+import type { IngestEvent } from "../ingest/ingest-progress.ts";
 
 export type JobState = "pending" | "running" | "succeeded" | "failed";
 
@@ -51,7 +52,9 @@ export class SyncJobs {
     job.state = "running";
     let outcome: JobState = "succeeded";
     try {
-      await syncLocked(this.app, { scope, onProgress, report: job });
+      // An MCP client hears of each file (progress must grow with every notification, so pages and chunks are not sent).
+      const events = onProgress && ((event: IngestEvent) => event.kind === "file" && onProgress(event.index, event.total, event.path));
+      await syncLocked(this.app, { scope, events, report: job });
     } catch (error) {
       outcome = "failed";
       job.error = describeError(error);

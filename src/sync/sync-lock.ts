@@ -9,6 +9,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../errors.ts";
+import { formatDuration } from "../log.ts";
 import { lockInfoPath, tryLockFile } from "../native/file-lock.ts";
 
 export const LOCK_FILE = ".sync.lock";
@@ -30,10 +31,7 @@ export type SyncLockProvider = (dbPath: string, warn: (line: string) => void) =>
 function elapsed(startedAt: string | undefined): string | null {
   const ms = Date.now() - Date.parse(startedAt ?? "");
   if (!Number.isFinite(ms) || ms < 0) return null;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+  return formatDuration(ms);
 }
 
 function holderOf(path: string): Partial<LockContent> {

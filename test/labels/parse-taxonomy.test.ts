@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { utimesSync } from "node:fs";
-import { homedir } from "node:os";
 import { parseTaxonomy } from "../../src/labels/parse-taxonomy.ts";
 import { loadTaxonomy } from "../../src/labels/taxonomy-file.ts";
 import { failure, tempDir, writeTree } from "../helpers.ts";
@@ -46,7 +45,7 @@ values.transcript = { description = "Transcript.", paths = ["Cafe\u0301"] }
 
   test("a tilde in model.path is the home folder", () => {
     const taxonomy = parseTaxonomy(`[model]\npath = "~/m.gguf"\ntemperature = 1\n[facets.kind]\nvalues.a = { description = "A." }\n`);
-    expect(taxonomy.model!.source).toEqual({ kind: "path", path: `${homedir()}/m.gguf` });
+    expect(taxonomy.model!.source).toEqual({ kind: "path", path: `${process.env.HOME}/m.gguf` });
   });
 
   const refused: [string, string, RegExp][] = [

@@ -22,8 +22,9 @@ describe("the OCR worker pool", () => {
       releaseOcrPool();
       expect(ocrWorkerCount()).toBe(0);
       const done: number[] = [];
-      const texts = await recognizePages(ocrSettingsForTest(), 3, async (i) => (i === 1 ? null : white()), (i) => done.push(i));
+      const { texts, complaints } = await recognizePages(ocrSettingsForTest(), 3, async (i) => (i === 1 ? null : white()), (i) => done.push(i));
       expect(texts.map((t) => t?.trim() ?? null)).toEqual(["", null, ""]);
+      expect(complaints).toEqual([]);
       expect(done.sort()).toEqual([0, 1, 2]);
       expect(ocrWorkerCount()).toBe(Math.min(3, availableParallelism()));
       releaseOcrPool();

@@ -86,7 +86,7 @@ describe("bad input is reported and counted, and aborts nothing", () => {
     writeTree(root, { "a.md": "alpha", "b.md": "beta", "c.md": "gamma" });
     await runSync(app);
     writeTree(root, { "a.md": "alpha 2", "b.md": "beta 2", "c.md": "gamma 2" });
-    const report = await runSync(app, { onProgress: (_done, _total, path) => path.endsWith("b.md") && rmSync(path) });
+    const report = await runSync(app, { events: (event) => event.kind === "file" && event.path.endsWith("b.md") && rmSync(event.path) });
     expect(report.counts).toMatchObject({ ingested: 2, unreadable: 1, failed: 0 });
     expect(report.errors).toEqual([{ source: join(root, "b.md"), error: `${join(root, "b.md")} was removed or renamed while the sync ran; the next sync picks up the change` }]);
     expect((await runSync(app)).counts).toMatchObject({ deleted: 1 });

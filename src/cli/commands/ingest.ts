@@ -4,6 +4,7 @@ import { SUPPORTED_EXTENSIONS } from "../../convert/registry.ts";
 import { AppError } from "../../errors.ts";
 import { ingestFiles } from "../../ingest/ingest-files.ts";
 import { resolveInsideRoots } from "../../scan/containment.ts";
+import { displayPath } from "../../scan/display-path.ts";
 import { assertNotExcluded } from "../../scan/ignore-rules.ts";
 import { scanRoots } from "../../scan/scan-roots.ts";
 import { fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
@@ -28,7 +29,13 @@ export default defineCommand({
         files.push(path);
       } else throw new AppError("UNSUPPORTED_FORMAT", `Unsupported file type: ${path}`, `Supported extensions: ${[...SUPPORTED_EXTENSIONS].join(" ")}.`);
     }
-    const report = await ingestFiles(app, files, progressReporter("ingesting"));
+    const progress = progressReporter({ running: "ingesting", done: "ingested", display: (path) => displayPath(path, app.config.roots) });
+    let report;
+    try {
+      report = await ingestFiles(app, files, progress.events);
+    } finally {
+      progress.finish();
+    }
     const ingested = report.results;
     const errors = [...report.unreadable, ...report.errors];
     // Many files: compact as a sync does; one file: only when fragments have piled up.

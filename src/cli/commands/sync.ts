@@ -1,5 +1,6 @@
 import { defineCommand } from "citty";
 import { resolveInsideRoots } from "../../scan/containment.ts";
+import { displayPath } from "../../scan/display-path.ts";
 import { runSync } from "../../sync/run-sync.ts";
 import { fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
 import { progressReporter } from "../progress.ts";
@@ -12,7 +13,13 @@ export default defineCommand({
     const app = writerAppFromArgs(rawArgs, args);
     const scope = args.path ? resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false }) : undefined;
     const startedAt = new Date().toISOString();
-    const report = await runSync(app, { scope, onProgress: progressReporter("syncing") });
+    const progress = progressReporter({ running: "syncing", done: "synced", display: (path) => displayPath(path, app.config.roots) });
+    let report;
+    try {
+      report = await runSync(app, { scope, events: progress.events });
+    } finally {
+      progress.finish();
+    }
     for (const e of report.errors) warn(fileProblem(e.source, e.error));
     if (report.notice) warn(report.notice);
     if (report.counts.failed > 0) markFailed();
