@@ -1,74 +1,114 @@
 /**
  * Caps a section at 4,000 characters, since a section is what a query
- * returns: cut at paragraph boundaries, then a table at row boundaries with
- * its header repeated, then prose at sentence ends. A single row or sentence
- * longer than the cap stays whole.
+ * returns: cut at blank lines, then a table between rows (each later piece
+ * repeats the table's header as context), then prose at sentence ends, and a
+ * sentence or row longer than the cap at whitespace, then between characters.
+ * (The reference keeps a sentence or row past the cap whole; a 1 MB line
+ * without a full stop then came back as one section.) The pieces are spans
+ * of the document, in order, covering all of the section's text.
  */
-import { TABLE_DELIMITER, fencedLines, isTableRow } from "./markdown-lines.ts";
+import type { DocText, Span } from "./doc-text.ts";
+import { ATX_HEADING, TABLE_DELIMITER, fencedLines, isTableRow } from "./markdown-lines.ts";
 
 export const SECTION_CHAR_CAP = 4000;
-const SENTENCE_END = /(?<=[.!?…])\s+/;
+const SENTENCE_END = /(?<=[.!?…])\s+/g;
 
-export interface CapPiece {
-  body: string;
-  /** The piece opens with a table header repeated from the piece before it. */
-  carriedHeader: boolean;
+export interface CapPiece extends Span {
+  /** The header of the table this piece continues, repeated as context; null when it continues none. */
+  carriedHeader: string[] | null;
+  /**
+   * Where the piece of a code fence too long for one section begins: from
+   * there on the piece is packed as split code. Only headings come before it
+   * (a cut fence joins no other text).
+   */
+  codeFrom?: number;
 }
 
-export function capSection(body: string, cap = SECTION_CHAR_CAP): CapPiece[] {
-  if (body.length <= cap) return [{ body, carriedHeader: false }];
+export function capSection(doc: DocText, section: Span, cap = SECTION_CHAR_CAP): CapPiece[] {
+  if (section.end - section.start <= cap) return [{ ...section, carriedHeader: null }];
   const parts: CapPiece[] = [];
-  for (const paragraph of paragraphs(body)) {
-    if (paragraph.length <= cap) parts.push({ body: paragraph, carriedHeader: false });
-    else parts.push(...splitLongParagraph(paragraph, cap));
+  for (const paragraph of paragraphs(doc, section)) {
+    if (paragraph.end - paragraph.start <= cap) parts.push({ ...paragraph, carriedHeader: null });
+    else if (paragraph.code) parts.push(...accumulate(doc, plain(doc.linesOf(paragraph).flatMap((l) => fitCap(doc, l, cap))), cap).map((p) => ({ ...p, codeFrom: p.start })));
+    else parts.push(...splitLongParagraph(doc, paragraph, cap));
   }
-  return accumulate(parts, "\n\n", cap);
+  return accumulate(doc, parts, cap);
 }
 
-/** Blank-line separated paragraphs; blank lines inside a closed fence do not split. */
-function paragraphs(body: string): string[] {
-  const lines = body.split("\n");
-  const fenced = fencedLines(lines);
-  const out: string[] = [];
-  let current: string[] = [];
+/** Blank-line separated paragraphs, a closed fence (blank lines and all) always one of its own. */
+function paragraphs(doc: DocText, section: Span): (Span & { code: boolean })[] {
+  const lines = doc.linesOf(section);
+  const fenced = fencedLines(lines.map((l) => doc.slice(l)));
+  const out: (Span & { code: boolean })[] = [];
+  let open: (Span & { code: boolean }) | null = null;
   lines.forEach((line, i) => {
-    if (!fenced[i] && !line.trim()) {
-      if (current.length) out.push(current.join("\n"));
-      current = [];
-    } else current.push(line);
+    const blank = !fenced[i] && !doc.slice(line).trim();
+    if (open && (blank || open.code !== fenced[i])) {
+      out.push(open);
+      open = null;
+    }
+    if (blank) return;
+    if (open) open.end = line.end;
+    else open = { ...line, code: fenced[i]! };
   });
-  if (current.length) out.push(current.join("\n"));
+  if (open) out.push(open);
   return out;
 }
 
-const plain = (texts: string[]): CapPiece[] => texts.map((body) => ({ body, carriedHeader: false }));
+/** Whether every line of the span with text is a heading. */
+function headingsOnly(doc: DocText, span: Span): boolean {
+  return doc.linesOf(span).every((line) => !doc.slice(line).trim() || ATX_HEADING.test(doc.slice(line)));
+}
 
-function splitLongParagraph(paragraph: string, cap: number): CapPiece[] {
-  const lines = paragraph.split("\n");
-  const rows = lines.filter(isTableRow).length;
+const plain = (spans: Span[]): CapPiece[] => spans.map((s) => ({ ...s, carriedHeader: null }));
+
+function splitLongParagraph(doc: DocText, paragraph: Span, cap: number): CapPiece[] {
+  const lines = doc.linesOf(paragraph);
+  const rows = lines.filter((l) => isTableRow(doc.slice(l))).length;
   if (rows > lines.length / 2) {
-    const header = lines.length >= 2 && TABLE_DELIMITER.test(lines[1]!) ? lines.slice(0, 2) : [];
-    const body = lines.slice(header.length);
-    const groups = accumulate(plain(body), "\n", cap - header.join("\n").length - 1);
-    return groups.map((g, i) => ({ body: header.length ? [...header, g.body].join("\n") : g.body, carriedHeader: header.length > 0 && i > 0 }));
+    const header = lines.length >= 2 && TABLE_DELIMITER.test(doc.slice(lines[1]!)) ? lines.slice(0, 2).map((l) => doc.slice(l)) : null;
+    const room = cap - (header ? header.join("\n").length + 1 : 0);
+    const pieces = accumulate(doc, plain(lines.flatMap((l) => fitCap(doc, l, room))), room);
+    // The first piece holds the header itself; the others repeat it.
+    return pieces.map((p, i) => ({ ...p, carriedHeader: i > 0 ? header : null }));
   }
-  return accumulate(plain(paragraph.split(SENTENCE_END)), " ", cap);
+  return plain(doc.between(paragraph, SENTENCE_END).flatMap((s) => fitCap(doc, s, cap)));
+}
+
+/** A sentence or row longer than the cap, cut at whitespace, then between characters. */
+function fitCap(doc: DocText, span: Span, cap: number): Span[] {
+  if (span.end - span.start <= cap) return [span];
+  const out: Span[] = [];
+  let start = span.start;
+  while (span.end - start > cap) {
+    const window = doc.text.slice(start, start + cap + 1);
+    const space = window.search(/\s\S*$/);
+    const end = space > 0 ? start + space : doc.wordCut(start + cap, start + Math.floor(cap / 2));
+    out.push({ start, end });
+    start = doc.skipSpace(end);
+  }
+  if (span.end > start) out.push({ start, end: span.end });
+  return out;
 }
 
 /**
- * Joins parts greedily into pieces of at most cap characters; an oversized
- * part stands alone. A piece keeps its first part's flag: a part with a
- * carried header never joins the piece before it, since the rows before it
- * already filled that piece.
+ * Joins parts greedily into pieces of at most cap characters (measured in
+ * the document, separators included). A part that carries a header never
+ * joins the piece before it, since the rows before it already filled that
+ * piece; a piece of a cut fence joins only headings, and nothing joins it,
+ * as it is packed as code.
  */
-function accumulate(parts: CapPiece[], separator: string, cap: number): CapPiece[] {
+function accumulate(doc: DocText, parts: CapPiece[], cap: number): CapPiece[] {
   const out: CapPiece[] = [];
   let current: CapPiece | null = null;
   for (const part of parts) {
-    if (!current) current = { ...part };
-    else if (current.body.length + separator.length + part.body.length <= cap) current.body += separator + part.body;
+    const room = cap - (current?.carriedHeader ? current.carriedHeader.join("\n").length + 1 : 0);
+    const joinable = current !== null && !part.carriedHeader && current.codeFrom === undefined;
+    if (joinable && part.codeFrom === undefined && part.end - current!.start <= room) current!.end = part.end;
+    // Headings before a cut fence go with its first piece, a little past the cap if need be, so they are not a section alone.
+    else if (joinable && part.codeFrom !== undefined && current!.end - current!.start <= cap / 8 && headingsOnly(doc, current!)) Object.assign(current!, { end: part.end, codeFrom: part.codeFrom });
     else {
-      out.push(current);
+      if (current) out.push(current);
       current = { ...part };
     }
   }

@@ -1,24 +1,28 @@
 /**
- * Markdown -> retrieval units and their sections. The title is seeded as a
- * `# Title` line at the top of chunk 0 (unless the first section already
- * carries it), so it reaches that chunk's vector too. It is seeded before
- * packing, so chunk 0 is sized with it and stays within the budget like every
- * other unit; added afterwards it pushed chunk 0 past the model's 128
- * positions, where the tail was cut unseen.
+ * Markdown -> retrieval units and their sections. Each unit's text is a few
+ * lines of context for its vector followed by its own text: a slice of the
+ * document, so the units' own texts, in order, are the document byte for
+ * byte (each runs up to where the next starts, the whitespace between
+ * included, and the first from the document's start). The title is seeded as
+ * a `# Title` context line at the top of chunk 0 (unless the first section
+ * already carries it), before packing, so chunk 0 is sized with it.
  */
 import { capSection } from "./cap-section.ts";
+import { DocText, type Span } from "./doc-text.ts";
 import { detectCategory, type Category } from "./markdown-summary.ts";
 import { choosePrefix, packSection } from "./pack-section.ts";
-import type { CountTokens } from "./packer.ts";
-import { splitSections, type Section } from "./sections.ts";
+import type { CountTokens, PackedUnit } from "./packer.ts";
+import { splitSections } from "./sections.ts";
 
 export interface ChunkDraft {
   text: string;
   chunkIndex: number;
   /** Index of the section this unit was cut from; parents are `<source>#p<n>`. */
   parentIndex: number;
-  /** Leading lines of text that repeat context (title seed, breadcrumb, table header, split note); read-back drops them. */
+  /** Leading lines of text that repeat context (title seed, label, table header, split note); read-back drops them. */
   contextLines: number;
+  /** Where the unit's own text lies in the document, whitespace around it left out; absent on a unit that is all context. */
+  span?: Span;
 }
 
 export interface ChunkOptions {
@@ -35,35 +39,54 @@ export interface ChunkedDocument {
   chunks: ChunkDraft[];
 }
 
-interface CappedSection {
-  section: Section;
-  /** A later piece of a section cut at the character cap. */
-  continued: boolean;
-  carriedHeader: boolean;
+/** Line breaks as the chunker and every reader of the index see them: `\r\n` and `\r` become `\n`. */
+export function normalizeLineBreaks(markdown: string): string {
+  return markdown.includes("\r") ? markdown.replace(/\r\n?/g, "\n") : markdown;
 }
 
 export function chunkDocument(markdown: string, options: ChunkOptions): ChunkedDocument {
   const { budget, count } = options;
-  const normalized = markdown.replace(/\r\n?/g, "\n");
-  const category = options.category ?? detectCategory(normalized);
-  const sections: CappedSection[] = splitSections(normalized, category, options.title).flatMap((s) =>
-    capSection(s.body).map((piece, i) => ({ section: { ...s, body: piece.body }, continued: i > 0, carriedHeader: piece.carriedHeader })),
+  const doc = new DocText(normalizeLineBreaks(markdown));
+  const category = options.category ?? detectCategory(doc.text);
+  // Each piece of a section cut at the cap is a parent of its own, as in the reference.
+  const pieces = splitSections(doc, category, options.title).flatMap((section) =>
+    capSection(doc, section).map((piece, i) => ({ ...piece, ladder: section.ladder, firstLadder: section.firstLadder, continued: i > 0 })),
   );
-  const title = options.title.trim();
-  let seed = options.seedTitle && title !== "";
-  if (seed && sections.length === 0) {
-    // Nothing else to index: the title is the document's only text.
-    sections.push({ section: { ladder: [""], body: `# ${title}` }, continued: false, carriedHeader: false });
-    seed = false;
-  } else if (seed) {
-    const first = sections[0]!.section;
-    seed = !first.body.includes(title) && !choosePrefix(first.ladder, budget, count).includes(title);
+  const title = options.title.trim().replace(/\s+/g, " ");
+  if (pieces.length === 0) {
+    // Nothing but whitespace: the title, as context, is the document's only text.
+    if (!options.seedTitle || title === "") return { category, chunks: [] };
+    return { category, chunks: [{ text: `# ${title}\n${doc.text}`, chunkIndex: 0, parentIndex: 0, contextLines: 1 }] };
   }
-  const chunks: ChunkDraft[] = [];
-  sections.forEach(({ section, continued, carriedHeader }, parentIndex) => {
-    const titleLine = seed && parentIndex === 0 ? `# ${title.replace(/\s+/g, " ")}` : undefined;
-    const { units } = packSection(section, budget, count, { seed: titleLine, continued, carriedHeader });
-    for (const unit of units) chunks.push({ text: unit.text, chunkIndex: chunks.length, parentIndex, contextLines: unit.contextLines });
+  const first = pieces[0]!;
+  const seed = options.seedTitle && title !== "" && !doc.slice(first).includes(title) && !choosePrefix(first.firstLadder, budget, count).includes(title);
+  const units: (PackedUnit & { parentIndex: number })[] = [];
+  pieces.forEach((piece, parentIndex) => {
+    const packed = packSection(doc, piece, budget, count, { seed: seed && parentIndex === 0 ? `# ${title}` : undefined, continued: piece.continued, opensDocument: parentIndex === 0 });
+    for (const unit of packed) units.push({ ...unit, parentIndex });
   });
-  return { category, chunks };
+  return { category, chunks: partition(doc, units) };
+}
+
+/** The drafts: each unit's own text runs from its start (the first unit's from 0) to the next unit's start. */
+function partition(doc: DocText, units: (PackedUnit & { parentIndex: number })[]): ChunkDraft[] {
+  // Where the next unit with own text starts, for each unit (the end of the document after the last).
+  const nextStart: number[] = new Array(units.length);
+  for (let i = units.length - 1, next = doc.text.length; i >= 0; i--) {
+    nextStart[i] = next;
+    next = units[i]!.own?.start ?? next;
+  }
+  let firstOwn = true;
+  return units.map((unit, i) => {
+    let own = "";
+    if (unit.own) {
+      own = doc.text.slice(firstOwn ? 0 : unit.own.start, nextStart[i]);
+      firstOwn = false;
+    }
+    // A unit of context alone (pieces of a very long seeded title) is just its lines.
+    const text = unit.own ? (unit.context.length ? `${unit.context.join("\n")}\n${own}` : own) : unit.context.join("\n");
+    const draft: ChunkDraft = { text, chunkIndex: i, parentIndex: unit.parentIndex, contextLines: unit.context.length };
+    if (unit.own) draft.span = doc.trim(unit.own);
+    return draft;
+  });
 }

@@ -9,7 +9,7 @@
  * only the first is seeded with the title. Chunk and parent indexes run on
  * across windows, as in one pass.
  */
-import { chunkDocument, type ChunkDraft, type ChunkOptions } from "./chunk-document.ts";
+import { chunkDocument, normalizeLineBreaks, type ChunkDraft, type ChunkOptions } from "./chunk-document.ts";
 import { detectCategory, type Category } from "./markdown-summary.ts";
 
 /** Characters per window: about 6k chunks of prose, a few MB of drafts. */
@@ -23,13 +23,15 @@ export function windowEnd(text: string, start: number, limit: number): number {
     const at = text.lastIndexOf(mark, limit);
     if (at > floor) return at + 1;
   }
-  return limit;
+  // No line break near: a cut between the two halves of a surrogate pair would store neither.
+  const code = text.charCodeAt(limit - 1);
+  return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
 }
 
 /** The document's chunks, window by window. */
 export function* chunkWindows(markdown: string, options: ChunkOptions, windowChars = WINDOW_CHARS): Generator<ChunkDraft[]> {
   // Each whole-document copy of a 100 MB file is 100-200 MB (two bytes a character once one is outside Latin-1).
-  const text = markdown.includes("\r") ? markdown.replace(/\r\n?/g, "\n") : markdown;
+  const text = normalizeLineBreaks(markdown);
   markdown = ""; // the generator would otherwise keep the caller's copy alive as long as itself
   yield* chunkPieces([text], detectCategory(text), options, windowChars);
 }
@@ -46,6 +48,10 @@ export function* chunkPieces(pieces: Iterable<string>, category: Category, optio
   let ended = false;
   let chunkBase = 0;
   let parentBase = 0;
+  /** Where the window starts in the whole text. */
+  let base = 0;
+  /** A window of whitespace alone, carried into the next so no character is lost. */
+  let carried = "";
   for (let first = true; ; first = false) {
     while (!ended && ahead.length < windowChars + 2) {
       const next = source.next();
@@ -53,13 +59,25 @@ export function* chunkPieces(pieces: Iterable<string>, category: Category, optio
       else ahead += next.value;
     }
     if (!ahead) return;
-    const end = windowEnd(ahead, 0, windowChars);
-    const window = ahead.slice(0, end);
+    let end = windowEnd(ahead, 0, windowChars);
+    // Whitespace alone after the last window joins it: no later window would hold it.
+    if (ended && !/\S/.test(ahead.slice(end))) end = ahead.length;
+    const window = carried + ahead.slice(0, end);
     ahead = ahead.slice(end);
     const { chunks } = chunkDocument(window, { ...options, category, seedTitle: options.seedTitle && first });
-    if (chunks.length === 0) continue;
-    yield chunks.map((c) => ({ ...c, chunkIndex: c.chunkIndex + chunkBase, parentIndex: c.parentIndex + parentBase }));
+    if (chunks.length === 0) {
+      carried = window;
+      continue;
+    }
+    yield chunks.map((c) => ({
+      ...c,
+      chunkIndex: c.chunkIndex + chunkBase,
+      parentIndex: c.parentIndex + parentBase,
+      ...(c.span && { span: { start: c.span.start + base, end: c.span.end + base } }),
+    }));
     chunkBase += chunks.length;
     parentBase += Math.max(...chunks.map((c) => c.parentIndex)) + 1;
+    base += window.length;
+    carried = "";
   }
 }

@@ -1,100 +1,50 @@
 /**
- * Rebuilds a section (or a whole document) from its chunks without the
- * context each chunk repeats for its own vector. Each chunk says how many of
- * its leading lines are such context (contextLines, recorded when it was
- * cut), and exactly those are dropped. Comparing neighbours' first lines
- * instead failed whenever the first chunk differed from its siblings (the
- * seeded title made a 50-row table repeat its header every few rows), so that
- * guess is kept only for rows indexed before the count was stored.
+ * Reads a document, or one of its sections, back from its chunks. Since
+ * chunk scheme 4 each unit's own text (after its context lines) is a slice of
+ * the document running to where the next unit starts, so a document is its
+ * units' own texts in order, byte for byte, and a section is its units' own
+ * texts. A section that continues a table cut at the 4,000-character cap
+ * keeps the header its first unit repeats, so its rows can be read. Rows cut
+ * by an older scheme are read back as before (legacy-join.ts).
  */
-import { FENCE, TABLE_DELIMITER, isTableRow, timestampSeconds } from "./markdown-lines.ts";
+import { legacyJoinDocument, legacyJoinParent } from "./legacy-join.ts";
+import { TABLE_DELIMITER, isTableRow } from "./markdown-lines.ts";
+import { ownText } from "./own-text.ts";
+
+/** The first chunk scheme whose own texts are exact slices of the document. */
+export const EXACT_SCHEME = 4;
 
 export interface JoinUnit {
   text: string;
   /** Null or absent on rows from an index built before it was recorded. */
   contextLines?: number | null;
+  /** The row's chunk scheme; absent means the current one (drafts at ingest). */
+  scheme?: number;
 }
 
 export interface JoinChunk extends JoinUnit {
   parentId: string | null;
 }
 
-/** Legacy guess: at most this many leading lines shared with the previous unit are dropped. */
-const MAX_SHARED_LINES = 4;
+const exact = (u: JoinUnit) => (u.scheme ?? EXACT_SCHEME) >= EXACT_SCHEME && typeof u.contextLines === "number";
 
-/** A section's text: its chunks without their repeated context, so it reads as its stretch of the document. */
+/** A section's text: its units' own texts, after the table header a continued section repeats. */
 export function joinParent(units: JoinUnit[]): string {
-  return joinUnits(units.map((u, i) => ({ ...u, groupStart: i === 0 })));
+  if (!units.every(exact)) return legacyJoinParent(units);
+  return (units.length ? carriedHeader(units[0]!) : "") + units.map((u) => ownText(u.text, u.contextLines!)).join("");
 }
 
-/** A document's text: every chunk without its repeated context, so each line appears as often as in the source. */
+/** A document's text: its units' own texts, in order (the converted document itself). */
 export function joinDocument(chunks: JoinChunk[]): string {
-  const marked = chunks.map((c, i) => ({ ...c, groupStart: c.parentId === null || i === 0 || c.parentId !== chunks[i - 1]!.parentId }));
-  if (chunks.every((c) => typeof c.contextLines === "number")) return joinUnits(marked);
-  // Rows indexed before contextLines: each section as the legacy joinParent built it, sections apart.
-  const groups: JoinUnit[][] = [];
-  for (const chunk of marked) {
-    if (chunk.groupStart) groups.push([]);
-    groups[groups.length - 1]!.push(chunk);
-  }
-  return groups
-    .map(joinParent)
-    .filter((g) => g.trim())
-    .join("\n\n");
+  if (!chunks.every(exact)) return legacyJoinDocument(chunks);
+  return chunks.map((c) => ownText(c.text, c.contextLines!)).join("");
 }
 
-function joinUnits(units: (JoinUnit & { groupStart: boolean })[]): string {
-  let out = "";
-  let lastLine = "";
-  let previous: string[] | null = null;
-  const fence = new FenceTracker();
-  for (const unit of units) {
-    if (unit.groupStart) previous = null;
-    const lines = unit.text.split("\n");
-    const drop = contextToDrop(unit, lines, previous);
-    previous = lines;
-    const dropped = lines.slice(0, drop);
-    const kept = lines.slice(drop);
-    while (kept.length && !kept[0]!.trim()) kept.shift();
-    if (!kept.join("").trim()) continue;
-    if (out) {
-      const rows = isTableRow(lastLine) && isTableRow(kept[0]!);
-      // Rows meet rows across sections only where a table was cut at the cap and its header dropped.
-      const tableGoesOn = rows && (!unit.groupStart || TABLE_DELIMITER.test(dropped.at(-1) ?? ""));
-      const tight = tableGoesOn || (!unit.groupStart && (fence.isOpen() || timestampSeconds(lastLine) !== null));
-      out += tight ? "\n" : "\n\n";
-    }
-    out += kept.join("\n");
-    fence.feed(kept);
-    lastLine = kept[kept.length - 1]!;
-  }
-  return out;
-}
-
-/** The recorded count; for a legacy row, the leading lines it shares with the previous unit of its section. */
-function contextToDrop(unit: JoinUnit, lines: string[], previous: string[] | null): number {
-  if (typeof unit.contextLines === "number") return unit.contextLines;
-  if (!previous) return 0;
-  const limit = Math.min(MAX_SHARED_LINES, previous.length, lines.length - 1);
-  let shared = 0;
-  while (shared < limit && lines[shared] === previous[shared]) shared++;
-  return shared;
-}
-
-/** Whether the text so far ends inside a code fence, so the next piece of a split block joins with one newline. */
-class FenceTracker {
-  private marker: string | null = null;
-
-  feed(lines: string[]): void {
-    for (const line of lines) {
-      const m = FENCE.exec(line);
-      if (!m) continue;
-      if (this.marker === null) this.marker = m[1]!;
-      else if (m[1]![0] === this.marker[0] && m[1]!.length >= this.marker.length && line.trim() === m[1]) this.marker = null;
-    }
-  }
-
-  isOpen(): boolean {
-    return this.marker !== null;
-  }
+/** The table header a unit repeats as its last context lines, when its own text opens with the table's rows. */
+function carriedHeader(unit: JoinUnit): string {
+  const lines = unit.text.split("\n", unit.contextLines! + 1);
+  const own = lines[unit.contextLines!] ?? "";
+  const context = lines.slice(0, unit.contextLines!);
+  if (context.length < 2 || !isTableRow(own) || !TABLE_DELIMITER.test(context.at(-1)!) || !isTableRow(context.at(-2)!)) return "";
+  return `${context.slice(-2).join("\n")}\n`;
 }

@@ -1,14 +1,15 @@
 /**
  * Fills retrieval units of one section up to the token budget, block by
- * block, and records for each unit how many of its leading lines are context
- * a reader has already seen (see PackedUnit). A unit reads, top to bottom:
- * the seeded `# Title` (chunk 0 only), the split-code note, the section's
- * label (breadcrumb, slide, time window), a repeated table header, then its
- * own text. Whatever is repeated context sits before the own text, so one
- * count says what to drop; the label stays in the section's first unit, where
- * it stands in for the heading or marker the section was cut at.
+ * block. A unit is a stretch of the document (its own text) under a few
+ * lines of context its vector needs: the seeded `# Title` (chunk 0 only),
+ * the split-code note, the section's label (breadcrumb, slide, time window)
+ * and a repeated table header, in that order, so one count says what a
+ * reader drops. Own text is never rewritten: it is measured as it will be
+ * stored, up to the next unit's start (the whitespace between is its).
  */
 import type { Block } from "./blocks.ts";
+import { DocText, type Span } from "./doc-text.ts";
+import { ATX_HEADING } from "./markdown-lines.ts";
 
 export type CountTokens = (text: string) => number;
 
@@ -16,28 +17,35 @@ export type CountTokens = (text: string) => number;
 export const PREFIX_RESERVE = 24;
 export const FENCE_BUDGETS = 4;
 export const CODE_SPLIT_NOTE = "[code block split to fit the token budget]";
+/** Characters a cut first tries before doubling: most units end within a few doublings of it. */
+const FIRST_PROBE_CHARS = 64;
+/** The whitespace after a sentence's closing mark: prose is cut there first. */
+const SENTENCE_END = /(?<=[.!?…])\s+/g;
 
 export interface PackedUnit {
-  text: string;
-  /** Leading lines that repeat context rather than carry this unit's own text of the document. */
-  contextLines: number;
+  /** The unit's own text in the document; null for a unit that is all context (a title too long to share one). */
+  own: Span | null;
+  /** Leading lines of the unit's text that repeat context rather than quote the document here. */
+  context: string[];
 }
 
 export interface PackOptions {
-  /** `# Title` for the first unit of chunk 0. */
+  /** `# Title` for the first unit (chunk 0). */
   seed?: string;
-  /** The section continues the previous one (cut at the 4,000-character cap): its label is a repeat. */
+  /** The section continues the previous one (cut at the 4,000-character cap): its first unit takes the later units' label. */
   continued?: boolean;
+  /** This packer's first unit opens the document, so its own text runs from offset 0 (the document's leading whitespace). */
+  opensDocument?: boolean;
 }
 
-/** Captures the whitespace after a sentence end, so splitting yields sentence, separator, sentence, ... */
-const SENTENCE_END = /(?<=[.!?…])(\s+)/;
-const lineCount = (text: string) => text.split("\n").length;
+/** The label of a section's first unit and of its later ones. */
+export interface Labels {
+  first: string;
+  rest: string;
+}
 
-interface OpenUnit {
-  content: string;
-  /** Leading lines of content that are context (a repeated table header). */
-  lead: number;
+interface OpenUnit extends Span {
+  header: string[];
   note: boolean;
 }
 
@@ -46,168 +54,231 @@ export class Packer {
   private open: OpenUnit | null = null;
   private seed: string | null;
   private labelShown: boolean;
+  private ownFrom: number | null;
   /** The note goes on split code only while it leaves the reserve free; at budget 16 nothing would be left. */
   private readonly noteFits: boolean;
 
   constructor(
-    private readonly prefix: string,
+    private readonly doc: DocText,
+    private readonly labels: Labels,
     private readonly budget: number,
     private readonly count: CountTokens,
     options: PackOptions = {},
   ) {
     this.seed = options.seed || null;
     this.labelShown = options.continued ?? false;
-    this.noteFits = count(`${CODE_SPLIT_NOTE}\n${this.withPrefix("")}`) <= budget - PREFIX_RESERVE;
+    this.ownFrom = options.opensDocument ? 0 : null;
+    const rest = labels.rest ? `${labels.rest}\n\n` : "";
+    this.noteFits = count(`${CODE_SPLIT_NOTE}\n${rest}`) <= budget - PREFIX_RESERVE;
   }
 
-  private withPrefix(content: string): string {
-    return this.prefix ? `${this.prefix}\n\n${content}` : content;
+  private context(header: string[], note: boolean): string[] {
+    const lines: string[] = [];
+    if (this.seed) lines.push(this.seed, "");
+    if (note) lines.push(CODE_SPLIT_NOTE);
+    const label = this.labelShown ? this.labels.rest : this.labels.first;
+    if (label) lines.push(label, "");
+    lines.push(...header);
+    return lines;
   }
 
-  private compose(content: string, note: boolean): string {
-    const body = note ? `${CODE_SPLIT_NOTE}\n${this.withPrefix(content)}` : this.withPrefix(content);
-    return this.seed ? `${this.seed}\n\n${body}` : body;
+  /** The unit's text as it will be stored: context, then own text up to where the next unit can start. */
+  private compose(start: number, end: number, header: string[], note: boolean): string {
+    const own = this.doc.text.slice(this.ownFrom ?? start, this.doc.skipSpace(end));
+    const context = this.context(header, note);
+    return context.length ? `${context.join("\n")}\n${own}` : own;
   }
 
-  private fits(content: string, note = false, limit = this.budget): boolean {
-    return this.count(this.compose(content, note)) <= limit;
+  private fits(start: number, end: number, header: string[] = [], note = false, limit = this.budget): boolean {
+    return this.count(this.compose(start, end, header, note)) <= limit;
   }
 
-  private emit(content: string, lead = 0, note = false): void {
-    let context = lead + (note ? 1 : 0);
-    if (this.seed) context += lineCount(this.seed) + 1;
-    if (this.prefix && this.labelShown) context += lineCount(this.prefix) + 1;
-    this.units.push({ text: this.compose(content, note), contextLines: context });
+  private emit(start: number, end: number, header: string[] = [], note = false): void {
+    this.units.push({ own: { start, end }, context: this.context(header, note) });
     this.seed = null;
-    if (this.prefix) this.labelShown = true;
+    this.ownFrom = null;
+    this.labelShown = true;
   }
 
   private flush(): void {
-    if (this.open?.content.trim()) this.emit(this.open.content, this.open.lead, this.open.note);
+    if (this.open) this.emit(this.open.start, this.open.end, this.open.header, this.open.note);
     this.open = null;
   }
 
-  /** Appends text to the open unit when it fits, else starts a new unit with it. True if placed. */
-  private place(text: string, separator: string, lead = 0): boolean {
-    if (this.open && this.fits(this.open.content + separator + text, this.open.note)) {
-      this.open.content += separator + text;
+  /**
+   * Extends the open unit over span when it fits, else starts a new unit
+   * with it. True if placed. An open unit of nothing but headings stays open
+   * when the span does not fit, so the span's pieces fill it: a heading is
+   * never a unit of its own while text follows it.
+   */
+  private place(span: Span, header: string[] = []): boolean {
+    if (this.open && this.fits(this.open.start, span.end, this.open.header, this.open.note)) {
+      this.open.end = span.end;
       return true;
     }
+    if (this.open && this.headingsOnly(this.open)) return false;
     this.flush();
-    if (!this.fits(text)) return false;
-    this.open = { content: text, lead, note: false };
+    if (!this.fits(span.start, span.end, header)) return false;
+    this.open = { ...span, header, note: false };
     return true;
   }
 
-  /** `carried`: the table's header repeats the one of the section this one continues. */
-  add(block: Block, carried = false): void {
-    if (block.kind === "table") return this.addTable(block.header, block.rows, carried);
-    if (this.place(block.text, "\n\n")) return;
-    if (block.kind === "fence") this.addFence(block.text);
-    else this.addProse(block.text);
+  private headingsOnly(span: Span): boolean {
+    return this.doc.linesOf(span).every((line) => {
+      const text = this.doc.slice(line);
+      return !text.trim() || ATX_HEADING.test(text);
+    });
   }
 
-  private addFence(text: string): void {
-    if (this.fits(text, false, FENCE_BUDGETS * this.budget)) return this.emit(text);
+  add(block: Block): void {
+    if (block.kind === "table") return this.addTable(block);
+    if (block.kind === "fence" && block.cut) return this.addFence(block, true);
+    if (this.place(block)) return;
+    if (block.kind === "fence") this.addFence(block, false);
+    else this.addProse(block);
+  }
+
+  /** A closed fence is atomic up to four budgets; past that, or when it is a piece of one (`cut`), it splits at lines under the note. */
+  private addFence(block: Span, cut: boolean): void {
+    const limit = FENCE_BUDGETS * this.budget;
+    if (!cut && this.open && this.fits(this.open.start, block.end, this.open.header, false, limit)) {
+      this.open.end = block.end;
+      return this.flush();
+    }
+    if (!cut && this.fits(block.start, block.end, [], false, limit)) {
+      this.flush();
+      return this.emit(block.start, block.end);
+    }
     const note = this.noteFits;
-    for (const line of text.split("\n")) {
-      if (this.open && this.fits(`${this.open.content}\n${line}`, note)) {
-        this.open.content += `\n${line}`;
+    for (const line of this.doc.linesOf(block)) {
+      if (this.open && this.fits(this.open.start, line.end, this.open.header, note)) {
+        this.open.end = line.end;
+        this.open.note = note;
         continue;
       }
+      // A blank line no unit holds yet belongs to the whitespace after the last one.
+      if (!this.doc.slice(line).trim()) continue;
       this.flush();
-      if (this.fits(line, note)) this.open = { content: line, lead: 0, note };
-      else for (const piece of this.splitToFit(line, "", note)) this.emit(piece, 0, note);
-    }
-    this.flush();
-  }
-
-  private addTable(header: string[], rows: string[], carried: boolean): void {
-    const headerText = header.join("\n");
-    // The header repeats in every unit only while it leaves the prefix reserve free.
-    const repeat = header.length > 0 && this.count(this.withPrefix(headerText)) <= this.budget - PREFIX_RESERVE;
-    // A carried header that cannot repeat was stored once, in the section it was cut from.
-    const own = carried && !repeat ? [] : header;
-    let shown = carried;
-    if (this.place([...own, ...rows].join("\n"), "\n\n", shown ? own.length : 0)) return;
-    const lead = repeat ? `${headerText}\n` : "";
-    const body = repeat ? rows : [...own, ...rows];
-    const leadLines = repeat ? header.length : 0;
-    for (const row of body) {
-      if (this.open && this.fits(`${this.open.content}\n${row}`)) {
-        this.open.content += `\n${row}`;
-        continue;
-      }
-      this.flush();
-      if (this.fits(lead + row)) this.open = { content: lead + row, lead: shown ? leadLines : 0, note: false };
-      else {
-        for (const piece of this.splitToFit(row, lead)) {
-          this.emit(piece, shown ? leadLines : 0);
-          shown = true;
-        }
-      }
-      shown = true;
-    }
-    this.flush();
-  }
-
-  private addProse(text: string): void {
-    // Sentences keep the whitespace that separated them, so list items stay on their own lines.
-    const parts = text.split(SENTENCE_END);
-    for (let i = 0; i < parts.length; i += 2) {
-      const sentence = parts[i]!;
-      if (this.place(sentence, parts[i - 1] ?? " ")) continue;
-      for (const piece of this.splitToFit(sentence, "")) this.emit(piece);
+      if (this.fits(line.start, line.end, [], note)) this.open = { ...line, header: [], note };
+      else for (const piece of this.splitToFit(line, [], [], note)) this.emit(piece.start, piece.end, [], note);
     }
     this.flush();
   }
 
   /**
-   * Splits text that fits no unit: at whitespace first, then between
-   * characters. Pieces concatenate back to text. A generator, so each piece is
-   * emitted before the next is sized: only the first can carry the seed.
+   * A table breaks only between rows. Its header is the own text of the unit
+   * it starts in and repeats as context in each later one while it leaves the
+   * prefix reserve free; otherwise it is stored once. A table that continues
+   * one cut at the section cap repeats the header from its first unit.
    */
-  private *splitToFit(text: string, lead: string, note = false): Generator<string> {
-    let current = "";
-    for (const word of text.split(/(?<=\s)/)) {
-      if (this.fits(lead + current + word, note)) {
-        current += word;
+  private addTable(block: Extract<Block, { kind: "table" }>): void {
+    const { header, headerOwn, rows } = block;
+    const label = this.labels.rest ? `${this.labels.rest}\n\n` : "";
+    const repeat = header.length > 0 && this.count(`${label}${header.join("\n")}`) <= this.budget - PREFIX_RESERVE;
+    let headerShown = !headerOwn;
+    const context = () => (repeat && headerShown ? header : []);
+    if (this.place(block, context())) return;
+    const atoms = !headerOwn || header.length === 0 ? rows : repeat ? [{ start: block.start, end: rows[0]!.end }, ...rows.slice(1)] : [...this.doc.linesOf({ start: block.start, end: rows[0]!.start - 1 }), ...rows];
+    for (const row of atoms) {
+      if (this.open && this.fits(this.open.start, row.end, this.open.header)) {
+        this.open.end = row.end;
+        headerShown = true;
         continue;
       }
-      if (current) yield lead + current;
-      current = word;
-      while (!this.fits(lead + current, note)) {
+      this.flush();
+      const first = context();
+      headerShown = true;
+      if (this.fits(row.start, row.end, first)) this.open = { ...row, header: first, note: false };
+      else {
+        let later = first;
+        for (const piece of this.splitToFit(row, first, context())) {
+          this.emit(piece.start, piece.end, later);
+          later = context();
+        }
+      }
+    }
+    this.flush();
+  }
+
+  private addProse(block: Span): void {
+    for (const sentence of this.doc.between(block, SENTENCE_END)) {
+      if (this.place(sentence)) continue;
+      for (const piece of this.splitToFit(sentence)) this.emit(piece.start, piece.end);
+    }
+    this.flush();
+  }
+
+
+  /**
+   * Cuts text that fits no unit: at whitespace first, then between
+   * characters. A generator, so each piece is emitted before the next is
+   * sized: only the first can carry the seed. `header` is the context of the
+   * first piece, `later` of the others. A unit of headings still open is
+   * where the first piece starts.
+   */
+  private *splitToFit(span: Span, header: string[] = [], later: string[] = header, note = false): Generator<Span> {
+    let start = this.open?.start ?? -1;
+    let end = this.open?.end ?? -1;
+    this.open = null;
+    let context = header;
+    for (const word of this.doc.matches(span, /\S+/g)) {
+      if (start < 0) [start, end] = [word.start, word.end];
+      else if (this.fits(start, word.end, context, note)) {
+        end = word.end;
+        continue;
+      } else {
+        yield { start, end };
+        context = later;
+        [start, end] = [word.start, word.end];
+      }
+      while (!this.fits(start, end, context, note)) {
         // A seeded title so long that not one character fits beside it becomes units of its own.
-        if (this.seed && !this.fits(lead + current.slice(0, 1), note)) {
+        if (this.seed && !this.fits(start, this.doc.charEnd(start), context, note)) {
           this.emitSeedAlone();
           continue;
         }
-        const cut = this.longestFit(current, lead, note);
-        yield lead + current.slice(0, cut);
-        current = current.slice(cut);
+        const cut = this.longestFit(start, end, context, note);
+        yield { start, end: cut };
+        context = later;
+        start = cut;
       }
     }
-    if (current) yield lead + current;
+    if (start >= 0) yield { start, end };
   }
 
-  /** The longest prefix of text that fits beside lead (at least one character), by binary search on its length. */
-  private longestFit(text: string, lead: string, note: boolean): number {
-    let lo = 1;
-    let hi = text.length;
+  /**
+   * The end of the longest stretch from `start` that fits (at least one
+   * character): doubling from a short probe, then halving. The probes stay
+   * within about twice the unit's length, where a search over the whole text
+   * tokenized a 1 MB line without spaces dozens of times per unit.
+   */
+  private longestFit(start: number, end: number, header: string[], note: boolean): number {
+    let lo = start + 1;
+    let hi = end;
+    for (let probe = start + FIRST_PROBE_CHARS; probe < end; probe = start + 2 * (probe - start)) {
+      if (!this.fits(start, probe, header, note)) {
+        hi = probe - 1;
+        break;
+      }
+      lo = probe;
+    }
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (this.fits(lead + text.slice(0, mid), note)) lo = mid;
+      if (this.fits(start, mid, header, note)) lo = mid;
       else hi = mid - 1;
     }
-    return lo;
+    // Back to where no word is split, giving up at most half the unit for it.
+    const cut = this.doc.wordCut(lo, start + Math.floor((lo - start) / 2));
+    return cut > start ? cut : this.doc.charEnd(start);
   }
 
-  /** The seed packed as prose with no label: every line of those units is context. */
+  /** The seed packed as prose alone: every line of those units is context. */
   private emitSeedAlone(): void {
-    const alone = new Packer("", this.budget, this.count);
-    alone.addProse(this.seed!);
+    const seedDoc = new DocText(this.seed!);
+    const alone = new Packer(seedDoc, { first: "", rest: "" }, this.budget, this.count);
+    alone.addProse({ start: 0, end: seedDoc.text.length });
     this.seed = null;
-    for (const unit of alone.finish()) this.units.push({ text: unit.text, contextLines: lineCount(unit.text) });
+    for (const unit of alone.finish()) this.units.push({ own: null, context: seedDoc.slice(unit.own!).split("\n") });
   }
 
   finish(): PackedUnit[] {

@@ -1,29 +1,71 @@
 /**
- * Splits a document into sections (the parents a query returns), each with
- * its prefix ladder: the candidate context lines for its chunks, most
- * informative first and always ending with "".
+ * Splits a document into sections (the parents a query returns): runs of
+ * whole lines, in document order, that together cover every line with text.
+ * Each carries its label ladders: the candidate context lines for its units,
+ * most informative first and always ending with "". The section's own text
+ * keeps its heading, slide marker or timestamp, so the label of its first
+ * unit names only what that text does not (a heading's ancestors), and the
+ * later units repeat the whole label.
  */
+import { DocText, type Span } from "./doc-text.ts";
 import type { Category } from "./markdown-summary.ts";
 import { ATX_HEADING, SLIDE_MARKER, cleanHeading, fencedLines, timestampSeconds } from "./markdown-lines.ts";
 
-export interface Section {
+export interface Section extends Span {
+  /** Labels for the units after the section's first. */
   ladder: string[];
-  body: string;
+  /** Labels for its first unit. */
+  firstLadder: string[];
+}
+
+/** A run of lines, [from, to), before it is trimmed to its text. */
+interface LineGroup {
+  from: number;
+  ladder: string[];
+  firstLadder: string[];
 }
 
 export const TRANSCRIPT_WINDOW_SECONDS = 120;
+const NO_LABEL = [""];
 
-export function splitSections(markdown: string, category: Category, title: string): Section[] {
-  const lines = markdown.split("\n");
-  const sections =
+export function splitSections(doc: DocText, category: Category, title: string): Section[] {
+  const groups =
     category === "transcript"
-      ? transcriptSections(lines, title)
+      ? transcriptGroups(doc, title)
       : category === "slides"
-        ? slideSections(lines)
+        ? slideGroups(doc)
         : category === "headings"
-          ? headingSections(lines)
-          : genericSections(lines);
-  return sections.filter((s) => s.body.trim());
+          ? headingGroups(doc)
+          : genericGroups(doc);
+  const sections: Section[] = [];
+  groups.forEach((group, i) => {
+    const to = i + 1 < groups.length ? groups[i + 1]!.from : doc.lineCount;
+    const span = doc.trim({ start: doc.lineStarts[group.from]!, end: doc.lineEnd(to - 1) });
+    if (span.end > span.start) sections.push({ ...span, ladder: group.ladder, firstLadder: group.firstLadder });
+  });
+  return joinWordless(doc, sections);
+}
+
+/**
+ * A section without a letter or digit (`.`, `* * *`, a rule) joins the one
+ * before it, or the one after when it comes first: alone it would be a unit
+ * no question can match, yet one that ranks for anything.
+ */
+function joinWordless(doc: DocText, sections: Section[]): Section[] {
+  const out: Section[] = [];
+  let carried: number | null = null;
+  for (const section of sections) {
+    if (!doc.hasWords(section)) {
+      if (out.length) out[out.length - 1]!.end = section.end;
+      else carried ??= section.start;
+      continue;
+    }
+    out.push(carried === null ? section : { ...section, start: carried });
+    carried = null;
+  }
+  // Nothing but wordless text: it stays, as one section, so no line is lost.
+  if (out.length === 0 && sections.length) out.push({ ...sections[0]!, end: sections.at(-1)!.end });
+  return out;
 }
 
 function clock(seconds: number): string {
@@ -34,50 +76,35 @@ function clock(seconds: number): string {
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
 }
 
-/** Turns go into 120-second windows by start time; a late turn joins its earlier window. */
-function transcriptSections(lines: string[], title: string): Section[] {
-  const preamble: string[] = [];
-  const windows = new Map<number, string[][]>();
-  let turn: string[] | null = null;
-  for (const line of lines) {
-    const seconds = timestampSeconds(line);
-    if (seconds === null) {
-      (turn ?? preamble).push(line);
-      continue;
-    }
+/**
+ * Turns go into 120-second windows by start time, a window per run of turns:
+ * a late turn that falls in an earlier window starts a section of its own
+ * with that window's label, so the sections stay in document order.
+ */
+function transcriptGroups(doc: DocText, title: string): LineGroup[] {
+  const groups: LineGroup[] = [{ from: 0, ladder: NO_LABEL, firstLadder: NO_LABEL }];
+  let window = -1;
+  for (let i = 0; i < doc.lineCount; i++) {
+    const seconds = timestampSeconds(doc.line(i));
+    if (seconds === null) continue;
     const start = Math.floor(seconds / TRANSCRIPT_WINDOW_SECONDS) * TRANSCRIPT_WINDOW_SECONDS;
-    const turns = windows.get(start) ?? [];
-    windows.set(start, turns);
-    turn = [line];
-    turns.push(turn);
-  }
-  const sections: Section[] = [];
-  if (preamble.join("\n").trim()) sections.push({ ladder: [""], body: preamble.join("\n").trim() });
-  for (const [start, turns] of windows) {
+    if (start === window) continue;
+    window = start;
     const label = `[${clock(start)}–${clock(start + TRANSCRIPT_WINDOW_SECONDS)}]`;
     const ladder = title.trim() ? [`${label} ${title.trim()}`, label, ""] : [label, ""];
-    sections.push({ ladder, body: turns.map((t) => t.join("\n").trim()).join("\n\n") });
+    groups.push({ from: i, ladder, firstLadder: ladder });
   }
-  return sections;
+  return groups;
 }
 
-function slideSections(lines: string[]): Section[] {
-  const sections: Section[] = [];
-  let ladder = [""];
-  let body: string[] = [];
-  const flush = () => {
-    if (body.join("\n").trim()) sections.push({ ladder, body: body.join("\n").trim() });
-    body = [];
-  };
-  for (const line of lines) {
-    const m = SLIDE_MARKER.exec(line);
-    if (m) {
-      flush();
-      ladder = [`[Slide ${m[1]}]`, ""];
-    } else body.push(line);
+/** A section per slide, from its marker; the marker's number is its label. */
+function slideGroups(doc: DocText): LineGroup[] {
+  const groups: LineGroup[] = [{ from: 0, ladder: NO_LABEL, firstLadder: NO_LABEL }];
+  for (let i = 0; i < doc.lineCount; i++) {
+    const m = SLIDE_MARKER.exec(doc.line(i));
+    if (m) groups.push({ from: i, ladder: [`[Slide ${m[1]}]`, ""], firstLadder: [`[Slide ${m[1]}]`, ""] });
   }
-  flush();
-  return sections;
+  return groups;
 }
 
 /** Full chain, then first + … + last k (k = n-2 … 1), then the last heading, then "". */
@@ -92,71 +119,72 @@ export function breadcrumbLadder(chain: string[]): string[] {
   return [...new Set(rungs)];
 }
 
-function headingSections(lines: string[]): Section[] {
+interface Heading {
+  line: number;
+  level: number;
+  /** The cleaned heading texts from the top level down to this one. */
+  chain: string[];
+  /** The chain without this heading. */
+  ancestors: string[];
+  /** No text between this heading and the next. */
+  empty: boolean;
+}
+
+/**
+ * A section per heading with text under it. A heading with nothing under it
+ * but a child heading opens its child's section (its words are in the
+ * child's breadcrumbs too); one with no child is a section of its own, so
+ * its words are stored all the same.
+ */
+function headingGroups(doc: DocText): LineGroup[] {
+  const lines = Array.from({ length: doc.lineCount }, (_, i) => doc.line(i));
   const fenced = fencedLines(lines);
-  interface Block {
-    level: number;
-    text: string;
-    chain: string[];
-    body: string[];
-  }
-  const blocks: Block[] = [{ level: 0, text: "", chain: [], body: [] }];
+  const headings: Heading[] = [];
   const stack: { level: number; text: string }[] = [];
   lines.forEach((line, i) => {
     const m = fenced[i] ? null : ATX_HEADING.exec(line);
     if (!m) {
-      blocks[blocks.length - 1]!.body.push(line);
+      if (line.trim() && headings.length) headings[headings.length - 1]!.empty = false;
       return;
     }
     const level = m[1]!.length;
-    const text = cleanHeading(m[2] ?? "");
     while (stack.length && stack[stack.length - 1]!.level >= level) stack.pop();
+    const ancestors = stack.map((s) => s.text).filter(Boolean);
+    const text = cleanHeading(m[2] ?? "");
     stack.push({ level, text });
-    blocks.push({ level, text, chain: stack.map((s) => s.text).filter(Boolean), body: [] });
+    headings.push({ line: i, level, chain: text ? [...ancestors, text] : ancestors, ancestors, empty: true });
   });
-  const sections: Section[] = [];
-  blocks.forEach((block, i) => {
-    const body = block.body.join("\n").trim();
-    if (body) {
-      sections.push({ ladder: breadcrumbLadder(block.chain), body });
-      return;
-    }
-    if (block.level === 0 || !block.text) return;
-    const next = blocks[i + 1];
-    const hasChild = next !== undefined && next.level > block.level;
-    // An empty heading with a child lives on in its children's breadcrumbs;
-    // without one it becomes a body of its own so its words reach the index.
-    if (!hasChild) sections.push({ ladder: breadcrumbLadder(block.chain.slice(0, -1)), body: block.text });
+  const groups: LineGroup[] = [{ from: 0, ladder: NO_LABEL, firstLadder: NO_LABEL }];
+  let opener: Heading | null = null;
+  headings.forEach((heading, k) => {
+    opener ??= heading;
+    const next = headings[k + 1];
+    if (heading.empty && next !== undefined && next.level > heading.level) return;
+    const chain = heading.empty ? heading.ancestors : heading.chain;
+    groups.push({ from: opener.line, ladder: breadcrumbLadder(chain), firstLadder: breadcrumbLadder(opener.ancestors) });
+    opener = null;
   });
-  return sections;
+  return groups;
 }
 
 /** One section per block: blank-line separated, closed fences whole, a heading glued to what follows. */
-function genericSections(lines: string[]): Section[] {
+function genericGroups(doc: DocText): LineGroup[] {
+  const lines = Array.from({ length: doc.lineCount }, (_, i) => doc.line(i));
   const fenced = fencedLines(lines);
-  const blocks: string[][] = [];
-  let current: string[] = [];
-  const flush = () => {
-    if (current.some((l) => l.trim())) blocks.push(current);
-    current = [];
-  };
-  lines.forEach((line, i) => {
-    if (!fenced[i] && !line.trim()) flush();
-    else current.push(line);
-  });
-  flush();
-  const sections: Section[] = [];
-  let pendingHeading: string[] | null = null;
-  for (const block of blocks) {
-    const isHeading = block.length === 1 && ATX_HEADING.test(block[0]!);
-    if (isHeading) {
-      pendingHeading = pendingHeading ? [...pendingHeading, "", ...block] : block;
+  const groups: LineGroup[] = [{ from: 0, ladder: NO_LABEL, firstLadder: NO_LABEL }];
+  let blockStart = -1;
+  let headingOpen = false;
+  for (let i = 0; i <= lines.length; i++) {
+    const blank = i === lines.length || (!fenced[i] && !lines[i]!.trim());
+    if (!blank) {
+      if (blockStart < 0) blockStart = i;
       continue;
     }
-    const text = (pendingHeading ? [...pendingHeading, "", ...block] : block).join("\n").trim();
-    pendingHeading = null;
-    sections.push({ ladder: [""], body: text });
+    if (blockStart < 0) continue;
+    // A block is a new section unless a lone heading before it is waiting for it.
+    if (!headingOpen && blockStart > 0) groups.push({ from: blockStart, ladder: NO_LABEL, firstLadder: NO_LABEL });
+    headingOpen = i - blockStart === 1 && ATX_HEADING.test(lines[blockStart]!);
+    blockStart = -1;
   }
-  if (pendingHeading) sections.push({ ladder: [""], body: pendingHeading.join("\n").trim() });
-  return sections;
+  return groups;
 }

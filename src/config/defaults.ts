@@ -11,5 +11,9 @@ export const DEFAULT_OCR_LANG = "eng+rus";
 export const DEFAULT_OCR_MIN_CHARS_PER_PAGE = 25;
 /** A conversion still running after this many seconds is stopped: far above the slowest real file measured, low enough that a pathological one cannot stall a sync. */
 export const DEFAULT_CONVERT_TIMEOUT_SECONDS = 120;
-/** The chunking scheme every chunk records; a change requires a re-sync. */
-export const CHUNK_SCHEME = 3;
+/**
+ * The chunking scheme every chunk records; a change requires a re-sync. 4:
+ * each chunk's own text is an exact slice of the converted document (3 is the
+ * reference's, which read documents back only up to whitespace and headings).
+ */
+export const CHUNK_SCHEME = 4;

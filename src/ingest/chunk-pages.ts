@@ -1,44 +1,17 @@
 /**
- * Page numbers for the chunks of a PDF, by the reference's rule: a chunk gets
- * pages only where its own text (without the context lines it repeats: seeded
- * title, breadcrumb, table header) is found word for word in the Markdown the
- * PDF converted to, where the document says it should be (searching on from
- * the previous chunk), and only when every copy of that text in the Markdown
- * lies on the same page or pages. A table of identical rows, or a line printed
- * on every page, gets none. Whitespace is not a word: runs of it compare equal.
+ * Page numbers for the chunks of a PDF: the pages a chunk's own text spans in
+ * the Markdown the PDF converted to. Each chunk knows where its own text lies
+ * (chunk/chunk-document.ts), so a line printed on every page gets each copy's
+ * own page. (The reference searched for the chunk's text and gave no page
+ * where the text occurs on more than one.)
  */
+import type { Span } from "../chunk/doc-text.ts";
 
 /** Where a stretch of a page's text starts in the Markdown (character offset); a page may recur, as a footnote does after a paragraph carried over from the next page. */
 export interface PageStart {
   page: number;
   start: number;
 }
-
-export interface ChunkText {
-  text: string;
-  /** Leading lines that repeat context, not text of the document at this place. */
-  contextLines?: number | null;
-}
-
-/** Text with whitespace runs collapsed to one space, and where each of its characters came from. */
-interface Flattened {
-  text: string;
-  origin: number[];
-}
-
-function flatten(text: string): Flattened {
-  let out = "";
-  const origin: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const space = /\s/.test(text[i]!);
-    if (space && (out === "" || out.endsWith(" "))) continue;
-    out += space ? " " : text[i]!;
-    origin.push(i);
-  }
-  return { text: out.endsWith(" ") ? out.slice(0, -1) : out, origin };
-}
-
-const squash = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** Index of the stretch holding a character offset: the last one starting at or before it, or -1. */
 function stretchAt(pages: PageStart[], offset: number): number {
@@ -55,7 +28,7 @@ function stretchAt(pages: PageStart[], offset: number): number {
   return found;
 }
 
-/** "12" or "12-13": the lowest and highest page of the stretches from one offset to another. */
+/** "12" or "12-13": the lowest and highest page of the stretches from one offset to another; undefined before the first. */
 function label(pages: PageStart[], from: number, to: number): string | undefined {
   const [first, last] = [stretchAt(pages, from), stretchAt(pages, to)];
   if (first < 0) return undefined;
@@ -64,43 +37,7 @@ function label(pages: PageStart[], from: number, to: number): string | undefined
   return low === high ? String(low) : `${low}-${high}`;
 }
 
-/**
- * A chunk's own text: its lines after the context lines. The first unit of a
- * section opens with the section's breadcrumb ("Chapter > Section"), which
- * stands for headings rather than quoting them; when each of its parts is a
- * text of the document, the breadcrumb is left out as well.
- */
-function ownTexts(chunk: ChunkText, markdown: string): string[] {
-  const own = chunk.text
-    .split("\n")
-    .slice(chunk.contextLines ?? 0)
-    .join("\n")
-    .trim();
-  const [first, ...rest] = own.split(/\n\s*\n/);
-  const parts = (first ?? "").split(" > ").filter((p) => p !== "…");
-  const breadcrumb = rest.length > 0 && !first!.includes("\n") && parts.every((p) => markdown.includes(p.trim()));
-  return breadcrumb ? [squash(own), squash(rest.join("\n\n"))] : [squash(own)];
-}
-
-/** Every chunk's pages ("12" or "12-13"), or undefined where they cannot be told for certain. */
-export function chunkPages(markdown: string, pages: PageStart[], chunks: ChunkText[]): (string | undefined)[] {
-  if (pages.length === 0) return chunks.map(() => undefined);
-  const flat = flatten(markdown);
-  const span = (at: number, length: number) => label(pages, flat.origin[at]!, flat.origin[at + length - 1]!);
-  let cursor = 0;
-  return chunks.map((chunk) => {
-    for (const own of ownTexts(chunk, markdown)) {
-      if (own === "") continue;
-      const at = flat.text.indexOf(own, cursor);
-      if (at < 0) continue;
-      const here = span(at, own.length);
-      let certain = here !== undefined;
-      for (let copy = flat.text.indexOf(own); copy >= 0 && certain; copy = flat.text.indexOf(own, copy + 1)) {
-        certain = span(copy, own.length) === here;
-      }
-      cursor = certain ? at + own.length : at;
-      return certain ? here : undefined;
-    }
-    return undefined;
-  });
+/** Every chunk's pages ("12" or "12-13"), or undefined for a chunk with no own text or no page map. */
+export function chunkPages(pages: PageStart[], chunks: { span?: Span }[]): (string | undefined)[] {
+  return chunks.map(({ span }) => (pages.length && span && span.end > span.start ? label(pages, span.start, span.end - 1) : undefined));
 }

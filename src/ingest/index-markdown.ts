@@ -5,7 +5,7 @@
  * which is atomic per source).
  */
 import type { App } from "../app.ts";
-import { chunkDocument, type ChunkDraft } from "../chunk/chunk-document.ts";
+import { chunkDocument, normalizeLineBreaks, type ChunkDraft } from "../chunk/chunk-document.ts";
 import { chunkBudget } from "../config/chunk-budget.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
@@ -54,18 +54,30 @@ export interface IngestResult {
 /** What chunking needs of a model: its own token count, or NoModel's estimate. */
 export type TokenCounter = Pick<Embedder, "modelName" | "maxLength" | "countTokens">;
 
+/**
+ * The document as the index keeps it, and read_file gives it back: the
+ * converter's Markdown with line breaks as `\n` and inlined `data:` pictures
+ * as their alt text.
+ */
+export function documentText(markdown: string): string {
+  // Only a document with inlined pictures pays for stripping them (a line-by-line copy of the whole text).
+  return normalizeLineBreaks(/\]\(\s*data:/.test(markdown) ? stripInlineImages(markdown) : markdown);
+}
+
 export async function prepareDocument(app: App, embedder: TokenCounter, doc: DocumentToIndex): Promise<PreparedDocument> {
   const { markdown, seedTitle, pages, ...rest } = doc;
+  const text = documentText(markdown);
   const { chunks } = await timed(app.metrics, "chunkMs", () =>
-    chunkDocument(stripInlineImages(markdown), {
+    chunkDocument(text, {
       title: doc.title,
       seedTitle,
       budget: chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength }),
       count: (t) => embedder.countTokens(t, "passage"),
     }),
   );
-  if (!pages) return { ...rest, chunks };
-  const labels = chunkPages(markdown, pages, chunks);
+  // The page map's offsets are the converter's: a document whose inlined pictures were replaced has none that fit.
+  if (!pages || text !== markdown) return { ...rest, chunks };
+  const labels = chunkPages(pages, chunks);
   return { ...rest, chunks: chunks.map((c, i) => (labels[i] ? { ...c, pages: labels[i] } : c)) };
 }
 

@@ -8,16 +8,16 @@ import { AppError } from "../errors.ts";
 import { ocrSettings } from "../ocr/settings.ts";
 import { assertNotExcluded } from "../scan/ignore-rules.ts";
 import { chooseFileTitle, titleFromH1 } from "../title/choose-title.ts";
-import { prepareDocument, storeDocuments, type IngestResult, type PreparedDocument, type TokenCounter } from "./index-markdown.ts";
+import { documentText, prepareDocument, storeDocuments, type IngestResult, type PreparedDocument, type TokenCounter } from "./index-markdown.ts";
 import { timed } from "./ingest-metrics.ts";
 import { LARGE_DOCUMENT_CHUNKS, storeLargeDocument, type StreamedDocument } from "./store-large-document.ts";
 import { chunkPieces, chunkWindows } from "../chunk/chunk-windows.ts";
 import { chunkBudget } from "../config/chunk-budget.ts";
-import { stripInlineImages } from "../convert/inline-images.ts";
 import { convertPlainText } from "../convert/plain-text.ts";
 import { extname } from "node:path";
 import { scanUtf8File, utf8TextPieces, type Utf8FileScan } from "../convert/utf8-file-stream.ts";
 import type { Stats } from "node:fs";
+import type { Converted } from "../convert/types.ts";
 
 /**
  * Past this many characters of Markdown (and with no page map to label
@@ -52,6 +52,19 @@ function streamedTextFile(app: App, embedder: TokenCounter, scan: Utf8FileScan, 
   return { ...meta, windows: chunkPieces(utf8TextPieces(scan), scan.summary.category, windowOptions(app, embedder, title)) };
 }
 
+/**
+ * A file's bytes converted as ingest converts them: plain text decoded here
+ * (decoding cannot hang, so it needs no worker; for a large file the
+ * worker's round trip held two more copies of the text at once, and for a
+ * small one it cost 80 ms a file while the model kept both cores busy),
+ * anything else in the conversion worker with the time limit. onPage hears of
+ * each page OCR recognizes.
+ */
+export function convertForIngest(app: App, path: string, bytes: Uint8Array, onPage?: () => void): Promise<Converted> | Converted {
+  if (PLAIN_TEXT.has(extname(path).toLowerCase())) return convertPlainText(bytes, path);
+  return convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config), onPage });
+}
+
 /** Reads, converts and chunks a file at an absolute path already checked to lie inside the roots; onPage hears of each page OCR recognizes. */
 export async function prepareFile(app: App, embedder: TokenCounter, path: string, onPage?: () => void): Promise<PreparedDocument | StreamedDocument> {
   const info = await stat(path);
@@ -67,19 +80,13 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
     const read = await readFile(path);
     // A view, not a copy: a second copy of a 100 MB file is 100 MB more at the peak.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
-    // Plain text is decoded here: decoding cannot hang, so it needs no worker. For a large file the worker's round
-    // trip held two more copies of the text at once; for a small one it cost 80 ms a file while the model kept
-    // both cores busy (an e5 sync of 800 abstracts), longer than the model took to embed the file's chunks.
-    if (plainText) return { bytes, converted: convertPlainText(bytes, path) };
-    return { bytes, converted: await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config), onPage }) };
+    return { bytes, converted: await convertForIngest(app, path, bytes, onPage) };
   });
   const title = chooseFileTitle(path, converted.markdown, converted.metadataTitle);
   if (!converted.pages && converted.markdown.length > STREAM_MARKDOWN_CHARS) {
     for (const warning of converted.warnings ?? []) app.log(`warn: ${warning}`);
     const meta = { source: path, sourceType: "file" as const, title, contentHash: sha256(bytes), mtime: info.mtimeMs, fileSize: info.size, ocrEngine: converted.ocrEngine };
-    // Only a document with inlined pictures pays for stripping them (a line-by-line copy of the whole text).
-    const text = /\]\(\s*data:/.test(converted.markdown) ? stripInlineImages(converted.markdown) : converted.markdown;
-    return { ...meta, ...(converted.warnings?.length && { warnings: converted.warnings }), windows: chunkWindows(text, windowOptions(app, embedder, title)) };
+    return { ...meta, ...(converted.warnings?.length && { warnings: converted.warnings }), windows: chunkWindows(documentText(converted.markdown), windowOptions(app, embedder, title)) };
   }
   const prepared = await prepareDocument(app, embedder, {
     source: path,

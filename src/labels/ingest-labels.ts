@@ -4,7 +4,7 @@
  * labels land in the same commit as the chunks. Without classify.toml it
  * costs one stat and changes nothing.
  */
-import { joinDocument } from "../chunk/join-parent.ts";
+import { joinDocument, type JoinChunk } from "../chunk/join-parent.ts";
 import { NO_LABELS, type LabelColumns } from "../store/label-rows.ts";
 import { encodeLabels } from "./label-codec.ts";
 import { labelProblem } from "./label-document.ts";
@@ -24,8 +24,8 @@ export interface IngestLabels {
 }
 
 /** The document as stored, rebuilt from its chunks: what labelling reads, at ingest and when sync re-labels. */
-export function storedText(chunks: { text: string; parentId: string | null; contextLines: number | null }[]): string {
-  return joinDocument(chunks.map((c) => ({ text: c.text, parentId: c.parentId, contextLines: c.contextLines })));
+export function storedText(chunks: JoinChunk[]): string {
+  return joinDocument(chunks);
 }
 
 /** Labels each document of a batch; a document whose labelling failed outright is stored unlabelled with the reason. */

@@ -26,7 +26,7 @@ export async function signUnsigned(table: Table | null): Promise<number> {
     const rows = Map.groupBy(await readMentionRows(table, batch.map((b) => b.source)), (r) => r.source);
     const updates = batch.map(({ source, id }) => {
       const chunks = (rows.get(source) ?? []).sort((a, b) => a.chunkIndex - b.chunkIndex);
-      return { id, minhash: documentSignature(chunks.map((c) => ({ text: c.text, parentId: c.parentId, contextLines: c.contextLines }))) };
+      return { id, minhash: documentSignature(chunks) };
     });
     signed += await writeSignatures(table, updates);
   }

@@ -10,7 +10,8 @@ import type { Table } from "@lancedb/lancedb";
 import { readMentionRows, readSourceKeys, type MentionRow } from "../store/mention-rows.ts";
 import type { MentionChunk, MentionDocument } from "./count-mentions.ts";
 import { normalizeText } from "./normalize.ts";
-import { contextLineCount, ownText } from "./own-text.ts";
+import { ownText } from "../chunk/own-text.ts";
+import { contextLineCount } from "./own-text.ts";
 
 interface CachedIndex {
   /** Table version and row count it was read at. */

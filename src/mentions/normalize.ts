@@ -8,16 +8,14 @@
  * from, for cutting a snippet out of the original text. Both give the same
  * string (a test holds them to that).
  */
+import { INVISIBLE, WORD_CHAR } from "../chunk/word-chars.ts";
 
-/** Soft hyphen, zero-width space/non-joiner/joiner, word joiner, BOM: Word keeps them inside words. */
-const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/;
 /** A markdown escape: a backslash before ASCII punctuation (markitdown writes ТЗ\_2024\_015). */
 const ESCAPE = /\\([!-/:-@[-`{-~])/;
 const INVISIBLE_OR_ESCAPE = new RegExp(`${INVISIBLE.source}|${ESCAPE.source}`, "g");
 /** Whitespace that is not already a single space: a run, or any other whitespace character. */
 const WHITESPACE_RUN = /[^\S ]\s*| \s+/g;
 const MARK = /\p{M}/u;
-const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 
 /**
  * NFC, but only where composition can change something. Measured on 100k

@@ -1,8 +1,9 @@
 /**
- * A chunk's own text: without the leading lines it repeats for its vector
- * (seeded title, breadcrumb, table header, split-code note). Counting those
- * would count a heading once for every chunk of its section; each section's
- * first chunk keeps its label as its own text, so a heading counts once.
+ * How many of a chunk's leading lines are context it repeats for its vector
+ * (seeded title, breadcrumb, table header, split-code note) rather than its
+ * own text. Counting those would count a heading once for every chunk of its
+ * section; the heading line itself is the own text of its section's first
+ * chunk, so it counts once.
  */
 
 export interface StoredChunkText {
@@ -24,14 +25,4 @@ export function contextLineCount(chunk: StoredChunkText, previous?: string): num
   let shared = 0;
   while (shared < limit && lines[shared] === before[shared]) shared++;
   return shared;
-}
-
-/** The text after its first `lines` lines. */
-export function ownText(text: string, lines: number): string {
-  let at = -1;
-  for (let line = 0; line < lines; line++) {
-    at = text.indexOf("\n", at + 1);
-    if (at < 0) return "";
-  }
-  return text.slice(at + 1);
 }

@@ -5,7 +5,7 @@
  */
 import { findMatch } from "./match.ts";
 import { normalizeWithMap } from "./normalize.ts";
-import { ownText } from "./own-text.ts";
+import { ownText } from "../chunk/own-text.ts";
 import type { Term } from "./terms.ts";
 
 /** Characters of context on each side of the match. */

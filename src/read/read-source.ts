@@ -1,7 +1,8 @@
 /** Reading back from the index: whole documents, neighbouring chunks, and deletion. */
 import { existsSync, statSync } from "node:fs";
 import type { App } from "../app.ts";
-import { joinDocument } from "../chunk/join-parent.ts";
+import { EXACT_SCHEME, joinDocument } from "../chunk/join-parent.ts";
+import { ownText } from "../chunk/own-text.ts";
 import { AppError } from "../errors.ts";
 import { sqlString } from "../store/chunk-row.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
@@ -50,7 +51,7 @@ export async function readSource(app: App, source: string): Promise<ReadFileResu
     sourceType: chunks[0]!.source_type,
     title: chunks[0]!.title,
     chunkCount: chunks.length,
-    text: joinDocument(chunks.map((c) => ({ text: c.text, parentId: c.parent_id, contextLines: c.context_lines }))),
+    text: joinDocument(chunks.map((c) => ({ text: c.text, parentId: c.parent_id, contextLines: c.context_lines, scheme: c.scheme }))),
   };
 }
 
@@ -75,12 +76,17 @@ export async function readNeighbors(app: App, source: string, chunkIndex: number
     if ((await app.store.countRows(`source = ${sqlString(source)}`)) === 0) throw notIndexed(source);
     throw new AppError("INVALID_ARGUMENT", `${source} has no chunk ${chunkIndex}`, "chunkIndex comes from a query result.");
   }
-  const result: NeighborsResult = { chunks: chunks.map((c) => toChunkResult(c, 0, null)) };
+  // Each chunk as the document's own text, so neighbours read on from one another exactly (rows of an older scheme keep their stored text).
+  const result: NeighborsResult = { chunks: chunks.map((c) => toChunkResult({ ...c, text: ownTextOf(c) }, 0, null)) };
   if (capped.length) {
     const range = `chunks ${result.chunks[0]!.chunkIndex} to ${result.chunks.at(-1)!.chunkIndex}`;
     result.notice = `${capped.join(" and ")} capped at ${NEIGHBOR_CAP}; returned ${range}. Centre on another chunk to read further, or use read_file for the whole document.`;
   }
   return result;
+}
+
+function ownTextOf(row: { text: string; context_lines?: number | null; scheme: number }): string {
+  return row.scheme >= EXACT_SCHEME && typeof row.context_lines === "number" ? ownText(row.text, row.context_lines) : row.text;
 }
 
 export async function deleteSource(app: App, source: string): Promise<{ source: string; deletedChunks: number }> {

@@ -168,7 +168,7 @@ async function shownRows(store: ChunkStore, kept: { hit: Hit }[]): Promise<{ row
   const bySection = new Map<string, SectionChunk[]>();
   for (const r of rows) if (r.parent_id !== null) (bySection.get(r.parent_id) ?? bySection.set(r.parent_id, []).get(r.parent_id)!).push(r);
   const parents: Record<string, string> = {};
-  for (const id of parentIds) parents[id] = joinParent((bySection.get(id) ?? []).map((c) => ({ text: c.text, contextLines: c.context_lines })));
+  for (const id of parentIds) parents[id] = joinParent((bySection.get(id) ?? []).map((c) => ({ text: c.text, contextLines: c.context_lines, scheme: c.scheme })));
   return {
     row(hit) {
       const row = byKey.get(hitKey(hit));

@@ -40,7 +40,7 @@ export type Hit = Pick<ChunkRow, (typeof HIT_COLUMNS)[number]> &
  * more read of every row, and at 100k chunks id cost about 0.3 ms (title as
  * much, pages nothing measurable, being mostly null).
  */
-export const SECTION_COLUMNS = ["source", "title", "chunk_index", "parent_id", "text", "context_lines", "pages"] as const;
+export const SECTION_COLUMNS = ["source", "title", "chunk_index", "parent_id", "text", "context_lines", "pages", "scheme"] as const;
 export type SectionChunk = Pick<ChunkRow, (typeof SECTION_COLUMNS)[number]>;
 
 /** A table's columns among the wanted ones: a table written by an older version may lack a newer column. */

@@ -14,9 +14,11 @@ export interface MentionRow {
   text: string;
   contextLines: number | null;
   pages: string | null;
+  /** The chunk scheme the row was cut by: since 4, own texts are exact slices of the document. */
+  scheme: number;
 }
 
-const COLUMNS = ["source", "title", "chunk_index", "parent_id", "text", "context_lines", "pages"] as const;
+const COLUMNS = ["source", "title", "chunk_index", "parent_id", "text", "context_lines", "pages", "scheme"] as const;
 /** Chunks per snippet read: keeps the filter short. */
 const BATCH = 200;
 
@@ -31,7 +33,7 @@ export async function readMentionRows(table: Table, sources?: string[]): Promise
     if (batch) query = query.where(`source IN (${batch.map(sqlString).join(", ")})`);
     const arrow = await query.toArrow();
     const column = (name: (typeof COLUMNS)[number]): ArrayLike<unknown> | null => (columns.includes(name) ? values(arrow.getChild(name)!) : null);
-    const [source, title, chunkIndex, parentId, text, contextLines, pages] = COLUMNS.map(column);
+    const [source, title, chunkIndex, parentId, text, contextLines, pages, scheme] = COLUMNS.map(column);
     for (let i = 0; i < arrow.numRows; i++) {
       rows.push({
         source: source![i] as string,
@@ -41,6 +43,7 @@ export async function readMentionRows(table: Table, sources?: string[]): Promise
         text: text![i] as string,
         contextLines: (contextLines?.[i] as number | null) ?? null,
         pages: (pages?.[i] as string | null) ?? null,
+        scheme: (scheme?.[i] as number | null) ?? 0,
       });
     }
   }

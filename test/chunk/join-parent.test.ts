@@ -21,7 +21,7 @@ describe("joinParent on rows indexed before contextLines: the shared-line guess 
   });
 });
 
-describe("joinParent with recorded context: exactly that many leading lines go", () => {
+describe("joinParent on rows of scheme 3 with recorded context: exactly that many leading lines go", () => {
   test.each([
     [[{ text: "# Title\n\nLabel\n\nfirst", contextLines: 2 }, { text: "Label\n\nsecond", contextLines: 2 }], "Label\n\nfirst\n\nsecond"],
     [[{ text: "| h |\n| - |\n| 1 |", contextLines: 0 }, { text: "| h |\n| - |\n| 2 |", contextLines: 2 }], "| h |\n| - |\n| 1 |\n| 2 |"],
@@ -33,24 +33,56 @@ describe("joinParent with recorded context: exactly that many leading lines go",
     [[{ text: "[note]\nL\n\n```\nx = 1", contextLines: 1 }, { text: "[note]\nL\n\ny = 2\n```", contextLines: 3 }], "L\n\n```\nx = 1\ny = 2\n```"],
     [[{ text: "# T", contextLines: 1 }, { text: "body", contextLines: 0 }], "body"],
   ])("%o -> %o", (units, joined) => {
-    expect(joinParent(units)).toBe(joined);
+    expect(joinParent(units.map((u) => ({ ...u, scheme: 3 })))).toBe(joined);
   });
 });
 
-describe("joinDocument", () => {
+describe("joinParent and joinDocument since scheme 4: own texts end to end", () => {
+  test("a document is its units' own texts in order, whitespace included", () => {
+    const chunks = [
+      { text: "# Title\n\n# Head\n\nfirst ", parentId: "p0", contextLines: 2 },
+      { text: "Head\n\nsecond\n\n\n", parentId: "p0", contextLines: 2 },
+      { text: "tail", parentId: "p1", contextLines: 0 },
+    ];
+    expect(joinDocument(chunks)).toBe("# Head\n\nfirst second\n\n\ntail");
+  });
+
+  test("a section that continues a table keeps the header its first unit repeats; later units drop theirs", () => {
+    const units = [
+      { text: "Log\n\n| h |\n| - |\n| 2 |\n", contextLines: 4 },
+      { text: "Log\n\n| h |\n| - |\n| 3 |", contextLines: 4 },
+    ];
+    expect(joinParent(units)).toBe("| h |\n| - |\n| 2 |\n| 3 |");
+    expect(joinDocument(units.map((u) => ({ ...u, parentId: "p1" })))).toBe("| 2 |\n| 3 |");
+  });
+
+  test("a label that is not a table header is never kept", () => {
+    expect(joinParent([{ text: "Log > Part\n\nprose", contextLines: 2 }])).toBe("prose");
+  });
+
+  test("a chunked table under headings reads back as the document", () => {
+    const rows = Array.from({ length: 50 }, (_, i) => `| item ${i} | ${i * 3} |`);
+    const markdown = `# Stock\n\n## Warehouse\n\n| item | qty |\n| --- | --- |\n${rows.join("\n")}\n`;
+    const { chunks } = chunkDocument(markdown, { title: "Inventory", seedTitle: true, budget: 60, count: fakeCount });
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(joinDocument(chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })))).toBe(markdown);
+  });
+});
+
+describe("joinDocument on rows of scheme 3", () => {
   test("a table cut at the section cap continues with one newline and no second header", () => {
     const chunks = [
-      { text: "Log\n\n| h |\n| - |\n| 1 |", parentId: "p0", contextLines: 0 },
-      { text: "Log\n\n| h |\n| - |\n| 2 |", parentId: "p1", contextLines: 4 },
-      { text: "Next\n\nprose", parentId: "p2", contextLines: 0 },
+      { text: "Log\n\n| h |\n| - |\n| 1 |", parentId: "p0", contextLines: 0, scheme: 3 },
+      { text: "Log\n\n| h |\n| - |\n| 2 |", parentId: "p1", contextLines: 4, scheme: 3 },
+      { text: "Next\n\nprose", parentId: "p2", contextLines: 0, scheme: 3 },
     ];
     expect(joinDocument(chunks)).toBe("Log\n\n| h |\n| - |\n| 1 |\n| 2 |\n\nNext\n\nprose");
   });
 
   test("two tables in separate sections stay apart", () => {
     const chunks = [
-      { text: "| a |\n| - |\n| 1 |", parentId: "p0", contextLines: 0 },
-      { text: "| b |\n| - |\n| 2 |", parentId: "p1", contextLines: 0 },
+      { text: "| a |\n| - |\n| 1 |", parentId: "p0", contextLines: 0, scheme: 3 },
+      { text: "| b |\n| - |\n| 2 |", parentId: "p1", contextLines: 0, scheme: 3 },
     ];
     expect(joinDocument(chunks)).toBe("| a |\n| - |\n| 1 |\n\n| b |\n| - |\n| 2 |");
   });
@@ -63,14 +95,5 @@ describe("joinDocument", () => {
     ];
     // Neighbours whose first lines differ keep everything; ingesting the source again stores the counts.
     expect(joinDocument(chunks)).toBe("# T\n\n| h |\n| - |\n| 1 |\n| h |\n| - |\n| 2 |\n\nother");
-  });
-
-  test("a chunked table under headings reads back with its header once and its breadcrumb once", () => {
-    const rows = Array.from({ length: 50 }, (_, i) => `| item ${i} | ${i * 3} |`);
-    const markdown = `# Stock\n\n## Warehouse\n\n| item | qty |\n| --- | --- |\n${rows.join("\n")}`;
-    const { chunks } = chunkDocument(markdown, { title: "Inventory", seedTitle: true, budget: 60, count: fakeCount });
-    expect(chunks.length).toBeGreaterThan(2);
-    const text = joinDocument(chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
-    expect(text).toBe(`Stock > Warehouse\n\n| item | qty |\n| --- | --- |\n${rows.join("\n")}`);
   });
 });

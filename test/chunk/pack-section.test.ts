@@ -3,10 +3,14 @@ import { chunkDocument } from "../../src/chunk/chunk-document.ts";
 import { joinDocument } from "../../src/chunk/join-parent.ts";
 import { choosePrefix, packSection, prefixRoom } from "../../src/chunk/pack-section.ts";
 import { CODE_SPLIT_NOTE } from "../../src/chunk/packer.ts";
+import { DocText } from "../../src/chunk/doc-text.ts";
 import { fakeCount } from "./fake-counter.ts";
 
 const chunk = (markdown: string, budget = 110, title = "", count = fakeCount) =>
   chunkDocument(markdown, { title, seedTitle: Boolean(title), budget, count }).chunks;
+const readBack = (chunks: ReturnType<typeof chunk>) => joinDocument(chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
+/** A unit's own text: its lines after the context. */
+const own = (unit: { text: string; contextLines: number }) => unit.text.split("\n").slice(unit.contextLines).join("\n");
 
 describe("prefix room (case 22)", () => {
   test.each([
@@ -30,23 +34,24 @@ describe("tables", () => {
   const header = "| Показатель | Значение |\n| --- | --- |";
   const rows = Array.from({ length: 60 }, (_, i) => `| строка ${i} | значение ${i} |`);
 
-  test("every unit repeats the breadcrumb and the header row, counted as context after the first (case 17)", () => {
-    const units = chunk(`# 1 Раздел\n\n## 1.1 Таблица\n\n${header}\n${rows.join("\n")}`);
+  test("the first unit holds the headings and the header as its own text; every later one repeats breadcrumb and header as context (case 17)", () => {
+    const markdown = `# 1 Раздел\n\n## 1.1 Таблица\n\n${header}\n${rows.join("\n")}`;
+    const units = chunk(markdown);
     expect(units.length).toBeGreaterThan(1);
-    for (const u of units) {
-      expect(u.text.startsWith(`1 Раздел > 1.1 Таблица\n\n${header}\n`)).toBe(true);
-      expect(fakeCount(u.text)).toBeLessThanOrEqual(110);
-    }
+    expect(units[0]!.text.startsWith(`# 1 Раздел\n\n## 1.1 Таблица\n\n${header}\n| строка 0 |`)).toBe(true);
+    for (const u of units.slice(1)) expect(u.text.startsWith(`1 Раздел > 1.1 Таблица\n\n${header}\n| строка`)).toBe(true);
+    for (const u of units) expect(fakeCount(u.text)).toBeLessThanOrEqual(110);
     expect(units.map((u) => u.contextLines)).toEqual(units.map((_, i) => (i === 0 ? 0 : 4)));
-    const allRows = units.flatMap((u) => u.text.split("\n").slice(4));
-    expect(allRows).toEqual(rows);
+    expect(readBack(units)).toBe(markdown);
   });
 
   test("a header too wide to repeat is stored once and every unit stays in budget (case 19)", () => {
     const wide = `| ${Array.from({ length: 30 }, (_, i) => `c${i}`).join(" | ")} |\n|${" --- |".repeat(30)}`;
-    const units = chunk(`${wide}\n${rows.join("\n")}`, 60);
+    const markdown = `${wide}\n${rows.join("\n")}`;
+    const units = chunk(markdown, 60);
     for (const u of units) expect(fakeCount(u.text)).toBeLessThanOrEqual(60);
     expect(units.filter((u) => u.text.includes("c29")).length).toBe(1);
+    expect(readBack(units)).toBe(markdown);
   });
 
   test("a table that is only a header and a delimiter is kept (case 20)", () => {
@@ -84,10 +89,19 @@ describe("code fences", () => {
     }
   });
 
-  test("under a heading the note comes before the breadcrumb, so the first piece keeps its breadcrumb and drops only the note", () => {
-    const units = chunk(`# Setup\n\n## Script\n\n${longCode}`);
-    expect(units[0]!.text.startsWith(`${CODE_SPLIT_NOTE}\nSetup > Script\n\n\`\`\`python\n`)).toBe(true);
+  test("under a heading the note comes before the breadcrumb; the headings open the first piece as its own text", () => {
+    const markdown = `# Setup\n\n## Script\n\n${longCode}`;
+    const units = chunk(markdown);
+    expect(units[0]!.text.startsWith(`${CODE_SPLIT_NOTE}\n# Setup\n\n## Script\n\n\`\`\`python\n`)).toBe(true);
+    expect(units[1]!.text.startsWith(`${CODE_SPLIT_NOTE}\nSetup > Script\n\nvalue_`)).toBe(true);
     expect(units.map((u) => u.contextLines)).toEqual(units.map((_, i) => (i === 0 ? 1 : 3)));
+    expect(readBack(units)).toBe(markdown);
+  });
+
+  test("a heading is never a unit of its own while text follows it", () => {
+    const long = Array.from({ length: 30 }, (_, i) => `Statement ${i} of the section.`).join(" ");
+    const units = chunk(`# One\n\n## Two\n\n${long}`, 40);
+    expect(units[0]!.text.startsWith("# One\n\n## Two\n\nStatement 0")).toBe(true);
   });
 
   test("the note is left off where it would not leave the prefix reserve free", () => {
@@ -104,24 +118,27 @@ describe("long text", () => {
   test("4,000 х at budget 40, one token a character -> pieces within budget that concatenate back (case 26)", () => {
     const text = "х".repeat(4000);
     const perChar = (t: string) => t.length + 2;
-    const { units } = packSection({ ladder: [""], body: text }, 40, perChar);
+    const doc = new DocText(text);
+    const units = packSection(doc, { start: 0, end: text.length, ladder: [""], firstLadder: [""], carriedHeader: null }, 40, perChar);
     expect(units.length).toBe(Math.ceil(4000 / 38));
-    for (const u of units) expect(perChar(u.text)).toBeLessThanOrEqual(40);
-    expect(units.map((u) => u.text).join("")).toBe(text);
+    for (const u of units) expect(perChar(doc.slice(u.own!))).toBeLessThanOrEqual(40);
+    expect(units.map((u) => doc.slice(u.own!)).join("")).toBe(text);
   });
 
   test("a list that must split keeps each item on its own line", () => {
     const items = Array.from({ length: 30 }, (_, i) => `- Item ${i} is checked every week.`);
     const units = chunk(items.join("\n"), 40);
     expect(units.length).toBeGreaterThan(1);
-    expect(units.flatMap((u) => u.text.split("\n"))).toEqual(items);
+    expect(units.flatMap((u) => u.text.split("\n")).filter(Boolean)).toEqual(items);
+    expect(readBack(units)).toBe(items.join("\n"));
   });
 
   test("a long paragraph splits at sentence ends", () => {
     const text = Array.from({ length: 40 }, (_, i) => `Sentence ${i} ends here.`).join(" ");
     const units = chunk(text);
     expect(units.length).toBeGreaterThan(1);
-    for (const u of units) expect(u.text).toMatch(/\.$/);
+    for (const u of units) expect(u.text.trimEnd()).toMatch(/\.$/);
+    expect(readBack(units)).toBe(text);
   });
 });
 
@@ -145,8 +162,10 @@ describe("parents", () => {
   test("40 rules under one heading share one parent (case 51)", () => {
     const rules = Array.from({ length: 40 }, (_, i) => `Rule ${i}: every request must carry a valid token number ${i}.`);
     const units = chunk(`# Policy\n\nIntro.\n\n## Rules\n\n${rules.join("\n\n")}`);
-    const ruleUnits = units.filter((u) => u.text.startsWith("Policy > Rules"));
+    const ruleUnits = units.filter((u) => u.text.includes("Rule "));
     expect(ruleUnits.length).toBeGreaterThan(2);
+    expect(ruleUnits[0]!.text.startsWith("Policy\n\n## Rules\n\nRule 0")).toBe(true);
+    for (const u of ruleUnits.slice(1)) expect(u.text.startsWith("Policy > Rules\n\nRule ")).toBe(true);
     expect(new Set(ruleUnits.map((u) => u.parentIndex)).size).toBe(1);
   });
 
@@ -160,13 +179,13 @@ describe("parents", () => {
 describe("title seeding before packing (case 37)", () => {
   const md = `# Intro\n\n${Array.from({ length: 30 }, (_, i) => `Fact ${i} about the warehouse.`).join(" ")}\n\n# Other\n\nMore.`;
 
-  test("the title goes above chunk 0's breadcrumb, and chunk 0 is packed with it inside the budget", () => {
+  test("the title goes above chunk 0's own text, and chunk 0 is packed with it inside the budget", () => {
     const seeded = chunkDocument(md, { title: "Stock manual", seedTitle: true, budget: 60, count: fakeCount }).chunks;
-    expect(seeded[0]!.text.startsWith("# Stock manual\n\nIntro\n\nFact 0 about")).toBe(true);
+    expect(seeded[0]!.text.startsWith("# Stock manual\n\n# Intro\n\nFact 0 about")).toBe(true);
     expect(seeded[0]!.contextLines).toBe(2);
     for (const c of seeded) expect(fakeCount(c.text)).toBeLessThanOrEqual(60);
-    const readBack = (chunks: typeof seeded) => joinDocument(chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
-    expect(readBack(seeded).replace(/\s+/g, " ")).toBe(readBack(chunk(md, 60)).replace(/\s+/g, " "));
+    expect(readBack(seeded)).toBe(md);
+    expect(readBack(chunk(md, 60))).toBe(md);
   });
 
   test("a title too long to sit beside any text becomes units of its own, all context", () => {
@@ -174,7 +193,7 @@ describe("title seeding before packing (case 37)", () => {
     const units = chunkDocument("Body text here.", { title, seedTitle: true, budget: 16, count: fakeCount }).chunks;
     for (const u of units) expect(fakeCount(u.text)).toBeLessThanOrEqual(16);
     const titleUnits = units.filter((u) => u.contextLines === u.text.split("\n").length);
-    expect(titleUnits.map((u) => u.text).join("")).toBe(`# ${title}`);
+    expect(titleUnits.map((u) => u.text).join(" ")).toBe(`# ${title}`);
     expect(units.at(-1)).toMatchObject({ text: "Body text here.", contextLines: 0 });
   });
 });

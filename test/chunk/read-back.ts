@@ -1,17 +1,11 @@
 /**
  * The read-back property shared by the chunk and read tests: a document
- * rebuilt from its chunks is the converted text again (up to whitespace),
- * with each section's label (breadcrumb, slide or time window) once where its
- * heading or marker stood, and nothing else added or repeated.
+ * rebuilt from its chunks is the converted text again, byte for byte.
  */
 import { expect } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { detectCategory } from "../../src/chunk/markdown-summary.ts";
-import { ATX_HEADING, SLIDE_MARKER, fencedLines } from "../../src/chunk/markdown-lines.ts";
-import { choosePrefix } from "../../src/chunk/pack-section.ts";
-import type { CountTokens } from "../../src/chunk/packer.ts";
-import { splitSections } from "../../src/chunk/sections.ts";
+import { normalizeLineBreaks } from "../../src/chunk/chunk-document.ts";
 import { chooseFileTitle } from "../../src/title/choose-title.ts";
 import { FIXTURES } from "../helpers.ts";
 
@@ -41,23 +35,12 @@ export function readBackFixtures(): Fixture[] {
   });
 }
 
-const squash = (text: string) => text.replace(/\s+/g, "");
-
-/** Checks that `rebuilt` is `markdown` read back, at the budget and counter it was chunked with. */
-export function expectFaithfulReadBack(markdown: string, title: string, rebuilt: string, budget: number, count: CountTokens): void {
-  const category = detectCategory(markdown);
-  const lines = markdown.split("\n");
-  const fenced = fencedLines(lines);
-  // Headings and slide markers are not section text: their section's label stands in for them.
-  const structural = (line: string, i: number) =>
-    (category === "headings" && !fenced[i] && ATX_HEADING.test(line)) || (category === "slides" && SLIDE_MARKER.test(line));
-  const expected = lines.filter((line, i) => !structural(line, i)).join("\n");
-  const labels = splitSections(markdown, category, title)
-    .map((s) => choosePrefix(s.ladder, budget, count))
-    .filter(Boolean);
-  const labelSet = new Set(labels);
-  const rebuiltLines = rebuilt.split("\n");
-  const shownLabels = rebuiltLines.filter((l) => labelSet.has(l));
-  expect(shownLabels).toEqual(labels);
-  expect(squash(rebuiltLines.filter((l) => !labelSet.has(l)).join("\n"))).toBe(squash(expected));
+/** Checks that `rebuilt` is the converted document itself, byte for byte (line breaks as the chunker reads them). */
+export function expectExactReadBack(markdown: string, rebuilt: string): void {
+  const expected = normalizeLineBreaks(markdown);
+  if (rebuilt === expected) return;
+  let at = 0;
+  while (rebuilt[at] === expected[at]) at++;
+  // The first difference, with a little context either side, says more than two whole documents.
+  expect({ at, rebuilt: rebuilt.slice(Math.max(0, at - 40), at + 40) }).toEqual({ at, rebuilt: expected.slice(Math.max(0, at - 40), at + 40) });
 }

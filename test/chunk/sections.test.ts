@@ -1,6 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import { breadcrumbLadder, splitSections } from "../../src/chunk/sections.ts";
 import { capSection } from "../../src/chunk/cap-section.ts";
+import { DocText } from "../../src/chunk/doc-text.ts";
+import type { Category } from "../../src/chunk/markdown-summary.ts";
+
+/** Each section as its text, label ladder and first unit's ladder. */
+function sections(markdown: string, category: Category, title = "") {
+  const doc = new DocText(markdown);
+  return splitSections(doc, category, title).map((s) => ({ text: doc.slice(s), ladder: s.ladder, firstLadder: s.firstLadder }));
+}
+
+function pieces(body: string) {
+  const doc = new DocText(body);
+  return capSection(doc, { start: 0, end: body.length }).map((p) => ({ text: doc.slice(p), carriedHeader: p.carriedHeader }));
+}
 
 describe("breadcrumb ladders (case 23)", () => {
   test.each([
@@ -14,39 +27,47 @@ describe("breadcrumb ladders (case 23)", () => {
 });
 
 describe("heading sections", () => {
-  test("breadcrumbs are cleaned heading chains", () => {
-    const s = splitSections("# **Top**  level\n\nintro\n\n## __Sub__\n\nbody", "headings", "");
-    expect(s.map((x) => [x.ladder[0], x.body])).toEqual([
-      ["Top level", "intro"],
-      ["Top level > Sub", "body"],
+  test("a section opens with its own heading line; later units' label is the cleaned chain, the first unit's its ancestors", () => {
+    const s = sections("# **Top**  level\n\nintro\n\n## __Sub__\n\nbody", "headings");
+    expect(s.map((x) => [x.text, x.ladder[0], x.firstLadder[0]])).toEqual([
+      ["# **Top**  level\n\nintro", "Top level", ""],
+      ["## __Sub__\n\nbody", "Top level > Sub", "Top level"],
     ]);
   });
 
-  test("an empty heading with a child is dropped; an empty leaf becomes its own body (case 34)", () => {
-    const s = splitSections("# A\n\n## B", "headings", "");
-    expect(s).toHaveLength(1);
-    expect(s[0]!.body).toBe("B");
-    expect(s[0]!.ladder[0]).toBe("A");
+  test("an empty heading with a child opens its child's section (case 34)", () => {
+    const s = sections("# A\n\n## B", "headings");
+    expect(s).toEqual([{ text: "# A\n\n## B", ladder: ["A", ""], firstLadder: [""] }]);
   });
 
-  test("an empty heading between siblings keeps its words, with no prefix (case 32)", () => {
-    const s = splitSections("# 1 Общие\n\nтекст\n\n# 2 Резервные требования\n\n# 3 Прочее\n\nтекст", "headings", "");
-    const empty = s.find((x) => x.body === "2 Резервные требования")!;
-    expect(empty.ladder).toEqual([""]);
+  test("an empty heading between siblings is a section of its own, so its words are stored (case 32)", () => {
+    const s = sections("# 1 Общие\n\nтекст\n\n# 2 Резервные требования\n\n# 3 Прочее\n\nтекст", "headings");
+    expect(s.map((x) => x.text)).toEqual(["# 1 Общие\n\nтекст", "# 2 Резервные требования", "# 3 Прочее\n\nтекст"]);
+    expect(s[1]!.ladder).toEqual([""]);
   });
 
-  test("text before the first heading is a section with no prefix", () => {
-    const s = splitSections("preface\n\n# A\n\na\n\n# B\n\nb", "headings", "");
-    expect(s[0]).toEqual({ ladder: [""], body: "preface" });
+  test("a heading with nothing under it at the end of the document is kept", () => {
+    const s = sections("# Doc\n\ntext\n\n## d666f1f7-46cb-42bd-9a39-9a39cf2a509f\n", "headings");
+    expect(s.at(-1)!.text).toBe("## d666f1f7-46cb-42bd-9a39-9a39cf2a509f");
+  });
+
+  test("text before the first heading is a section with no label", () => {
+    const s = sections("preface\n\n# A\n\na\n\n# B\n\nb", "headings");
+    expect(s[0]).toEqual({ text: "preface", ladder: [""], firstLadder: [""] });
+  });
+
+  test("a heading inside a code fence is code", () => {
+    const s = sections("# A\n\n```\n# not a heading\n```\n\n# B\n\nb", "headings");
+    expect(s.map((x) => x.text)).toEqual(["# A\n\n```\n# not a heading\n```", "# B\n\nb"]);
   });
 });
 
 describe("slide sections (case 35)", () => {
-  test("one section per marker, prefixed [Slide N], marker lines dropped", () => {
-    const s = splitSections("<!-- Slide number: 1 -->\nFirst\n\n<!-- Slide number: 2 -->\nSecond", "slides", "");
-    expect(s.map((x) => [x.ladder[0], x.body])).toEqual([
-      ["[Slide 1]", "First"],
-      ["[Slide 2]", "Second"],
+  test("one section per marker, labelled [Slide N], the marker line kept as text", () => {
+    const s = sections("<!-- Slide number: 1 -->\nFirst\n\n<!-- Slide number: 2 -->\nSecond", "slides");
+    expect(s.map((x) => [x.ladder[0], x.text])).toEqual([
+      ["[Slide 1]", "<!-- Slide number: 1 -->\nFirst"],
+      ["[Slide 2]", "<!-- Slide number: 2 -->\nSecond"],
     ]);
   });
 });
@@ -64,48 +85,78 @@ describe("transcript windows", () => {
     "Past an hour.",
   ].join("\n");
 
-  test("turns go into 120 s windows in first-seen order; a late turn joins its window; preamble has no prefix", () => {
-    const s = splitSections(md, "transcript", "Weekly sync");
-    expect(s.map((x) => x.ladder)).toEqual([
-      [""],
-      ["[00:00–02:00] Weekly sync", "[00:00–02:00]", ""],
-      ["[02:00–04:00] Weekly sync", "[02:00–04:00]", ""],
-      ["[1:00:00–1:02:00] Weekly sync", "[1:00:00–1:02:00]", ""],
+  test("turns go into 120 s windows in document order; a late turn is a section of its own with its window's label", () => {
+    const s = sections(md, "transcript", "Weekly sync");
+    expect(s.map((x) => [x.ladder[0], x.text])).toEqual([
+      ["", "Meeting notes before the call"],
+      ["[00:00–02:00] Weekly sync", "**Ann** 0:05\nHello all."],
+      ["[02:00–04:00] Weekly sync", "**Bob** 2:10\nSecond window."],
+      ["[00:00–02:00] Weekly sync", "**Ann** 1:50\nLate turn for the first window."],
+      ["[1:00:00–1:02:00] Weekly sync", "**Bob** 1:01:00\nPast an hour."],
     ]);
-    expect(s[1]!.body).toBe("**Ann** 0:05\nHello all.\n\n**Ann** 1:50\nLate turn for the first window.");
+    expect(s[1]!.ladder).toEqual(["[00:00–02:00] Weekly sync", "[00:00–02:00]", ""]);
+  });
+});
+
+describe("sections without words", () => {
+  test("a paragraph of punctuation joins the section before it", () => {
+    expect(sections("Intro text.\n\n.\n\n* * *\n\nMore text.", "generic").map((x) => x.text)).toEqual(["Intro text.\n\n.\n\n* * *", "More text."]);
+  });
+
+  test("at the start it joins the section after it", () => {
+    expect(sections("---\n\nFirst words.\n\nSecond.", "generic").map((x) => x.text)).toEqual(["---\n\nFirst words.", "Second."]);
+  });
+
+  test("a document of punctuation alone is one section", () => {
+    expect(sections(".\n\n---\n\n* * *", "generic").map((x) => x.text)).toEqual([".\n\n---\n\n* * *"]);
+  });
+});
+
+describe("generic sections", () => {
+  test("one section per block, a lone heading glued to the block after it", () => {
+    expect(sections("# Head\n\nBody one.\n\nBody two.\n\n\n\n```\na\n\nb\n```", "generic").map((x) => x.text)).toEqual(["# Head\n\nBody one.", "Body two.", "```\na\n\nb\n```"]);
   });
 });
 
 describe("the 4,000-character section cap (case 36)", () => {
-  test("600 sentences are cut into sections of at most 4,000 characters with no words lost", () => {
+  test("600 sentences are cut into pieces of at most 4,000 characters that cover the text", () => {
     const body = Array.from({ length: 600 }, (_, i) => `Sentence number ${i} is here.`).join(" ");
-    const pieces = capSection(body).map((p) => p.body);
-    expect(pieces.length).toBeGreaterThan(1);
-    for (const p of pieces) expect(p.length).toBeLessThanOrEqual(4000);
-    expect(pieces.join(" ").split(/\s+/)).toEqual(body.split(/\s+/));
+    const cut = pieces(body);
+    expect(cut.length).toBeGreaterThan(1);
+    for (const p of cut) expect(p.text.length).toBeLessThanOrEqual(4000);
+    expect(cut.map((p) => p.text).join(" ")).toBe(body);
   });
 
-  test("one unbroken run with no sentence end stays whole", () => {
+  test("one run with no sentence end is cut at whitespace (the reference kept it whole, past the cap)", () => {
     const body = "слово ".repeat(1000).trim();
-    expect(capSection(body)).toEqual([{ body, carriedHeader: false }]);
-    expect(body.length).toBe(5999);
+    const cut = pieces(body);
+    expect(cut.map((p) => p.text.length)).toEqual([3995, 2003]);
+    expect(cut.map((p) => p.text).join(" ")).toBe(body);
   });
 
-  test("a long table splits at rows and repeats its header, marked as carried after the first piece", () => {
-    const header = "| a | b |\n| --- | --- |";
+  test("a line with no whitespace at all is cut between characters, never inside a surrogate pair", () => {
+    const body = "😀".repeat(3000);
+    const cut = pieces(body);
+    for (const p of cut) expect(p.text.length).toBeLessThanOrEqual(4000);
+    expect(cut.map((p) => p.text).join("")).toBe(body);
+    expect(cut.every((p) => !/^[\udc00-\udfff]|[\ud800-\udbff]$/.test(p.text))).toBe(true);
+  });
+
+  test("a long table splits at rows; later pieces carry its header as context, not as their text", () => {
+    const header = ["| a | b |", "| --- | --- |"];
     const rows = Array.from({ length: 500 }, (_, i) => `| row ${i} | value ${i} |`);
-    const pieces = capSection(`intro line\n\n${[header, ...rows].join("\n")}\n\nclosing line`);
-    expect(pieces.length).toBeGreaterThan(2);
-    expect(pieces[0]!.body.startsWith(`intro line\n\n${header}\n| row 0 |`)).toBe(true);
-    expect(pieces.map((p) => p.carriedHeader)).toEqual(pieces.map((_, i) => i > 0));
-    for (const p of pieces.slice(1)) expect(p.body.startsWith(`${header}\n| row `)).toBe(true);
-    for (const p of pieces) expect(p.body.length).toBeLessThanOrEqual(4000);
-    expect(pieces.at(-1)!.body.endsWith("closing line")).toBe(true);
+    const body = `intro line\n\n${[...header, ...rows].join("\n")}\n\nclosing line`;
+    const cut = pieces(body);
+    expect(cut.length).toBeGreaterThan(2);
+    expect(cut[0]!.text.startsWith(`intro line\n\n${header.join("\n")}\n| row 0 |`)).toBe(true);
+    expect(cut.map((p) => p.carriedHeader)).toEqual(cut.map((_, i) => (i > 0 ? header : null)));
+    for (const p of cut.slice(1)) expect(p.text.startsWith("| row ")).toBe(true);
+    for (const p of cut) expect(p.text.length + (p.carriedHeader ? header.join("\n").length + 1 : 0)).toBeLessThanOrEqual(4000);
+    expect(cut.at(-1)!.text.endsWith("closing line")).toBe(true);
   });
 
   test("paragraphs are kept whole when they fit", () => {
     const para = "x".repeat(1500);
-    const pieces = capSection([para, para, para, para].join("\n\n"));
-    expect(pieces.map((p) => p.body)).toEqual([`${para}\n\n${para}`, `${para}\n\n${para}`]);
+    expect(pieces([para, para, para, para].join("\n\n")).map((p) => p.text)).toEqual([`${para}\n\n${para}`, `${para}\n\n${para}`]);
   });
 });

@@ -30,7 +30,7 @@ describe("the CLI entry", () => {
     const s = JSON.parse(r.stdout);
     expect(s.roots).toEqual([root, `${root}/b`]);
     expect(s.dbPath).toBe(`${root}/.minirag/lancedb`);
-    expect(s.chunkScheme).toBe(3);
+    expect(s.chunkScheme).toBe(4);
     expect(s.hybridWeight).toBe(0.6);
   });
 });

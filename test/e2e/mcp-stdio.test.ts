@@ -103,7 +103,7 @@ describe("the compiled MCP server over stdio", () => {
     expect((await call("delete_file", { source: "q3-note" })).isError).toBe(true);
     expect((await call("delete_file", { filePath: join(root, "guide/faq.md") })).structuredContent!.deletedChunks).toBe(1);
     const status = (await call("status")).structuredContent!;
-    expect(status).toMatchObject({ sourceCount: 1, chunkScheme: 3, roots: [root] });
+    expect(status).toMatchObject({ sourceCount: 1, chunkScheme: 4, roots: [root] });
   });
 });
 

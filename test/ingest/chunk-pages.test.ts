@@ -1,17 +1,15 @@
 /**
- * Page numbers for PDF chunks by the reference's rule ("Pages, for a PDF"):
- * given only where a chunk's own text is found word for word where the
- * document says it should be, and every copy of it lies on the same pages.
- * First as a pure function over tables of cases, then end to end: a real PDF
- * ingested into LanceDB with the tiny model, read back through query, read
- * neighbors, the MCP tools and the CLI.
+ * Page numbers for PDF chunks: the pages a chunk's own text spans in the
+ * converted Markdown. First as a pure function over tables of cases, then end
+ * to end: a real PDF ingested into LanceDB with the tiny model, read back
+ * through query, read neighbors, the MCP tools and the CLI.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../../src/app.ts";
-import { chunkPages, type ChunkText, type PageStart } from "../../src/ingest/chunk-pages.ts";
+import { chunkPages, type PageStart } from "../../src/ingest/chunk-pages.ts";
 import { ingestFile } from "../../src/ingest/ingest-file.ts";
 import { readNeighbors } from "../../src/read/read-source.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
@@ -37,41 +35,23 @@ const doc = paged([
   ["## Parts", "Bravo sits on the second page.", "| a | 1 |\n| --- | --- |\n| b | 2 |"],
   ["Charlie closes the book.", "Keep this handbook close."],
 ]);
-const pagesOf = (chunks: ChunkText[]) => chunkPages(doc.markdown, doc.map, chunks);
-const one = (text: string, contextLines = 0) => pagesOf([{ text, contextLines }])[0];
+/** The pages of the stretch from the nth copy of `from` to the end of the nth copy of `to`. */
+function pagesOf(from: string, to = from, copy = 0): string | undefined {
+  let start = -1;
+  for (let i = 0; i <= copy; i++) start = doc.markdown.indexOf(from, start + 1);
+  const end = doc.markdown.indexOf(to, start) + to.length;
+  return chunkPages(doc.map, [{ span: { start, end } }])[0];
+}
 
 describe("chunkPages", () => {
   test.each([
-    ["text found on one page gets that page", "Alpha starts on the first page.", 0, "1"],
-    ["text that runs over a page break gets both", "Keep this handbook close.\n\n## Parts\n\nBravo sits", 0, "1-2"],
-    ["a line repeated on pages 1 and 3 gets none", "Keep this handbook close.", 0, undefined],
-    ["the seeded title, a context line, is left out of the search", "# Some Title\n\nBravo sits on the second page.", 2, "2"],
-    ["a repeated table header is left out too", "| a | 1 |\n| --- | --- |\n| b | 2 |", 2, "2"],
-    ["a breadcrumb made of the document's headings stands for them", "Handbook > Parts\n\nBravo sits on the second page.", 0, "2"],
-    ["runs of whitespace compare equal", "Bravo   sits on\nthe second page.", 0, "2"],
-    ["words the document does not have get none", "Delta is nowhere.", 0, undefined],
-    ["a breadcrumb of words the document does not have is not skipped", "Chapter > Nowhere\n\nBravo sits on the second page.", 0, undefined],
-  ] as const)("%s", (_name, text, contextLines, expected) => {
-    expect(one(text, contextLines)).toBe(expected);
-  });
-
-  test("the search goes on from the previous chunk, so text met out of order gets none", () => {
-    expect(pagesOf([{ text: "Charlie closes the book." }, { text: "Alpha starts on the first page." }])).toEqual(["3", undefined]);
-  });
-
-  test("chunks in document order each get their own page", () => {
-    const chunks = ["# Handbook\n\nAlpha starts on the first page.", "## Parts\n\nBravo sits on the second page.", "Charlie closes the book."].map((text) => ({ text }));
-    expect(pagesOf(chunks)).toEqual(["1", "2", "3"]);
-  });
-
-  test("text printed twice on the same page still gets that page", () => {
-    const same = paged([["Intro."], ["Note well.", "Body.", "Note well."], ["End."]]);
-    expect(chunkPages(same.markdown, same.map, [{ text: "Note well." }])).toEqual(["2"]);
-  });
-
-  test("a table of identical rows on two pages gives its rows no page", () => {
-    const rows = paged([["| x | 0 |\n| --- | --- |\n| same | 1 |"], ["| same | 1 |"]]);
-    expect(chunkPages(rows.markdown, rows.map, [{ text: "| same | 1 |" }])).toEqual([undefined]);
+    ["text on one page gets that page", "Alpha starts on the first page.", undefined, 0, "1"],
+    ["text that runs over a page break gets both", "Keep this handbook close.", "Bravo sits", 0, "1-2"],
+    ["a line printed on pages 1 and 3 gets each copy's own page", "Keep this handbook close.", undefined, 0, "1"],
+    ["... its second copy", "Keep this handbook close.", undefined, 1, "3"],
+    ["a table gets the page it is on", "| a | 1 |", "| b | 2 |", 0, "2"],
+  ] as const)("%s", (_name, from, to, copy, expected) => {
+    expect(pagesOf(from, to, copy)).toBe(expected);
   });
 
   test("a footnote of page 1 that follows text carried over from page 2 is on page 1", () => {
@@ -82,12 +62,14 @@ describe("chunkPages", () => {
       { page: 1, start: markdown.indexOf("1 A footnote") },
       { page: 2, start: markdown.indexOf("Next.") },
     ];
-    expect(chunkPages(markdown, map, [{ text: "1 A footnote." }, { text: "Next." }])).toEqual(["1", "2"]);
-    expect(chunkPages(markdown, map, [{ text: "the next page.\n\n1 A footnote." }])).toEqual(["1-2"]);
+    const span = (from: string, to = from) => ({ span: { start: markdown.indexOf(from), end: markdown.indexOf(to) + to.length } });
+    expect(chunkPages(map, [span("1 A footnote."), span("Next.")])).toEqual(["1", "2"]);
+    expect(chunkPages(map, [span("the next page.", "1 A footnote.")])).toEqual(["1-2"]);
   });
 
-  test("without a page map nothing gets a page", () => {
-    expect(chunkPages(doc.markdown, [], [{ text: "Alpha starts on the first page." }])).toEqual([undefined]);
+  test("without a page map, or for a unit with no own text, nothing gets a page", () => {
+    expect(chunkPages([], [{ span: { start: 0, end: 5 } }])).toEqual([undefined]);
+    expect(chunkPages(doc.map, [{}])).toEqual([undefined]);
   });
 });
 
@@ -106,15 +88,14 @@ describe("pages from an ingested PDF, end to end", () => {
     await ingestFile(app, path);
   });
 
-  test("each chunk's stored pages follow the rule: the page-2 line gets 2, the repeated line none", async () => {
+  test("each chunk's stored pages are where its own text is: the page-2 line gets 2, each copy of the repeated line its own page", async () => {
     const rows = await app.store.sourceChunks(path, 0, 1000);
     const own = (needle: string) => rows.filter((r) => r.text.includes(needle));
     expect(own("lighthouses").map((r) => r.pages)).toEqual(["2"]);
     expect(own("Washer").every((r) => r.pages === "2")).toBe(true);
-    // Each copy of the repeated line is a chunk of its own under its "Reminder" heading.
-    const repeated = rows.filter((r) => r.text.endsWith("\n\nKeep this handbook next to the printed manual."));
-    expect(repeated.map((r) => r.pages ?? null)).toEqual([null, null]);
-    expect(rows.filter((r) => r.pages).length).toBeGreaterThan(rows.length / 2);
+    const repeated = own("Keep this handbook next to the printed manual.");
+    expect(repeated.map((r) => r.pages)).toEqual(["1", "3"]);
+    expect(rows.every((r) => r.pages)).toBe(true);
   });
 
   test("query_documents results and read neighbors carry pages", async () => {

@@ -1,13 +1,13 @@
 /** ingest_data against behaviour-spec §2.11 and its README line: ids replace, titles, and what reaches the vector. */
 import { describe, expect, test } from "bun:test";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
-import { readNeighbors, readSource } from "../../src/read/read-source.ts";
+import { readSource } from "../../src/read/read-source.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { failure, testApp } from "../helpers.ts";
 
 /** The text of a source's first chunk, as it was embedded (seeded title included). */
 async function firstChunk(app: Awaited<ReturnType<typeof testApp>>["app"], source: string): Promise<string> {
-  return (await readNeighbors(app, source, 0, 0, 0)).chunks[0]!.text;
+  return (await app.store.sourceChunks(source, 0, 0))[0]!.text;
 }
 
 describe("ingest_data", () => {

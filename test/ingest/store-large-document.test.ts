@@ -103,7 +103,7 @@ describe("a large UTF-8 text file", () => {
     const options = { title: "Большой отчёт", seedTitle: true, budget: chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength }), count: (t: string) => embedder.countTokens(t, "passage") };
     const [wholeFirst] = chunkWindows(markdown, options);
     expect(first).toEqual(wholeFirst!);
-    expect(first![0]!.text).toStartWith("Большой отчёт");
+    expect(first![0]!.text).toStartWith("# Большой отчёт\n\n## Part 0\n\nParagraph 0");
     // Read from disk as it goes: a file changed now fails the rest instead of mixing two versions.
     writeFileSync(path, `${markdown}one more line\r\n`);
     expect(() => {

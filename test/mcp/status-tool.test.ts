@@ -36,7 +36,7 @@ describe("the status tool", () => {
     expect(result.isError).toBeFalsy();
     const s = result.structuredContent!;
     expect(s.roots).toEqual([root]);
-    expect(s.chunkScheme).toBe(3);
+    expect(s.chunkScheme).toBe(4);
     expect(s.chunkCount).toBe(0);
     expect(JSON.parse(result.content[0]!.text)).toEqual(s);
   });

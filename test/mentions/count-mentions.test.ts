@@ -8,7 +8,7 @@ import type { MentionRow } from "../../src/store/mention-rows.ts";
 
 /** Rows of one document: each chunk is [text, contextLines]; all in one section unless parent ids are given. */
 function doc(source: string, title: string, chunks: [string, number | null, string?][]): MentionRow[] {
-  return chunks.map(([text, contextLines, parent], i) => ({ source, title, chunkIndex: i, parentId: `${source}#${parent ?? "p0"}`, text, contextLines, pages: null }));
+  return chunks.map(([text, contextLines, parent], i) => ({ source, title, chunkIndex: i, parentId: `${source}#${parent ?? "p0"}`, text, contextLines, pages: null, scheme: 4 }));
 }
 
 const CORPUS = toDocuments([
@@ -115,7 +115,7 @@ describe("snippetOf", () => {
 describe("forms of a short prefix", () => {
   test(`list the ${FORMS_PER_TERM} commonest per term and count the rest`, () => {
     const words = Array.from({ length: FORMS_PER_TERM + 20 }, (_, i) => `про${String.fromCharCode(0x430 + (i % 32))}${String.fromCharCode(0x430 + Math.floor(i / 32))}`);
-    const docs = toDocuments(words.map((w, i) => ({ source: `/d/${i}.md`, title: "t", chunkIndex: 0, parentId: null, text: i === 0 ? words.join(" ") : w, contextLines: 0, pages: null })));
+    const docs = toDocuments(words.map((w, i) => ({ source: `/d/${i}.md`, title: "t", chunkIndex: 0, parentId: null, text: i === 0 ? words.join(" ") : w, contextLines: 0, pages: null, scheme: 4 })));
     const result = countMentions(docs, parseTerms(["про"]), "all");
     expect(result.forms.length).toBe(FORMS_PER_TERM);
     expect(result.formsLeftOut).toBe(20);

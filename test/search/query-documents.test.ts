@@ -68,8 +68,10 @@ describe("response shape", () => {
     for (const id of parentIds) {
       expect(Object.keys(r.parents)).toContain(id!);
     }
-    for (const h of ruleHits) expect(r.parents[h.parentId!]).toContain(h.text.split("\n\n").pop()!);
-    expect(r.parents[ruleHits[0]!.parentId!]!.match(/Policy > Rules/g)).toHaveLength(1);
+    for (const h of ruleHits) expect(r.parents[h.parentId!]).toContain(h.text.split("\n\n").pop()!.trim());
+    // A section reads as the document's own text: its heading once, no breadcrumb.
+    expect(r.parents[ruleHits[0]!.parentId!]!.match(/## Rules/g)).toHaveLength(1);
+    expect(r.parents[ruleHits[0]!.parentId!]).not.toContain("Policy > Rules");
     const rules = r.sources.find((s) => s.source.endsWith("rules.md"))!;
     expect(rules).toEqual({ source: join(root, "policy/rules.md"), title: "Policy", hits: ruleHits.length, displayPath: "policy/rules.md" });
     expect(r.sources.map((s) => s.source)).toEqual([...new Set(r.results.map((h) => h.source))]);

@@ -1,0 +1,29 @@
+/**
+ * What a word is made of, for the chunker's cuts and for find_mentions'
+ * matching alike (mentions/normalize.ts builds on these): letters, digits and
+ * combining marks, with soft hyphens and zero-width characters inside words
+ * invisible. A cut between two such characters would split a word no search
+ * could then find whole.
+ */
+
+/** A letter, digit or combining mark. */
+export const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+/** Soft hyphen, zero-width space/non-joiner/joiner, word joiner, BOM: Word keeps them inside words. */
+export const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/;
+const WORDLIKE = new RegExp(`${WORD_CHAR.source}|${INVISIBLE.source}`, "u");
+
+/** Whether the code point at index i (or the one a low surrogate there ends) is part of a word; false outside the text. */
+function wordlikeAt(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return false;
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  const start = c >= 0xdc00 && c <= 0xdfff && i > 0 ? i - 1 : i;
+  return WORDLIKE.test(String.fromCodePoint(text.codePointAt(start)!));
+}
+
+/** Whether cutting text at offset `at` would split a word (or a surrogate pair). */
+export function splitsWord(text: string, at: number): boolean {
+  const code = text.charCodeAt(at - 1);
+  if (code >= 0xd800 && code <= 0xdbff) return true;
+  return wordlikeAt(text, at - 1) && wordlikeAt(text, at);
+}
