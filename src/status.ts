@@ -10,6 +10,8 @@ import { rootHealth } from "./scan/root-health.ts";
 import { dbPathProblem } from "./store/db-path.ts";
 import { labelStatus } from "./labels/label-status.ts";
 import type { IndexModel } from "./store/index-identity.ts";
+import { describeDamage, REPAIR_HINT } from "./store/index-damage.ts";
+import { lostSources } from "./store/source-catalog.ts";
 import { countUnsigned } from "./store/signatures.ts";
 import { locateModel } from "./embed/bundled-model.ts";
 import { nativeLibDir } from "./native/lib-dir.ts";
@@ -77,7 +79,12 @@ export async function fullStatus(app: App): Promise<StatusReport> {
   if (readOnly) report.indexWarning = describeError(readOnly);
   if (!app.store.exists()) return { ...report, chunkCount: 0, sourceCount: 0, staleChunkCount: 0 };
   try {
+    // Lost data files first: every figure below is then counted from the rest of the index (store/readable-clone.ts).
+    const damage = await app.store.damage();
+    if (damage) report.indexDamage = `${describeDamage(app.config.dbPath, damage)} ${REPAIR_HINT}`;
     const sources = await app.store.listSources();
+    const lost = lostSources(await app.store.recordedSources(), sources);
+    if (lost.length) report.lostSources = lost;
     const stale = await app.store.countRows(`scheme < ${CHUNK_SCHEME}`);
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;

@@ -104,7 +104,8 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     : keywordHits
       ? fuseRankings(vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits))
       : vectorOnly(vectorHits);
-  const modeNotice = await keywordOnlyNotice(store, none, config.maxDistance !== undefined);
+  // A damaged index answers from the rest of it and says so first (store/readable-clone.ts).
+  const modeNotice = [await store.damageNotice(), await keywordOnlyNotice(store, none, config.maxDistance !== undefined)].filter(Boolean).join(" ") || undefined;
   // RAG_MAX_DISTANCE drops hits without a distance, which in keyword-only mode is every hit: it has nothing to judge then.
   const kept = applyResultFilters(
     fused.map((f) => ({ hit: f.item, score: f.score, distance: f.distance, source: f.item.source })),

@@ -26,11 +26,16 @@ import { tablePlan } from "./vector-index.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
 import { brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
+import { isReadableClone } from "./readable-clone.ts";
+import { repairTable, type IndexRepair } from "./index-repair.ts";
+import { forgetSources, recordedSources, recordSources } from "./source-catalog.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
 export type { Hit, SectionChunk } from "./chunk-reads.ts";
 export type { SourceSummary } from "./source-summary.ts";
 export type { SourceMove } from "./source-writes.ts";
+export type { IndexRepair } from "./index-repair.ts";
+export type { IndexDamage } from "./index-damage.ts";
 
 export class ChunkStore extends TableView {
   /** Indexes and columns are checked once per process, on the first write. */
@@ -38,7 +43,7 @@ export class ChunkStore extends TableView {
   /** The model writes run under and searches are checked against (index-identity.ts). */
   private readonly binding: ModelBinding = { log: () => {} };
   /** The last snapshot: the next query at the same version reuses it instead of opening the table again. */
-  private lastView: { version: number; view: ChunkStore } | null = null;
+  private lastView: { version: string; view: ChunkStore } | null = null;
   /** The table version and model fingerprint checkModel last passed. */
   private modelCheckedAt: string | undefined;
 
@@ -52,14 +57,20 @@ export class ChunkStore extends TableView {
     const view = new ChunkStore(this.dbPath, this.annThreshold);
     const table = await this.open();
     if (!table) return view;
-    const version = await table.version();
+    // A clone of a damaged version (readable-clone.ts) is fixed at its version already; its versions are its own.
+    const clone = isReadableClone(table);
+    const version = `${clone ? "clone:" : ""}${await table.version()}`;
     // A view of the version that is still the latest reads the same files: opening the table again cost ~2 ms a query.
     if (this.lastView?.version === version) return this.lastView.view;
-    const pinned = await (await this.connect()).openTable(TABLE_NAME);
-    await pinned.checkout(version);
+    let pinned = table;
+    if (!clone) {
+      pinned = await (await this.connect()).openTable(TABLE_NAME);
+      await pinned.checkout(await table.version());
+    }
     view.connection = this.connection;
     view.isView = true;
     view.perVersion = this.perVersion;
+    view.viewDamage = clone ? await this.damage() : null;
     await view.adopt(pinned);
     this.lastView = { version, view };
     return view;
@@ -100,7 +111,7 @@ export class ChunkStore extends TableView {
   async openForWrite(dimensions: number, firstRows: ChunkRow[], staged = false): Promise<{ table: Table; created: boolean }> {
     if (!this.writeReady) this.checkPath(true);
     await this.settleStagedWrite(staged);
-    let table = await this.open();
+    let table = await this.openWritable();
     let created = false;
     if (!table) {
       const opened = await openOrCreate(await this.connect(), this.dbPath, firstRows, dimensions);
@@ -114,7 +125,7 @@ export class ChunkStore extends TableView {
       this.columns = new Set((await table.schema()).fields.map((f) => f.name));
       // Before the indexes: the full-text indexes move onto the search columns only once every row has them.
       await backfillSearchColumns(table);
-      this.writeReady = await ensureIndexes(table);
+      this.writeReady = (await ensureIndexes(table)).complete;
     }
     return { table, created };
   }
@@ -129,53 +140,92 @@ export class ChunkStore extends TableView {
     const token = randomBytes(6).toString("hex");
     for (const row of rows) stampRow(row, token);
     const { table, created } = await this.openForWrite(dimensions, rows);
+    // Named before the rows land (after, for a table these rows created): see source-catalog.ts.
+    await this.recordSources(rows, table);
     if (created) return;
     await swapIn(table, rows, sources, this.dbPath);
+  }
+
+  /** Records the data and url sources among `rows` in the index's catalog of sources a sync cannot rebuild (source-catalog.ts). */
+  async recordSources(rows: Pick<ChunkRow, "source" | "source_type">[], table?: Table): Promise<void> {
+    const kept = new Map(rows.filter((r) => r.source_type !== "file").map((r) => [r.source, r.source_type]));
+    if (kept.size === 0) return;
+    const writable = table ?? (await this.openWritable());
+    if (writable) await recordSources(writable, [...kept].map(([source, type]) => ({ source, type })));
+  }
+
+  /** Data and url sources recorded in the catalog, name -> type. */
+  async recordedSources(): Promise<Map<string, ChunkRow["source_type"]>> {
+    const table = await this.open();
+    return table ? recordedSources(await table.schema()) : new Map();
+  }
+
+  /**
+   * Start of a sync: drops the fragments whose data files are lost or cut
+   * short and rebuilds missing or unreadable indexes (index-repair.ts), so
+   * what follows reads and writes a whole table.
+   */
+  async repair(): Promise<IndexRepair | null> {
+    await this.settleStagedWrite();
+    const table = await this.openStored();
+    if (!table) return null;
+    try {
+      return await repairTable(table, this.dbPath);
+    } finally {
+      this.damageWatch.forget();
+      this.lastView = null;
+    }
   }
 
   /** Points moved files' chunks at their new paths, many files per commit; each file moves whole or not at all. */
   async moveSources(moves: SourceMove[]): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (table) await moveSources(table, this.columns, moves, this.dbPath);
   }
 
   /** Records new mtimes of files whose bytes were unchanged, so the next sync need not hash them again. */
   async updateMtimes(updates: { source: string; mtime: number }[]): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (table) await updateMtimes(table, updates);
   }
 
-  /** Deletes a source's chunks; returns how many there were. */
-  async deleteSource(source: string): Promise<number> {
+  /**
+   * Deletes a source's chunks, and its name from the catalog first (a crash
+   * between leaves rows the next sync records again); returns how many chunks
+   * there were and whether a recorded name went, which a lost data or url
+   * source has without chunks.
+   */
+  async deleteSource(source: string): Promise<{ chunks: number; forgotten: boolean }> {
     await this.settleStagedWrite();
-    const table = await this.open();
-    if (!table) return 0;
+    const table = await this.openWritable();
+    if (!table) return { chunks: 0, forgotten: false };
+    const forgotten = await forgetSources(table, [source]);
     const filter = `source = ${sqlString(source)}`;
-    const count = await table.countRows(filter);
-    if (count > 0) await table.delete(filter);
-    return count;
+    const chunks = await table.countRows(filter);
+    if (chunks > 0) await table.delete(filter);
+    return { chunks, forgotten };
   }
 
   /** Deletes many sources, a batch per commit. */
   async deleteSources(sources: string[]): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (table) await deleteSources(table, sources);
   }
 
   /** End of a sync: compacts, folds new rows into the indexes and prunes old versions once enough rows wait (compactIfDue in table-upkeep.ts). */
   async optimize(): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (table) await compactIfDue(table, this.annThreshold);
   }
 
   /** After a single-file ingest: compacts only once small fragments have piled up. */
   async tidy(): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (table) await compactIfFragmented(table, this.annThreshold);
   }
 
@@ -254,7 +304,7 @@ export class ChunkStore extends TableView {
   /** Gives waiting rows their vectors, in one commit, under the same model checks as any write. */
   async fillVectors(dimensions: number, updates: { id: string; vector: Float32Array }[]): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (!table || updates.length === 0) return;
     checkDimensions(this.dbPath, await table.schema(), dimensions);
     await ensureWriteModel(table, this.dbPath, this.binding);

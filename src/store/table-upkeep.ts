@@ -75,15 +75,17 @@ export async function lostIndexFolders(table: Table, tableDir: string): Promise<
 }
 
 /**
- * Builds whatever index is missing or unreadable; false when one could not be
- * built this time. The full-text tokenizer keeps LanceDB's defaults (lower
- * case, English stemming and stop words, ASCII folding); Russian words arrive
- * already stemmed (keyword-text.ts). Once the search columns are indexed, the
- * full-text indexes a table built before them had on text and title are
- * dropped: every optimize would otherwise keep updating them for nothing.
+ * Builds whatever index is missing or unreadable, and says which it built;
+ * `complete` is false when one could not be built this time. The full-text
+ * tokenizer keeps LanceDB's defaults (lower case, English stemming and stop
+ * words, ASCII folding); Russian words arrive already stemmed
+ * (keyword-text.ts). Once the search columns are indexed, the full-text
+ * indexes a table built before them had on text and title are dropped: every
+ * optimize would otherwise keep updating them for nothing.
  */
-export async function ensureIndexes(table: Table): Promise<boolean> {
+export async function ensureIndexes(table: Table): Promise<{ built: string[]; complete: boolean }> {
   const lance = await loadLanceDb();
+  const built: string[] = [];
   let complete = true;
   const broken = new Set(await brokenIndexes(table));
   for (const column of [...(await missingIndexes(table)), ...broken]) {
@@ -91,6 +93,7 @@ export async function ensureIndexes(table: Table): Promise<boolean> {
     const config = REQUIRED_INDEXES[column] === "fts" ? lance.Index.fts({ withPosition: false }) : lance.Index.btree();
     try {
       await table.createIndex(column, { config, replace: true });
+      built.push(column);
     } catch {
       // Best effort: another writer building the same index at the same moment wins the commit. Unindexed
       // rows are still searched (LanceDB scans them), and the next write tries again.
@@ -98,7 +101,7 @@ export async function ensureIndexes(table: Table): Promise<boolean> {
     }
   }
   if (complete) await dropRetiredIndexes(table);
-  return complete;
+  return { built, complete };
 }
 
 /** Full-text indexes on columns keyword search no longer reads (text and title before the search columns). */

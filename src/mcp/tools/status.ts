@@ -60,6 +60,11 @@ export const statusTool = defineTool({
     pendingVectorNote: z.string().optional(),
     schemeWarning: z.string().optional(),
     indexError: z.string().optional(),
+    indexDamage: z.string().optional().describe("Data files of the index that are lost or damaged, the chunks they held, and the fix (sync repairs it). Searches and reads answer from the rest meanwhile."),
+    lostSources: z
+      .array(z.object({ source: z.string(), sourceType: z.string(), problem: z.string() }))
+      .optional()
+      .describe("ingest_data and ingest_url items whose chunks were lost with a damaged data file, with the fix; present only when there are any."),
     indexWarning: z.string().optional(),
     ignoreFiles: z.array(z.object({ path: z.string(), rules: z.number() })).optional(),
     rootWarnings: z.array(z.string()).optional(),

@@ -37,6 +37,11 @@ export const syncStatusTool = defineTool({
     unsupported: z.record(z.string(), z.number()).describe('Files no converter reads, by extension: {".key": 3}.'),
     error: z.string().nullable(),
     notice: z.string().optional().describe("Set when no embedding model could load: files were stored for keyword search only and get vectors at the next sync with a model."),
+    repair: z.string().optional().describe("Set when the sync repaired a damaged index first: the lost data files it dropped (their files were ingested again) or the indexes it rebuilt."),
+    lostSources: z
+      .array(z.object({ source: z.string(), sourceType: z.string(), problem: z.string() }))
+      .optional()
+      .describe("ingest_data and ingest_url items whose chunks were lost with a damaged data file: no sync can rebuild them; ingest them again or delete them."),
   }),
   annotations: READ_ONLY,
   run: (args, ctx) => ({ ...syncJobs(ctx).status(args.jobId) }),
