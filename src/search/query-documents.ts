@@ -8,6 +8,7 @@ import { joinParent } from "../chunk/join-parent.ts";
 import { AppError } from "../errors.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
 import type { ChunkStore, Hit, SectionChunk } from "../store/chunk-store.ts";
+import { lanceReason } from "../store/lost-fragments.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { scopeFilter } from "../scan/scope.ts";
 import { fuseRankings, hitKey, vectorOnly, type Fused } from "./fusion.ts";
@@ -81,7 +82,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     searchKept((limit, where) => store.keywordSearch(input.query, limit, where), candidates, scoped, labelled).then(
       (hits) => hits.map((h) => ({ ...h, distance: null })),
       (error) => {
-        app.log(`keyword search failed, ranking by vectors only: ${(error as Error).message}`);
+        app.log(`keyword search failed, ranking by vectors only: ${lanceReason(error)} (a sync rebuilds an index whose files were lost)`);
         return null;
       },
     );

@@ -4,31 +4,27 @@
  * (a merge-insert that deletes the source's other rows), so a reader sees the
  * old set or the new one, never a mix; moves and deletes are single commits
  * too. LanceDB retries a commit that conflicts with another writer's.
- * Reaching the table (connection, version, staged-write pinning) is
- * table-view.ts's; this file reads and writes through it.
+ * Reaching the table (connection, version, staged-write pinning, lost data
+ * files) is table-view.ts's, the reads are store-reads.ts's; this file adds
+ * the writes, the snapshot a request reads through, and sync's repair.
  */
 import type { Table } from "@lancedb/lancedb";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { AppError } from "../errors.ts";
-import { isLocalPath } from "../config/db-location.ts";
 import { checkDimensions, stampRow, swapIn } from "./table-writes.ts";
-import { checkSearchModel, ensureWriteModel, readIndexModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
+import { checkSearchModel, ensureWriteModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
 import { openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { deleteSources, moveSources, updateMtimes, type SourceMove } from "./source-writes.ts";
-import { chunkSchema, schemaVectorWidth, sqlString, type ChunkRow } from "./chunk-row.ts";
-import { countPending, pendingChunks, pendingSources, writeVectors, type PendingChunk } from "./pending-vectors.ts";
-import type { SourceSummary } from "./source-summary.ts";
-import { TableView } from "./table-view.ts";
-import { backfillSearchColumns, keywordColumns, missingNow } from "./search-columns.ts";
-import { keywordSearch, listSources, resultRows, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
-import { tablePlan } from "./vector-index.ts";
+import { chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
+import { writeVectors } from "./pending-vectors.ts";
+import { StoreReads } from "./store-reads.ts";
+import { backfillSearchColumns } from "./search-columns.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
-import { brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
+import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
 import { isReadableClone } from "./readable-clone.ts";
 import { repairTable, type IndexRepair } from "./index-repair.ts";
-import { forgetSources, recordedSources, recordSources } from "./source-catalog.ts";
+import { forgetSources, recordSources } from "./source-catalog.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
 export type { Hit, SectionChunk } from "./chunk-reads.ts";
@@ -37,7 +33,7 @@ export type { SourceMove } from "./source-writes.ts";
 export type { IndexRepair } from "./index-repair.ts";
 export type { IndexDamage } from "./index-damage.ts";
 
-export class ChunkStore extends TableView {
+export class ChunkStore extends StoreReads {
   /** Indexes and columns are checked once per process, on the first write. */
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */
@@ -154,12 +150,6 @@ export class ChunkStore extends TableView {
     if (writable) await recordSources(writable, [...kept].map(([source, type]) => ({ source, type })));
   }
 
-  /** Data and url sources recorded in the catalog, name -> type. */
-  async recordedSources(): Promise<Map<string, ChunkRow["source_type"]>> {
-    const table = await this.open();
-    return table ? recordedSources(await table.schema()) : new Map();
-  }
-
   /**
    * Start of a sync: drops the fragments whose data files are lost or cut
    * short and rebuilds missing or unreadable indexes (index-repair.ts), so
@@ -246,61 +236,6 @@ export class ChunkStore extends TableView {
     this.modelCheckedAt = checked;
   }
 
-  /** The model the index records, or null (no index, or one built before models were recorded). */
-  async recordedModel(): Promise<IndexModel | null> {
-    const table = await this.open();
-    return table ? readIndexModel(await table.schema()) : null;
-  }
-
-  /** Index columns whose index is missing or unreadable (status reports them; the next write rebuilds them). */
-  async unusableIndexes(): Promise<string[]> {
-    const table = await this.open();
-    if (!table) return [];
-    // A local index is checked by its folders; elsewhere (object storage later) by probing.
-    const damaged = isLocalPath(this.dbPath) ? await lostIndexFolders(table, join(this.dbPath, `${TABLE_NAME}.lance`)) : await brokenIndexes(table);
-    return [...missingNow(await missingIndexes(table), (await table.listIndices()).flatMap((i) => i.columns)), ...damaged];
-  }
-
-  async sourceChunks(source: string, from?: number, to?: number): Promise<Meta[]> {
-    const table = await this.open();
-    return table ? sourceChunks(table, this.columns, source, from, to) : [];
-  }
-
-  /** The chunks of the given sections, and the given section-less chunks: what an answer shows (chunk-reads.ts). */
-  async resultRows(parentIds: string[], loose: { source: string; chunk_index: number }[]): Promise<SectionChunk[]> {
-    const table = await this.open();
-    return table ? resultRows(table, this.columns, parentIds, loose) : [];
-  }
-
-  async listSources(): Promise<SourceSummary[]> {
-    const table = await this.open();
-    return table ? listSources(table) : [];
-  }
-
-  /** The vector width of the table, or null when there is no table yet. */
-  async vectorWidth(): Promise<number | null> {
-    const table = await this.open();
-    if (!table) return null;
-    return schemaVectorWidth(await table.schema()) ?? null;
-  }
-
-  /** Chunks stored in keyword-only mode that still wait for their vectors. */
-  async pendingCount(): Promise<number> {
-    const table = await this.open();
-    return table ? this.atVersion(table, "pending", countPending) : 0;
-  }
-
-  /** Sources with chunks waiting for vectors, each with how many. */
-  async pendingSources(): Promise<Map<string, number>> {
-    const table = await this.open();
-    return table ? pendingSources(table) : new Map();
-  }
-
-  async pendingChunks(sources: string[]): Promise<PendingChunk[]> {
-    const table = await this.open();
-    return table ? pendingChunks(table, sources) : [];
-  }
-
   /** Gives waiting rows their vectors, in one commit, under the same model checks as any write. */
   async fillVectors(dimensions: number, updates: { id: string; vector: Float32Array }[]): Promise<void> {
     await this.settleStagedWrite();
@@ -309,27 +244,5 @@ export class ChunkStore extends TableView {
     checkDimensions(this.dbPath, await table.schema(), dimensions);
     await ensureWriteModel(table, this.dbPath, this.binding);
     await writeVectors(table, dimensions, updates);
-  }
-
-  async countRows(filter?: string): Promise<number> {
-    const table = await this.open();
-    return table ? table.countRows(filter) : 0;
-  }
-
-  async vectorSearch(vector: Float32Array, limit: number, filter?: string): Promise<Hit[]> {
-    const table = await this.open();
-    if (!table) return [];
-    const waiting = await this.atVersion(table, "pending", countPending);
-    // How to read the vector index changes only with a commit (vector-index.ts).
-    const plan = await this.atVersion(table, "vector-plan", tablePlan);
-    return vectorSearch(table, this.columns, vector, limit, { ...plan, skipPending: waiting > 0, filter });
-  }
-
-  async keywordSearch(text: string, limit: number, filter?: string): Promise<Hit[]> {
-    const table = await this.open();
-    if (!table) return [];
-    // Which columns the full-text indexes cover changes only with a commit; listing the indexes cost ~1 ms a query.
-    const indexed = await this.atVersion(table, "keyword-columns", async (t) => keywordColumns((await t.listIndices()).flatMap((i) => i.columns)));
-    return keywordSearch(table, this.columns, indexed, text, limit, filter);
   }
 }

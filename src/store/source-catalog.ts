@@ -57,6 +57,8 @@ async function updateCatalog(table: Table, metadata: Record<string, string | nul
     } catch (error) {
       if (attempt >= ATTEMPTS || !/incompatible transaction|conflict/i.test((error as Error).message)) throw error;
       await Bun.sleep(5 + Math.random() * 20 * attempt);
+      // A handle opened without read consistency would retry against the version it lost to.
+      await table.checkoutLatest();
     }
   }
 }

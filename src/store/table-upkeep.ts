@@ -5,7 +5,7 @@
  */
 import type { Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
-import { existsSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { compactingNativeHeap } from "../native/native-heap.ts";
@@ -62,16 +62,41 @@ export async function brokenIndexes(table: Table): Promise<string[]> {
 
 /**
  * Status's cheap check for the same damage on a local index: a listed index
- * whose folder is gone. Probing with queries costs ~300 ms cold (the
- * full-text index loads), too much for status; writes still probe.
+ * whose folder is gone, or lacks a file of its kind. Probing with queries
+ * costs ~300 ms cold (the full-text index loads), too much for status;
+ * writes and every sync still probe.
  */
 export async function lostIndexFolders(table: Table, tableDir: string): Promise<string[]> {
   const lost: string[] = [];
   for (const index of await table.listIndices()) {
     const column = index.columns.find((c) => c in REQUIRED_INDEXES);
-    if (column && index.indexUuid && !existsSync(join(tableDir, "_indices", index.indexUuid))) lost.push(column);
+    if (column && index.indexUuid && lacksFiles(join(tableDir, "_indices", index.indexUuid), index.indexType)) lost.push(column);
   }
   return lost;
+}
+
+/**
+ * The files LanceDB 0.31 writes for an index: a full-text index keeps
+ * metadata.lance and, per partition, docs, invert and tokens files
+ * (part_<n>_tokens.lance, or unprefixed from older writers; an index of no
+ * words has no partition); a btree keeps page_data.lance and
+ * page_lookup.lance. Other kinds are checked by their folder.
+ */
+function lacksFiles(folder: string, indexType: string): boolean {
+  let files: Set<string>;
+  try {
+    files = new Set(readdirSync(folder));
+  } catch {
+    return true;
+  }
+  if (indexType === "BTree") return !files.has("page_data.lance") || !files.has("page_lookup.lance");
+  if (indexType !== "FTS") return false;
+  const partitions = new Set<string>();
+  for (const name of files) {
+    const match = /^(part_\d+_)?(?:docs|invert|tokens)\.lance$/.exec(name);
+    if (match) partitions.add(match[1] ?? "");
+  }
+  return !files.has("metadata.lance") || [...partitions].some((p) => ["docs", "invert", "tokens"].some((part) => !files.has(`${p}${part}.lance`)));
 }
 
 /**
