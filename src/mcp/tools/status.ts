@@ -8,7 +8,7 @@ export const statusTool = defineTool({
   title: "Index status",
   description:
     "Report the configuration (roots, index path, model, hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
-    "whether any chunks predate the current chunking scheme, a missing index, each .miniragignore with its rule count, and roots that do not exist or cannot be listed. Answers even when the configuration is invalid, with configError.",
+    "whether any chunks predate the current chunking scheme, a missing index, lost or damaged index files (indexDamage, indexWarning) and ingest_data or ingest_url items that lost their chunks (lostSources), each .miniragignore with its rule count, and roots that do not exist or cannot be listed. Answers even when the configuration is invalid, with configError.",
   input: z.object({}),
   output: z.object({
     version: z.string(),

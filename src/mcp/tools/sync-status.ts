@@ -23,7 +23,7 @@ export const syncStatusTool = defineTool({
   description:
     "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts that fill in while it runs " +
     "(scanned, ingested, skipped, moved, deleted, relabelled, signed, embedded, ignored, unreadable, unsupported, failed), per-file errors, unlistedFolders (folders it could not list; " +
-    "everything indexed under them was kept), startedAt and finishedAt. Only the latest job is kept.",
+    "everything indexed under them was kept), repair and lostSources when it repaired a damaged index first, startedAt and finishedAt. Only the latest job is kept.",
   input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),
   output: z.object({
     jobId: z.string(),
