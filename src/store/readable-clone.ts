@@ -1,9 +1,10 @@
 /**
  * Reading a damaged index from what is left of it, without changing it.
  *
- * Lance reads every fragment a scan or a flat search covers, and a filter on
- * row addresses does not keep it out of the others' files (a search still
- * read the lost one), so no query form can skip a lost fragment. Instead,
+ * Lance reads every fragment a scan or a search covers. A filter on row
+ * addresses keeps a plain scan off a lost fragment, but a search, or a filter
+ * on any other column beside it, still opened the lost file (LanceDB 0.31.0),
+ * so no query form can be relied on to skip one. Instead,
  * reads go to a shallow clone (LanceDB's cloneTable: a new manifest that
  * points at the index's own data and index files, copying none) from which
  * the lost fragments are deleted: one commit in the clone, none in the

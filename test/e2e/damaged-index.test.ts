@@ -90,6 +90,9 @@ describe("a data file of the index lost or cut short", () => {
     const read = (await cli(["read", join(root, "tides.md"), "--json"], env)).json;
     expect(read.text).toContain("tides paragraph 12");
     expect(read.notice).toContain("The index lost");
+    const neighbours = (await cli(["read-neighbors", "--source=kept-note", "--chunk-index=0", "--json"], env)).json;
+    expect(neighbours.chunks.length).toBe(1);
+    expect(neighbours.notice).toContain("The index lost");
     const refused = await cli(["ingest-data", "--source=new-note", join(root, "tides.md")], env);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toContain("Other writes wait until sync has repaired it.");
