@@ -2,7 +2,7 @@
 import { CHUNK_SCHEME } from "./config/defaults.ts";
 import type { App } from "./app.ts";
 import type { Config } from "./config/load-config.ts";
-import { describeError } from "./errors.ts";
+import { AppError, describeError } from "./errors.ts";
 import { locateLanguages, tessdataFolders } from "./ocr/language-data.ts";
 import { ocrStatus } from "./ocr/ocr-status.ts";
 import { ocrSettings } from "./ocr/settings.ts";
@@ -12,6 +12,7 @@ import { labelStatus } from "./labels/label-status.ts";
 import type { IndexModel } from "./store/index-identity.ts";
 import { describeDamage, REPAIR_HINT } from "./store/index-damage.ts";
 import { lostSources } from "./store/source-catalog.ts";
+import { lanceReason } from "./store/lost-fragments.ts";
 import { countUnsigned } from "./store/signatures.ts";
 import { locateModel } from "./embed/bundled-model.ts";
 import { nativeLibDir } from "./native/lib-dir.ts";
@@ -106,7 +107,8 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     }
     if (stale > 0) report.schemeWarning = `${stale} chunks were cut by an older chunking scheme: re-sync (sync_start, or minirag-mcp sync) to rebuild them.`;
   } catch (error) {
-    report.indexError = describeError(error);
+    // A Lance error carries Rust source locations that mean nothing to a user.
+    report.indexError = error instanceof AppError ? describeError(error) : lanceReason(error);
   }
   return report;
 }

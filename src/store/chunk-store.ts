@@ -51,17 +51,17 @@ export class ChunkStore extends StoreReads {
    */
   async snapshot(): Promise<ChunkStore> {
     const view = new ChunkStore(this.dbPath, this.annThreshold);
-    const table = await this.open();
-    if (!table) return view;
+    const opened = await this.openWithVersion();
+    if (!opened) return view;
     // A clone of a damaged version (readable-clone.ts) is fixed at its version already; its versions are its own.
-    const clone = isReadableClone(table);
-    const version = `${clone ? "clone:" : ""}${await table.version()}`;
+    const clone = isReadableClone(opened.table);
+    const version = `${clone ? "clone:" : ""}${opened.version}`;
     // A view of the version that is still the latest reads the same files: opening the table again cost ~2 ms a query.
     if (this.lastView?.version === version) return this.lastView.view;
-    let pinned = table;
+    let pinned = opened.table;
     if (!clone) {
       pinned = await (await this.connect()).openTable(TABLE_NAME);
-      await pinned.checkout(await table.version());
+      await pinned.checkout(opened.version);
     }
     view.connection = this.connection;
     view.isView = true;

@@ -19,9 +19,9 @@ export class DamageWatch {
 
   constructor(private readonly dbPath: string) {}
 
-  /** The damage of the version `table` reads, or null when its files are whole. */
-  async damageOf(table: Table): Promise<IndexDamage | null> {
-    const version = await table.version();
+  /** The damage of the version `table` reads (`version`, when the caller has it already), or null when its files are whole. */
+  async damageOf(table: Table, known?: number): Promise<IndexDamage | null> {
+    const version = known ?? (await table.version());
     if (this.checked?.version !== version) {
       const damage = findLostFragments(table, this.dbPath).then((fragments) => (fragments.length ? { version, fragments } : null));
       this.checked = { version, damage };
@@ -32,9 +32,13 @@ export class DamageWatch {
   }
 
   /** What a read should use: `table` itself, or while its version is damaged, a clone without the lost fragments. */
-  async readable(table: Table): Promise<Table> {
-    const damage = await this.damageOf(table);
-    if (!damage) return table;
+  async readable(table: Table, version?: number): Promise<Table> {
+    const damage = await this.damageOf(table, version);
+    if (!damage) {
+      // Repaired (by a sync in this process or another): the clone is no longer read.
+      if (this.clone) this.retire();
+      return table;
+    }
     if (this.clone?.version !== damage.version) {
       this.retire();
       const clone = readableClone(this.dbPath, damage.version, damage.fragments);

@@ -65,6 +65,14 @@ export class TableView {
     return table && this.damageWatch.readable(table);
   }
 
+  /** As open(), with the version of the stored table it chose (a snapshot pins it): one version lookup, not two. */
+  protected async openWithVersion(): Promise<{ table: Table; version: number } | null> {
+    const stored = await this.openStored();
+    if (!stored) return null;
+    const version = await stored.version();
+    return { table: await this.damageWatch.readable(stored, version), version };
+  }
+
   /** The lost data files reads go around now, or null when the index is whole. */
   async damage(): Promise<IndexDamage | null> {
     if (this.isView) return this.viewDamage;
