@@ -36,7 +36,7 @@ beforeAll(async () => {
     expect((await run(["ingest-data", `--source=${source}`, join(notes, `${source}.txt`)], env)).exitCode).toBe(0);
   }
   expect((await run(["sync"], binaryEnv([root], reference))).exitCode).toBe(0);
-});
+}, 120_000);
 
 /** A copy of the pristine index, and the binary's environment over it. */
 function damagedCopy(): { dbPath: string; env: Record<string, string> } {
@@ -105,7 +105,7 @@ describe("a data file of the index lost or cut short", () => {
     expect((await cli(["status", "--json"], env)).json.indexDamage).toBeUndefined();
     expect(await fileRows(dbPath)).toEqual(await fileRows(reference));
     expect((await cli(["read", "--source=kept-note", "--json"], env)).json.text).toContain("The pumps run at night.");
-  });
+  }, 120_000);
 
   test("a 1-row ingest-data fragment deleted: status names the lost item; sync keeps the surviving one and names the lost one, which delete then forgets", async () => {
     const { dbPath, env } = damagedCopy();
@@ -126,7 +126,7 @@ describe("a data file of the index lost or cut short", () => {
 
     expect((await cli(["delete", "--source=lost-note"], env)).exitCode).toBe(0);
     expect((await cli(["status", "--json"], env)).json.lostSources).toBeUndefined();
-  });
+  }, 120_000);
 });
 
 describe("the full-text index's files deleted", () => {
@@ -142,7 +142,7 @@ describe("the full-text index's files deleted", () => {
     const keyword = await cli(["query", "harbour crane", "--json"], { ...env, RAG_HYBRID_WEIGHT: "1" });
     expect(keyword.stderr).not.toContain("keyword search failed");
     expect(keyword.json.results.length).toBeGreaterThan(0);
-  });
+  }, 120_000);
 });
 
 describe("an MCP server over a damaged index", () => {
@@ -186,7 +186,7 @@ describe("an MCP server over a damaged index", () => {
     } finally {
       await server.client.close();
     }
-  });
+  }, 120_000);
 });
 
 describe("a sync killed with SIGKILL while it repairs", () => {
