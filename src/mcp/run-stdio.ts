@@ -13,6 +13,7 @@ import { logLine } from "../log.ts";
 import { traceStartup } from "../config/startup-trace.ts";
 import type { ToolContext } from "./context.ts";
 import { createServer } from "./server.ts";
+import { gatedStdin } from "./stdin-gate.ts";
 import { warmUpModel, warmUpTrigger } from "./warm-up.ts";
 
 /** A configuration error becomes ctx.configError (the status tool shows it); any other error is thrown. */
@@ -46,7 +47,8 @@ export async function runStdioServer(): Promise<void> {
   const warmUp = warmUpTrigger(() => void loadApp().then(() => ctx.app && warmUpModel(ctx.app)));
   const server = createServer(ctx, config?.instructionsAppend ?? instructionsAppendFromEnv(), { onToolsListRequested: warmUp.listing, onToolsListed: warmUp.ready, ready: loadApp });
   server.oninitialized = warmUp.initialized;
-  const transport = new StdioServerTransport();
+  // Lines the SDK's transport would drop without an answer are answered at the gate (stdin-gate.ts).
+  const transport: StdioServerTransport = new StdioServerTransport(gatedStdin(process.stdin, (error) => void transport.send(error), logLine));
   transport.onclose = () => process.exit(0);
   await server.connect(transport);
   traceStartup("stdio connected");
