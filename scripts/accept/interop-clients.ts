@@ -20,7 +20,7 @@ const NPM_PREFIX = join(DIR, "npm");
 
 /** Runs a command; throws with its output's tail and `why` when it fails or cannot start. */
 function run(command: string[], why: string): string {
-  let result: ReturnType<typeof Bun.spawnSync>;
+  let result: Bun.SyncSubprocess<"pipe", "pipe">;
   try {
     result = Bun.spawnSync(command, { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
   } catch (error) {
