@@ -88,7 +88,9 @@ export function gatedStdin(input: Readable, answer: (error: JSONRPCErrorResponse
     else if (problem) answer(problem.error);
     else output.write(Buffer.concat([line, Buffer.of(NEWLINE)]));
   };
-  input.on("data", (chunk: Buffer) => {
+  input.on("data", (data: Buffer | string) => {
+    // Bytes, not text: a chunk may end inside a multi-byte character. A stream given an encoding sends strings.
+    const chunk = typeof data === "string" ? Buffer.from(data) : data;
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
       take(Buffer.concat([...pending, chunk.subarray(start, end)]));

@@ -60,8 +60,9 @@ describe("lineProblem", () => {
 });
 
 describe("gatedStdin", () => {
-  async function run(chunks: (string | Buffer)[]) {
+  async function run(chunks: (string | Buffer)[], encoding?: BufferEncoding) {
     const input = new PassThrough();
+    if (encoding) input.setEncoding(encoding);
     const answers: JSONRPCErrorResponse[] = [];
     const logs: string[] = [];
     const output = gatedStdin(input, (a) => answers.push(a), (l) => logs.push(l));
@@ -88,6 +89,12 @@ describe("gatedStdin", () => {
     const { passed, answers } = await run(["\n  \n", LIST.slice(0, 10), LIST.slice(10)]);
     expect(passed).toBe(`${LIST}\n`);
     expect(answers).toEqual([]);
+  });
+
+  test("a stream that was given an encoding, and so sends strings, is read the same", async () => {
+    const { passed, answers } = await run([`${LIST}\nhello\n`], "utf8");
+    expect(passed).toBe(`${LIST}\n`);
+    expect(answers.map((a) => a.error.code)).toEqual([-32700]);
   });
 
   test("a bad notification is logged, not answered", async () => {
