@@ -4,9 +4,11 @@
  * batch, an object that is not a JSON-RPC message), and the client waits for
  * an answer that never comes. JSON-RPC 2.0 answers such a line with -32700
  * (Parse error) or -32600 (Invalid Request): this gate does, and hands every
- * other line to the transport byte for byte. The id of a request it cannot
- * read is left out, as MCP 2025-11-25's JSONRPCErrorResponse allows (JSON-RPC
- * 2.0 writes null there, which the MCP SDKs' schemas refuse).
+ * other line to the transport byte for byte. It also holds the one cap on a
+ * line's length and answers a longer line, where the transport's own 10 MiB
+ * cap closed the server without a word. The id of a request it cannot read
+ * is left out, as MCP 2025-11-25's JSONRPCErrorResponse allows (JSON-RPC 2.0
+ * writes null there, which the TypeScript SDK's schema refuses).
  */
 import { ErrorCode, JSONRPCMessageSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, type JSONRPCErrorResponse } from "@modelcontextprotocol/sdk/types.js";
 import { PassThrough, type Readable } from "node:stream";
@@ -71,37 +73,73 @@ export function lineProblem(line: string): LineProblem | undefined {
   return { error: errorAnswer(ErrorCode.InvalidParams, `Invalid params: ${problems.join("; ") || "they do not match the MCP schema"}.`, id), notification };
 }
 
+export interface GateOptions {
+  /** Where the error answer to a bad line goes (the transport's send). */
+  answer: (error: JSONRPCErrorResponse) => void;
+  /** Where a bad notification is reported: JSON-RPC never answers one. */
+  log: (line: string) => void;
+  /** The longest line read; past it the bytes are dropped as they come and the line is answered -32600. */
+  maxLineBytes: number;
+  /** What to do instead, said in that answer. */
+  tooLongHint: string;
+}
+
+const MiB = 1024 * 1024;
+const sizeText = (bytes: number) => (bytes < MiB ? `${bytes} bytes` : `${(bytes / MiB).toFixed(1)} MiB`);
+
 /**
  * stdin as the transport should see it: only lines that are JSON-RPC
  * messages, each ending in a newline. A blank line carries no message and is
  * passed over; every other line the transport would drop goes to `answer`,
  * except a notification, which JSON-RPC never answers: that goes to `log`.
  */
-export function gatedStdin(input: Readable, answer: (error: JSONRPCErrorResponse) => void, log: (line: string) => void): Readable {
+export function gatedStdin(input: Readable, options: GateOptions): Readable {
   const output = new PassThrough();
   let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  // Bytes of a line past maxLineBytes, counted, not kept.
+  let overflow = 0;
   const take = (line: Buffer) => {
     const text = line.toString("utf8").replace(/\r$/, "");
     if (!text.trim()) return;
     const problem = lineProblem(text);
-    if (problem?.notification) log(`minirag-mcp: ignored a notification: ${problem.error.error.message}`);
-    else if (problem) answer(problem.error);
+    if (problem?.notification) options.log(`minirag-mcp: ignored a notification: ${problem.error.error.message}`);
+    else if (problem) options.answer(problem.error);
     else output.write(Buffer.concat([line, Buffer.of(NEWLINE)]));
+  };
+  const keep = (piece: Buffer) => {
+    if (overflow || pendingBytes + piece.length > options.maxLineBytes) {
+      overflow += pendingBytes + piece.length;
+      pending = [];
+      pendingBytes = 0;
+    } else if (piece.length) {
+      pending.push(piece);
+      pendingBytes += piece.length;
+    }
+  };
+  const endLine = () => {
+    if (overflow) {
+      const [size, limit] = [overflow, options.maxLineBytes].map(sizeText);
+      options.answer(errorAnswer(ErrorCode.InvalidRequest, `Invalid Request: a message of ${size}, more than the ${limit} one message may take; it was not read. ${options.tooLongHint}`));
+    } else if (pending.length) take(Buffer.concat(pending));
+    pending = [];
+    pendingBytes = 0;
+    overflow = 0;
   };
   input.on("data", (data: Buffer | string) => {
     // Bytes, not text: a chunk may end inside a multi-byte character. A stream given an encoding sends strings.
     const chunk = typeof data === "string" ? Buffer.from(data) : data;
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-      take(Buffer.concat([...pending, chunk.subarray(start, end)]));
-      pending = [];
+      keep(chunk.subarray(start, end));
+      endLine();
       start = end + 1;
     }
-    if (start < chunk.length) pending.push(chunk.subarray(start));
+    if (start < chunk.length) keep(chunk.subarray(start));
   });
   // A last line without its newline is still a message the client sent.
   input.on("end", () => {
-    if (pending.length) take(Buffer.concat(pending));
+    endLine();
     output.end();
   });
   input.on("error", (error) => output.destroy(error));

@@ -60,12 +60,12 @@ describe("lineProblem", () => {
 });
 
 describe("gatedStdin", () => {
-  async function run(chunks: (string | Buffer)[], encoding?: BufferEncoding) {
+  async function run(chunks: (string | Buffer)[], encoding?: BufferEncoding, maxLineBytes = 1024 * 1024) {
     const input = new PassThrough();
     if (encoding) input.setEncoding(encoding);
     const answers: JSONRPCErrorResponse[] = [];
     const logs: string[] = [];
-    const output = gatedStdin(input, (a) => answers.push(a), (l) => logs.push(l));
+    const output = gatedStdin(input, { answer: (a) => answers.push(a), log: (l) => logs.push(l), maxLineBytes, tooLongHint: "Send less." });
     const passed: Buffer[] = [];
     output.on("data", (b: Buffer) => passed.push(b));
     const ended = new Promise((resolve) => output.on("end", resolve));
@@ -95,6 +95,23 @@ describe("gatedStdin", () => {
     const { passed, answers } = await run([`${LIST}\nhello\n`], "utf8");
     expect(passed).toBe(`${LIST}\n`);
     expect(answers.map((a) => a.error.code)).toEqual([-32700]);
+  });
+
+  test("a line over the cap is answered -32600 and dropped as it streams; the lines around it pass", async () => {
+    const long = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ingest_data","arguments":{"content":"${"x".repeat(3000)}"}}}`;
+    // In pieces, as a pipe delivers it: the cap is met mid-line and the rest never kept.
+    const { passed, answers } = await run([`${LIST}\n${long.slice(0, 1000)}`, long.slice(1000, 2000), `${long.slice(2000)}\n${LIST}\n`], undefined, 2048);
+    expect(passed).toBe(`${LIST}\n${LIST}\n`);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]!.error.code).toBe(-32600);
+    expect(answers[0]!.error.message).toBe(`Invalid Request: a message of ${Buffer.byteLength(long)} bytes, more than the 2048 bytes one message may take; it was not read. Send less.`);
+  });
+
+  test("a line exactly at the cap passes", async () => {
+    const line = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"pad":"${"x".repeat(100)}"}}}`;
+    const { passed, answers } = await run([`${line}\n`], undefined, Buffer.byteLength(line));
+    expect(answers).toEqual([]);
+    expect(passed).toBe(`${line}\n`);
   });
 
   test("a bad notification is logged, not answered", async () => {
