@@ -99,10 +99,13 @@ export function checkScopes(scopes: string[] | undefined, roots: string[]): Chec
       continue;
     }
     const path = absoluteScope(scope, roots);
-    const within = roots.filter((root) => isInside(root, path) && root !== path);
     if (roots.some((root) => isInside(path, root))) checked.paths.push(walkable(path, scope, roots));
-    else if (within.length) checked.paths.push(...within);
-    else throw outsideRoots(scope, roots);
+    else {
+      // A scope that holds roots ("/", a parent folder) is walked as those roots and no further.
+      const held = roots.filter((root) => isInside(root, path));
+      if (!held.length) throw outsideRoots(scope, roots);
+      checked.paths.push(...held);
+    }
     checked.all.push(path);
   }
   return checked;
