@@ -7,12 +7,14 @@
  * tool call, and the model then loads in the background (warm-up.ts).
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { DEFAULT_MAX_FILE_SIZE } from "../config/defaults.ts";
 import { instructionsAppendFromEnv, loadConfig, type Config } from "../config/load-config.ts";
 import { AppError } from "../errors.ts";
 import { logLine } from "../log.ts";
 import { traceStartup } from "../config/startup-trace.ts";
 import type { ToolContext } from "./context.ts";
 import { createServer } from "./server.ts";
+import { gatedStdin } from "./stdin-gate.ts";
 import { warmUpModel, warmUpTrigger } from "./warm-up.ts";
 
 /** A configuration error becomes ctx.configError (the status tool shows it); any other error is thrown. */
@@ -46,7 +48,17 @@ export async function runStdioServer(): Promise<void> {
   const warmUp = warmUpTrigger(() => void loadApp().then(() => ctx.app && warmUpModel(ctx.app)));
   const server = createServer(ctx, config?.instructionsAppend ?? instructionsAppendFromEnv(), { onToolsListRequested: warmUp.listing, onToolsListed: warmUp.ready, ready: loadApp });
   server.oninitialized = warmUp.initialized;
-  const transport = new StdioServerTransport();
+  // Lines the SDK's transport would drop without an answer are answered at the gate (stdin-gate.ts), and so is a
+  // line too long to read: the transport's own 10 MiB cap closed the server without a word, so the gate holds the cap.
+  const maxFileSize = config?.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+  const gate = gatedStdin(process.stdin, {
+    answer: (error) => void transport.send(error),
+    log: logLine,
+    // ingest_data content of MAX_FILE_SIZE, even with every character escaped to two, and room for the rest of the call.
+    maxLineBytes: 2 * maxFileSize + 1024 * 1024,
+    tooLongHint: `ingest_data takes up to MAX_FILE_SIZE (${maxFileSize} bytes) of content; put larger content in a file under a root and use ingest_file.`,
+  });
+  const transport: StdioServerTransport = new StdioServerTransport(gate, process.stdout, { maxBufferSize: Number.MAX_SAFE_INTEGER });
   transport.onclose = () => process.exit(0);
   await server.connect(transport);
   traceStartup("stdio connected");

@@ -13,7 +13,7 @@ import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
 import { scanRoots } from "../scan/scan-roots.ts";
-import { inScope } from "../scan/scope.ts";
+import { checkScopes, inScope } from "../scan/scope.ts";
 import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
 import { labelListing, type ListLabelInput } from "../labels/list-labels.ts";
 
@@ -42,12 +42,15 @@ export interface FileListing {
 }
 
 /** `labels` filters and sorts by document labels and dates (labels/list-labels.ts). */
-export async function listFiles(app: App, scope?: string[], labels: ListLabelInput = {}): Promise<FileListing> {
+export async function listFiles(app: App, scopes?: string[], labels: ListLabelInput = {}): Promise<FileListing> {
   const roots = app.config.roots;
+  // Refused before the walk: a path scope outside the roots. Only path scopes are walked; ids and URL prefixes are matched.
+  const checked = checkScopes(scopes, roots);
+  const scope = checked?.all;
   const sources = new Map((await app.store.listSources()).map((s) => [s.source, s]));
-  const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scope);
+  const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, checked?.paths);
   const indexedFiles = [...sources.values()].filter((s) => s.sourceType === "file" && inScope(s.source, scope)).map((s) => s.source);
-  for (const root of emptiedRoots(roots, scan.files.map((f) => f.path), indexedFiles, scope)) {
+  for (const root of emptiedRoots(roots, scan.files.map((f) => f.path), indexedFiles, checked?.paths)) {
     if (!scan.unlisted.some((u) => isInside(root, u.folder))) scan.unlisted.push({ folder: root, isRoot: true, reason: EMPTY_ROOT_REASON });
   }
   const files: ListedFile[] = [];

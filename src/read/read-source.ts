@@ -91,6 +91,7 @@ function ownTextOf(row: { text: string; context_lines?: number | null; scheme: n
 
 export async function deleteSource(app: App, source: string): Promise<{ source: string; deletedChunks: number }> {
   const deletedChunks = await app.store.deleteSource(source);
-  if (deletedChunks === 0) throw notIndexed(source);
+  // Not "ingest it first": there is nothing to delete, and nothing to ingest for that.
+  if (deletedChunks === 0) throw new AppError("SOURCE_NOT_FOUND", `${source} is not in the index; nothing was deleted.`, "list_files (minirag-mcp list) shows what is indexed.");
   return { source, deletedChunks };
 }

@@ -14,6 +14,7 @@ import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import { AppError, describeError } from "../errors.ts";
 import { isInside, isInsideRoots } from "./containment.ts";
+import { checkScopePath } from "./scope.ts";
 import { excludedBy, excludedWithParents, loadRootRules, type RootRules } from "./ignore-rules.ts";
 
 export interface ScannedFile {
@@ -128,7 +129,8 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
     for (const folder of folders) await visit(folder, false);
   };
 
-  for (const start of under ?? roots) {
+  // The walk's own guard: whatever a caller passes, no folder outside the roots is listed.
+  for (const start of under?.map((path) => checkScopePath(path, roots)) ?? roots) {
     if (blocked(start)) continue;
     const s = await stat(start).catch(() => null);
     if (s?.isFile()) {
