@@ -41,7 +41,8 @@ export async function fusedStandin(): Promise<string> {
     if (digest !== STANDIN_SHA256) throw new Error(`the fused stand-in came out as sha256 ${digest}, not ${STANDIN_SHA256}: the script, the packages or the source model changed`);
     renameSync(temp, model);
   } finally {
-    rmSync(temp, { force: true });
+    // With the script's own scratch files (470 MB each), left behind when it fails.
+    for (const path of [temp, `${temp}.fp32.onnx`, `${temp}.fused-fp32.onnx`]) rmSync(path, { force: true });
   }
   for (const file of ["tokenizer.json", "tokenizer_config.json"]) copyFileSync(join(SOURCE, file), join(dir, file));
   writeFileSync(join(dir, "minirag-profile.json"), JSON.stringify({ queryPrefix: "", passagePrefix: "", pooling: "mean", normalize: true, maxLength: 128 }));
