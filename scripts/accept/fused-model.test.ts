@@ -12,7 +12,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { geluAsDivision } from "../../src/embed/gelu-division.ts";
 import { residualNormCount } from "../../src/embed/residual-norms.ts";
-import { opTypes } from "../../test/embed/optimised-graph.ts";
+import { sessionOptions } from "../../src/embed/model-session.ts";
+import { opTypes, optimisedOps } from "../../test/embed/optimised-graph.ts";
 import { BINARY, FIXTURES, runCli, tempDir } from "../../test/helpers.ts";
 import { fusedStandin, STANDIN_FILE } from "./fused-standin.ts";
 
@@ -44,6 +45,15 @@ describe("the fused stand-in", () => {
     expect(geluAsDivision(bytes)).toBeNull();
     expect(residualNormCount(bytes)).toBe(0);
   });
+
+  test("ORT optimises it to the same graph with the SkipLayerNorm setting as without: the setting has nothing to act on, which is why it is left out", async () => {
+    const bytes = readFileSync(join(model, STANDIN_FILE));
+    const { optimization } = sessionOptions("never").extra as { optimization: Record<string, unknown> };
+    expect(optimization).toBeDefined();
+    const plain = await optimisedOps(bytes);
+    expect(plain.filter((op) => op === "SkipLayerNormalization")).toHaveLength(24);
+    expect(await optimisedOps(bytes, { optimization })).toEqual(plain);
+  }, 300_000);
 
   test("syncs and answers through the compiled binary (each query loading the optimised copy the sync cached), and vectors alone find the right paragraph", () => {
     const sync = runCli(["sync", "--json"], { exe: [BINARY], cwd: DOCS, env });

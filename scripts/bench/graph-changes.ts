@@ -23,6 +23,7 @@ import { createCachedSession, sessionFromModelFile } from "../../src/embed/optim
 import { residualNormCount } from "../../src/embed/residual-norms.ts";
 import { loadOnnxRuntime } from "../../src/native/onnxruntime.ts";
 import { fusedStandin } from "../accept/fused-standin.ts";
+import { opTypes, optimisedModel } from "../../test/embed/optimised-graph.ts";
 import { CORPUS } from "./lib/datasets.ts";
 import { tempDir } from "./lib/setup.ts";
 import { median } from "./lib/stats.ts";
@@ -70,6 +71,9 @@ const rewrite = geluAsDivision(bytes);
 console.log(`GELU as a division: ${rewrite ? `${rewrite.rewritten} Mul nodes to rewrite` : "no Mul(x, 1/sqrt 2) feeding an Erf: not applied"}`);
 
 const residualNorms = residualNormCount(bytes);
+// Deterministic, unlike the timings: whether the setting changes the graph ORT runs at all.
+const [opsWith, opsWithout] = await Promise.all([true, false].map((r) => optimisedModel(bytes, { optimization: (sessionOptions("never", false, undefined, r).extra as { optimization?: unknown }).optimization ?? {} })));
+console.log(`SkipLayerNorm fusion off: ORT's optimised graph ${JSON.stringify(opTypes(opsWith!)) === JSON.stringify(opTypes(opsWithout!)) ? "is the same" : "differs"} with and without the setting (${opTypes(opsWith!).length} and ${opTypes(opsWithout!).length} nodes)`);
 const withSetting = await sessionFromModelFile(ort, folder.onnxPath, sessionOptions("during-runs", false, undefined, true));
 const withoutSetting = await sessionFromModelFile(ort, folder.onnxPath, sessionOptions("during-runs", false, undefined, false));
 const skip = await alternate({ "with the setting": () => embedAll(withSetting), "without it": () => embedAll(withoutSetting) });
