@@ -10,6 +10,7 @@ import { rootHealth } from "./scan/root-health.ts";
 import { dbPathProblem } from "./store/db-path.ts";
 import { labelStatus } from "./labels/label-status.ts";
 import type { IndexModel } from "./store/index-identity.ts";
+import type { ModelChoice } from "./store/model-choice.ts";
 import { countUnsigned } from "./store/signatures.ts";
 import { locateModel } from "./embed/bundled-model.ts";
 import { nativeLibDir } from "./native/lib-dir.ts";
@@ -20,7 +21,10 @@ export interface StatusReport {
   configError?: string;
   roots?: string[];
   dbPath?: string;
+  /** The model a sync or query would embed with. */
   model?: string;
+  /** Why that model: MODEL_NAME, the index's record, an index older than records, or a new index (store/model-choice.ts). */
+  modelReason?: string;
   /** The model the index records (index-identity.ts); absent without an index or for one built before models were recorded. */
   indexModel?: IndexModel;
   hybridWeight?: number;
@@ -35,23 +39,25 @@ export interface StatusReport {
   [key: string]: unknown;
 }
 
-/** The part of status that needs no index: what the configuration says. */
-export function configStatus(config: Config): StatusReport {
+/** The part of status that needs no index: what the configuration says, with the model the index chose when it could be read. */
+export function configStatus(config: Config, choice?: ModelChoice): StatusReport {
+  const model = choice?.name ?? config.modelName;
   return {
     version: VERSION,
     roots: config.roots,
     dbPath: config.dbPath,
-    model: config.modelName,
+    model,
+    ...(choice && { modelReason: choice.why }),
     hybridWeight: config.hybridWeight,
     chunkScheme: CHUNK_SCHEME,
     ...ocrStatus(ocrSettings(config)),
-    ...foundFiles(config),
+    ...foundFiles(config, model),
   };
 }
 
 /** Where this executable found its native libraries, the model and OCR language data (install problems show here first). */
-function foundFiles(config: Config): Partial<StatusReport> {
-  const model = locateModel(config.modelName, config.cacheDir);
+function foundFiles(config: Config, modelName: string | undefined): Partial<StatusReport> {
+  const model = modelName ? locateModel(modelName, config.cacheDir) : null;
   const tessdata = locateLanguages(ocrSettings(config).languages, tessdataFolders(config.cacheDir)).found;
   return {
     buildTarget: BUILD_TARGET,
@@ -67,7 +73,9 @@ export function configErrorStatus(message: string): StatusReport {
 
 /** Config status plus index figures; an index that cannot be opened is reported, not thrown. */
 export async function fullStatus(app: App): Promise<StatusReport> {
-  const report: StatusReport = { ...configStatus(app.config), ...rootHealth(app.config.roots) };
+  // Unset MODEL_NAME is resolved by reading the index; one that cannot be read is reported below, and the model with it.
+  const choice = dbPathProblem(app.config.dbPath, false) ? undefined : await app.modelChoice().catch(() => undefined);
+  const report: StatusReport = { ...configStatus(app.config, choice), ...rootHealth(app.config.roots) };
   // Only with a classify.toml; an index that cannot be opened counts as empty here and is reported below.
   const labels = await labelStatus(app.store.exists() && !dbPathProblem(app.config.dbPath, false) ? await app.store.open().catch(() => null) : null, app.config.roots);
   if (labels) report.labels = labels;
@@ -84,7 +92,7 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     report.staleChunkCount = stale;
     const recorded = await app.store.recordedModel();
     if (recorded) report.indexModel = recorded;
-    else if (sources.length > 0) report.indexModelNote = "The index does not record which model built it (it predates model records); the next sync or ingest records the current model if its vector width matches.";
+    else if (sources.length > 0) report.indexModelNote = "The index does not record which model built it (it predates model records); the next sync or ingest records the model in use (`model`, for the reason in `modelReason`) if its vector width matches.";
     const waiting = await app.store.pendingCount();
     if (waiting > 0) {
       report.pendingVectorCount = waiting;

@@ -6,14 +6,14 @@ import { isAbsolute, join, resolve } from "node:path";
 import { AppError } from "../errors.ts";
 import { defaultCacheDir, homeDir } from "./cache-dir.ts";
 import { localDbPath } from "./db-location.ts";
-import { DEFAULT_MODEL } from "./defaults.ts";
 import { ENV_NAMES, EnvConfig } from "./env-schema.ts";
 
 export interface Config {
   roots: string[];
   dbPath: string;
   cacheDir: string;
-  modelName: string;
+  /** MODEL_NAME (or --model-name) as set; unset, the index chooses (store/model-choice.ts). */
+  modelName?: string;
   maxFileSize: number;
   /** CHUNK_TOKEN_BUDGET; unset means "follow the model" (chunkBudget() resolves it once the model is known). */
   chunkTokenBudget?: number;
@@ -82,12 +82,12 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const givenDbPath = flagDbPath || e.DB_PATH;
   const dbPath = givenDbPath && localDbPath(givenDbPath, flagDbPath ? "--db-path" : "DB_PATH");
   const cacheDir = flags.cacheDir?.trim() || e.CACHE_DIR;
-  const modelName = flags.modelName?.trim() || e.MODEL_NAME || DEFAULT_MODEL;
+  const modelName = flags.modelName?.trim() || e.MODEL_NAME;
   return {
     roots,
     dbPath: dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
     cacheDir: cacheDir ? absolute(cacheDir) : defaultCacheDir(env, home),
-    modelName: modelName.startsWith("~") ? absolute(modelName) : modelName,
+    modelName: modelName?.startsWith("~") ? absolute(modelName) : modelName,
     maxFileSize: e.MAX_FILE_SIZE,
     chunkTokenBudget: e.CHUNK_TOKEN_BUDGET,
     hybridWeight: e.RAG_HYBRID_WEIGHT,

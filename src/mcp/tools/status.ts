@@ -7,7 +7,7 @@ export const statusTool = defineTool({
   name: "status",
   title: "Index status",
   description:
-    "Report the configuration (roots, index path, model, hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
+    "Report the configuration (roots, index path, the model a sync or query uses and why, hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
     "whether any chunks predate the current chunking scheme, a missing index, each .miniragignore with its rule count, and roots that do not exist or cannot be listed. Answers even when the configuration is invalid, with configError.",
   input: z.object({}),
   output: z.object({
@@ -15,7 +15,8 @@ export const statusTool = defineTool({
     configError: z.string().optional(),
     roots: z.array(z.string()).optional(),
     dbPath: z.string().optional(),
-    model: z.string().optional(),
+    model: z.string().optional().describe("The embedding model a sync or query uses"),
+    modelReason: z.string().optional().describe("Why that model: MODEL_NAME, the model the index records, an index older than model records (the old default), or the default for a new index"),
     indexModel: IndexModel.optional(),
     indexModelNote: z.string().optional(),
     hybridWeight: z.number().optional(),
