@@ -43,7 +43,7 @@ describe("minirag-mcp find", () => {
   test("the terms are shown as they were typed, quotes only where the user put them, joined by the match mode", () => {
     // A quoted term was shown JSON-escaped: "\"акт\"".
     const quoted = runCli(["find", ...flags, '"акт"']);
-    expect(quoted.stdout.split("\n")[0]).toBe('1 of 5 documents mention "акт" (2 chunks)');
+    expect(quoted.stdout.split("\n")[0]).toBe('1 of 5 documents mention "акт" (1 chunk)');
     expect(quoted.stdout).not.toContain("\\");
     expect(runCli(["find", ...flags, "акт", "сверки"]).stdout.split("\n")[0]).toStartWith("1 of 5 documents mention акт and сверки (");
     expect(runCli(["find", ...flags, "--any", '"акт"', '"контакт"']).stdout.split("\n")[0]).toStartWith('2 of 5 documents mention "акт" or "контакт" (');
