@@ -45,6 +45,21 @@ const optionalPath = z
 const TRUE = new Set(["1", "true", "yes", "on"]);
 const FALSE = new Set(["0", "false", "no", "off", ""]);
 
+/** A switch: 1/true/yes/on or 0/false/no/off, any case; unset or blank is the default. */
+function switchVar(fallback: boolean) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const v = (raw ?? "").trim().toLowerCase();
+      if (v === "") return fallback;
+      if (TRUE.has(v)) return true;
+      if (FALSE.has(v)) return false;
+      ctx.addIssue({ code: "custom", message: "must be one of 1, true, yes, on, 0, false, no, off" });
+      return z.NEVER;
+    });
+}
+
 const baseDirs = z
   .string()
   .optional()
@@ -94,16 +109,9 @@ export const EnvConfig = z.object({
     .string()
     .optional()
     .transform((v) => (v?.trim() ? v.trim() : undefined)),
-  ALLOW_PRIVATE_URLS: z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      const v = (raw ?? "").trim().toLowerCase();
-      if (TRUE.has(v)) return true;
-      if (FALSE.has(v)) return false;
-      ctx.addIssue({ code: "custom", message: "must be one of 1, true, yes, on, 0, false, no, off" });
-      return z.NEVER;
-    }),
+  ALLOW_PRIVATE_URLS: switchVar(false),
+  /** The MCP server follows changes in the roots by itself (src/watch/); ours, not the reference's. */
+  RAG_WATCH: switchVar(true),
   /** Where model files are downloaded from; huggingface_hub's own variable name. */
   HF_ENDPOINT: optionalPath,
   /** Where missing OCR language data is downloaded from (a folder of <code>.traineddata files); ours. */

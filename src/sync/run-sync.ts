@@ -65,6 +65,8 @@ export interface SyncReport {
 export interface SyncOptions {
   /** A folder or file inside the roots: only it is compared with the index. */
   scope?: string;
+  /** Several such paths at once (the watcher's changed files and folders: watch/plan-scopes.ts); wins over scope. */
+  scopes?: string[];
   onProgress?: (done: number, total: number, path: string) => void;
   /** Filled while the sync runs, so a job record shows live counts. */
   report?: SyncReport;
@@ -111,7 +113,7 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const report = options.report ?? emptySyncReport();
   const { counts, errors } = report;
   const roots = app.config.roots;
-  const scopes = options.scope ? [options.scope] : undefined;
+  const scopes = options.scopes?.length ? options.scopes : options.scope ? [options.scope] : undefined;
   // A large document's staged write left by a process that died is settled first, so nothing below reads a pinned old version.
   await app.store.settleStagedWrite();
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scopes);
