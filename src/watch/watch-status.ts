@@ -17,7 +17,7 @@ export interface WatchedSync {
   trigger: "start" | "changes" | "rescan" | "root back";
   /** Files and folders it compared with the index (none: every root). */
   paths: number;
-  counts: SyncCounts;
+  counts: Record<keyof SyncCounts, number>;
   errors: { source: string; error: string }[];
   error?: string;
 }

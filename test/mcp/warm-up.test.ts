@@ -21,7 +21,9 @@ const MODEL_STEPS = ["onnxruntime loaded", "tokenizer built", "model ready"];
 function env(modelName: string): Record<string, string> {
   const root = tempDir("minirag-warmup-");
   writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443." });
-  return { ...(process.env as Record<string, string>), BASE_DIR: root, DB_PATH: join(tempDir("minirag-warmup-db-"), "db"), MODEL_NAME: modelName, MINIRAG_TRACE_STARTUP: "1" };
+  // RAG_WATCH off: the live index's catch-up sync at start loads (or downloads) the model too, which is its own test's
+  // subject (test/e2e/watch-start.test.ts); these watch the background load alone.
+  return { ...(process.env as Record<string, string>), BASE_DIR: root, DB_PATH: join(tempDir("minirag-warmup-db-"), "db"), MODEL_NAME: modelName, MINIRAG_TRACE_STARTUP: "1", RAG_WATCH: "false" };
 }
 
 /**
