@@ -28,6 +28,8 @@ export interface PlanContext {
   wasFolder: (path: string) => boolean;
   /** Symlinked files by their target's real path: a changed target changes what its links index. */
   linksTo?: (realPath: string) => string[];
+  /** The real path a symlinked file points (or, gone now, pointed) at: the scan indexes one of the two paths, so both are looked at. */
+  targetOf?: (linkPath: string) => string | null;
 }
 
 /** More scopes than this become their folders, then the roots: past it, comparing each indexed source with each scope costs more than a walk. */
@@ -83,6 +85,8 @@ export function planScopes(paths: Iterable<string>, ctx: PlanContext, maxScopes 
       scopes.add(path);
       continue;
     }
+    const target = ctx.targetOf?.(path);
+    if (target && rootOf(target, ctx.roots) && ctx.entry(target) === "file") scopes.add(target);
     if ((kind === "file" || kind === "link-to-file") && ctx.extensions.has(extname(path).toLowerCase())) {
       scopes.add(path);
       for (const link of ctx.linksTo?.(path) ?? []) scopes.add(link);

@@ -41,6 +41,8 @@ export class TreeWatch {
   /** Symlinked file -> its target's real path, and the reverse. */
   private readonly linkTarget = new Map<string, string>();
   private readonly linksByTarget = new Map<string, Set<string>>();
+  /** Links gone (or pointed elsewhere) since the last plan, with the target they had. */
+  private readonly formerTargets = new Map<string, string>();
   private toInspect = new Set<string>();
   private inspecting: Promise<void> | null = null;
   private closed = false;
@@ -72,6 +74,11 @@ export class TreeWatch {
 
   linksTo(realPath: string): string[] {
     return [...(this.linksByTarget.get(realPath) ?? [])];
+  }
+
+  /** The target a symlinked file points at, or pointed at before it went. */
+  targetOf(linkPath: string): string | null {
+    return this.linkTarget.get(linkPath) ?? this.formerTargets.get(linkPath) ?? null;
   }
 
   /** Resolves once the folders that appeared in events so far are watched (tests, and the watcher before it plans a sync). */
@@ -181,6 +188,9 @@ export class TreeWatch {
   private dropLink(path: string): void {
     const real = this.linkTarget.get(path);
     if (real === undefined) return;
+    // Bounded: a plan reads it a second or so later, and a flood of links must not grow it without end.
+    if (this.formerTargets.size > 10_000) this.formerTargets.clear();
+    this.formerTargets.set(path, real);
     this.linkTarget.delete(path);
     this.linksByTarget.get(real)?.delete(path);
   }

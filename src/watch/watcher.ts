@@ -368,6 +368,7 @@ export class Watcher {
       entry,
       wasFolder: (path: string) => [...this.entries.values()].some((e) => e.tree?.wasFolder(path)),
       linksTo: (real: string) => [...this.entries.values()].flatMap((e) => e.tree?.linksTo(real) ?? []),
+      targetOf: (link: string) => [...this.entries.values()].map((e) => e.tree?.targetOf(link)).find((t) => t) ?? null,
     };
   }
 }
