@@ -31,9 +31,11 @@ export const RESCAN_MS = 60_000;
 export const ROOT_CHECK_MS = 5_000;
 /** A file modified more recently than this is still being written: it waits for another quiet period. */
 export const SETTLE_MS = 500;
-/** First wait after another process held the lock or a sync failed; doubled up to RETRY_MAX_MS. */
+/** First wait after a sync failed; doubled up to RETRY_MAX_MS while it keeps failing. */
 export const RETRY_MS = 2_000;
 export const RETRY_MAX_MS = 300_000;
+/** Wait while another process holds the lock: its sync usually ends within seconds (an unchanged sync of 5,000 files takes well under one). */
+export const LOCK_RETRY_MS = 1_000;
 
 export interface WatcherDeps {
   config: Pick<Config, "roots" | "dbPath">;
@@ -289,9 +291,9 @@ export class Watcher {
     } catch (error) {
       this.carry(scopes, trigger);
       if (error instanceof AppError && error.code === "SYNC_BUSY") {
-        this.waiting = `${error.message} Retrying in ${Math.round(this.retryMs / 1000)} s.`;
+        this.waiting = `${error.message} The changes wait and are synced once it ends.`;
         this.state = "watching";
-        this.retryLater();
+        this.retryLater(LOCK_RETRY_MS);
         return;
       }
       this.waiting = undefined;
@@ -328,9 +330,8 @@ export class Watcher {
     else this.carried.push(...scopes);
   }
 
-  private retryLater(): void {
-    const wait = this.retryMs;
-    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+  private retryLater(wait = this.retryMs): void {
+    if (wait === this.retryMs) this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
     this.cancelRetry = this.clock.after(wait, () => {
       this.cancelRetry = null;
       this.kick();
