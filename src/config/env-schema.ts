@@ -8,7 +8,7 @@ import {
   DEFAULT_HYBRID_WEIGHT,
   DEFAULT_MAX_FILE_SIZE,
   DEFAULT_OCR_LANG,
-  DEFAULT_CONVERT_TIMEOUT_SECONDS, DEFAULT_OCR_MIN_CHARS_PER_PAGE,
+  DEFAULT_CONVERT_TIMEOUT_SECONDS, DEFAULT_OCR_MIN_CHARS_PER_PAGE, DEFAULT_RESCAN_INTERVAL_SECONDS,
   MAX_MODEL_LENGTH,
 } from "./defaults.ts";
 import { parseOcrLanguages } from "./ocr-languages.ts";
@@ -112,6 +112,8 @@ export const EnvConfig = z.object({
   ALLOW_PRIVATE_URLS: switchVar(false),
   /** The MCP server follows changes in the roots by itself (src/watch/); ours, not the reference's. */
   RAG_WATCH: switchVar(true),
+  /** Seconds between rescans of a root whose file events may not arrive (a network share, past the kernel's watch limit); ours. */
+  RAG_RESCAN_INTERVAL: numberVar({ integer: false, min: 1, max: 86_400 }).default(DEFAULT_RESCAN_INTERVAL_SECONDS),
   /** Where model files are downloaded from; huggingface_hub's own variable name. */
   HF_ENDPOINT: optionalPath,
   /** Where missing OCR language data is downloaded from (a folder of <code>.traineddata files); ours. */

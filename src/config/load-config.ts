@@ -20,6 +20,8 @@ export interface Config {
   homeDir: string;
   /** RAG_WATCH (or serve --no-watch): the MCP server follows changes in the roots. */
   watch: boolean;
+  /** RAG_RESCAN_INTERVAL in milliseconds: how often a root whose events may not arrive is synced whole. */
+  rescanMs: number;
   dbPath: string;
   cacheDir: string;
   modelName: string;
@@ -100,6 +102,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     rootsFrom,
     homeDir: home,
     watch: flags.watch ?? e.RAG_WATCH,
+    rescanMs: Math.round(e.RAG_RESCAN_INTERVAL * 1000),
     dbPath: dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
     cacheDir: cacheDir ? absolute(cacheDir) : defaultCacheDir(env, home),
     modelName: modelName.startsWith("~") ? absolute(modelName) : modelName,

@@ -21,6 +21,7 @@ export const WatchField = z
     skippedRoots: z.array(z.object({ root: z.string(), reason: z.string() })).optional().describe("Roots never synced or watched by themselves (the filesystem root, a home folder, a client's current directory), with why."),
     folders: z.number().optional(),
     pendingChanges: z.number().optional().describe("Changed files and folders waiting for the next sync (it runs once the folder has been quiet for a second)."),
+    syncs: z.number().optional().describe("Watched syncs since the server started, the catch-up included."),
     lastSync: z
       .object({
         startedAt: z.string(),

@@ -32,6 +32,8 @@ export interface WatchStatus {
   skippedRoots?: { root: string; reason: string }[];
   folders?: number;
   pendingChanges?: number;
+  /** Watched syncs run since the server started, the catch-up included. */
+  syncs?: number;
   lastSync?: WatchedSync;
   /** Sentences naming each fallback in force (a rescan, an unreachable root) with its reason. */
   fallback?: string[];

@@ -7,7 +7,7 @@
  * change-queue.ts decides when, plan-scopes.ts what. Another process holding
  * the lock is waited for, quietly. A root that goes away keeps its index and
  * is looked for every ROOT_CHECK_MS; one where events may not arrive (a
- * network share, the kernel's watch limit) is rescanned every RESCAN_MS.
+ * network share, the kernel's watch limit) is rescanned every RAG_RESCAN_INTERVAL.
  */
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
@@ -25,8 +25,6 @@ import { TreeWatch } from "./tree-watch.ts";
 import type { RootChoice } from "./watch-roots.ts";
 import { SHOWN_ERRORS, type WatchedRootStatus, type WatchedSync, type WatchStatus } from "./watch-status.ts";
 
-/** How often a root where events may not arrive is synced whole. */
-export const RESCAN_MS = 60_000;
 /** How often each root is looked at: gone, back, or replaced by another folder (a drive mounted again). */
 export const ROOT_CHECK_MS = 5_000;
 /** A file modified more recently than this is still being written: it waits for another quiet period. */
@@ -38,7 +36,7 @@ export const RETRY_MAX_MS = 300_000;
 export const LOCK_RETRY_MS = 1_000;
 
 export interface WatcherDeps {
-  config: Pick<Config, "roots" | "dbPath">;
+  config: Pick<Config, "roots" | "dbPath" | "rescanMs">;
   log: (line: string) => void;
   /** One sync of these scopes (undefined: every root), under the index's lock; throws SYNC_BUSY while another holds it. */
   sync: (scopes: string[] | undefined) => Promise<SyncReport>;
@@ -78,6 +76,7 @@ export class Watcher {
   private cancelRootCheck: (() => void) | null = null;
   private state: WatchStatus["state"] = "starting";
   private lastSync: WatchedSync | undefined;
+  private syncCount = 0;
   private waiting: string | undefined;
   private closed = false;
 
@@ -140,6 +139,7 @@ export class Watcher {
       ...(this.choice.skipped.length ? { skippedRoots: this.choice.skipped } : {}),
       folders: roots.reduce((n, r) => n + r.folders, 0),
       pendingChanges: this.queue.size + this.carried.length,
+      syncs: this.syncCount,
       ...(this.lastSync ? { lastSync: this.lastSync } : {}),
       ...(fallback.length ? { fallback } : {}),
       ...(this.waiting ? { waiting: this.waiting } : {}),
@@ -167,7 +167,7 @@ export class Watcher {
     entry.unreachable = undefined;
     entry.identity = check.identity;
     const remote = remoteFileSystem(entry.root);
-    if (remote) this.startRescans(entry, `it is on a ${remote} file system, where changes made by another machine send no events: rescanning every ${RESCAN_MS / 1000} s`);
+    if (remote) this.startRescans(entry, `it is on a ${remote} file system, where changes made by another machine send no events: rescanning every ${this.deps.config.rescanMs / 1000} s`);
     const tree = new TreeWatch(
       { root: entry.root, dbPath: this.deps.config.dbPath, rules: () => this.rules, recursive: this.deps.recursive ?? process.platform !== "linux" },
       { change: (path) => this.changed(path), refused: (error, folder) => this.refused(entry, error, folder) },
@@ -189,8 +189,8 @@ export class Watcher {
     const limit = inotifyWatchLimit();
     const why =
       error.code === "ENOSPC"
-        ? `inotify watch limit ${limit ?? "(unknown)"} reached: rescanning every ${RESCAN_MS / 1000} s; raise fs.inotify.max_user_watches to watch`
-        : `the system refused to watch ${folder} (${describeError(error)}): rescanning every ${RESCAN_MS / 1000} s`;
+        ? `inotify watch limit ${limit ?? "(unknown)"} reached: rescanning every ${this.deps.config.rescanMs / 1000} s; raise fs.inotify.max_user_watches to watch`
+        : `the system refused to watch ${folder} (${describeError(error)}): rescanning every ${this.deps.config.rescanMs / 1000} s`;
     this.deps.log(`watch: ${entry.root}: ${why}`);
     entry.tree?.close();
     entry.tree = null;
@@ -204,7 +204,7 @@ export class Watcher {
     entry.rescanReason = reason;
     entry.stopRescan?.();
     const next = () => {
-      entry.stopRescan = this.clock.after(RESCAN_MS, () => {
+      entry.stopRescan = this.clock.after(this.deps.config.rescanMs, () => {
         if (!entry.unreachable && !this.wholeRoots.has("*")) this.wholeRoots.set(entry.root, "rescan");
         this.kick();
         next();
@@ -320,6 +320,7 @@ export class Watcher {
       ...(run.error ? { error: run.error } : {}),
     };
     this.lastSync = record;
+    this.syncCount++;
     this.state = "watching";
     this.deps.afterSync?.(record);
   }

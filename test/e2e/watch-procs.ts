@@ -33,7 +33,7 @@ export async function indexContents(dbPath: string): Promise<Map<string, string[
 /** What a fresh sync of the roots indexes, by the same binary into a new index outside them. */
 export async function freshSync(roots: string[]): Promise<Map<string, string[]>> {
   const dbPath = join(tempDir("minirag-fresh-db-"), "lancedb");
-  const result = await run(["sync", "--json"], { ...binaryEnv(roots, dbPath), RAG_WATCH: "false" });
+  const result = await run(["sync", "--json"], { ...binaryEnv(roots, dbPath), RAG_WATCH: "false" }, 180_000);
   if (result.exitCode !== 0 && !result.stdout.includes('"counts"')) throw new Error(`the fresh sync failed: ${result.stderr}`);
   return indexContents(dbPath);
 }
