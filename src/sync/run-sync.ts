@@ -23,7 +23,7 @@ import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
 import { countByExtension, scanRoots, type ScannedFile } from "../scan/scan-roots.ts";
-import { inScope } from "../scan/scope.ts";
+import { inScope, scopeFilter } from "../scan/scope.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
 import { acquireSyncLock, type ReleaseLock } from "./sync-lock.ts";
 import { firstSort, moveCandidates, pairMoves, splitGone } from "./sync-plan.ts";
@@ -117,7 +117,7 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   // A large document's staged write left by a process that died is settled first, so nothing below reads a pinned old version.
   await app.store.settleStagedWrite();
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scopes);
-  const indexed = (await app.store.listSources()).filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
+  const indexed = (await app.store.listSources(scopeFilter(scopes))).filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
   counts.scanned = scan.files.length;
   counts.ignored = scan.ignored;
   counts.unsupported = scan.unsupported.length;
@@ -210,7 +210,8 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   counts.relabelled = labelling.relabelled;
   const ingestProblems = ingest.results.flatMap((r) => (r.labelProblem ? [{ source: r.source, problem: r.labelProblem }] : []));
   errors.push(...labelErrors([...ingestProblems, ...labelling.problems], taxonomyPath(roots)));
-  counts.signed = await signUnsigned(await app.store.open());
+  // Asked first, once per table version: an unchanged sync (a watching server's rescan) must not scan the table for them each time.
+  if ((await app.store.unsignedCount()) > 0) counts.signed = await signUnsigned(await app.store.open());
   if (moves.length + counts.ingested + counts.deleted + counts.relabelled + counts.signed + counts.embedded > 0) await app.store.optimize();
   return report;
 }

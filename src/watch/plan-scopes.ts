@@ -93,8 +93,9 @@ export function planScopes(paths: Iterable<string>, ctx: PlanContext, maxScopes 
       continue;
     }
     // Gone, or something the scan does not index now: a file that was indexed here, or the files of a folder that
-    // stood here, are looked for from the nearest folder still there.
-    if (kind === "missing" || ctx.wasFolder(path) || ctx.extensions.has(extname(path).toLowerCase())) {
+    // stood here, are looked for from the nearest folder still there. Anything else (an editor's temp file gone) is no
+    // business of the index.
+    if (ctx.wasFolder(path) || ctx.extensions.has(extname(path).toLowerCase())) {
       const folder = nearestFolder(path, root, ctx.entry);
       if (folder) scopes.add(folder);
     }

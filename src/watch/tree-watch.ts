@@ -41,6 +41,8 @@ export class TreeWatch {
   /** Symlinked file -> its target's real path, and the reverse. */
   private readonly linkTarget = new Map<string, string>();
   private readonly linksByTarget = new Map<string, Set<string>>();
+  /** Folders gone since they were last known (a folder moved out of the root sends one event, for itself). */
+  private readonly formerFolders = new Set<string>();
   /** Links gone (or pointed elsewhere) since the last plan, with the target they had. */
   private readonly formerTargets = new Map<string, string>();
   private toInspect = new Set<string>();
@@ -68,8 +70,9 @@ export class TreeWatch {
     return this.folders.size;
   }
 
+  /** Whether a folder stood at the path: one is now, or one went since the tree was walked. */
   wasFolder(path: string): boolean {
-    return this.folders.has(path);
+    return this.folders.has(path) || this.formerFolders.has(path);
   }
 
   linksTo(realPath: string): string[] {
@@ -160,6 +163,7 @@ export class TreeWatch {
   /** Watches a folder and every folder under it that the scan would enter. */
   private async walk(folder: string, watchEach: boolean): Promise<void> {
     if (this.closed || this.folders.has(folder)) return;
+    this.formerFolders.delete(folder);
     this.folders.set(folder, watchEach ? this.open(folder, false) : null);
     let entries: Dirent[];
     try {
@@ -200,10 +204,13 @@ export class TreeWatch {
     this.dropLink(path);
     // Only a known folder can have known folders under it.
     if (path === this.options.root || !this.folders.has(path)) return;
+    // Bounded like formerTargets; a plan needs it only until the sync that follows.
+    if (this.formerFolders.size > 10_000) this.formerFolders.clear();
     for (const [folder, watcher] of this.folders) {
       if (!isInside(folder, path)) continue;
       watcher?.close();
       this.folders.delete(folder);
+      this.formerFolders.add(folder);
     }
   }
 }

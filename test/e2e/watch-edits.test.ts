@@ -89,6 +89,14 @@ describe("a watching server, with no sync_start", () => {
     await waitForFreshIndex(dbPath, [root]);
   });
 
+  test("a folder moved out of the root, which sends one event, for the folder", async () => {
+    mkdirSync(join(root, "leaving"));
+    writeFileSync(join(root, "leaving/gone.md"), versionedDoc("gone", 1));
+    await waitForFreshIndex(dbPath, [root]);
+    renameSync(join(root, "leaving"), join(tempDir("minirag-watch-outside-"), "leaving"));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
   test("a new folder with files in it, nested", async () => {
     mkdirSync(join(root, "new/deeper/deepest"), { recursive: true });
     writeFileSync(join(root, "new/deeper/one.md"), versionedDoc("one", 1));
