@@ -27,7 +27,7 @@ export async function watchInForeground(app: App, json: boolean): Promise<void> 
     {
       config: app.config,
       log: (line) => warn(line),
-      sync: (scopes) => runSync(app, { scopes }),
+      sync: (scopes) => runSync(app, { scopes, keepOutsideRoots: true }),
       afterSync: (record) => {
         if (json) return printJson(record);
         printLines(escapeControls(describe(record)));

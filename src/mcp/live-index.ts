@@ -23,7 +23,7 @@ export function startLiveIndex(ctx: ToolContext): void {
     {
       config: app.config,
       log: app.log,
-      sync: (scopes) => jobs.whenFree(() => runSync(app, { scopes })),
+      sync: (scopes) => jobs.whenFree(() => runSync(app, { scopes, keepOutsideRoots: true })),
       afterSync: (record) => {
         const c = record.counts;
         if (c.ingested + c.moved + c.deleted + c.embedded + c.signed + c.relabelled > 0) indexChanged(ctx, "now");

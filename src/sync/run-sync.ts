@@ -7,6 +7,7 @@
  * its index is not, keeps everything indexed under it. One failing file never
  * stops the run, and a failed re-ingest keeps the old chunks.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
@@ -67,6 +68,12 @@ export interface SyncOptions {
   scope?: string;
   /** Several such paths at once (the watcher's changed files and folders: watch/plan-scopes.ts); wins over scope. */
   scopes?: string[];
+  /**
+   * Keep indexed files outside every root whose file is still on disk (the
+   * watcher's syncs: a root left out of BASE_DIRS for a while must not lose
+   * its index to a sync nobody asked for). Moved ones are followed all the same.
+   */
+  keepOutsideRoots?: boolean;
   onProgress?: (done: number, total: number, path: string) => void;
   /** Filled while the sync runs, so a job record shows live counts. */
   report?: SyncReport;
@@ -187,7 +194,8 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   counts.failed += ingest.errors.length;
   errors.push(...unreadable, ...ingest.errors);
 
-  const { remove, kept } = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), unreadablePaths);
+  const outsideKept = options.keepOutsideRoots ? new Set(sort.gone.filter((g) => !roots.some((r) => isInside(g.source, r)) && existsSync(g.source)).map((g) => g.source)) : new Set<string>();
+  const { remove, kept } = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), new Set([...unreadablePaths, ...outsideKept]));
   if (remove.length) {
     await app.store.deleteSources(remove.map((s) => s.source));
     counts.deleted = remove.length;

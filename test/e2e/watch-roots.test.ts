@@ -76,6 +76,52 @@ describe("a root that goes away while watched", () => {
   });
 });
 
+describe("a folder that moved or was renamed, its index inside it", () => {
+  test("status counts the files outside the roots until the catch-up follows them, moved and not embedded again", async () => {
+    const parent = tempDir("minirag-watch-renamed-");
+    const before = join(parent, "docs");
+    const after = join(parent, "notes");
+    writeTree(before, Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`sub${i % 3}/doc-${i}.md`, versionedDoc(`doc-${i}`, 1)])));
+    const env = (root: string, watch: string) => ({ ...watchEnv([root], join(root, ".minirag", "lancedb")), RAG_WATCH: watch });
+    const first = Bun.spawnSync([BINARY, "sync"], { env: env(before, "false") });
+    expect(first.exitCode).toBe(0);
+    renameSync(before, after);
+    const still = await mcpServer(env(after, "false"));
+    try {
+      const status = (await still.call("status")).structuredContent!;
+      expect(status.outsideRootsCount).toBe(12);
+      expect(status.outsideRootsNote).toContain("a folder moved or renamed since it was last synced");
+    } finally {
+      await still.client.close();
+    }
+    const server = await mcpServer(env(after, "true"));
+    try {
+      const watch = await waitFor(async () => (await watchOf(server)).lastSync?.trigger === "start" && (await watchOf(server)), 60_000, "the catch-up sync");
+      expect(watch.lastSync.counts).toMatchObject({ moved: 12, ingested: 0, deleted: 0 });
+      expect((await server.call("status")).structuredContent!.outsideRootsCount).toBeUndefined();
+    } finally {
+      await server.client.close();
+    }
+  });
+
+  test("a watching server's catch-up keeps what another root indexed while that root is left out, as long as its files are on disk", async () => {
+    const a = tempDir("minirag-watch-keep-a-");
+    const b = tempDir("minirag-watch-keep-b-");
+    writeTree(a, { "a.md": versionedDoc("a", 1) });
+    writeTree(b, { "b.md": versionedDoc("b", 1), "gone.md": versionedDoc("gone", 1) });
+    const dbPath = join(tempDir("minirag-watch-keep-db-"), "lancedb");
+    expect(Bun.spawnSync([BINARY, "sync"], { env: { ...watchEnv([a, b], dbPath), RAG_WATCH: "false" } }).exitCode).toBe(0);
+    rmSync(join(b, "gone.md"));
+    const server = await mcpServer(watchEnv([a], dbPath));
+    try {
+      await waitFor(async () => (await watchOf(server)).lastSync?.trigger === "start", 60_000, "the catch-up sync");
+      expect([...(await indexContents(dbPath)).keys()].sort()).toEqual([join(a, "a.md"), join(b, "b.md")]);
+    } finally {
+      await server.client.close();
+    }
+  });
+});
+
 /** A server started in `cwd` with env, through the SDK client; returns its watch status once answered. */
 async function watchStatusIn(cwd: string, env: Record<string, string>): Promise<Record<string, any>> {
   const client = new Client({ name: "watch-roots", version: "0" });
