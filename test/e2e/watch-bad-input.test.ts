@@ -100,7 +100,10 @@ describe("past the kernel's watch limit", () => {
     );
     try {
       const status = async () => ((await client.callTool({ name: "status", arguments: {} })) as any).structuredContent.watch;
-      const limited = await waitFor(async () => (await status()).roots?.[0]?.mode === "rescan" && (await status()), 30_000, "the root in rescan mode");
+      const limited = await waitFor(async () => {
+        const w = await status();
+        return w.roots?.[0]?.mode === "rescan" ? w : null;
+      }, 30_000, "the root in rescan mode");
       expect(limited.roots[0].reason).toBe("inotify watch limit 5 reached: rescanning every 2 s; raise fs.inotify.max_user_watches to watch");
       expect(limited.fallback).toEqual([`${root}: inotify watch limit 5 reached: rescanning every 2 s; raise fs.inotify.max_user_watches to watch`]);
       await waitForFreshIndex(dbPath, [root]);

@@ -96,7 +96,10 @@ describe("a folder that moved or was renamed, its index inside it", () => {
     }
     const server = await mcpServer(env(after, "true"));
     try {
-      const watch = await waitFor(async () => (await watchOf(server)).lastSync?.trigger === "start" && (await watchOf(server)), 60_000, "the catch-up sync");
+      const watch = await waitFor(async () => {
+        const w = await watchOf(server);
+        return w.lastSync?.trigger === "start" ? w : null;
+      }, 60_000, "the catch-up sync");
       expect(watch.lastSync.counts).toMatchObject({ moved: 12, ingested: 0, deleted: 0 });
       expect((await server.call("status")).structuredContent!.outsideRootsCount).toBeUndefined();
     } finally {
