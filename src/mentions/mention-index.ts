@@ -25,9 +25,19 @@ interface CachedIndex {
 const cache = new Map<string, CachedIndex>();
 const MAX_CACHED = 4;
 
+/** The table version the cached text of this index was read at, or undefined when find_mentions has not been used on it. */
+export function cachedMentionVersion(dbPath: string): string | undefined {
+  return cache.get(dbPath)?.version;
+}
+
+/** The key mentionDocuments caches a table's text under. */
+export async function mentionVersion(table: Table): Promise<string> {
+  return `${await table.version()}:${await table.countRows()}`;
+}
+
 /** The documents of the table as it is at this version (pass a snapshot's table), normalised. */
 export async function mentionDocuments(dbPath: string, table: Table): Promise<MentionDocument[]> {
-  const version = `${await table.version()}:${await table.countRows()}`;
+  const version = await mentionVersion(table);
   const cached = cache.get(dbPath);
   if (cached?.version === version) return cached.documents;
   const keys = await readSourceKeys(table);

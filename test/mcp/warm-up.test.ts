@@ -8,6 +8,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { cachedSignatureVersion, signatureVersion } from "../../src/lookalikes/look-alikes.ts";
+import { cachedMentionVersion, mentionVersion } from "../../src/mentions/mention-index.ts";
+import { findMentions } from "../../src/search/find-mentions.ts";
 import { syncJobs, type ToolContext } from "../../src/mcp/context.ts";
 import { deleteFileTool } from "../../src/mcp/tools/delete-file.ts";
 import { ingestFileTool } from "../../src/mcp/tools/ingest-file.ts";
@@ -191,6 +193,21 @@ describe("after writes", () => {
     await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, {} as ToolExtra);
     await deleteFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
     await builtForLatest();
+  });
+
+  test("once find_mentions has been used, a write's new text is read for it in the background, before the next find", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+    const ctx: ToolContext = { app };
+    await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
+    await ctx.rewarm!.idle();
+    // Not before its first use.
+    expect(cachedMentionVersion(app.config.dbPath)).toBeUndefined();
+    await findMentions(app, { terms: ["agent"] });
+    writeTree(root, { "b.md": "# B\n\nThe relay listens on port 9000 and never retries." });
+    await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, {} as ToolExtra);
+    await ctx.rewarm!.idle();
+    expect(cachedMentionVersion(app.config.dbPath)).toBe(await mentionVersion((await app.store.open())!));
   });
 
   test("a write while a sync job runs loads nothing: the job's end loads the version it leaves", async () => {
