@@ -5,7 +5,7 @@
  * twice), with no sync_start called. Moves keep their chunks.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir, waitFor, writeTree } from "../helpers.ts";
 import { killAll, mcpServer, versionedDoc } from "./sync-procs.ts";
@@ -157,6 +157,21 @@ describe("a watching server, with no sync_start", () => {
     expect((await indexContents(dbPath)).has(join(root, "keep", nfd))).toBe(true);
     writeFileSync(join(root, "keep", nfd), versionedDoc("cafe", 2));
     await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("a file still being written waits until it settles, then is synced once, whole", async () => {
+    const before = (await watchOf(server)).syncs;
+    const path = join(root, "keep/slow.md");
+    writeFileSync(path, "# Slow\n\n");
+    // A line every 200 ms for 3 s: the folder is never quiet for a second meanwhile.
+    for (let i = 0; i < 15; i++) {
+      appendFileSync(path, `Line ${i} of a file written slowly, as a download or a copy writes it.\n\n`);
+      const next = Date.now() + 200;
+      await waitFor(() => Date.now() >= next, 1_000, "the next write");
+    }
+    await waitForFreshIndex(dbPath, [root]);
+    expect((await indexContents(dbPath)).get(path)?.join("\n")).toContain("Line 14 of");
+    expect((await watchOf(server)).syncs - before).toBe(1);
   });
 
   test("the index's own writes start no sync: with nothing changed, no sync follows the last one", async () => {
