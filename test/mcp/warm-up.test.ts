@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { cachedSignatureVersion, signatureVersion } from "../../src/lookalikes/look-alikes.ts";
 import { cachedMentionVersion, mentionVersion } from "../../src/mentions/mention-index.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
+import { warmSearch } from "../../src/search/warm-search.ts";
+import { cpSync } from "node:fs";
 import { syncJobs, type ToolContext } from "../../src/mcp/context.ts";
 import { deleteFileTool } from "../../src/mcp/tools/delete-file.ts";
 import { ingestFileTool } from "../../src/mcp/tools/ingest-file.ts";
@@ -208,6 +210,20 @@ describe("after writes", () => {
     await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, {} as ToolExtra);
     await ctx.rewarm!.idle();
     expect(cachedMentionVersion(app.config.dbPath)).toBe(await mentionVersion((await app.store.open())!));
+  });
+
+  test("an index find_mentions was used on has its text loaded in the background at the next start, before any find", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+    await ingestFileTool.run({ filePath: join(root, "a.md") }, { app }, {} as ToolExtra);
+    await findMentions(app, { terms: ["agent"] });
+    // The same index in another folder stands for a restart: this process has never read it.
+    const copy = join(tempDir("minirag-mentions-restart-"), "lancedb");
+    cpSync(app.config.dbPath, copy, { recursive: true });
+    const restarted = (await testApp({ DB_PATH: copy }, [root])).app;
+    expect(cachedMentionVersion(copy)).toBeUndefined();
+    await warmSearch(restarted);
+    expect(cachedMentionVersion(copy)).toBe(await mentionVersion((await restarted.store.open())!));
   });
 
   test("a write while a sync job runs loads nothing: the job's end loads the version it leaves", async () => {
