@@ -38,6 +38,8 @@ describe("a watching server, with no sync_start", () => {
     const watch = await watchOf(server);
     expect(watch).toMatchObject({ enabled: true, state: "watching" });
     expect(watch.lastSync.trigger).toBe("start");
+    // The model is told, so it stops calling sync_start before every question.
+    expect(server.client.getInstructions()).toContain("The index follows the user's folders by itself");
     // root, notes, notes/old, team, reports, keep: never .minirag or the index under it.
     expect(watch.folders).toBe(6);
   });
