@@ -231,7 +231,7 @@ async function editsToFound(binary: string, model: SpeedModel, docs: string[], p
       if (performance.now() - wrote > 120_000) throw new Error(`edit ${i} not found in 120 s`);
     }
   }
-  log(`freshness: ${plan.edits} edits found, p50 ${fmt(median(foundMs), 0)} ms`);
+  log(`freshness: ${plan.edits} edits found: write to found p50 ${fmt(median(foundMs), 0)} ms, p95 ${fmt(percentile(foundMs, 95), 0)} ms; the finding query ${fmt(median(findingQueryMs), 0)} ms p50 against warm ${fmt(median(warmQueryMs), 0)} ms`);
   await session.close();
   // The unchanged sync against a walk, on this index (the server is gone: nothing else holds the lock).
   const app = createApp(loadConfig({ env: env(root, dbPath, model.dir) }), { log: () => {} });
@@ -254,6 +254,7 @@ console.log(walk(process.argv[1]));`;
     Bun.spawnSync([process.execPath, "-e", walkSource, root], { stdout: "ignore" });
     unchanged.walkProcessMs.push(performance.now() - started);
   }
+  log(`freshness: unchanged sync of ${documents} documents in process ${fmt(median(unchanged.syncMs), 0)} ms against a walk ${fmt(median(unchanged.walkMs), 0)} ms; CLI ${fmt(median(unchanged.cliSyncMs), 0)} ms against a walk process ${fmt(median(unchanged.walkProcessMs), 0)} ms`);
   return { indexMs: index.ms, documents, catchUpMs, foundMs, findingQueryMs, warmQueryMs, unchanged };
 }
 
@@ -299,6 +300,7 @@ async function checkout(binary: string, model: SpeedModel, plan: FreshnessPlan, 
   const fresh = await timedRun([binary, "sync", "--json"], env(root, freshDb, model.dir, { RAG_WATCH: "false" }));
   if (fresh.exitCode !== 0) throw new Error(`fresh sync failed: ${fresh.stderr}`);
   const diff = differences(await contents(dbPath), await contents(freshDb));
+  log(`freshness: checkout of ${plan.checkoutFiles} changed files: ${syncs} watched syncs, settled ${fmt(toSettledMs / 1000, 1)} s after it; against a fresh sync: ${diff.length === 0 ? "equal" : `${diff.length} differences`}`);
   return { changed: plan.checkoutFiles, syncs, toEqualMs: toSettledMs, equal: diff.length === 0, differences: diff.slice(0, 5) };
 }
 
@@ -334,6 +336,7 @@ async function idle(binary: string, plan: FreshnessPlan, log: Log) {
     rssMiB: rssMiB(on.pid),
     offRssMiB: rssMiB(off.pid),
   };
+  log(`freshness: idle: CPU ${fmt(figures.cpuShare * 100, 2)}% of a core watching (${fmt(figures.offCpuShare * 100, 2)}% not), RSS ${fmt(figures.rssMiB, 0)} MiB against ${fmt(figures.offRssMiB, 0)} MiB`);
   await on.close();
   await off.close();
   return figures;
