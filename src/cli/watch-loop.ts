@@ -9,7 +9,7 @@ import type { App } from "../app.ts";
 import { runSync } from "../sync/run-sync.ts";
 import { Watcher } from "../watch/watcher.ts";
 import type { WatchedSync } from "../watch/watch-status.ts";
-import { escapeControls, fileProblem, printJson, printLines, warn } from "./output.ts";
+import { escapeControls, fileProblem, printLines, warn } from "./output.ts";
 
 function describe(record: WatchedSync): string {
   const time = record.finishedAt.slice(11, 19);
@@ -29,7 +29,8 @@ export async function watchInForeground(app: App, json: boolean): Promise<void> 
       log: (line) => warn(line),
       sync: (scopes) => runSync(app, { scopes, keepOutsideRoots: true }),
       afterSync: (record) => {
-        if (json) return printJson(record);
+        // One object per line (JSON Lines), so a reader can take each sync as it comes.
+        if (json) return printLines(JSON.stringify(record));
         printLines(escapeControls(describe(record)));
         for (const e of record.errors) warn(escapeControls(fileProblem(e.source, e.error)));
       },
