@@ -7,6 +7,7 @@ import { locateLanguages, tessdataFolders } from "./ocr/language-data.ts";
 import { ocrStatus } from "./ocr/ocr-status.ts";
 import { ocrSettings } from "./ocr/settings.ts";
 import { rootHealth } from "./scan/root-health.ts";
+import { isInside } from "./scan/containment.ts";
 import { dbPathProblem } from "./store/db-path.ts";
 import { labelStatus } from "./labels/label-status.ts";
 import type { IndexModel } from "./store/index-identity.ts";
@@ -90,6 +91,13 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
     report.staleChunkCount = stale;
+    const outside = sources.filter((s) => s.sourceType === "file" && !app.config.roots.some((root) => isInside(s.source, root))).length;
+    if (outside > 0) {
+      report.outsideRootsCount = outside;
+      report.outsideRootsNote =
+        `${outside} indexed file${outside === 1 ? " lies" : "s lie"} outside the roots: a folder moved or renamed since it was last synced, or a root taken out of BASE_DIR / BASE_DIRS. ` +
+        "Searches may name them under their old paths, which read refuses. The next whole sync (the server's own at start when it watches, or sync_start) follows moved files without embedding them again and removes the rest.";
+    }
     const recorded = await app.store.recordedModel();
     if (recorded) report.indexModel = recorded;
     else if (sources.length > 0) report.indexModelNote = "The index does not record which model built it (it predates model records); the next sync or ingest records the model in use (`model`, for the reason in `modelReason`) if its vector width matches.";

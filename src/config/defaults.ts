@@ -20,3 +20,5 @@ export const DEFAULT_CONVERT_TIMEOUT_SECONDS = 120;
  * reference's, which read documents back only up to whitespace and headings).
  */
 export const CHUNK_SCHEME = 4;
+/** A root where file events may not arrive is synced whole this often: an unchanged sync of 5,000 files costs well under a second. */
+export const DEFAULT_RESCAN_INTERVAL_SECONDS = 60;

@@ -26,6 +26,8 @@ export interface ServerHooks {
   onToolsListed?: () => void;
   /** Completes ctx (run-stdio.ts imports the app after the handshake); each tool call waits for it. */
   ready?: () => Promise<unknown>;
+  /** The server will follow changes in the roots by itself (the instructions say so). */
+  watching?: boolean;
 }
 
 /** The tools by name and the call runner, imported on the first call: they pull in every implementation. */
@@ -37,7 +39,7 @@ function loadTools() {
 }
 
 export function createServer(ctx: ToolContext, instructionsAppend?: string, hooks: ServerHooks = {}): Server {
-  const server = new Server({ name: "minirag-mcp", version: VERSION }, { instructions: serverInstructions(instructionsAppend), capabilities: { tools: {} } });
+  const server = new Server({ name: "minirag-mcp", version: VERSION }, { instructions: serverInstructions(instructionsAppend, hooks.watching), capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     hooks.onToolsListRequested?.();
     const listed = { tools: await toolListings() };

@@ -46,6 +46,11 @@ export interface ScanResult {
 
 const PRUNED_DIRS = new Set(["node_modules", "__pycache__", "venv"]);
 
+/** A folder the scan never enters (node_modules and the like), whatever the rules say. */
+export function isPrunedFolder(name: string): boolean {
+  return PRUNED_DIRS.has(name);
+}
+
 export function isSkippedName(name: string): boolean {
   return name.startsWith(".") || name.startsWith("~$");
 }

@@ -23,6 +23,7 @@ import { TableView } from "./table-view.ts";
 import { backfillSearchColumns, keywordColumns, missingNow } from "./search-columns.ts";
 import { keywordSearch, listSources, resultRows, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
 import { tablePlan } from "./vector-index.ts";
+import { countUnsigned } from "./signatures.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
 import { brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
@@ -222,9 +223,17 @@ export class ChunkStore extends TableView {
     return table ? resultRows(table, this.columns, parentIds, loose) : [];
   }
 
-  async listSources(): Promise<SourceSummary[]> {
+  /**
+   * One summary per source, or per source the SQL filter keeps (a sync of a
+   * few changed paths reads only theirs). The whole list is read once per
+   * table version: a watching server's rescan of an unchanged folder, and
+   * list_files or status in between, reuse it.
+   */
+  async listSources(filter?: string): Promise<SourceSummary[]> {
     const table = await this.open();
-    return table ? listSources(table) : [];
+    if (!table) return [];
+    if (filter) return listSources(table, filter);
+    return (await this.atVersion(table, "sources", (t) => listSources(t))).slice();
   }
 
   /** The vector width of the table, or null when there is no table yet. */
@@ -238,6 +247,12 @@ export class ChunkStore extends TableView {
   async pendingCount(): Promise<number> {
     const table = await this.open();
     return table ? this.atVersion(table, "pending", countPending) : 0;
+  }
+
+  /** Documents without a look-alike signature, counted once per table version (a sync asks before it signs any). */
+  async unsignedCount(): Promise<number> {
+    const table = await this.open();
+    return table ? this.atVersion(table, "unsigned", countUnsigned) : 0;
   }
 
   /** Sources with chunks waiting for vectors, each with how many. */

@@ -7,6 +7,7 @@
  * its index is not, keeps everything indexed under it. One failing file never
  * stops the run, and a failed re-ingest keeps the old chunks.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
@@ -24,7 +25,7 @@ import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
 import { countByExtension, scanRoots, type ScannedFile } from "../scan/scan-roots.ts";
-import { inScope } from "../scan/scope.ts";
+import { inScope, scopeFilter } from "../scan/scope.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
 import { acquireSyncLock, type ReleaseLock } from "./sync-lock.ts";
 import { firstSort, moveCandidates, pairMoves, splitGone } from "./sync-plan.ts";
@@ -68,6 +69,14 @@ export interface SyncOptions {
   scope?: string;
   /** How far the files to ingest are: each file, its OCR pages, its chunks and their vectors (ingest/ingest-progress.ts). */
   events?: IngestEvents;
+  /** Several such paths at once (the watcher's changed files and folders: watch/plan-scopes.ts); wins over scope. */
+  scopes?: string[];
+  /**
+   * Keep indexed files outside every root whose file is still on disk (the
+   * watcher's syncs: a root left out of BASE_DIRS for a while must not lose
+   * its index to a sync nobody asked for). Moved ones are followed all the same.
+   */
+  keepOutsideRoots?: boolean;
   /** Filled while the sync runs, so a job record shows live counts. */
   report?: SyncReport;
 }
@@ -113,11 +122,11 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const report = options.report ?? emptySyncReport();
   const { counts, errors } = report;
   const roots = app.config.roots;
-  const scopes = options.scope ? [options.scope] : undefined;
+  const scopes = options.scopes?.length ? options.scopes : options.scope ? [options.scope] : undefined;
   // A large document's staged write left by a process that died is settled first, so nothing below reads a pinned old version.
   await app.store.settleStagedWrite();
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scopes);
-  const indexed = (await app.store.listSources()).filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
+  const indexed = (await app.store.listSources(scopeFilter(scopes))).filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
   counts.scanned = scan.files.length;
   counts.ignored = scan.ignored;
   counts.unsupported = scan.unsupported.length;
@@ -187,7 +196,8 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   counts.failed += ingest.errors.length;
   errors.push(...unreadable, ...ingest.errors);
 
-  const { remove, kept } = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), unreadablePaths);
+  const outsideKept = options.keepOutsideRoots ? new Set(sort.gone.filter((g) => !roots.some((r) => isInside(g.source, r)) && existsSync(g.source)).map((g) => g.source)) : new Set<string>();
+  const { remove, kept } = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), new Set([...unreadablePaths, ...outsideKept]));
   if (remove.length) {
     await app.store.deleteSources(remove.map((s) => s.source));
     counts.deleted = remove.length;
@@ -210,7 +220,8 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   counts.relabelled = labelling.relabelled;
   const ingestProblems = ingest.results.flatMap((r) => (r.labelProblem ? [{ source: r.source, problem: r.labelProblem }] : []));
   errors.push(...labelErrors([...ingestProblems, ...labelling.problems], taxonomyPath(roots)));
-  counts.signed = await signUnsigned(await app.store.open());
+  // Asked first, once per table version: an unchanged sync (a watching server's rescan) must not scan the table for them each time.
+  if ((await app.store.unsignedCount()) > 0) counts.signed = await signUnsigned(await app.store.open());
   if (moves.length + counts.ingested + counts.deleted + counts.relabelled + counts.signed + counts.embedded > 0) await app.store.optimize();
   return report;
 }

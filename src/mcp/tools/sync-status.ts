@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
 import { syncJobs } from "../context.ts";
+import { watchStatus } from "../live-index.ts";
+import { WatchField } from "../watch-schema.ts";
 
 const Counts = z.object({
   scanned: z.number(),
@@ -23,7 +25,8 @@ export const syncStatusTool = defineTool({
   description:
     "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts that fill in while it runs " +
     "(scanned, ingested, skipped, moved, deleted, relabelled, signed, embedded, ignored, unreadable, unsupported, failed), per-file errors, unlistedFolders (folders it could not list; " +
-    "everything indexed under them was kept), startedAt and finishedAt. Only the latest job is kept.",
+    "everything indexed under them was kept), startedAt and finishedAt. Only the latest job is kept. " +
+    "watch shows the live index: the server syncs changed files by itself, so a job is needed only after watching was off.",
   input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),
   output: z.object({
     jobId: z.string(),
@@ -37,7 +40,11 @@ export const syncStatusTool = defineTool({
     unsupported: z.record(z.string(), z.number()).describe('Files no converter reads, by extension: {".key": 3}.'),
     error: z.string().nullable(),
     notice: z.string().optional().describe("Set when no embedding model could load: files were stored for keyword search only and get vectors at the next sync with a model."),
+    watch: WatchField.optional(),
   }),
   annotations: READ_ONLY,
-  run: (args, ctx) => ({ ...syncJobs(ctx).status(args.jobId) }),
+  run: (args, ctx) => {
+    const watch = watchStatus(ctx);
+    return { ...syncJobs(ctx).status(args.jobId), ...(watch ? { watch } : {}) };
+  },
 });
