@@ -83,7 +83,7 @@ export function emptySyncReport(): SyncReport {
 /** Checks DB_PATH, then takes the index's sync lock: refuses at once when another sync holds it. */
 export function lockIndex(app: App): ReleaseLock {
   app.store.checkPath(true);
-  return acquireSyncLock(app.config.dbPath, (line) => app.log(`warn: ${line}`));
+  return acquireSyncLock(app.config.dbPath, (line) => app.log(`warn: ${line}`), app.config.roots);
 }
 
 /** Locks, syncs, unlocks. */
