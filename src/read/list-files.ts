@@ -11,9 +11,10 @@ import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { sha256 } from "../ingest/ingest-file.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
-import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
+import { emptiedFolders } from "../scan/emptied-folders.ts";
 import { scanRoots } from "../scan/scan-roots.ts";
 import { inScope } from "../scan/scope.ts";
+import { readMountPoints } from "../store/mount-points.ts";
 import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
 import { labelListing, type ListLabelInput } from "../labels/list-labels.ts";
 
@@ -47,8 +48,9 @@ export async function listFiles(app: App, scope?: string[], labels: ListLabelInp
   const sources = new Map((await app.store.listSources()).map((s) => [s.source, s]));
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scope);
   const indexedFiles = [...sources.values()].filter((s) => s.sourceType === "file" && inScope(s.source, scope)).map((s) => s.source);
-  for (const root of emptiedRoots(roots, scan.files.map((f) => f.path), indexedFiles, scope)) {
-    if (!scan.unlisted.some((u) => isInside(root, u.folder))) scan.unlisted.push({ folder: root, isRoot: true, reason: EMPTY_ROOT_REASON });
+  const mountPoints = [...scan.mountPoints, ...readMountPoints(app.config.dbPath)];
+  for (const emptied of emptiedFolders(roots, mountPoints, scan.files.map((f) => f.path), indexedFiles, scope)) {
+    if (!scan.unlisted.some((u) => isInside(emptied.folder, u.folder))) scan.unlisted.push(emptied);
   }
   const files: ListedFile[] = [];
   const onDisk = new Set<string>();
