@@ -6,6 +6,7 @@
 import type { ArgsDef } from "citty";
 import { resolve } from "node:path";
 import { createApp, type App } from "../app.ts";
+import { canonicalPath } from "../native/file-names.ts";
 import { inRootForm } from "../scan/containment.ts";
 import { loadConfig, type Config } from "../config/load-config.ts";
 
@@ -63,5 +64,5 @@ export function positionals(args: { _: string[] }): string[] {
 
 /** Every --scope value as an absolute path in the roots' own form (see inRootForm). */
 export function scopeFlags(rawArgs: string[], roots: string[]): string[] {
-  return repeatedFlag(rawArgs, "scope").map((s) => inRootForm(resolve(s), roots));
+  return repeatedFlag(rawArgs, "scope").map((s) => canonicalPath(inRootForm(resolve(s), roots)));
 }

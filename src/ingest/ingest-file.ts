@@ -5,6 +5,7 @@ import type { App } from "../app.ts";
 import { convertIsolated, releaseConverter } from "../convert/isolated-convert.ts";
 import { assertSupported } from "../convert/registry.ts";
 import { AppError } from "../errors.ts";
+import { diskPath } from "../native/file-names.ts";
 import { ocrSettings } from "../ocr/settings.ts";
 import { assertNotExcluded } from "../scan/ignore-rules.ts";
 import { chooseFileTitle, titleFromH1 } from "../title/choose-title.ts";
@@ -54,7 +55,7 @@ function streamedTextFile(app: App, embedder: TokenCounter, scan: Utf8FileScan, 
 
 /** Reads, converts and chunks a file at an absolute path already checked to lie inside the roots. */
 export async function prepareFile(app: App, embedder: TokenCounter, path: string): Promise<PreparedDocument | StreamedDocument> {
-  const info = await stat(path);
+  const info = await stat(diskPath(path));
   if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
   assertSupported(path); // before the file is read; the converter itself loads in the worker
   const plainText = PLAIN_TEXT.has(extname(path).toLowerCase());
@@ -64,7 +65,7 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
     if (scan && scan.chars > STREAM_MARKDOWN_CHARS) return streamedTextFile(app, embedder, scan, info);
   }
   const { bytes, converted } = await timed(app.metrics, "convertMs", async () => {
-    const read = await readFile(path);
+    const read = await readFile(diskPath(path));
     // A view, not a copy: a second copy of a 100 MB file is 100 MB more at the peak.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     // Plain text is decoded here: decoding cannot hang, so it needs no worker. For a large file the worker's round

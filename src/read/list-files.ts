@@ -9,6 +9,7 @@ import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { sha256 } from "../ingest/ingest-file.ts";
+import { diskPath } from "../native/file-names.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { emptiedFolders } from "../scan/emptied-folders.ts";
@@ -61,7 +62,7 @@ export async function listFiles(app: App, scope?: string[], labels: ListLabelInp
     if (s) {
       if (s.fileSize === file.size && s.mtime === file.mtimeMs) state = "ingested";
       else {
-        const bytes = await readFile(file.path).catch(() => null);
+        const bytes = await readFile(diskPath(file.path)).catch(() => null);
         state = bytes === null ? "unreadable" : s.contentHash !== sha256(new Uint8Array(bytes)) ? "stale" : "ingested";
       }
       if (state === "ingested" && s.minScheme < CHUNK_SCHEME) state = "stale_scheme";

@@ -10,6 +10,7 @@
  * index (store/mount-points.ts) and still count when the drive is away.
  */
 import { existsSync } from "node:fs";
+import { diskPath } from "../native/file-names.ts";
 import { isInside } from "./containment.ts";
 import type { UnlistedFolder } from "./scan-roots.ts";
 
@@ -31,7 +32,7 @@ export function emptiedFolders(roots: string[], mountPoints: string[], seen: str
     if (!lookedAt(folder, scopes) || emptied.some((e) => isInside(folder, e.folder))) continue;
     if (seen.some((path) => isInside(path, folder)) || !indexed.some((source) => isInside(source, folder))) continue;
     // A remembered mount point whose folder went with its drive says so; an empty one is the empty-folder case.
-    emptied.push({ folder, isRoot: roots.includes(folder), reason: existsSync(folder) ? EMPTY_FOLDER_REASON : "it does not exist" });
+    emptied.push({ folder, isRoot: roots.includes(folder), reason: existsSync(diskPath(folder)) ? EMPTY_FOLDER_REASON : "it does not exist" });
   }
   return emptied;
 }

@@ -11,10 +11,11 @@
  * device than the folder above them come back in `mountPoints`, since an
  * empty one is a drive away, not files deleted (emptied-folders.ts).
  */
-import type { Dirent } from "node:fs";
-import { lstat, readdir, realpath, stat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { AppError, describeError } from "../errors.ts";
+import { diskPath, plainName, realPathOf } from "../native/file-names.ts";
+import { folderEntries, type FolderEntry } from "./folder-entries.ts";
 import { isInside, isInsideRoots } from "./containment.ts";
 import { excludedBy, excludedWithParents, loadRootRules, type RootRules } from "./ignore-rules.ts";
 
@@ -50,12 +51,14 @@ export interface ScanResult {
 /** The device a folder lives on (st_dev), or null when it cannot be stat'ed; tests inject their own. */
 export type DeviceOf = (folder: string) => Promise<number | null>;
 
-const deviceOfFolder: DeviceOf = async (folder) => (await stat(folder).catch(() => null))?.dev ?? null;
+const deviceOfFolder: DeviceOf = async (folder) => (await stat(diskPath(folder)).catch(() => null))?.dev ?? null;
 
 const PRUNED_DIRS = new Set(["node_modules", "__pycache__", "venv"]);
 
+/** Dot-names and Office lock files; a name in a labelled form (native/file-names.ts) is judged by its own characters. */
 export function isSkippedName(name: string): boolean {
-  return name.startsWith(".") || name.startsWith("~$");
+  const own = plainName(name);
+  return own.startsWith(".") || own.startsWith("~$");
 }
 
 function reasonOf(error: unknown): string {
@@ -83,17 +86,18 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
   const blocked = (path: string) => [...blockedRoots].some((r) => isInside(path, r));
   const supported = (name: string) => extensions.has(extname(name).toLowerCase());
 
-  const addFile = async (path: string, entry: Dirent | null): Promise<void> => {
+  const addFile = async (path: string, entry: FolderEntry | null): Promise<void> => {
+    const onDisk = diskPath(path);
     try {
-      const link = entry ? entry.isSymbolicLink() : (await lstat(path)).isSymbolicLink();
+      const link = entry ? entry.isSymbolicLink() : (await lstat(onDisk)).isSymbolicLink();
       if (!link) {
-        const s = await lstat(path);
+        const s = await lstat(onDisk);
         if (s.isFile()) result.files.push({ path, realPath: path, size: s.size, mtimeMs: s.mtimeMs });
         return;
       }
-      const target = await stat(path);
+      const target = await stat(onDisk);
       if (!target.isFile()) return; // links to folders are never followed
-      const real = await realpath(path);
+      const real = await realPathOf(path);
       if (!isInsideRoots(real, roots)) return; // an escaping link is not part of the corpus
       if (excludedWithParents(rules, real, false)) {
         result.ignored++;
@@ -109,11 +113,11 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
 
   /** parentDevice: the device of the folder above (null: unknown, or a root, which is kept when emptied anyway). */
   const visit = async (dir: string, isRoot: boolean, parentDevice: number | null): Promise<void> => {
-    let entries: Dirent[];
+    let entries: FolderEntry[];
     // One stat per folder, none per file (folders are few beside their files), alongside the listing.
     const deviceNow = deviceOf(dir);
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await folderEntries(dir);
     } catch (error) {
       result.unlisted.push({ folder: dir, isRoot, reason: reasonOf(error) });
       return;
@@ -144,7 +148,7 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
 
   for (const start of under ?? roots) {
     if (blocked(start)) continue;
-    const s = await stat(start).catch(() => null);
+    const s = await stat(diskPath(start)).catch(() => null);
     if (s?.isFile()) {
       await scanOneFile(start, rules, supported, addFile);
       continue;

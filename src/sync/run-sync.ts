@@ -17,6 +17,7 @@ import { labelContext, labellerFor, releaseLabeller } from "../labels/labeller.t
 import { labelErrors, relabelStored } from "../labels/relabel.ts";
 import { taxonomyPath } from "../labels/taxonomy-file.ts";
 import { describeError } from "../errors.ts";
+import { diskPath } from "../native/file-names.ts";
 import { sha256, tooLarge } from "../ingest/ingest-file.ts";
 import { emptyIngestReport, ingestFiles } from "../ingest/ingest-files.ts";
 import { readProblem } from "../ingest/read-problem.ts";
@@ -130,7 +131,7 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const unreadable: { source: string; error: string }[] = [...scan.problems];
   const hashOf = async (file: ScannedFile): Promise<string | null> => {
     try {
-      return sha256(new Uint8Array(await readFile(file.path)));
+      return sha256(new Uint8Array(await readFile(diskPath(file.path))));
     } catch (error) {
       unreadable.push({ source: file.path, error: readProblem(file.path, error) ?? describeError(error) });
       return null;
