@@ -44,7 +44,7 @@ export interface ScanResult {
   problems: { source: string; error: string }[];
   /** Files no converter reads (not dot-names, not excluded), so none is skipped silently. */
   unsupported: string[];
-  /** Folders (not roots) on another device than the folder above them: a nested drive or share. */
+  /** Folders on another device than the folder above them: a nested drive or share (a root is not compared with what holds it). */
   mountPoints: string[];
 }
 

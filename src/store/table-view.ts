@@ -50,7 +50,8 @@ export class TableView {
 
   /** Throws the one clear error for a DB_PATH that is a file or, for a write, read-only or inside a missing root. */
   checkPath(forWrite: boolean): void {
-    const problem = dbPathProblem(this.dbPath, forWrite) ?? (forWrite ? missingRootProblem(this.dbPath, this.roots) : null);
+    // The missing root first: without it, the nearest folder above is judged, and a read-only /media said "read-only".
+    const problem = (forWrite ? missingRootProblem(this.dbPath, this.roots) : null) ?? dbPathProblem(this.dbPath, forWrite);
     if (problem) throw problem;
   }
 

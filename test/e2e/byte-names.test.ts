@@ -64,12 +64,17 @@ describe("file names in CP1251 and CP866", () => {
       const served = await call("read_file", { filePath: join(ARCHIVE, "cp866:Смета.txt") });
       expect(served.isError).toBeFalsy();
       expect(served.structuredContent!.text).toContain("Estimate for blue containers");
+      const ingested = await call("ingest_file", { filePath: MINUTES });
+      expect(ingested.isError).toBeFalsy();
+      expect(ingested.structuredContent).toMatchObject({ source: MINUTES, title: "Minutes" });
     } finally {
       await client.close();
     }
 
     const again = await run(["sync", "--json"], env);
     expect(json(again).counts).toMatchObject({ scanned: 4, skipped: 4, ingested: 0, deleted: 0, moved: 0 });
+    const scoped = await run(["sync", ARCHIVE, "--json"], env);
+    expect(json(scoped).counts).toMatchObject({ scanned: 1, skipped: 1, ingested: 0, deleted: 0 });
   });
 
   test("a move keeps the chunks, a rename reads the file again, and a file removed on disk is deleted", async () => {
