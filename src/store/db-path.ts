@@ -57,7 +57,8 @@ export function missingRootProblem(dbPath: string, roots: readonly string[]): Ap
       if (statSync(root).isDirectory()) continue;
       why = "is not a folder";
     } catch (error) {
-      why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : `cannot be reached (${(error as Error).message})`;
+      const code = (error as NodeJS.ErrnoException).code;
+      why = code === "ENOENT" || code === "ENOTDIR" ? "does not exist" : `cannot be reached (${(error as Error).message})`;
     }
     return new AppError(
       "ROOT_MISSING",

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { makeIndexFolder, missingRootProblem } from "../../src/store/db-path.ts";
 import { acquireSyncLock } from "../../src/sync/sync-lock.ts";
 import { failure, tempDir } from "../helpers.ts";
@@ -35,6 +36,17 @@ describe("the index folder never creates a document root", () => {
     const dbPath = join(root, ".minirag", "lancedb");
     makeIndexFolder(dbPath, [root]);
     expect(existsSync(dbPath)).toBe(true);
+  });
+
+  test("a write names the missing root before judging the folders above it", async () => {
+    // Under a file, so the nearest folder that exists above DB_PATH is a file: DB_PATH's own check would speak of that.
+    const file = join(tempDir(), "plain-file");
+    writeFileSync(file, "x");
+    const root = join(file, "drive");
+    const store = new ChunkStore(join(root, ".minirag", "lancedb"), undefined, [root]);
+    const error = await failure(() => store.checkPath(true));
+    expect(error.code).toBe("ROOT_MISSING");
+    expect(error.message).toContain(`The document root ${root} does not exist`);
   });
 
   test("the sync lock stops on a missing root instead of running unlocked", async () => {
