@@ -12,6 +12,7 @@ import { isModelUnavailable, NoModel } from "./embed/no-model.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore } from "./store/chunk-store.ts";
 import { chooseModel, type ModelChoice } from "./store/model-choice.ts";
+import { ANN_THRESHOLD } from "./store/vector-index.ts";
 import { SYSTEM_NETWORK, type Network } from "./url/network.ts";
 
 /**
@@ -63,7 +64,7 @@ export const RETRY_AFTER_MS = 60_000;
 export function createApp(config: Config, options: AppOptions = {}): App {
   const log = options.log ?? logLine;
   let embedder: Promise<Embedder> | undefined;
-  const store = new ChunkStore(config.dbPath);
+  const store = new ChunkStore(config.dbPath, ANN_THRESHOLD, config.roots);
   let lastFailure: { at: number; none: NoModel } | undefined;
   const app: App = {
     config,

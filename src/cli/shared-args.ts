@@ -7,6 +7,7 @@ import type { ArgsDef } from "citty";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { createApp, type App } from "../app.ts";
+import { canonicalPath, diskPath } from "../native/file-names.ts";
 import { inRootForm, isInside } from "../scan/containment.ts";
 import { hasUrlScheme, looksLikePath } from "../scan/scope.ts";
 import { loadConfig, type Config } from "../config/load-config.ts";
@@ -71,8 +72,9 @@ export function positionals(args: { _: string[] }): string[] {
  */
 export function scopeFlags(rawArgs: string[], roots: string[]): string[] {
   return repeatedFlag(rawArgs, "scope").map((scope) => {
-    if (looksLikePath(scope) || hasUrlScheme(scope)) return scope;
-    const absolute = inRootForm(resolve(scope), roots);
-    return existsSync(absolute) || roots.some((root) => isInside(absolute, root)) ? absolute : scope;
+    if (hasUrlScheme(scope)) return scope;
+    if (looksLikePath(scope)) return canonicalPath(scope);
+    const absolute = canonicalPath(inRootForm(resolve(scope), roots));
+    return existsSync(diskPath(absolute)) || roots.some((root) => isInside(absolute, root)) ? absolute : scope;
   });
 }

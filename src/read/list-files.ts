@@ -9,11 +9,13 @@ import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { sha256 } from "../ingest/ingest-file.ts";
+import { diskPath } from "../native/file-names.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
-import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
+import { emptiedFolders } from "../scan/emptied-folders.ts";
 import { scanRoots } from "../scan/scan-roots.ts";
 import { checkScopes, inScope } from "../scan/scope.ts";
+import { readMountPoints } from "../store/mount-points.ts";
 import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
 import { labelListing, type ListLabelInput } from "../labels/list-labels.ts";
 
@@ -50,8 +52,9 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
   const sources = new Map((await app.store.listSources()).map((s) => [s.source, s]));
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, checked?.paths);
   const indexedFiles = [...sources.values()].filter((s) => s.sourceType === "file" && inScope(s.source, scope)).map((s) => s.source);
-  for (const root of emptiedRoots(roots, scan.files.map((f) => f.path), indexedFiles, checked?.paths)) {
-    if (!scan.unlisted.some((u) => isInside(root, u.folder))) scan.unlisted.push({ folder: root, isRoot: true, reason: EMPTY_ROOT_REASON });
+  const mountPoints = [...scan.mountPoints, ...readMountPoints(app.config.dbPath)];
+  for (const emptied of emptiedFolders(roots, mountPoints, scan.files.map((f) => f.path), indexedFiles, checked?.paths)) {
+    if (!scan.unlisted.some((u) => isInside(emptied.folder, u.folder))) scan.unlisted.push(emptied);
   }
   const files: ListedFile[] = [];
   const onDisk = new Set<string>();
@@ -62,7 +65,7 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
     if (s) {
       if (s.fileSize === file.size && s.mtime === file.mtimeMs) state = "ingested";
       else {
-        const bytes = await readFile(file.path).catch(() => null);
+        const bytes = await readFile(diskPath(file.path)).catch(() => null);
         state = bytes === null ? "unreadable" : s.contentHash !== sha256(new Uint8Array(bytes)) ? "stale" : "ingested";
       }
       if (state === "ingested" && s.minScheme < CHUNK_SCHEME) state = "stale_scheme";

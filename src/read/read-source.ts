@@ -4,6 +4,7 @@ import type { App } from "../app.ts";
 import { EXACT_SCHEME, joinDocument } from "../chunk/join-parent.ts";
 import { ownText } from "../chunk/own-text.ts";
 import { AppError } from "../errors.ts";
+import { diskPath } from "../native/file-names.ts";
 import { sqlString } from "../store/chunk-row.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
 
@@ -14,8 +15,8 @@ function notIndexed(source: string): AppError {
 /** For a file path, the disk errors come first: a missing file and a folder read differently from "not indexed". */
 export function checkFileSource(source: string): void {
   if (!source.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(source)) return;
-  if (!existsSync(source)) throw new AppError("PATH_NOT_FOUND", `File does not exist: ${source}`, "Check the path, or use --source for data and url sources.");
-  if (!statSync(source).isFile()) throw new AppError("NOT_A_FILE", `Not a file: ${source}`, "Pass a file path.");
+  if (!existsSync(diskPath(source))) throw new AppError("PATH_NOT_FOUND", `File does not exist: ${source}`, "Check the path, or use --source for data and url sources.");
+  if (!statSync(diskPath(source)).isFile()) throw new AppError("NOT_A_FILE", `Not a file: ${source}`, "Pass a file path.");
 }
 
 export interface ReadFileResult {

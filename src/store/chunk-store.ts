@@ -20,6 +20,7 @@ import { chunkSchema, schemaVectorWidth, sqlString, type ChunkRow } from "./chun
 import { countPending, pendingChunks, pendingSources, writeVectors, type PendingChunk } from "./pending-vectors.ts";
 import type { SourceSummary } from "./source-summary.ts";
 import { TableView } from "./table-view.ts";
+import { missingRootProblem } from "./db-path.ts";
 import { backfillSearchColumns, keywordColumns, missingNow } from "./search-columns.ts";
 import { keywordSearch, listSources, resultRows, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
 import { tablePlan } from "./vector-index.ts";
@@ -50,7 +51,7 @@ export class ChunkStore extends TableView {
    * new section. Writes through the view are refused by LanceDB.
    */
   async snapshot(): Promise<ChunkStore> {
-    const view = new ChunkStore(this.dbPath, this.annThreshold);
+    const view = new ChunkStore(this.dbPath, this.annThreshold, this.roots);
     const table = await this.open();
     if (!table) return view;
     const version = await table.version();
@@ -76,6 +77,10 @@ export class ChunkStore extends TableView {
    * of its own.
    */
   async settleStagedWrite(staged = false): Promise<void> {
+    // Every write passes here: a root that went away since the last one (a server's drive unplugged) is refused,
+    // where LanceDB would recreate the folders it writes into on the bare mount point.
+    const missing = missingRootProblem(this.dbPath, this.roots);
+    if (missing) throw missing;
     const marker = readStagingMarker(this.dbPath);
     if (!marker) return;
     if (!writerAlive(marker)) {
@@ -104,7 +109,7 @@ export class ChunkStore extends TableView {
     let table = await this.open();
     let created = false;
     if (!table) {
-      const opened = await openOrCreate(await this.connect(), this.dbPath, firstRows, dimensions);
+      const opened = await openOrCreate(await this.connect(), this.dbPath, this.roots, firstRows, dimensions);
       table = await this.adopt(opened.table);
       created = opened.created;
     }

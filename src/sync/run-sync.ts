@@ -3,8 +3,9 @@
  * the roots (or one path inside them). It ingests new and changed files,
  * skips unchanged ones, moves the chunks of moved files without reading them,
  * and deletes files that are gone. It never deletes what it could not see: a
- * root or folder that cannot be listed, or a root that is suddenly empty while
- * its index is not, keeps everything indexed under it. One failing file never
+ * root or folder that cannot be listed, or a root or a nested drive's folder
+ * that is suddenly empty while its index is not, keeps everything indexed
+ * under it. One failing file never
  * stops the run, and a failed re-ingest keeps the old chunks.
  */
 import { existsSync } from "node:fs";
@@ -17,16 +18,18 @@ import { labelContext, labellerFor, releaseLabeller } from "../labels/labeller.t
 import { labelErrors, relabelStored } from "../labels/relabel.ts";
 import { taxonomyPath } from "../labels/taxonomy-file.ts";
 import { describeError } from "../errors.ts";
+import { diskPath } from "../native/file-names.ts";
 import { sha256, tooLarge } from "../ingest/ingest-file.ts";
 import { emptyIngestReport, ingestFiles } from "../ingest/ingest-files.ts";
 import type { IngestEvents } from "../ingest/ingest-progress.ts";
 import { readProblem } from "../ingest/read-problem.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
-import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
+import { emptiedFolders, mountPointsToRemember } from "../scan/emptied-folders.ts";
 import { countByExtension, scanRoots, type ScannedFile } from "../scan/scan-roots.ts";
 import { inScope, scopeFilter } from "../scan/scope.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
+import { readMountPoints, writeMountPoints } from "../store/mount-points.ts";
 import { acquireSyncLock, type ReleaseLock } from "./sync-lock.ts";
 import { firstSort, moveCandidates, pairMoves, splitGone } from "./sync-plan.ts";
 import { describeUnlisted, type UnlistedReport } from "./unlisted.ts";
@@ -94,7 +97,7 @@ export function emptySyncReport(): SyncReport {
 /** Checks DB_PATH, then takes the index's sync lock: refuses at once when another sync holds it. */
 export function lockIndex(app: App): ReleaseLock {
   app.store.checkPath(true);
-  return acquireSyncLock(app.config.dbPath, (line) => app.log(`warn: ${line}`));
+  return acquireSyncLock(app.config.dbPath, (line) => app.log(`warn: ${line}`), app.config.roots);
 }
 
 /** Locks, syncs, unlocks. */
@@ -139,7 +142,7 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const unreadable: { source: string; error: string }[] = [...scan.problems];
   const hashOf = async (file: ScannedFile): Promise<string | null> => {
     try {
-      return sha256(new Uint8Array(await readFile(file.path)));
+      return sha256(new Uint8Array(await readFile(diskPath(file.path))));
     } catch (error) {
       unreadable.push({ source: file.path, error: readProblem(file.path, error) ?? describeError(error) });
       return null;
@@ -169,11 +172,15 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const unreadablePaths = new Set(unreadable.map((u) => u.source));
   toIngest.push(...sort.fresh.filter((f) => !movedTo.has(f.path) && !unreadablePaths.has(f.path)));
 
-  // A root that lists as empty while its index is not keeps its entries, unless every one of them moved away.
+  // A root or mount point that lists as empty while its index is not keeps its entries, unless every one of them moved away.
   const movedFrom = new Set(moves.map((m) => m.from.source));
   const listed = indexed.filter((s) => !hidden(s)).map((s) => s.source);
-  for (const root of emptiedRoots(roots, scan.files.map((f) => f.path), listed, scopes)) {
-    if (listed.some((source) => isInside(source, root) && !movedFrom.has(source))) unlisted.push({ folder: root, isRoot: true, reason: EMPTY_ROOT_REASON });
+  const remembered = readMountPoints(app.config.dbPath);
+  const keptMountPoints: string[] = [];
+  for (const emptied of emptiedFolders(roots, [...scan.mountPoints, ...remembered], scan.files.map((f) => f.path), listed, scopes)) {
+    if (!listed.some((source) => isInside(source, emptied.folder) && !movedFrom.has(source))) continue;
+    unlisted.push(emptied);
+    if (!emptied.isRoot) keptMountPoints.push(emptied.folder);
   }
 
   if (moves.length) {
@@ -202,6 +209,7 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
     await app.store.deleteSources(remove.map((s) => s.source));
     counts.deleted = remove.length;
   }
+  writeMountPoints(app.config.dbPath, mountPointsToRemember(remembered, scan.mountPoints, keptMountPoints, scopes));
 
   for (const folder of unlisted) {
     const under = kept.filter((k) => isInside(k.source, folder.folder)).map((k) => displayPath(k.source, roots));
