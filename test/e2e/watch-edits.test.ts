@@ -9,7 +9,7 @@ import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, 
 import { join } from "node:path";
 import { tempDir, waitFor, writeTree } from "../helpers.ts";
 import { killAll, mcpServer, versionedDoc } from "./sync-procs.ts";
-import { indexContents, waitForFreshIndex, waitForSync, watchEnv, watchOf, type Server } from "./watch-procs.ts";
+import { indexContents, waitForFreshIndex, waitForSync, watchEnv, watchIdle, watchOf, type Server } from "./watch-procs.ts";
 
 afterAll(killAll);
 
@@ -162,7 +162,7 @@ describe("a watching server, with no sync_start", () => {
   });
 
   test("a file still being written waits until it settles, then is synced once, whole", async () => {
-    const before = (await watchOf(server)).syncs;
+    const before = (await watchIdle(server)).syncs;
     const path = join(root, "keep/slow.md");
     writeFileSync(path, "# Slow\n\n");
     // A line every 200 ms for 3 s: the folder is never quiet for a second meanwhile.
@@ -173,11 +173,11 @@ describe("a watching server, with no sync_start", () => {
     }
     await waitForFreshIndex(dbPath, [root]);
     expect((await indexContents(dbPath)).get(path)?.join("\n")).toContain("Line 14 of");
-    expect((await watchOf(server)).syncs - before).toBe(1);
+    expect((await watchIdle(server)).syncs - before).toBe(1);
   });
 
   test("the index's own writes start no sync: with nothing changed, no sync follows the last one", async () => {
-    const last = (await watchOf(server)).lastSync.finishedAt;
+    const last = (await watchIdle(server)).lastSync.finishedAt;
     // Two quiet periods and more: a sync set off by the index folder's writes would have come by now.
     const until = Date.now() + 3_000;
     await waitFor(() => Date.now() > until, 5_000, "three seconds");

@@ -22,6 +22,19 @@ export async function watchOf(server: Server): Promise<Record<string, any>> {
   return result.structuredContent!.watch;
 }
 
+/**
+ * The watch status once no sync runs and no change waits. The index can equal a fresh sync
+ * before the sync that wrote it has recorded itself, so counts of syncs are read only after this.
+ */
+export async function watchIdle(server: Server): Promise<Record<string, any>> {
+  let watch: Record<string, any> = {};
+  await waitFor(async () => {
+    watch = await watchOf(server);
+    return watch.state === "watching" && watch.pendingChanges === 0;
+  }, 30_000, "the watcher to be idle");
+  return watch;
+}
+
 /** source -> its chunk texts in chunk order, for every file source of the index. */
 export async function indexContents(dbPath: string): Promise<Map<string, string[]>> {
   const rows = await readRows(dbPath);
