@@ -11,6 +11,8 @@ import { describeProfile } from "./embed/model-profile.ts";
 import { isModelUnavailable, NoModel } from "./embed/no-model.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore } from "./store/chunk-store.ts";
+import { chooseModel, type ModelChoice } from "./store/model-choice.ts";
+import { ANN_THRESHOLD } from "./store/vector-index.ts";
 import { SYSTEM_NETWORK, type Network } from "./url/network.ts";
 
 /**
@@ -45,6 +47,8 @@ export interface App {
   readonly store: ChunkStore;
   readonly metrics?: IngestMetrics;
   readonly network: Network;
+  /** The model to embed with and why: MODEL_NAME, else what the index says (store/model-choice.ts). */
+  modelChoice(): Promise<ModelChoice>;
   embedder(): Promise<Embedder>;
   /**
    * The embedder, or NoModel when no model can load (keyword-only mode). A
@@ -60,7 +64,7 @@ export const RETRY_AFTER_MS = 60_000;
 export function createApp(config: Config, options: AppOptions = {}): App {
   const log = options.log ?? logLine;
   let embedder: Promise<Embedder> | undefined;
-  const store = new ChunkStore(config.dbPath);
+  const store = new ChunkStore(config.dbPath, ANN_THRESHOLD, config.roots);
   let lastFailure: { at: number; none: NoModel } | undefined;
   const app: App = {
     config,
@@ -68,16 +72,18 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     store,
     metrics: options.metrics,
     network: options.network ?? SYSTEM_NETWORK,
+    modelChoice: () => chooseModel(config.modelName, store),
     embedder() {
       embedder ??= (async () => {
-        const folder = await resolveModelFolder(config.modelName, { cacheDir: config.cacheDir, endpoint: config.hfEndpoint, log });
+        const { name } = await app.modelChoice();
+        const folder = await resolveModelFolder(name, { cacheDir: config.cacheDir, endpoint: config.hfEndpoint, log });
         // Checked before the session loads: a budget the model cannot take fails as the configuration error it is.
-        const budget = chunkBudget(config.chunkTokenBudget, { name: config.modelName, maxLength: folder.profile.maxLength });
+        const budget = chunkBudget(config.chunkTokenBudget, { name, maxLength: folder.profile.maxLength });
         // CACHE_DIR keeps an optimised copy of the model that loads several times faster (optimized-model-cache.ts).
         const loaded = await OnnxEmbedder.load(folder, { cacheDir: config.cacheDir, log, spin: options.threadSpin ?? "by-kind" });
         // Said when a folder's profile was read or recognised, so a wrong guess is visible; a known id or plain defaults go unsaid.
-        if (folder.profileRead) log(`model ${config.modelName}: ${describeProfile(loaded.profile)}, from ${folder.profileSource}; chunks of ${budget} tokens`);
-        store.useModel({ name: config.modelName, fingerprint: loaded.fingerprint, dimensions: loaded.dimensions, ...loaded.profile }, log);
+        if (folder.profileRead) log(`model ${name}: ${describeProfile(loaded.profile)}, from ${folder.profileSource}; chunks of ${budget} tokens`);
+        store.useModel({ name, fingerprint: loaded.fingerprint, dimensions: loaded.dimensions, ...loaded.profile }, log);
         return loaded;
       })();
       // A failed load is not cached: the next call retries (say, after the network returns).
@@ -96,7 +102,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         return loaded;
       } catch (error) {
         if (!isModelUnavailable(error)) throw error;
-        lastFailure = { at: Date.now(), none: new NoModel(config.modelName, error) };
+        lastFailure = { at: Date.now(), none: new NoModel((await app.modelChoice()).name, error) };
         return lastFailure.none;
       }
     },

@@ -24,6 +24,7 @@ export type ErrorCode =
   | "CONVERSION_TIMEOUT"
   | "OCR_LANGUAGE_DATA"
   | "INDEX"
+  | "ROOT_MISSING"
   | "SYNC_BUSY"
   | "SYNC_JOB_UNKNOWN"
   | "URL_REFUSED"

@@ -7,12 +7,14 @@ import { locateLanguages, tessdataFolders } from "./ocr/language-data.ts";
 import { ocrStatus } from "./ocr/ocr-status.ts";
 import { ocrSettings } from "./ocr/settings.ts";
 import { rootHealth } from "./scan/root-health.ts";
+import { isInside } from "./scan/containment.ts";
 import { dbPathProblem } from "./store/db-path.ts";
 import { labelStatus } from "./labels/label-status.ts";
 import type { IndexModel } from "./store/index-identity.ts";
 import { describeDamage, REPAIR_HINT } from "./store/index-damage.ts";
 import { lostSources } from "./store/source-catalog.ts";
 import { lanceReason } from "./store/lost-fragments.ts";
+import type { ModelChoice } from "./store/model-choice.ts";
 import { countUnsigned } from "./store/signatures.ts";
 import { locateModel } from "./embed/bundled-model.ts";
 import { nativeLibDir } from "./native/lib-dir.ts";
@@ -23,7 +25,10 @@ export interface StatusReport {
   configError?: string;
   roots?: string[];
   dbPath?: string;
+  /** The model a sync or query would embed with. */
   model?: string;
+  /** Why that model: MODEL_NAME, the index's record, an index older than records, or a new index (store/model-choice.ts). */
+  modelReason?: string;
   /** The model the index records (index-identity.ts); absent without an index or for one built before models were recorded. */
   indexModel?: IndexModel;
   hybridWeight?: number;
@@ -38,23 +43,25 @@ export interface StatusReport {
   [key: string]: unknown;
 }
 
-/** The part of status that needs no index: what the configuration says. */
-export function configStatus(config: Config): StatusReport {
+/** The part of status that needs no index: what the configuration says, with the model the index chose when it could be read. */
+export function configStatus(config: Config, choice?: ModelChoice): StatusReport {
+  const model = choice?.name ?? config.modelName;
   return {
     version: VERSION,
     roots: config.roots,
     dbPath: config.dbPath,
-    model: config.modelName,
+    model,
+    ...(choice && { modelReason: choice.why }),
     hybridWeight: config.hybridWeight,
     chunkScheme: CHUNK_SCHEME,
     ...ocrStatus(ocrSettings(config)),
-    ...foundFiles(config),
+    ...foundFiles(config, model),
   };
 }
 
 /** Where this executable found its native libraries, the model and OCR language data (install problems show here first). */
-function foundFiles(config: Config): Partial<StatusReport> {
-  const model = locateModel(config.modelName, config.cacheDir);
+function foundFiles(config: Config, modelName: string | undefined): Partial<StatusReport> {
+  const model = modelName ? locateModel(modelName, config.cacheDir) : null;
   const tessdata = locateLanguages(ocrSettings(config).languages, tessdataFolders(config.cacheDir)).found;
   return {
     buildTarget: BUILD_TARGET,
@@ -70,7 +77,9 @@ export function configErrorStatus(message: string): StatusReport {
 
 /** Config status plus index figures; an index that cannot be opened is reported, not thrown. */
 export async function fullStatus(app: App): Promise<StatusReport> {
-  const report: StatusReport = { ...configStatus(app.config), ...rootHealth(app.config.roots) };
+  // Unset MODEL_NAME is resolved by reading the index; one that cannot be read is reported below, and the model with it.
+  const choice = dbPathProblem(app.config.dbPath, false) ? undefined : await app.modelChoice().catch(() => undefined);
+  const report: StatusReport = { ...configStatus(app.config, choice), ...rootHealth(app.config.roots) };
   // Only with a classify.toml; an index that cannot be opened counts as empty here and is reported below.
   const labels = await labelStatus(app.store.exists() && !dbPathProblem(app.config.dbPath, false) ? await app.store.open().catch(() => null) : null, app.config.roots);
   if (labels) report.labels = labels;
@@ -90,9 +99,16 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
     report.staleChunkCount = stale;
+    const outside = sources.filter((s) => s.sourceType === "file" && !app.config.roots.some((root) => isInside(s.source, root))).length;
+    if (outside > 0) {
+      report.outsideRootsCount = outside;
+      report.outsideRootsNote =
+        `${outside} indexed file${outside === 1 ? " lies" : "s lie"} outside the roots: a folder moved or renamed since it was last synced, or a root taken out of BASE_DIR / BASE_DIRS. ` +
+        "Searches may name them under their old paths, which read refuses. The next whole sync (the server's own at start when it watches, or sync_start) follows moved files without embedding them again and removes the rest.";
+    }
     const recorded = await app.store.recordedModel();
     if (recorded) report.indexModel = recorded;
-    else if (sources.length > 0) report.indexModelNote = "The index does not record which model built it (it predates model records); the next sync or ingest records the current model if its vector width matches.";
+    else if (sources.length > 0) report.indexModelNote = "The index does not record which model built it (it predates model records); the next sync or ingest records the model in use (`model`, for the reason in `modelReason`) if its vector width matches.";
     const waiting = await app.store.pendingCount();
     if (waiting > 0) {
       report.pendingVectorCount = waiting;

@@ -85,3 +85,19 @@ export async function failure(run: Promise<unknown> | (() => unknown)): Promise<
   }
   throw new Error("expected a failure");
 }
+
+/** Polls until predicate holds (it may be async) and returns its value, or fails after timeoutMs naming what it waited for: tests wait for a condition, never for a fixed time. */
+export async function waitFor<T>(predicate: () => T | Promise<T>, timeoutMs: number, what: string): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await predicate();
+      if (value) return value as NonNullable<T>;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}${last ? ` (last error: ${(last as Error).message})` : ""}`);
+    await Bun.sleep(25);
+  }
+}

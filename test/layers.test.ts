@@ -23,6 +23,7 @@ const LAYERS: string[][] = [
   ["app.ts"],
   ["ingest"],
   ["read", "search", "sync"],
+  ["watch"],
   ["status.ts"],
   ["mcp", "cli"],
   ["main.ts"],

@@ -22,7 +22,7 @@ export function renderQuality(rows: QualityRow[], model: QualityBanner, scifactB
   out.push("## Retrieval quality (document level)");
   out.push(
     model.real
-      ? `> **Figures made with the model ${model.name}** (${model.dir}, model.onnx sha256 ${model.fingerprint}…; prefixes: ${model.prefixes}). They are this model's, not the default model's (paraphrase-multilingual-MiniLM-L12-v2).`
+      ? `> **Figures made with the model ${model.name}** (${model.dir}, model.onnx sha256 ${model.fingerprint}…; prefixes: ${model.prefixes}). They are this model's, not those of the default model's pinned files (Xenova/multilingual-e5-small at 761b726d).`
       : `> **No real embedding model here** (MINIRAG_BENCH_MODEL unset and no ../shared/models/multilingual-e5-small-int8): the index uses ${model.name}, so only keyword rows (w = 1) are shown. Vector and hybrid rows would be noise.`,
   );
   out.push(

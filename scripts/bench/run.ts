@@ -3,6 +3,7 @@
  * bun run bench [--quick] [--no-peers]
  * bun run bench --convert: the conversion benchmark alone (scripts/bench/convert.ts)
  * bun run bench --quality [--quick]: the retrieval quality section alone (sections/quality.ts)
+ * bun run bench --freshness [--quick]: the live index alone (sections/freshness.ts)
  *
  * Measures ingest, query latency, start-up, memory and retrieval quality, and
  * the peers (mcp-local-rag, the reference Python minirag-mcp) on the same
@@ -34,6 +35,7 @@ import { runQualitySection } from "./sections/quality-section.ts";
 import { renderQualityReport } from "./report-quality.ts";
 import { PEERS, benchPeer, type PeerFigures } from "./peers/peers.ts";
 import { renderReport } from "./report.ts";
+import { FRESHNESS_PLAN, FRESHNESS_QUICK, benchFreshness, renderFreshness } from "./sections/freshness.ts";
 
 if (process.argv.includes("--convert")) {
   await import("./convert.ts");
@@ -50,6 +52,16 @@ if (process.argv.includes("--quality")) {
   writeFileSync(join(RESULTS, "quality.md"), report);
   process.stdout.write(report);
   log(`done; report in ${join(RESULTS, "quality.md")}`);
+  process.exit(0);
+}
+
+if (process.argv.includes("--freshness")) {
+  const scifact = loadSet("scifact");
+  const report = renderFreshness(await benchFreshness(ensureBinary(), speedModel(), scifact.docs, scifact.queries.map((q) => q.text), quick ? FRESHNESS_QUICK : FRESHNESS_PLAN, log));
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(join(RESULTS, "freshness.md"), report);
+  process.stdout.write(report);
+  log(`done; report in ${join(RESULTS, "freshness.md")}`);
   process.exit(0);
 }
 
@@ -88,6 +100,9 @@ const startup = await benchStartup(binary, scifact.docs.slice(0, 20), model, pla
 
 const quality = await runQualitySection(quick, log);
 
+log("freshness: the live index");
+const freshness = await benchFreshness(binary, model, scifact.docs, scifact.queries.map((q) => q.text), quick ? FRESHNESS_QUICK : FRESHNESS_PLAN, log);
+
 const peers: PeerFigures[] = [];
 if (withPeers) {
   for (const peer of PEERS) {
@@ -98,7 +113,7 @@ if (withPeers) {
 
 writeFileSync(join(RESULTS, "latency.svg"), latencyChartSvg(latency));
 
-const report = renderReport({ quick, withPeers, model, scale, memory, ingest, latency, startup, quality: quality.rows, qualityModel: quality.banner, scifactBm25: quality.scifactBm25, peers, minutes: (performance.now() - began) / 60000 }) + renderScale(builds, scale, model.name) + renderMemory(memory, model.name);
+const report = renderReport({ quick, withPeers, model, scale, memory, ingest, latency, startup, quality: quality.rows, qualityModel: quality.banner, scifactBm25: quality.scifactBm25, peers, minutes: (performance.now() - began) / 60000 }) + renderScale(builds, scale, model.name) + renderMemory(memory, model.name) + renderFreshness(freshness);
 writeFileSync(join(RESULTS, "report.md"), report);
 process.stdout.write(report);
 log(`done; report in ${join(RESULTS, "report.md")}, chart in ${join(RESULTS, "latency.svg")}`);

@@ -5,7 +5,7 @@
  */
 import { AppError } from "../errors.ts";
 import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
-import type { LabelFilterInput } from "../labels/label-filter.ts";
+import { isCalendarDate, type LabelFilterInput } from "../labels/label-filter.ts";
 import { warn } from "./output.ts";
 import { repeatedFlag } from "./shared-args.ts";
 
@@ -14,6 +14,12 @@ export const labelArgs = {
   "date-from": { type: "string", description: "Only documents dated on or after YYYY-MM-DD" },
   "date-to": { type: "string", description: "Only documents dated on or before YYYY-MM-DD" },
 } as const;
+
+/** A --date-from or --date-to value, checked here so the error names the flag rather than the MCP field. */
+function dateFlag(flag: "date-from" | "date-to", value: string | undefined): string | undefined {
+  if (value === undefined || isCalendarDate(value)) return value;
+  throw new AppError("INVALID_ARGUMENT", `--${flag} must be a date written YYYY-MM-DD, got ${JSON.stringify(value)}`, `Pass a calendar date such as --${flag} 2026-08-05; the range is inclusive.`);
+}
 
 /** The filter the flags give (empty when none is set). */
 export function labelFilterFlags(rawArgs: string[], args: { "date-from"?: string; "date-to"?: string }): LabelFilterInput {
@@ -25,8 +31,8 @@ export function labelFilterFlags(rawArgs: string[], args: { "date-from"?: string
   }
   return {
     ...(Object.keys(labels).length && { labels }),
-    ...(args["date-from"] !== undefined && { dateFrom: args["date-from"] }),
-    ...(args["date-to"] !== undefined && { dateTo: args["date-to"] }),
+    ...(args["date-from"] !== undefined && { dateFrom: dateFlag("date-from", args["date-from"]) }),
+    ...(args["date-to"] !== undefined && { dateTo: dateFlag("date-to", args["date-to"]) }),
   };
 }
 

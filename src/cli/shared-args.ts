@@ -4,9 +4,12 @@
  * arguments here.
  */
 import type { ArgsDef } from "citty";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { createApp, type App } from "../app.ts";
-import { inRootForm } from "../scan/containment.ts";
+import { canonicalPath, diskPath } from "../native/file-names.ts";
+import { inRootForm, isInside } from "../scan/containment.ts";
+import { hasUrlScheme, looksLikePath } from "../scan/scope.ts";
 import { loadConfig, type Config } from "../config/load-config.ts";
 
 export const sharedArgs = {
@@ -61,7 +64,17 @@ export function positionals(args: { _: string[] }): string[] {
   return args._.filter((a) => a !== "--");
 }
 
-/** Every --scope value as an absolute path in the roots' own form (see inRootForm). */
+/**
+ * Every --scope value, a relative path made absolute in the roots' own form
+ * (see inRootForm). A value that names no path on disk and none under a root,
+ * or that starts with a URL scheme, is a data id or URL prefix and is kept as
+ * typed. Absolute paths are checked against the roots where they are used.
+ */
 export function scopeFlags(rawArgs: string[], roots: string[]): string[] {
-  return repeatedFlag(rawArgs, "scope").map((s) => inRootForm(resolve(s), roots));
+  return repeatedFlag(rawArgs, "scope").map((scope) => {
+    if (hasUrlScheme(scope)) return scope;
+    if (looksLikePath(scope)) return canonicalPath(scope);
+    const absolute = canonicalPath(inRootForm(resolve(scope), roots));
+    return existsSync(diskPath(absolute)) || roots.some((root) => isInside(absolute, root)) ? absolute : scope;
+  });
 }

@@ -8,7 +8,7 @@ import {
   DEFAULT_HYBRID_WEIGHT,
   DEFAULT_MAX_FILE_SIZE,
   DEFAULT_OCR_LANG,
-  DEFAULT_CONVERT_TIMEOUT_SECONDS, DEFAULT_OCR_MIN_CHARS_PER_PAGE,
+  DEFAULT_CONVERT_TIMEOUT_SECONDS, DEFAULT_OCR_MIN_CHARS_PER_PAGE, DEFAULT_RESCAN_INTERVAL_SECONDS,
   MAX_MODEL_LENGTH,
 } from "./defaults.ts";
 import { parseOcrLanguages } from "./ocr-languages.ts";
@@ -44,6 +44,21 @@ const optionalPath = z
 
 const TRUE = new Set(["1", "true", "yes", "on"]);
 const FALSE = new Set(["0", "false", "no", "off", ""]);
+
+/** A switch: 1/true/yes/on or 0/false/no/off, any case; unset or blank is the default. */
+function switchVar(fallback: boolean) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const v = (raw ?? "").trim().toLowerCase();
+      if (v === "") return fallback;
+      if (TRUE.has(v)) return true;
+      if (FALSE.has(v)) return false;
+      ctx.addIssue({ code: "custom", message: "must be one of 1, true, yes, on, 0, false, no, off" });
+      return z.NEVER;
+    });
+}
 
 const baseDirs = z
   .string()
@@ -94,16 +109,11 @@ export const EnvConfig = z.object({
     .string()
     .optional()
     .transform((v) => (v?.trim() ? v.trim() : undefined)),
-  ALLOW_PRIVATE_URLS: z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      const v = (raw ?? "").trim().toLowerCase();
-      if (TRUE.has(v)) return true;
-      if (FALSE.has(v)) return false;
-      ctx.addIssue({ code: "custom", message: "must be one of 1, true, yes, on, 0, false, no, off" });
-      return z.NEVER;
-    }),
+  ALLOW_PRIVATE_URLS: switchVar(false),
+  /** The MCP server follows changes in the roots by itself (src/watch/); ours, not the reference's. */
+  RAG_WATCH: switchVar(true),
+  /** Seconds between rescans of a root whose file events may not arrive (a network share, past the kernel's watch limit); ours. */
+  RAG_RESCAN_INTERVAL: numberVar({ integer: false, min: 1, max: 86_400 }).default(DEFAULT_RESCAN_INTERVAL_SECONDS),
   /** Where model files are downloaded from; huggingface_hub's own variable name. */
   HF_ENDPOINT: optionalPath,
   /** Where missing OCR language data is downloaded from (a folder of <code>.traineddata files); ours. */

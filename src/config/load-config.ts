@@ -6,14 +6,24 @@ import { isAbsolute, join, resolve } from "node:path";
 import { AppError } from "../errors.ts";
 import { defaultCacheDir, homeDir } from "./cache-dir.ts";
 import { localDbPath } from "./db-location.ts";
-import { DEFAULT_MODEL } from "./defaults.ts";
 import { ENV_NAMES, EnvConfig } from "./env-schema.ts";
+
+/** Where the roots came from: a user's choice (a flag or a variable) or the current directory by default. */
+export type RootsFrom = "--base-dir" | "BASE_DIRS" | "BASE_DIR" | "current directory";
 
 export interface Config {
   roots: string[];
+  rootsFrom: RootsFrom;
+  /** The user's home folder (the server never watches a whole one by itself: watch/watch-roots.ts). */
+  homeDir: string;
+  /** RAG_WATCH (or serve --no-watch): the MCP server follows changes in the roots. */
+  watch: boolean;
+  /** RAG_RESCAN_INTERVAL in milliseconds: how often a root whose events may not arrive is synced whole. */
+  rescanMs: number;
   dbPath: string;
   cacheDir: string;
-  modelName: string;
+  /** MODEL_NAME (or --model-name) as set; unset, the index chooses (store/model-choice.ts). */
+  modelName?: string;
   maxFileSize: number;
   /** CHUNK_TOKEN_BUDGET; unset means "follow the model" (chunkBudget() resolves it once the model is known). */
   chunkTokenBudget?: number;
@@ -39,6 +49,8 @@ export interface ConfigFlags {
   dbPath?: string;
   cacheDir?: string;
   modelName?: string;
+  /** false: serve --no-watch. */
+  watch?: boolean;
 }
 
 export interface ConfigSources {
@@ -76,18 +88,23 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const e = parsed.data;
   const absolute = (p: string) => resolve(cwd, expandHome(p, home));
   const flagRoots = flags.baseDirs?.filter((d) => d.trim());
+  const rootsFrom: RootsFrom = flagRoots?.length ? "--base-dir" : e.BASE_DIRS ? "BASE_DIRS" : e.BASE_DIR ? "BASE_DIR" : "current directory";
   const rootList = flagRoots?.length ? flagRoots : (e.BASE_DIRS ?? (e.BASE_DIR ? [e.BASE_DIR] : [cwd]));
   const roots = [...new Set(rootList.map(absolute))];
   const flagDbPath = flags.dbPath?.trim();
   const givenDbPath = flagDbPath || e.DB_PATH;
   const dbPath = givenDbPath && localDbPath(givenDbPath, flagDbPath ? "--db-path" : "DB_PATH");
   const cacheDir = flags.cacheDir?.trim() || e.CACHE_DIR;
-  const modelName = flags.modelName?.trim() || e.MODEL_NAME || DEFAULT_MODEL;
+  const modelName = flags.modelName?.trim() || e.MODEL_NAME;
   return {
     roots,
+    rootsFrom,
+    homeDir: home,
+    watch: flags.watch ?? e.RAG_WATCH,
+    rescanMs: Math.round(e.RAG_RESCAN_INTERVAL * 1000),
     dbPath: dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
     cacheDir: cacheDir ? absolute(cacheDir) : defaultCacheDir(env, home),
-    modelName: modelName.startsWith("~") ? absolute(modelName) : modelName,
+    modelName: modelName?.startsWith("~") ? absolute(modelName) : modelName,
     maxFileSize: e.MAX_FILE_SIZE,
     chunkTokenBudget: e.CHUNK_TOKEN_BUDGET,
     hybridWeight: e.RAG_HYBRID_WEIGHT,

@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 import { MarkdownSummary, type Summary } from "../chunk/markdown-summary.ts";
 import { AppError } from "../errors.ts";
+import { diskPath } from "../native/file-names.ts";
 
 /** Bytes read at a time: large enough that the per-call cost vanishes, small beside the text it replaces. */
 export const PIECE_BYTES = 1 << 20;
@@ -38,7 +39,7 @@ export interface Utf8FileScan {
 
 /** Whether the file opens with a UTF-8 byte order mark. */
 function opensWithBom(path: string): boolean {
-  const fd = openSync(path, "r");
+  const fd = openSync(diskPath(path), "r");
   try {
     const head = new Uint8Array(3);
     return readSync(fd, head, 0, 3, 0) === 3 && head.every((b, i) => b === UTF8_BOM[i]);
@@ -57,7 +58,7 @@ function* decodedText(path: string, bom: boolean, pieceBytes: number): Generator
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: !bom });
   const buffer = new Uint8Array(pieceBytes);
-  const fd = openSync(path, "r");
+  const fd = openSync(diskPath(path), "r");
   try {
     // Every byte is hashed as read, the BOM too, so the hash is the file's whatever changed since the scan.
     let skip = bom ? UTF8_BOM.length : 0;

@@ -1,7 +1,8 @@
 /**
  * Model ids MODEL_NAME accepts, each pinned to one Hugging Face revision with
- * the size and sha256 of every file. The hashes of the default model were
- * taken from several independent public records of this revision, which agree.
+ * the size and sha256 of every file. Every size and hash was taken from
+ * independent public records of that revision, which agree (each entry says
+ * which); a download that does not match is refused (download.ts).
  */
 import type { ModelProfile } from "./model-profile.ts";
 
@@ -25,10 +26,44 @@ export interface HubModel {
   files: HubFile[];
 }
 
+/** The default for a new index (config/defaults.ts names it; this is its pinned form). */
+const MULTILINGUAL_E5_SMALL: HubModel = {
+  id: "intfloat/multilingual-e5-small",
+  // transformers.js's int8 export of intfloat's weights (MIT): dynamic quantisation with MatMulInteger, whose
+  // kernels run on any x64 or arm64 CPU, 118 MB. intfloat's own onnx/ folder has the fp32 graph (470 MB: four
+  // times the download and the offline bundle) and a qint8 export made for AVX-512 VNNI CPUs.
+  repo: "Xenova/multilingual-e5-small",
+  revision: "761b726dd34fb83930e26aab4e9ac3899aa1fa78",
+  dimensions: 384,
+  // As e5 was trained: "query: " before questions, "passage: " before stored text, mean pooling, normalised, 512 tokens.
+  profile: { queryPrefix: "query: ", passagePrefix: "passage: ", pooling: "mean", normalize: true, maxLength: 512 },
+  onnxFile: "onnx/model_quantized.onnx",
+  // Sizes and sha256 at this revision as five independent public records give them, all five agreeing on every
+  // file they list: a Node provisioning script that fetches the five files below from this revision and checks
+  // size and hash; a TypeScript embedding-model catalogue (entry local/multilingual-e5-small, with a ModelScope
+  // mirror's revision beside this one); a desktop app's design notes that hashed config.json and
+  // tokenizer_config.json at this commit themselves and took the other two from the repository's LFS metadata;
+  // a grep tool's pinned concept-model assets (config.json, tokenizer_config.json, tokenizer.json, the ONNX file);
+  // and a Python installer's expected files (hashes only). The sizes also match ergosumx/tokenx's inventory of
+  // the repository (model_quantized.onnx 112.83 MiB, sha256 f80102d3f2a1229f…). One script that fetches from
+  // `main` states 655 bytes for config.json and 17,112,028 for tokenizer.json beside the same hashes: it only
+  // re-downloads on a size mismatch and checks the hash, and 655 is the size of intfloat's own config.json,
+  // another file; every record of this revision says 658 and 17,082,730.
+  files: [
+    { path: "config.json", size: 658, sha256: "cb99455288675345e1a4f411438d5d0adbba5fbd3a67ea4fb03c015433b996c1" },
+    { path: "special_tokens_map.json", size: 167, sha256: "d05497f1da52c5e09554c0cd874037a083e1dc1b9cfd48034d1c717f1afc07a7" },
+    { path: "tokenizer_config.json", size: 443, sha256: "a1d6bc8734a6f635dc158508bef000f8e2e5a759c7d92f984b2c86e5ff53425b" },
+    { path: "tokenizer.json", size: 17082730, sha256: "0b44a9d7b51c3c62626640cda0e2c2f70fdacdc25bbbd68038369d14ebdf4c39" },
+    { path: "onnx/model_quantized.onnx", size: 118308185, sha256: "f80102d3f2a1229f387d3c81909990d8945513e347b0eab049f7de3c6f98c193" },
+  ],
+};
+
 export const KNOWN_MODELS: Record<string, HubModel> = {
+  [MULTILINGUAL_E5_SMALL.id]: MULTILINGUAL_E5_SMALL,
+  // The default before multilingual-e5-small, and the reference's: indexes built with it keep it.
   "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2": {
     id: "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2",
-    // The quantized export fastembed uses for this id.
+    // The export fastembed uses for this id: a graph ONNX Runtime's offline optimiser has already fused.
     repo: "qdrant/paraphrase-multilingual-MiniLM-L12-v2-onnx-Q",
     revision: "faf4aa4225822f3bc6376869cb1164e8e3feedd0",
     dimensions: 384,

@@ -12,6 +12,7 @@ import { AppError } from "../errors.ts";
 import { loadOnnxRuntime } from "../native/onnxruntime.ts";
 import { createCachedSession, sessionFromModelFile, type CachedSession } from "./optimized-model-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
+import { residualNormsIn } from "./residual-norms.ts";
 
 /**
  * How ORT's threads wait for the next operator of a run (which texts get
@@ -43,8 +44,13 @@ function questionThreads(questionsOnly: boolean, cores: number): { intraOpNumThr
   return questionsOnly && cores <= 2 ? { intraOpNumThreads: 1 } : {};
 }
 
-/** How every model session is made: its threads, their waiting, and the optimiser's choices. */
-export function sessionOptions(spin: ThreadSpin, questionsOnly = false, cores = availableParallelism()): InferenceSession.SessionOptions {
+/**
+ * How every model session is made: its threads, their waiting, and the
+ * optimiser's choices. residualNorms: the graph has residual Adds before
+ * LayerNormalization for ORT to fuse (residual-norms.ts); without any, the
+ * setting that keeps them unfused is left out, having nothing to act on.
+ */
+export function sessionOptions(spin: ThreadSpin, questionsOnly = false, cores = availableParallelism(), residualNorms = true): InferenceSession.SessionOptions {
   return {
     // intraOpNumThreads unset (all but a questions-only session on 2 cores): ORT uses one thread per physical
     // core. Measured on 2 cores with the 12-layer shape, two threads embed passages 2.4x faster than one.
@@ -63,7 +69,7 @@ export function sessionOptions(spin: ThreadSpin, questionsOnly = false, cores = 
         // JavaScript itself would flush tiny numbers to zero (Number.MIN_VALUE > 0 became false).
         set_denormal_as_zero: "1",
       },
-      optimization: {
+      ...(residualNorms && { optimization: {
         // ORT fuses each residual Add and the LayerNormalization after it into one SkipLayerNormalization kernel,
         // and that kernel is the slow one: in ORT 1.30's profile of e5 it took 19% of a batch (2.3 ms an operator
         // for [4, 200, 384], where the plain LayerNormalization took 0.13 ms). Unfused, 232 chunk texts of 100
@@ -72,7 +78,7 @@ export function sessionOptions(spin: ThreadSpin, questionsOnly = false, cores = 
         // against 0.9983 fused: the fused kernel's arithmetic differs, and the int8 quantisation after each
         // norm magnifies the difference).
         disable_specified_optimizers: "SkipLayerNormFusion",
-      },
+      } }),
     },
   };
 }
@@ -138,12 +144,12 @@ export class ModelSession {
   static async open(spec: SessionSpec, log?: (line: string) => void, step?: (name: string) => void): Promise<ModelSession> {
     const ort = await loadOnnxRuntime();
     step?.("onnxruntime loaded");
-    const options = sessionOptions(spec.spin, spec.questionsOnly);
+    const optionsFor = (residualNorms: boolean) => sessionOptions(spec.spin, spec.questionsOnly, undefined, residualNorms);
     let loaded: CachedSession;
     try {
       loaded = spec.cacheDir
-        ? await createCachedSession(ort, { onnxPath: spec.onnxPath, modelName: spec.modelName, fingerprint: spec.fingerprint, cacheDir: spec.cacheDir, options, log })
-        : { session: await sessionFromModelFile(ort, spec.onnxPath, options, log), source: "model" };
+        ? await createCachedSession(ort, { onnxPath: spec.onnxPath, modelName: spec.modelName, fingerprint: spec.fingerprint, cacheDir: spec.cacheDir, optionsFor, log })
+        : { session: await sessionFromModelFile(ort, spec.onnxPath, optionsFor(residualNormsIn(spec.onnxPath) > 0), log), source: "model" };
     } catch (error) {
       throw new AppError(
         "MODEL_LOAD",

@@ -19,9 +19,9 @@ export function isModelUnavailable(error: unknown): error is AppError {
   return error instanceof AppError && UNAVAILABLE_CODES.has(error.code);
 }
 
-/** The trained length assumed for a model that cannot be read: the default model's, so the default budget of 110 applies. */
+/** The trained length assumed for a model that cannot be read: the shortest of the known models' (the old default's), so the budget of 110 applies. */
 const ASSUMED_MAX_LENGTH = 128;
-/** The width assumed when neither a known id nor a readable config.json tells it: the default model's. */
+/** The width assumed when neither a known id nor a readable config.json tells it: both known models'. */
 const ASSUMED_DIMENSIONS = 384;
 
 export class NoModel {

@@ -23,6 +23,7 @@ import { basename, join } from "node:path";
 import type { InferenceSession } from "onnxruntime-node";
 import { GELU_REWRITE_VERSION, modelForRuntime } from "./gelu-division.ts";
 import { modelFingerprint } from "./model-fingerprint.ts";
+import { residualNormsIn } from "./residual-norms.ts";
 
 type Ort = typeof import("onnxruntime-node");
 
@@ -48,9 +49,17 @@ export interface CacheRequest {
   /** The content fingerprint of the model's files (model-fingerprint.ts). */
   fingerprint: string;
   cacheDir: string;
-  options: InferenceSession.SessionOptions;
+  /**
+   * The session's options for a graph with residual norms to keep unfused or without any (residual-norms.ts).
+   * Which one a model needs is found by reading its graph, only when the cache has neither: a load from the
+   * cache then reads nothing but the cache file.
+   */
+  optionsFor: (residualNorms: boolean) => InferenceSession.SessionOptions;
   log?: (line: string) => void;
 }
+
+/** A request with its options settled. */
+type Settled = Omit<CacheRequest, "optionsFor"> & { options: InferenceSession.SessionOptions };
 
 interface Manifest {
   fingerprint: string;
@@ -73,14 +82,14 @@ export function cacheFolder(cacheDir: string, modelName: string): string {
   return join(cacheDir, "optimized", `${name}-${short(modelName)}`);
 }
 
-function cachePaths(ort: Ort, request: CacheRequest): { file: string; manifest: string; folder: string } {
+function cachePaths(ort: Ort, request: Settled): { file: string; manifest: string; folder: string } {
   const folder = cacheFolder(request.cacheDir, request.modelName);
   const stem = `${request.fingerprint}-${short(runtimeKey(ort, request.options))}`;
   return { folder, file: join(folder, `${stem}.ort`), manifest: join(folder, `${stem}.json`) };
 }
 
 /** The cache file's bytes if its manifest matches this model, runtime and file; null otherwise. */
-function readCache(ort: Ort, request: CacheRequest, file: string, manifestPath: string): Uint8Array | null {
+function readCache(ort: Ort, request: Settled, file: string, manifestPath: string): Uint8Array | null {
   if (!existsSync(file) || !existsSync(manifestPath)) return null;
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest;
   if (manifest.fingerprint !== request.fingerprint || manifest.runtime !== runtimeKey(ort, request.options)) return null;
@@ -127,36 +136,47 @@ function removeQuietly(...paths: string[]): void {
 
 /** A session for request.onnxPath, from the optimised cache when it is valid, writing it when it is not. */
 export async function createCachedSession(ort: Ort, request: CacheRequest): Promise<CachedSession> {
-  const { file, manifest, folder } = cachePaths(ort, request);
+  const variants = [...new Set([request.optionsFor(true), request.optionsFor(false)].map((o) => JSON.stringify(o)))].map((o) => JSON.parse(o) as InferenceSession.SessionOptions);
+  for (const options of variants) {
+    const settled = { ...request, options };
+    const loaded = await fromCache(ort, settled, cachePaths(ort, settled));
+    if (loaded) return loaded;
+  }
+  const settled = { ...request, options: request.optionsFor(residualNormsIn(request.onnxPath) > 0) };
+  const paths = cachePaths(ort, settled);
+  removeQuietly(paths.file, paths.manifest);
+  return writeCache(ort, settled, paths);
+}
+
+/** The session from one variant's cache file, or null when there is none, it fails the check, or ORT refuses it (then it is deleted). */
+async function fromCache(ort: Ort, request: Settled, { file, manifest }: { file: string; manifest: string }): Promise<CachedSession | null> {
   let bytes: Uint8Array | null = null;
   try {
     bytes = readCache(ort, request, file, manifest);
   } catch (error) {
     request.log?.(`optimised model cache ${file} unreadable, loading the model: ${(error as Error).message}`);
   }
-  if (bytes) {
-    try {
-      const session = await ort.InferenceSession.create(bytes, {
-        ...request.options,
-        // The graph in the file is already optimised.
-        graphOptimizationLevel: "disabled",
-        extra: withSessionConfig(request.options.extra, { use_ort_model_bytes_directly: "1", use_ort_model_bytes_for_initializers: "1" }),
-      });
-      // ORT reads the weights from the mapping for the session's whole life; once the mapping is collected, a run
-      // crashes the process (seen: a segfault on the first run when nothing held the bytes). The session holds them.
-      Object.defineProperty(session, "modelBytes", { value: bytes });
-      return { session, source: "cache", bytes };
-    } catch (error) {
-      request.log?.(`optimised model cache ${file} refused by ONNX Runtime, loading the model: ${(error as Error).message}`);
-    }
+  if (!bytes) return null;
+  try {
+    const session = await ort.InferenceSession.create(bytes, {
+      ...request.options,
+      // The graph in the file is already optimised.
+      graphOptimizationLevel: "disabled",
+      extra: withSessionConfig(request.options.extra, { use_ort_model_bytes_directly: "1", use_ort_model_bytes_for_initializers: "1" }),
+    });
+    // ORT reads the weights from the mapping for the session's whole life; once the mapping is collected, a run
+    // crashes the process (seen: a segfault on the first run when nothing held the bytes). The session holds them.
+    Object.defineProperty(session, "modelBytes", { value: bytes });
+    return { session, source: "cache", bytes };
+  } catch (error) {
+    request.log?.(`optimised model cache ${file} refused by ONNX Runtime, loading the model: ${(error as Error).message}`);
+    removeQuietly(file, manifest);
+    return null;
   }
-  bytes = null;
-  removeQuietly(file, manifest);
-  return writeCache(ort, request, { file, manifest, folder });
 }
 
 /** Loads the model and has ORT save the optimised graph beside it in CACHE_DIR; the plain load when that fails. */
-async function writeCache(ort: Ort, request: CacheRequest, paths: { file: string; manifest: string; folder: string }): Promise<CachedSession> {
+async function writeCache(ort: Ort, request: Settled, paths: { file: string; manifest: string; folder: string }): Promise<CachedSession> {
   const temp = `${paths.file}.${process.pid}-${Date.now()}.tmp.ort`;
   try {
     mkdirSync(paths.folder, { recursive: true });

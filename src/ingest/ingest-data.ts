@@ -5,6 +5,7 @@ import type { App } from "../app.ts";
 import { htmlToMarkdown } from "../convert/html.ts";
 import { AppError } from "../errors.ts";
 import { isInsideRoots } from "../scan/containment.ts";
+import { hasUrlScheme, looksLikePath } from "../scan/scope.ts";
 import { chooseSourceTitle } from "../title/choose-title.ts";
 import { indexMarkdown, type IngestResult } from "./index-markdown.ts";
 import { sha256, tooLarge } from "./ingest-file.ts";
@@ -21,17 +22,23 @@ export interface DataInput {
 
 const ALLOWED_IDS = "A data id is a name of your own, such as meeting-notes-2026-08-05 or team/minutes-1";
 
+/** A "." or ".." part: such an id reads as a path that climbs out of where it is resolved (../outside/secret.txt). */
+const DOT_SEGMENT = /(^|[/\\])\.{1,2}([/\\]|$)/;
+
 /**
  * Why a data id may not be used, or undefined. A data id must never collide
  * with a file or a URL: `/docs/real file.md` was accepted, and read_file and
  * query_documents then served the injected text as that file's until the next
  * sync. So absolute paths (POSIX, Windows drive, UNC, home), anything that
  * starts with a URL scheme (a bare `C:` too), and any id that names an
- * existing path under a root (its displayPath would be that file's) are refused.
+ * existing path under a root (its displayPath would be that file's) are refused,
+ * and so is any id with a "." or ".." part, which reads as a relative path
+ * leaving the root it is resolved against.
  */
 export function dataIdProblem(source: string, roots: string[]): string | undefined {
-  if (/^[/\\~]|^[a-z]:[/\\]/i.test(source)) return "is an absolute path";
-  if (/^[a-z][a-z0-9+.-]*:/i.test(source)) return "starts with a URL scheme";
+  if (looksLikePath(source)) return "is an absolute path";
+  if (hasUrlScheme(source)) return "starts with a URL scheme";
+  if (DOT_SEGMENT.test(source)) return 'has a "." or ".." part, so it reads as a relative path';
   if (roots.some((root) => existsSync(resolve(root, source)) && isInsideRoots(resolve(root, source), [root]))) return "names a path under a document root";
   return undefined;
 }
@@ -47,7 +54,7 @@ export async function ingestData(app: App, input: DataInput): Promise<IngestResu
   if (problem) {
     throw new AppError(
       "INVALID_ARGUMENT",
-      `Data id ${JSON.stringify(source)} ${problem}. ${ALLOWED_IDS}: not an absolute path, not a URL, not a path under a document root.`,
+      `Data id ${JSON.stringify(source)} ${problem}. ${ALLOWED_IDS}: not an absolute path, not a URL, no "." or ".." parts, not a path under a document root.`,
       "Pick a plain name; to index a file under a root use ingest_file or sync.",
     );
   }

@@ -5,6 +5,7 @@ import type { App } from "../app.ts";
 import { convertIsolated, releaseConverter } from "../convert/isolated-convert.ts";
 import { assertSupported } from "../convert/registry.ts";
 import { AppError } from "../errors.ts";
+import { diskPath } from "../native/file-names.ts";
 import { ocrSettings } from "../ocr/settings.ts";
 import { assertNotExcluded } from "../scan/ignore-rules.ts";
 import { chooseFileTitle, titleFromH1 } from "../title/choose-title.ts";
@@ -67,7 +68,7 @@ export function convertForIngest(app: App, path: string, bytes: Uint8Array, onPa
 
 /** Reads, converts and chunks a file at an absolute path already checked to lie inside the roots; onPage hears of each page OCR recognizes. */
 export async function prepareFile(app: App, embedder: TokenCounter, path: string, onPage?: () => void): Promise<PreparedDocument | StreamedDocument> {
-  const info = await stat(path);
+  const info = await stat(diskPath(path));
   if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
   assertSupported(path); // before the file is read; the converter itself loads in the worker
   const plainText = PLAIN_TEXT.has(extname(path).toLowerCase());
@@ -77,7 +78,7 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
     if (scan && scan.chars > STREAM_MARKDOWN_CHARS) return streamedTextFile(app, embedder, scan, info);
   }
   const { bytes, converted } = await timed(app.metrics, "convertMs", async () => {
-    const read = await readFile(path);
+    const read = await readFile(diskPath(path));
     // A view, not a copy: a second copy of a 100 MB file is 100 MB more at the peak.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     return { bytes, converted: await convertForIngest(app, path, bytes, onPage) };

@@ -4,6 +4,7 @@
  * rebuilt from its chunks), so a re-label gives what an ingest would.
  */
 import { basename, relative } from "node:path";
+import { plainName } from "../native/file-names.ts";
 import { isInside } from "../scan/containment.ts";
 import { documentDate, type DateSource } from "./document-date.ts";
 import { calibrate, type LabelScorer } from "./label-scorer.ts";
@@ -47,7 +48,7 @@ export type DistributionListener = (facetId: string, probabilities: number[]) =>
 /** Labels one document; `scorer` is asked for only when a facet needs the model, and may throw. */
 export async function labelDocument(taxonomy: Taxonomy, doc: LabelInput, roots: string[], scorer: () => Promise<LabelScorer>, onDistribution?: DistributionListener): Promise<DocumentLabels> {
   const relPath = rootRelative(doc.source, doc.sourceType, roots);
-  const fileName = doc.sourceType === "file" ? basename(doc.source) : undefined;
+  const fileName = doc.sourceType === "file" ? plainName(basename(doc.source)) : undefined;
   const result: DocumentLabels = { hash: taxonomy.hash, labels: {}, problems: {}, date: null, dateSource: null };
   for (const facet of taxonomy.facets) {
     const ask = async () => {

@@ -37,11 +37,15 @@ export function filterGiven(input: LabelFilterInput): boolean {
   return (input.labels !== undefined && Object.keys(input.labels).length > 0) || input.dateFrom !== undefined || input.dateTo !== undefined;
 }
 
+/** True for a real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
+export function isCalendarDate(value: string): boolean {
+  const m = DATE.exec(value);
+  return m !== null && new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)).toISOString().slice(0, 10) === value;
+}
+
 function checkDate(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const m = DATE.exec(value);
-  const valid = m && new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)).toISOString().slice(0, 10) === value;
-  if (!valid) throw new AppError("INVALID_ARGUMENT", `${name} must be a date written YYYY-MM-DD, got ${JSON.stringify(value)}`, `Pass a calendar date such as ${name}: "2026-08-05"; the range is inclusive.`);
+  if (!isCalendarDate(value)) throw new AppError("INVALID_ARGUMENT", `${name} must be a date written YYYY-MM-DD, got ${JSON.stringify(value)}`, `Pass a calendar date such as ${name}: "2026-08-05"; the range is inclusive.`);
   return value;
 }
 

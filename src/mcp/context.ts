@@ -4,6 +4,7 @@ import { AppError } from "../errors.ts";
 import { resolveFileInsideRoots, resolveInsideRoots } from "../scan/containment.ts";
 import { warmSearch } from "../search/warm-search.ts";
 import { SyncJobs } from "../sync/sync-jobs.ts";
+import type { Watcher } from "../watch/watcher.ts";
 import { searchRewarmer, type SearchRewarmer } from "./warm-up.ts";
 
 export interface ToolContext {
@@ -11,6 +12,8 @@ export interface ToolContext {
   configError?: string;
   jobs?: SyncJobs;
   rewarm?: SearchRewarmer;
+  /** The live index (live-index.ts), once started. */
+  watcher?: Watcher;
 }
 
 /** The app, or the configuration error as the tool's failure. */
@@ -37,9 +40,10 @@ export function syncJobs(ctx: ToolContext): SyncJobs {
   return ctx.jobs;
 }
 
-/** After a single-document tool changed the index: its new version's search structures load once writes pause. */
-export function indexChanged(ctx: ToolContext): void {
-  rewarmer(ctx).soon();
+/** After a write: its new version's search structures load once writes pause (a single-document tool), or now (a watched sync). */
+export function indexChanged(ctx: ToolContext, when: "soon" | "now" = "soon"): void {
+  if (when === "now") rewarmer(ctx).start();
+  else rewarmer(ctx).soon();
 }
 
 /** How an ingest tool ends: small fragments compacted once they pile up (ChunkStore.tidy), then indexChanged. */

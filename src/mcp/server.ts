@@ -5,36 +5,19 @@
  * because, in SDK 1.32, McpServer answers every failure inside tools/call
  * with an isError result, an unknown tool name included, and words schema
  * violations as a raw zod issue dump. MCP 2025-11-25 (SEP-1303) wants schema
- * violations as readable isError results and unknown tools as protocol
- * errors; both handlers below use only the SDK's public API.
+ * violations as readable isError results and unknown tools and malformed
+ * requests as protocol errors (call-request.ts); both handlers below use only
+ * the SDK's public API.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import { ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { traceStartup } from "../config/startup-trace.ts";
 import { VERSION } from "../version.ts";
 import type { ToolContext } from "./context.ts";
+import { CallToolRequest, ProtocolError } from "./call-request.ts";
 import type { AnyTool } from "./define-tool.ts";
 import { serverInstructions } from "./instructions.ts";
 import { toolListings } from "./tool-listing.ts";
-
-/**
- * `arguments` that is not an object (e.g. [1,2]) fails the spec's
- * CallToolRequest schema, which the spec (Tools › Error Handling) names as a
- * malformed request: a protocol error, InvalidParams. The SDK's own schema
- * would fail it with a bare zod error, sent as -32603 with the issue list as
- * its message; this one says it in one line. undefined means no arguments.
- */
-function namedArguments(value: unknown): Record<string, unknown> {
-  if (value === undefined) return {};
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  const got = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
-  throw new McpError(ErrorCode.InvalidParams, `tools/call arguments must be an object of named arguments, got ${got}`);
-}
-
-const CallToolRequest = CallToolRequestSchema.extend({
-  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().transform(namedArguments) }),
-});
 
 export interface ServerHooks {
   /** Called when a tools/list request arrives, before it is answered. */
@@ -43,6 +26,8 @@ export interface ServerHooks {
   onToolsListed?: () => void;
   /** Completes ctx (run-stdio.ts imports the app after the handshake); each tool call waits for it. */
   ready?: () => Promise<unknown>;
+  /** The server will follow changes in the roots by itself (the instructions say so). */
+  watching?: boolean;
 }
 
 /** The tools by name and the call runner, imported on the first call: they pull in every implementation. */
@@ -54,7 +39,7 @@ function loadTools() {
 }
 
 export function createServer(ctx: ToolContext, instructionsAppend?: string, hooks: ServerHooks = {}): Server {
-  const server = new Server({ name: "minirag-mcp", version: VERSION }, { instructions: serverInstructions(instructionsAppend), capabilities: { tools: {} } });
+  const server = new Server({ name: "minirag-mcp", version: VERSION }, { instructions: serverInstructions(instructionsAppend, hooks.watching), capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     hooks.onToolsListRequested?.();
     const listed = { tools: await toolListings() };
@@ -65,7 +50,7 @@ export function createServer(ctx: ToolContext, instructionsAppend?: string, hook
   server.setRequestHandler(CallToolRequest, async (request, extra) => {
     const [{ byName, callTool }] = await Promise.all([loadTools(), hooks.ready?.()]);
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Tools: ${[...byName.keys()].join(", ")}`);
+    if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Tools: ${[...byName.keys()].join(", ")}`);
     return callTool(tool, request.params.arguments, ctx, extra).finally(() => traceStartup(`${tool.name} answered`));
   });
   return server;

@@ -30,12 +30,18 @@ export function warmUpModel(app: App): void {
     },
     () => false,
   );
-  const where = locateModel(app.config.modelName, app.config.cacheDir);
-  if (!where || where.source === "download") return;
-  // A failure is left for the first tool that needs the model to report; the load is retried then.
-  const modelWarm = app.embedder().then(
-    () => (traceStartup("model warmed up"), true),
-    () => (traceStartup("model warm-up failed"), false),
+  // Which model depends on the index when MODEL_NAME is unset (store/model-choice.ts); an unreadable index is the first query's to report.
+  const modelWarm = app.modelChoice().then(
+    (choice) => {
+      const where = locateModel(choice.name, app.config.cacheDir);
+      if (!where || where.source === "download") return false;
+      // A failure is left for the first tool that needs the model to report; the load is retried then.
+      return app.embedder().then(
+        () => (traceStartup("model warmed up"), true),
+        () => (traceStartup("model warm-up failed"), false),
+      );
+    },
+    () => false,
   );
   // With both loaded, one question end to end: the code paths a query takes run once before a user's does.
   void Promise.all([searchWarm, modelWarm]).then(async ([search, model]) => {

@@ -7,6 +7,8 @@
  * under one.
  */
 import type { Table } from "@lancedb/lancedb";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { readMentionRows, readSourceKeys, type MentionRow } from "../store/mention-rows.ts";
 import type { MentionChunk, MentionDocument } from "./count-mentions.ts";
 import { normalizeText } from "./normalize.ts";
@@ -26,11 +28,57 @@ interface CachedIndex {
 const cache = new Map<string, CachedIndex>();
 const MAX_CACHED = 4;
 
+/** Loads under way, so a find asked while the server's background load runs waits for it instead of reading everything twice. */
+const loading = new Map<string, { version: string; documents: Promise<MentionDocument[]> }>();
+
+/**
+ * A file in the index folder that says find_mentions has been used on this
+ * index: a server started later loads its text in the background (warm-search.ts),
+ * so the first find after a restart (4-8 s at 100k chunks) costs what a warm
+ * one does. An index never searched this way costs no load and no memory.
+ */
+const USED_MARKER = ".find-mentions-used";
+
+export function mentionsUsed(dbPath: string): boolean {
+  return existsSync(join(dbPath, USED_MARKER));
+}
+
+function markUsed(dbPath: string): void {
+  try {
+    if (!mentionsUsed(dbPath)) writeFileSync(join(dbPath, USED_MARKER), "");
+  } catch {
+    // A read-only index folder: the next start simply does not load ahead.
+  }
+}
+
+/** The table version the cached text of this index was read at, or undefined when find_mentions has not been used on it. */
+export function cachedMentionVersion(dbPath: string): string | undefined {
+  return cache.get(dbPath)?.version;
+}
+
+/** The key mentionDocuments caches a table's text under. */
+export async function mentionVersion(table: Table): Promise<string> {
+  return `${await table.version()}:${await table.countRows()}`;
+}
+
 /** The documents of the table as it is at this version (pass a snapshot's table), normalised. */
 export async function mentionDocuments(dbPath: string, table: Table): Promise<MentionDocument[]> {
-  const version = `${await table.version()}:${await table.countRows()}`;
+  const version = await mentionVersion(table);
   const cached = cache.get(dbPath);
   if (cached?.version === version) return cached.documents;
+  const running = loading.get(dbPath);
+  if (running?.version === version) return running.documents;
+  markUsed(dbPath);
+  const documents = load(dbPath, table, version, cached);
+  loading.set(dbPath, { version, documents });
+  try {
+    return await documents;
+  } finally {
+    if (loading.get(dbPath)?.documents === documents) loading.delete(dbPath);
+  }
+}
+
+async function load(dbPath: string, table: Table, version: string, cached: CachedIndex | undefined): Promise<MentionDocument[]> {
   const keys = await readSourceKeys(table);
   const sources = new Map<string, { key: string; doc: MentionDocument }>();
   const stale: string[] = [];

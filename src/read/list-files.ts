@@ -9,11 +9,13 @@ import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { sha256 } from "../ingest/ingest-file.ts";
+import { diskPath } from "../native/file-names.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
-import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
+import { emptiedFolders } from "../scan/emptied-folders.ts";
 import { scanRoots } from "../scan/scan-roots.ts";
-import { inScope } from "../scan/scope.ts";
+import { checkScopes, inScope } from "../scan/scope.ts";
+import { readMountPoints } from "../store/mount-points.ts";
 import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
 import { labelListing, type ListLabelInput } from "../labels/list-labels.ts";
 
@@ -44,13 +46,17 @@ export interface FileListing {
 }
 
 /** `labels` filters and sorts by document labels and dates (labels/list-labels.ts). */
-export async function listFiles(app: App, scope?: string[], labels: ListLabelInput = {}): Promise<FileListing> {
+export async function listFiles(app: App, scopes?: string[], labels: ListLabelInput = {}): Promise<FileListing> {
   const roots = app.config.roots;
+  // Refused before the walk: a path scope outside the roots. Only path scopes are walked; ids and URL prefixes are matched.
+  const checked = checkScopes(scopes, roots);
+  const scope = checked?.all;
   const sources = new Map((await app.store.listSources()).map((s) => [s.source, s]));
-  const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scope);
+  const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, checked?.paths);
   const indexedFiles = [...sources.values()].filter((s) => s.sourceType === "file" && inScope(s.source, scope)).map((s) => s.source);
-  for (const root of emptiedRoots(roots, scan.files.map((f) => f.path), indexedFiles, scope)) {
-    if (!scan.unlisted.some((u) => isInside(root, u.folder))) scan.unlisted.push({ folder: root, isRoot: true, reason: EMPTY_ROOT_REASON });
+  const mountPoints = [...scan.mountPoints, ...readMountPoints(app.config.dbPath)];
+  for (const emptied of emptiedFolders(roots, mountPoints, scan.files.map((f) => f.path), indexedFiles, checked?.paths)) {
+    if (!scan.unlisted.some((u) => isInside(emptied.folder, u.folder))) scan.unlisted.push(emptied);
   }
   const files: ListedFile[] = [];
   const onDisk = new Set<string>();
@@ -61,7 +67,7 @@ export async function listFiles(app: App, scope?: string[], labels: ListLabelInp
     if (s) {
       if (s.fileSize === file.size && s.mtime === file.mtimeMs) state = "ingested";
       else {
-        const bytes = await readFile(file.path).catch(() => null);
+        const bytes = await readFile(diskPath(file.path)).catch(() => null);
         state = bytes === null ? "unreadable" : s.contentHash !== sha256(new Uint8Array(bytes)) ? "stale" : "ingested";
       }
       if (state === "ingested" && s.minScheme < CHUNK_SCHEME) state = "stale_scheme";

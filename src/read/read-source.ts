@@ -4,6 +4,7 @@ import type { App } from "../app.ts";
 import { EXACT_SCHEME, joinDocument } from "../chunk/join-parent.ts";
 import { ownText } from "../chunk/own-text.ts";
 import { AppError } from "../errors.ts";
+import { diskPath } from "../native/file-names.ts";
 import { sqlString } from "../store/chunk-row.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
 
@@ -14,8 +15,8 @@ function notIndexed(source: string): AppError {
 /** For a file path, the disk errors come first: a missing file and a folder read differently from "not indexed". */
 export function checkFileSource(source: string): void {
   if (!source.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(source)) return;
-  if (!existsSync(source)) throw new AppError("PATH_NOT_FOUND", `File does not exist: ${source}`, "Check the path, or use --source for data and url sources.");
-  if (!statSync(source).isFile()) throw new AppError("NOT_A_FILE", `Not a file: ${source}`, "Pass a file path.");
+  if (!existsSync(diskPath(source))) throw new AppError("PATH_NOT_FOUND", `File does not exist: ${source}`, "Check the path, or use --source for data and url sources.");
+  if (!statSync(diskPath(source)).isFile()) throw new AppError("NOT_A_FILE", `Not a file: ${source}`, "Pass a file path.");
 }
 
 export interface ReadFileResult {
@@ -96,6 +97,7 @@ function ownTextOf(row: { text: string; context_lines?: number | null; scheme: n
 /** A data or url source whose chunks were all lost with a damaged data file can still be deleted: its name goes from the index's record. */
 export async function deleteSource(app: App, source: string): Promise<{ source: string; deletedChunks: number }> {
   const { chunks, forgotten } = await app.store.deleteSource(source);
-  if (chunks === 0 && !forgotten) throw notIndexed(source);
+  // Not "ingest it first": there is nothing to delete, and nothing to ingest for that.
+  if (chunks === 0 && !forgotten) throw new AppError("SOURCE_NOT_FOUND", `${source} is not in the index; nothing was deleted.`, "list_files (minirag-mcp list) shows what is indexed.");
   return { source, deletedChunks: chunks };
 }

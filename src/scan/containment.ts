@@ -2,9 +2,10 @@
  * The security boundary: every file operation resolves the real path
  * (symlinks followed) and requires it to be a root or lie under one.
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve, sep } from "node:path";
 import { AppError } from "../errors.ts";
+import { canonicalPath, diskPath, realPathOfSync } from "../native/file-names.ts";
 
 /** True when path equals root or lies under it, matching at separators. */
 export function isInside(path: string, root: string): boolean {
@@ -13,7 +14,7 @@ export function isInside(path: string, root: string): boolean {
 }
 
 function realRoots(roots: string[]): string[] {
-  return roots.map((r) => (existsSync(r) ? realpathSync(r) : r));
+  return roots.map((r) => (existsSync(r) ? realPathOfSync(r) : r));
 }
 
 export function isInsideRoots(realPath: string, roots: string[]): boolean {
@@ -29,7 +30,7 @@ export function isInsideRoots(realPath: string, roots: string[]): boolean {
 export function inRootForm(absolute: string, roots: string[]): string {
   if (roots.some((r) => isInside(absolute, r))) return absolute;
   for (const root of roots) {
-    const real = existsSync(root) ? realpathSync(root) : root;
+    const real = existsSync(root) ? realPathOfSync(root) : root;
     if (real !== root && isInside(absolute, real)) return root + absolute.slice(real.length);
   }
   return absolute;
@@ -46,14 +47,15 @@ export function resolveInsideRoots(path: string, roots: string[], options: Resol
   if (options.requireAbsolute && !isAbsolute(path)) {
     throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
   }
-  const absolute = inRootForm(resolve(options.cwd ?? process.cwd(), path), roots);
+  // A file named in another form than the scan's (native/file-names.ts) is the scan's file all the same.
+  const absolute = canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots));
   const outside = () => outsideRoots(absolute, roots);
-  if (!existsSync(absolute)) {
+  if (!existsSync(diskPath(absolute))) {
     // Judge containment lexically first, so a missing file outside the roots is reported as outside.
     if (!roots.some((r) => isInside(absolute, r))) throw outside();
     throw new AppError("PATH_NOT_FOUND", `File does not exist: ${absolute}`, "Check the path; list shows what is under the roots.");
   }
-  const real = realpathSync(absolute);
+  const real = realPathOfSync(absolute);
   if (!isInsideRoots(real, roots)) {
     if (real === absolute) throw outside();
     throw new AppError(
@@ -68,7 +70,7 @@ export function resolveInsideRoots(path: string, roots: string[], options: Resol
 /** Like resolveInsideRoots, and the path must be a regular file. */
 export function resolveFileInsideRoots(path: string, roots: string[], options: ResolveOptions): string {
   const absolute = resolveInsideRoots(path, roots, options);
-  if (!statSync(absolute).isFile()) throw new AppError("NOT_A_FILE", `Not a file: ${absolute}`, "Pass a file; to index a folder use sync or ingest <folder>.");
+  if (!statSync(diskPath(absolute)).isFile()) throw new AppError("NOT_A_FILE", `Not a file: ${absolute}`, "Pass a file; to index a folder use sync or ingest <folder>.");
   return absolute;
 }
 
@@ -80,8 +82,8 @@ export function resolveIndexedPath(path: string, roots: string[], options: Resol
   if (options.requireAbsolute && !isAbsolute(path)) {
     throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
   }
-  const absolute = inRootForm(resolve(options.cwd ?? process.cwd(), path), roots);
-  if (existsSync(absolute)) return resolveInsideRoots(absolute, roots, options);
+  const absolute = canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots));
+  if (existsSync(diskPath(absolute))) return resolveInsideRoots(absolute, roots, options);
   if (!roots.some((r) => isInside(absolute, r))) throw outsideRoots(absolute, roots);
   return absolute;
 }

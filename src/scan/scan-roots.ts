@@ -7,13 +7,17 @@
  *
  * What it cannot see is reported, never taken for "empty": a root or folder
  * that cannot be listed, or whose rule file cannot be read, comes back in
- * `unlisted`, so sync keeps what is indexed under it.
+ * `unlisted`, so sync keeps what is indexed under it. Folders on another
+ * device than the folder above them come back in `mountPoints`, since an
+ * empty one is a drive away, not files deleted (emptied-folders.ts).
  */
-import type { Dirent } from "node:fs";
-import { lstat, readdir, realpath, stat } from "node:fs/promises";
-import { basename, extname, join } from "node:path";
+import { lstat, stat } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
 import { AppError, describeError } from "../errors.ts";
+import { diskPath, plainName, realPathOf } from "../native/file-names.ts";
+import { folderEntries, type FolderEntry } from "./folder-entries.ts";
 import { isInside, isInsideRoots } from "./containment.ts";
+import { checkScopePath } from "./scope.ts";
 import { excludedBy, excludedWithParents, loadRootRules, type RootRules } from "./ignore-rules.ts";
 
 export interface ScannedFile {
@@ -41,12 +45,26 @@ export interface ScanResult {
   problems: { source: string; error: string }[];
   /** Files no converter reads (not dot-names, not excluded), so none is skipped silently. */
   unsupported: string[];
+  /** Folders on another device than the folder above them: a nested drive or share (a root is not compared with what holds it). */
+  mountPoints: string[];
 }
+
+/** The device a folder lives on (st_dev), or null when it cannot be stat'ed; tests inject their own. */
+export type DeviceOf = (folder: string) => Promise<number | null>;
+
+const deviceOfFolder: DeviceOf = async (folder) => (await stat(diskPath(folder)).catch(() => null))?.dev ?? null;
 
 const PRUNED_DIRS = new Set(["node_modules", "__pycache__", "venv"]);
 
+/** A folder the scan never enters (node_modules and the like), whatever the rules say. */
+export function isPrunedFolder(name: string): boolean {
+  return PRUNED_DIRS.has(name);
+}
+
+/** Dot-names and Office lock files; a name in a labelled form (native/file-names.ts) is judged by its own characters. */
 export function isSkippedName(name: string): boolean {
-  return name.startsWith(".") || name.startsWith("~$");
+  const own = plainName(name);
+  return own.startsWith(".") || own.startsWith("~$");
 }
 
 function reasonOf(error: unknown): string {
@@ -57,8 +75,8 @@ function reasonOf(error: unknown): string {
   return describeError(error);
 }
 
-export async function scanRoots(roots: string[], extensions: Set<string>, under?: string[]): Promise<ScanResult> {
-  const result: ScanResult = { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [], unsupported: [] };
+export async function scanRoots(roots: string[], extensions: Set<string>, under?: string[], deviceOf: DeviceOf = deviceOfFolder): Promise<ScanResult> {
+  const result: ScanResult = { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [], unsupported: [], mountPoints: [] };
   const rules: RootRules[] = [];
   const blockedRoots = new Set<string>();
   for (const root of roots) {
@@ -74,17 +92,18 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
   const blocked = (path: string) => [...blockedRoots].some((r) => isInside(path, r));
   const supported = (name: string) => extensions.has(extname(name).toLowerCase());
 
-  const addFile = async (path: string, entry: Dirent | null): Promise<void> => {
+  const addFile = async (path: string, entry: FolderEntry | null): Promise<void> => {
+    const onDisk = diskPath(path);
     try {
-      const link = entry ? entry.isSymbolicLink() : (await lstat(path)).isSymbolicLink();
+      const link = entry ? entry.isSymbolicLink() : (await lstat(onDisk)).isSymbolicLink();
       if (!link) {
-        const s = await lstat(path);
+        const s = await lstat(onDisk);
         if (s.isFile()) result.files.push({ path, realPath: path, size: s.size, mtimeMs: s.mtimeMs });
         return;
       }
-      const target = await stat(path);
+      const target = await stat(onDisk);
       if (!target.isFile()) return; // links to folders are never followed
-      const real = await realpath(path);
+      const real = await realPathOf(path);
       if (!isInsideRoots(real, roots)) return; // an escaping link is not part of the corpus
       if (excludedWithParents(rules, real, false)) {
         result.ignored++;
@@ -98,14 +117,19 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
     }
   };
 
-  const visit = async (dir: string, isRoot: boolean): Promise<void> => {
-    let entries: Dirent[];
+  /** parentDevice: the device of the folder above (null: unknown, or a root, which is kept when emptied anyway). */
+  const visit = async (dir: string, isRoot: boolean, parentDevice: number | null): Promise<void> => {
+    let entries: FolderEntry[];
+    // One stat per folder, none per file (folders are few beside their files), alongside the listing.
+    const deviceNow = deviceOf(dir);
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await folderEntries(dir);
     } catch (error) {
       result.unlisted.push({ folder: dir, isRoot, reason: reasonOf(error) });
       return;
     }
+    const device = await deviceNow;
+    if (device !== null && parentDevice !== null && device !== parentDevice) result.mountPoints.push(dir);
     const folders: string[] = [];
     const files: Promise<void>[] = [];
     for (const entry of entries) {
@@ -125,12 +149,13 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
     }
     // A folder's files are stat'ed together: one at a time, 5,000 files took 180 ms instead of 24 ms.
     await Promise.all(files);
-    for (const folder of folders) await visit(folder, false);
+    for (const folder of folders) await visit(folder, false, device);
   };
 
-  for (const start of under ?? roots) {
+  // The walk's own guard: whatever a caller passes, no folder outside the roots is listed.
+  for (const start of under?.map((path) => checkScopePath(path, roots)) ?? roots) {
     if (blocked(start)) continue;
-    const s = await stat(start).catch(() => null);
+    const s = await stat(diskPath(start)).catch(() => null);
     if (s?.isFile()) {
       await scanOneFile(start, rules, supported, addFile);
       continue;
@@ -139,10 +164,12 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
       const rule = excludedWithParents(rules, start, true);
       if (rule) throw new AppError("PATH_EXCLUDED", `${start} is inside a folder that ${rule} excludes`, `Nothing under it is indexed; edit ${rule} to include it.`);
     }
-    await visit(start, true);
+    // A scope may itself be a mount point; a root is one of the folders kept when emptied already.
+    await visit(start, true, roots.includes(start) ? null : await deviceOf(dirname(start)));
   }
   result.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   result.unsupported.sort();
+  result.mountPoints.sort();
   const seen = new Set<string>();
   result.files = result.files.filter((f) => (seen.has(f.realPath) ? false : (seen.add(f.realPath), true)));
   return result;

@@ -19,6 +19,7 @@ import { chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { writeVectors } from "./pending-vectors.ts";
 import { StoreReads } from "./store-reads.ts";
 import { backfillSearchColumns } from "./search-columns.ts";
+import { missingRootProblem } from "./db-path.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
 import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
@@ -50,7 +51,7 @@ export class ChunkStore extends StoreReads {
    * new section. Writes through the view are refused by LanceDB.
    */
   async snapshot(): Promise<ChunkStore> {
-    const view = new ChunkStore(this.dbPath, this.annThreshold);
+    const view = new ChunkStore(this.dbPath, this.annThreshold, this.roots);
     const opened = await this.openWithVersion();
     if (!opened) return view;
     // A clone of a damaged version (readable-clone.ts) is fixed at its version already; its versions are its own.
@@ -82,6 +83,10 @@ export class ChunkStore extends StoreReads {
    * of its own.
    */
   async settleStagedWrite(staged = false): Promise<void> {
+    // Every write passes here: a root that went away since the last one (a server's drive unplugged) is refused,
+    // where LanceDB would recreate the folders it writes into on the bare mount point.
+    const missing = missingRootProblem(this.dbPath, this.roots);
+    if (missing) throw missing;
     const marker = readStagingMarker(this.dbPath);
     if (!marker) return;
     if (!writerAlive(marker)) {
@@ -110,7 +115,7 @@ export class ChunkStore extends StoreReads {
     let table = await this.openWritable();
     let created = false;
     if (!table) {
-      const opened = await openOrCreate(await this.connect(), this.dbPath, firstRows, dimensions);
+      const opened = await openOrCreate(await this.connect(), this.dbPath, this.roots, firstRows, dimensions);
       table = await this.adopt(opened.table);
       created = opened.created;
     }

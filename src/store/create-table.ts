@@ -8,10 +8,10 @@
  * table: nothing was ever committed there, so replacing it loses nothing.
  */
 import type { Connection, Table } from "@lancedb/lancedb";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { tryLockFile } from "../native/file-lock.ts";
 import { chunkSchema, type ChunkRow } from "./chunk-row.ts";
+import { makeIndexFolder } from "./db-path.ts";
 
 export const TABLE_NAME = "chunks";
 const CREATE_LOCK = ".create.lock";
@@ -29,11 +29,11 @@ export async function openCommitted(db: Connection): Promise<Table | null> {
   }
 }
 
-/** Opens the table, or creates it with its first rows in one commit; `created` says which. */
-export async function openOrCreate(db: Connection, dbPath: string, firstRows: ChunkRow[], dimensions: number): Promise<{ table: Table; created: boolean }> {
+/** Opens the table, or creates it with its first rows in one commit; `created` says which. roots: never created on the way (db-path.ts). */
+export async function openOrCreate(db: Connection, dbPath: string, roots: readonly string[], firstRows: ChunkRow[], dimensions: number): Promise<{ table: Table; created: boolean }> {
   const existing = await openCommitted(db);
   if (existing) return { table: existing, created: false };
-  mkdirSync(dbPath, { recursive: true });
+  makeIndexFolder(dbPath, roots);
   const release = await waitForLock(join(dbPath, CREATE_LOCK));
   try {
     // Another writer may have created it while this one waited.

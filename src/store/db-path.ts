@@ -2,9 +2,14 @@
  * DB_PATH is checked once, before LanceDB sees it: given a file, or a folder
  * it cannot write, LanceDB answers every call with a long error chain (and
  * logs a warning dump), so one clear sentence is given instead.
+ *
+ * By default the index lives inside the first document root. A root that is
+ * not there (an unplugged drive, a renamed or mistyped folder) must never be
+ * created by creating the index folder: that made an empty root and an empty
+ * index on the mount point, and sync reported `scanned 0` as a success.
  */
-import { accessSync, constants, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { accessSync, constants, mkdirSync, statSync } from "node:fs";
+import { dirname, isAbsolute, relative, sep } from "node:path";
 import { AppError } from "../errors.ts";
 
 function existing(path: string): { path: string; isDir: boolean } | null {
@@ -36,4 +41,38 @@ export function dbPathProblem(dbPath: string, forWrite: boolean): AppError | nul
       "Give this user write access to it, or point DB_PATH (or --db-path) at a writable folder. Queries of an existing index still work.",
     );
   }
+}
+
+function lexicallyInside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** Why the index folder may not be written or created: a document root it lies in is missing (or not a folder), or null. */
+export function missingRootProblem(dbPath: string, roots: readonly string[]): AppError | null {
+  for (const root of roots) {
+    if (!lexicallyInside(dbPath, root)) continue;
+    let why: string;
+    try {
+      if (statSync(root).isDirectory()) continue;
+      why = "is not a folder";
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      why = code === "ENOENT" || code === "ENOTDIR" ? "does not exist" : `cannot be reached (${(error as Error).message})`;
+    }
+    return new AppError(
+      "ROOT_MISSING",
+      `The document root ${root} ${why}, and the index lives inside it (${dbPath}): nothing was written, since creating the index would create the root empty in its place.`,
+      `Mount or restore ${root} (an unplugged drive, a renamed folder) and try again, or correct BASE_DIR / BASE_DIRS / --base-dir if it is mistyped. ` +
+        "To keep an index for a root that is not always there, set DB_PATH to a folder outside the roots.",
+    );
+  }
+  return null;
+}
+
+/** Creates the index folder and its parents, refusing (missingRootProblem) when that would create a document root. */
+export function makeIndexFolder(dbPath: string, roots: readonly string[]): void {
+  const problem = missingRootProblem(dbPath, roots);
+  if (problem) throw problem;
+  mkdirSync(dbPath, { recursive: true });
 }

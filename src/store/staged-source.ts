@@ -33,11 +33,11 @@
  */
 import type { Table } from "@lancedb/lancedb";
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { sqlString, type ChunkRow } from "./chunk-row.ts";
 import type { ChunkStore } from "./chunk-store.ts";
 import { TABLE_NAME } from "./create-table.ts";
+import { makeIndexFolder } from "./db-path.ts";
 import { stampRow } from "./table-writes.ts";
 import { processStart, readStagingMarker, removeStagingMarker, writerAlive, writeStagingMarker, type StagingMarker } from "./staging-marker.ts";
 
@@ -84,7 +84,7 @@ export async function beginStagedSource(store: ChunkStore, source: string, dimen
   // Model check, missing columns and indexes, as every write does, while the table is still the store's live one.
   if (current) await store.openForWrite(dimensions, []);
   const marker: StagingMarker = { pid: process.pid, pidStart: processStart(process.pid), token: randomBytes(6).toString("hex"), source, version: current ? await current.version() : 0 };
-  mkdirSync(store.dbPath, { recursive: true });
+  makeIndexFolder(store.dbPath, store.roots);
   writeStagingMarker(store.dbPath, marker);
   await Bun.sleep(MARKER_GRACE_MS);
   let table = current ? await liveTable(store.dbPath) : null;

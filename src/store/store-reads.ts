@@ -15,6 +15,7 @@ import type { SourceSummary } from "./source-summary.ts";
 import { brokenIndexes, lostIndexFolders, missingIndexes } from "./table-upkeep.ts";
 import { TableView } from "./table-view.ts";
 import { tablePlan } from "./vector-index.ts";
+import { countUnsigned } from "./signatures.ts";
 
 export class StoreReads extends TableView {
   /** Data and url sources recorded in the catalog, name -> type. */
@@ -49,9 +50,17 @@ export class StoreReads extends TableView {
     return table ? resultRows(table, this.columns, parentIds, loose) : [];
   }
 
-  async listSources(): Promise<SourceSummary[]> {
+  /**
+   * One summary per source, or per source the SQL filter keeps (a sync of a
+   * few changed paths reads only theirs). The whole list is read once per
+   * table version: a watching server's rescan of an unchanged folder, and
+   * list_files or status in between, reuse it.
+   */
+  async listSources(filter?: string): Promise<SourceSummary[]> {
     const table = await this.open();
-    return table ? listSources(table) : [];
+    if (!table) return [];
+    if (filter) return listSources(table, filter);
+    return (await this.atVersion(table, "sources", (t) => listSources(t))).slice();
   }
 
   /** The vector width of the table, or null when there is no table yet. */
@@ -65,6 +74,12 @@ export class StoreReads extends TableView {
   async pendingCount(): Promise<number> {
     const table = await this.open();
     return table ? this.atVersion(table, "pending", countPending) : 0;
+  }
+
+  /** Documents without a look-alike signature, counted once per table version (a sync asks before it signs any). */
+  async unsignedCount(): Promise<number> {
+    const table = await this.open();
+    return table ? this.atVersion(table, "unsigned", countUnsigned) : 0;
   }
 
   /** Sources with chunks waiting for vectors, each with how many. */

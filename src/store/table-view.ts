@@ -8,7 +8,7 @@
  */
 import type { Connection, Table } from "@lancedb/lancedb";
 import { existsSync } from "node:fs";
-import { dbPathProblem } from "./db-path.ts";
+import { dbPathProblem, missingRootProblem } from "./db-path.ts";
 import { openCommitted, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { readStagingMarker } from "./staging-marker.ts";
@@ -32,9 +32,11 @@ export class TableView {
   /** A snapshot read from a clone of a damaged version carries its damage, for the notice on its answers. */
   protected viewDamage: IndexDamage | null = null;
 
+  /** roots: the document roots, which writing or creating the index must never create (db-path.ts). */
   constructor(
     readonly dbPath: string,
     protected readonly annThreshold = ANN_THRESHOLD,
+    readonly roots: readonly string[] = [],
   ) {
     this.damageWatch = new DamageWatch(dbPath);
   }
@@ -45,6 +47,9 @@ export class TableView {
   }
 
   protected connect(): Promise<Connection> {
+    // LanceDB's connect creates the folder and its parents, so a missing root is refused before it can (db-path.ts).
+    const missing = this.exists() ? null : missingRootProblem(this.dbPath, this.roots);
+    if (missing) return Promise.reject(missing);
     // Interval 0: every read sees what another process (a terminal sync) committed.
     this.connection ??= loadLanceDb().then((lance) => lance.connect(this.dbPath, { readConsistencyInterval: 0 }));
     // A failed connect is not kept: the next call tries again.
@@ -52,9 +57,10 @@ export class TableView {
     return this.connection;
   }
 
-  /** Throws the one clear error for a DB_PATH that is a file or, for a write, read-only. */
+  /** Throws the one clear error for a DB_PATH that is a file or, for a write, read-only or inside a missing root. */
   checkPath(forWrite: boolean): void {
-    const problem = dbPathProblem(this.dbPath, forWrite);
+    // The missing root first: without it, the nearest folder above is judged, and a read-only /media said "read-only".
+    const problem = (forWrite ? missingRootProblem(this.dbPath, this.roots) : null) ?? dbPathProblem(this.dbPath, forWrite);
     if (problem) throw problem;
   }
 
@@ -100,7 +106,13 @@ export class TableView {
     // A large source is being written in batches: read the version from before it began (store/staged-source.ts).
     const staging = readStagingMarker(this.dbPath);
     if (staging) return this.openAt(staging.version);
-    if (this.table) return this.table;
+    if (this.table) {
+      if (this.exists()) return this.table;
+      // The folder went away (with its root: an unplugged drive). LanceDB would fail every read on the handle it
+      // holds; forgotten, reads see no index and a write is refused by name (missingRootProblem).
+      this.table = null;
+      this.connection = null;
+    }
     this.checkPath(false);
     if (!this.exists()) return null;
     this.opening ??= this.openLatest().finally(() => (this.opening = null));

@@ -3,10 +3,12 @@
  * the roots (or one path inside them). It ingests new and changed files,
  * skips unchanged ones, moves the chunks of moved files without reading them,
  * and deletes files that are gone. It never deletes what it could not see: a
- * root or folder that cannot be listed, or a root that is suddenly empty while
- * its index is not, keeps everything indexed under it. One failing file never
+ * root or folder that cannot be listed, or a root or a nested drive's folder
+ * that is suddenly empty while its index is not, keeps everything indexed
+ * under it. One failing file never
  * stops the run, and a failed re-ingest keeps the old chunks.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
@@ -16,18 +18,20 @@ import { labelContext, labellerFor, releaseLabeller } from "../labels/labeller.t
 import { labelErrors, relabelStored } from "../labels/relabel.ts";
 import { taxonomyPath } from "../labels/taxonomy-file.ts";
 import { describeError } from "../errors.ts";
+import { diskPath } from "../native/file-names.ts";
 import { sha256, tooLarge } from "../ingest/ingest-file.ts";
 import { emptyIngestReport, ingestFiles } from "../ingest/ingest-files.ts";
 import type { IngestEvents } from "../ingest/ingest-progress.ts";
 import { readProblem } from "../ingest/read-problem.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
-import { EMPTY_ROOT_REASON, emptiedRoots } from "../scan/emptied-roots.ts";
+import { emptiedFolders, mountPointsToRemember } from "../scan/emptied-folders.ts";
 import { countByExtension, scanRoots, type ScannedFile } from "../scan/scan-roots.ts";
-import { inScope } from "../scan/scope.ts";
+import { inScope, scopeFilter } from "../scan/scope.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
 import { describeRepair } from "../store/index-repair.ts";
 import { lostSources, type LostSource } from "../store/source-catalog.ts";
+import { readMountPoints, writeMountPoints } from "../store/mount-points.ts";
 import { acquireSyncLock, type ReleaseLock } from "./sync-lock.ts";
 import { firstSort, moveCandidates, pairMoves, splitGone } from "./sync-plan.ts";
 import { describeUnlisted, type UnlistedReport } from "./unlisted.ts";
@@ -74,6 +78,14 @@ export interface SyncOptions {
   scope?: string;
   /** How far the files to ingest are: each file, its OCR pages, its chunks and their vectors (ingest/ingest-progress.ts). */
   events?: IngestEvents;
+  /** Several such paths at once (the watcher's changed files and folders: watch/plan-scopes.ts); wins over scope. */
+  scopes?: string[];
+  /**
+   * Keep indexed files outside every root whose file is still on disk (the
+   * watcher's syncs: a root left out of BASE_DIRS for a while must not lose
+   * its index to a sync nobody asked for). Moved ones are followed all the same.
+   */
+  keepOutsideRoots?: boolean;
   /** Filled while the sync runs, so a job record shows live counts. */
   report?: SyncReport;
 }
@@ -91,7 +103,7 @@ export function emptySyncReport(): SyncReport {
 /** Checks DB_PATH, then takes the index's sync lock: refuses at once when another sync holds it. */
 export function lockIndex(app: App): ReleaseLock {
   app.store.checkPath(true);
-  return acquireSyncLock(app.config.dbPath, (line) => app.log(`warn: ${line}`));
+  return acquireSyncLock(app.config.dbPath, (line) => app.log(`warn: ${line}`), app.config.roots);
 }
 
 /** Locks, syncs, unlocks. */
@@ -119,7 +131,7 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const report = options.report ?? emptySyncReport();
   const { counts, errors } = report;
   const roots = app.config.roots;
-  const scopes = options.scope ? [options.scope] : undefined;
+  const scopes = options.scopes?.length ? options.scopes : options.scope ? [options.scope] : undefined;
   // A large document's staged write left by a process that died is settled first, so nothing below reads a pinned old version.
   await app.store.settleStagedWrite();
   // Then lost data files and indexes: their files count as missing or incomplete below, so they are ingested again.
@@ -127,8 +139,9 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const repaired = repair && describeRepair(repair);
   if (repaired) report.repair = repaired;
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scopes);
-  const stored = await app.store.listSources();
-  await noteKeptSources(app, report, stored);
+  const stored = await app.store.listSources(scopeFilter(scopes));
+  // Data and url sources are named only by a sync of every root: a scoped one reads just its own sources.
+  if (!scopes) await noteKeptSources(app, report, stored);
   const indexed = stored.filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
   counts.scanned = scan.files.length;
   counts.ignored = scan.ignored;
@@ -142,7 +155,7 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const unreadable: { source: string; error: string }[] = [...scan.problems];
   const hashOf = async (file: ScannedFile): Promise<string | null> => {
     try {
-      return sha256(new Uint8Array(await readFile(file.path)));
+      return sha256(new Uint8Array(await readFile(diskPath(file.path))));
     } catch (error) {
       unreadable.push({ source: file.path, error: readProblem(file.path, error) ?? describeError(error) });
       return null;
@@ -172,11 +185,15 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const unreadablePaths = new Set(unreadable.map((u) => u.source));
   toIngest.push(...sort.fresh.filter((f) => !movedTo.has(f.path) && !unreadablePaths.has(f.path)));
 
-  // A root that lists as empty while its index is not keeps its entries, unless every one of them moved away.
+  // A root or mount point that lists as empty while its index is not keeps its entries, unless every one of them moved away.
   const movedFrom = new Set(moves.map((m) => m.from.source));
   const listed = indexed.filter((s) => !hidden(s)).map((s) => s.source);
-  for (const root of emptiedRoots(roots, scan.files.map((f) => f.path), listed, scopes)) {
-    if (listed.some((source) => isInside(source, root) && !movedFrom.has(source))) unlisted.push({ folder: root, isRoot: true, reason: EMPTY_ROOT_REASON });
+  const remembered = readMountPoints(app.config.dbPath);
+  const keptMountPoints: string[] = [];
+  for (const emptied of emptiedFolders(roots, [...scan.mountPoints, ...remembered], scan.files.map((f) => f.path), listed, scopes)) {
+    if (!listed.some((source) => isInside(source, emptied.folder) && !movedFrom.has(source))) continue;
+    unlisted.push(emptied);
+    if (!emptied.isRoot) keptMountPoints.push(emptied.folder);
   }
 
   if (moves.length) {
@@ -199,11 +216,13 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   counts.failed += ingest.errors.length;
   errors.push(...unreadable, ...ingest.errors);
 
-  const { remove, kept } = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), unreadablePaths);
+  const outsideKept = options.keepOutsideRoots ? new Set(sort.gone.filter((g) => !roots.some((r) => isInside(g.source, r)) && existsSync(g.source)).map((g) => g.source)) : new Set<string>();
+  const { remove, kept } = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), new Set([...unreadablePaths, ...outsideKept]));
   if (remove.length) {
     await app.store.deleteSources(remove.map((s) => s.source));
     counts.deleted = remove.length;
   }
+  writeMountPoints(app.config.dbPath, mountPointsToRemember(remembered, scan.mountPoints, keptMountPoints, scopes));
 
   for (const folder of unlisted) {
     const under = kept.filter((k) => isInside(k.source, folder.folder)).map((k) => displayPath(k.source, roots));
@@ -222,7 +241,8 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   counts.relabelled = labelling.relabelled;
   const ingestProblems = ingest.results.flatMap((r) => (r.labelProblem ? [{ source: r.source, problem: r.labelProblem }] : []));
   errors.push(...labelErrors([...ingestProblems, ...labelling.problems], taxonomyPath(roots)));
-  counts.signed = await signUnsigned(await app.store.open());
+  // Asked first, once per table version: an unchanged sync (a watching server's rescan) must not scan the table for them each time.
+  if ((await app.store.unsignedCount()) > 0) counts.signed = await signUnsigned(await app.store.open());
   if (moves.length + counts.ingested + counts.deleted + counts.relabelled + counts.signed + counts.embedded > 0) await app.store.optimize();
   return report;
 }

@@ -25,6 +25,10 @@ export type ProgressListener = (done: number, total: number, message: string) =>
 export class SyncJobs {
   private latest: SyncJob | null = null;
   private running = false;
+  /** A job under way here, until its end (a watched sync waits for it). */
+  private jobDone: Promise<void> | null = null;
+  /** A watched sync under way here (watch/watcher.ts): it holds the lock, so a job started meanwhile waits for it. */
+  private watched: Promise<unknown> | null = null;
 
   /** afterJob: called once each job has ended, whatever its outcome (the server loads the new version's search structures then: mcp/warm-up.ts). */
   constructor(
@@ -32,23 +36,67 @@ export class SyncJobs {
     private readonly afterJob?: () => void,
   ) {}
 
-  /** Whether a job of this server is under way. */
+  /** Whether a job, or a watched sync, of this server is under way. */
   get busy(): boolean {
-    return this.running;
+    return this.running || this.watched !== null;
   }
 
-  /** Starts a job (refused while one runs here or in another process); the returned record is live. */
+  /**
+   * Starts a job (refused while one runs here or another process syncs); the
+   * returned record is live. While this server's watcher syncs, the job stays
+   * pending and runs right after it.
+   */
   start(scope?: string, onProgress?: ProgressListener): SyncJob {
     if (this.running) throw new AppError("SYNC_BUSY", "A sync job is already running", "Poll sync_status with its jobId until it finishes.");
-    const release = lockIndex(this.app);
+    const before = this.watched;
+    const release = before ? null : lockIndex(this.app);
     this.running = true;
     const job: SyncJob = { jobId: randomUUID().replace(/-/g, ""), state: "pending", startedAt: new Date().toISOString(), finishedAt: null, error: null, ...emptySyncReport() };
     this.latest = job;
-    queueMicrotask(() => void this.run(job, release, scope, onProgress));
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.jobDone = promise;
+    queueMicrotask(async () => {
+      try {
+        await this.run(job, release ?? (await this.lockAfter(before!, job)), scope, onProgress);
+      } finally {
+        this.jobDone = null;
+        resolve();
+      }
+    });
     return job;
   }
 
-  private async run(job: SyncJob, release: ReleaseLock, scope: string | undefined, onProgress?: ProgressListener): Promise<void> {
+  /**
+   * Runs a watched sync of this server (watch/watcher.ts) once no job runs
+   * here; a job started meanwhile waits for it. The sync takes the lock itself.
+   */
+  async whenFree<T>(sync: () => Promise<T>): Promise<T> {
+    while (this.jobDone) await this.jobDone;
+    const run = sync();
+    this.watched = run;
+    try {
+      return await run;
+    } finally {
+      this.watched = null;
+    }
+  }
+
+  /** The lock for a job that waited for a watched sync; null when another process took it meanwhile (the job then fails saying so). */
+  private async lockAfter(watched: Promise<unknown>, job: SyncJob): Promise<ReleaseLock | null> {
+    await watched.catch(() => {});
+    try {
+      return lockIndex(this.app);
+    } catch (error) {
+      job.error = describeError(error);
+      return null;
+    }
+  }
+
+  private async run(job: SyncJob, release: ReleaseLock | null, scope: string | undefined, onProgress?: ProgressListener): Promise<void> {
+    if (!release) {
+      this.finish(job, "failed", () => {});
+      return;
+    }
     job.state = "running";
     let outcome: JobState = "succeeded";
     try {
@@ -60,6 +108,10 @@ export class SyncJobs {
       job.error = describeError(error);
       this.app.log(`sync job ${job.jobId} failed: ${job.error}`);
     }
+    this.finish(job, outcome, release);
+  }
+
+  private finish(job: SyncJob, outcome: JobState, release: ReleaseLock): void {
     // Finish and unlock before publishing the terminal state, so start -> poll -> start is never refused.
     job.finishedAt = new Date().toISOString();
     release();

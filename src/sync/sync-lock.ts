@@ -6,11 +6,12 @@
  * without locks, a read-only folder) is reported and the sync runs unlocked,
  * as the reference does. Single-file ingests and reads never take it.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../errors.ts";
 import { formatDuration } from "../log.ts";
 import { lockInfoPath, tryLockFile } from "../native/file-lock.ts";
+import { makeIndexFolder } from "../store/db-path.ts";
 
 export const LOCK_FILE = ".sync.lock";
 
@@ -25,8 +26,9 @@ export type ReleaseLock = () => void;
 /**
  * Where a writer's lock lives. A local DB_PATH uses a lock file; an index on
  * object storage will need a lock of its own kind behind the same call.
+ * roots: the document roots, which making the lock's folder must never create.
  */
-export type SyncLockProvider = (dbPath: string, warn: (line: string) => void) => ReleaseLock;
+export type SyncLockProvider = (dbPath: string, warn: (line: string) => void, roots?: readonly string[]) => ReleaseLock;
 
 function elapsed(startedAt: string | undefined): string | null {
   const ms = Date.now() - Date.parse(startedAt ?? "");
@@ -70,11 +72,13 @@ export function busyError(dbPath: string, holder: Partial<LockContent>): AppErro
   );
 }
 
-export const acquireSyncLock: SyncLockProvider = (dbPath, warn) => {
+export const acquireSyncLock: SyncLockProvider = (dbPath, warn, roots = []) => {
   const path = join(dbPath, LOCK_FILE);
   try {
-    mkdirSync(dbPath, { recursive: true });
+    makeIndexFolder(dbPath, roots);
   } catch (error) {
+    // A missing root stops the sync; only a folder that cannot be made lets it run unlocked.
+    if (error instanceof AppError) throw error;
     warn(`could not create ${dbPath} for the sync lock (${(error as Error).message}); syncing without a lock`);
     return () => {};
   }

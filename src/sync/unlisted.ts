@@ -4,7 +4,7 @@
  * process without access to ~/Documents all look alike, and none of them
  * means the files are gone, so the message says what was kept and what to do.
  */
-import { EMPTY_ROOT_REASON } from "../scan/emptied-roots.ts";
+import { EMPTY_FOLDER_REASON } from "../scan/emptied-folders.ts";
 import type { UnlistedFolder } from "../scan/scan-roots.ts";
 
 export interface UnlistedReport {
@@ -23,9 +23,9 @@ export function describeUnlisted(folder: UnlistedFolder, keptFiles: string[], as
   if (!folder.isRoot && !asked && keptFiles.length === 0) return { report, failure: null };
   const named = keptFiles.slice(0, NAMED_FILES).join(", ") + (keptFiles.length > NAMED_FILES ? `, and ${keptFiles.length - NAMED_FILES} more` : "");
   const kept = keptFiles.length ? `kept the ${keptFiles.length} indexed file${keptFiles.length === 1 ? "" : "s"} under it (${named})` : "nothing under it is indexed";
-  const what = folder.reason === EMPTY_ROOT_REASON ? `${folder.folder} is an empty folder while its index is not` : `could not list ${folder.folder} (${folder.reason})`;
+  const what = folder.reason === EMPTY_FOLDER_REASON ? `${folder.folder} is an empty folder while its index is not` : `could not list ${folder.folder} (${folder.reason})`;
   const advice =
-    folder.reason === EMPTY_ROOT_REASON
+    folder.reason === EMPTY_FOLDER_REASON
       ? "If a drive or share is unplugged, reconnect it and sync again; if you removed the files, delete their entries with delete_file (or minirag-mcp delete)."
       : "Restore access (mount the drive, grant read permission) and sync again; or take the folder out of BASE_DIR / BASE_DIRS.";
   return { report, failure: `${what}: ${kept}. ${advice}` };

@@ -4,6 +4,7 @@
  * and URL sources: explicit title, else metadata or H1, else their id.
  */
 import { basename } from "node:path";
+import { plainName } from "../native/file-names.ts";
 import { MarkdownSummary } from "../chunk/markdown-summary.ts";
 import { BOILERPLATE_HEADINGS, GENERIC_FILENAME_WORDS } from "./title-words.ts";
 
@@ -12,7 +13,7 @@ const TRIM_CHARS = "*_`~#[]() \t.:;,!-–—";
 
 /** The filename stem: known extensions stripped (report.txt.txt -> report), `_` as a space, whitespace collapsed. */
 export function filenameStem(path: string): string {
-  let name = basename(path);
+  let name = plainName(basename(path));
   while (KNOWN_EXTENSIONS.test(name) && name.replace(KNOWN_EXTENSIONS, "")) name = name.replace(KNOWN_EXTENSIONS, "");
   return name
     .replace(/_/g, " ")

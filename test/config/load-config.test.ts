@@ -21,7 +21,7 @@ describe("defaults (case 1)", () => {
     const c = load({});
     expect(c.roots).toEqual(["/x"]);
     expect(c.dbPath).toBe("/x/.minirag/lancedb");
-    // Unset: the budget follows the model once it is known (110 for the default model; see chunk-budget.test.ts).
+    // Unset: the budget follows the model once it is known (200 for the default model, 110 for the old one; see chunk-budget.test.ts).
     expect(c.chunkTokenBudget).toBeUndefined();
     expect(c.hybridWeight).toBe(0.6);
     expect(c.maxFileSize).toBe(104857600);
@@ -29,7 +29,8 @@ describe("defaults (case 1)", () => {
     expect(c.grouping).toBeUndefined();
     expect(c.maxDistance).toBeUndefined();
     expect(c.maxFiles).toBeUndefined();
-    expect(c.modelName).toBe("sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2");
+    // Unset: the index chooses the model (store/model-choice.test.ts).
+    expect(c.modelName).toBeUndefined();
     expect(c.ocrLanguages).toEqual(["eng", "rus"]);
     expect(c.ocrMinCharsPerPage).toBe(25);
   });
@@ -38,7 +39,7 @@ describe("defaults (case 1)", () => {
     const c = load({ DB_PATH: "", CACHE_DIR: " ", MODEL_NAME: "" });
     expect(c.dbPath).toBe("/x/.minirag/lancedb");
     expect(c.cacheDir).toBe("/home/u/.cache/minirag-mcp/models");
-    expect(c.modelName).toBe("sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2");
+    expect(c.modelName).toBeUndefined();
   });
 });
 

@@ -24,9 +24,10 @@ function brokenModel(): string {
   return dir;
 }
 
+/** A server for questions only: not watching, since this test runs its syncs by hand and a watched sync would hold the lock meanwhile. */
 async function server(env: Record<string, string>) {
   const client = new Client({ name: "keyword-only-e2e", version: "0" });
-  await client.connect(new StdioClientTransport({ command: BINARY, args: [], env: { ...env, HOME: process.env.HOME!, PATH: process.env.PATH ?? "" }, stderr: "pipe" }));
+  await client.connect(new StdioClientTransport({ command: BINARY, args: [], env: { ...env, HOME: process.env.HOME!, PATH: process.env.PATH ?? "", RAG_WATCH: "false" }, stderr: "pipe" }));
   clients.push(client);
   return async (name: string, args: Record<string, unknown> = {}) => ((await client.callTool({ name, arguments: args })) as Result).structuredContent!;
 }

@@ -14,8 +14,9 @@ let client: Client;
 let root: string;
 let spawnToList = 0;
 
+/** Not watching: sync_start's own counts are checked here, and the live index (watch-*.test.ts) would have synced the files first. */
 function serverEnv(root: string): Record<string, string> {
-  return { BASE_DIR: root, MODEL_NAME: TINY_MODEL, HOME: process.env.HOME!, PATH: process.env.PATH ?? "" };
+  return { BASE_DIR: root, MODEL_NAME: TINY_MODEL, HOME: process.env.HOME!, PATH: process.env.PATH ?? "", RAG_WATCH: "false" };
 }
 
 function corpus(): string {
@@ -44,6 +45,8 @@ afterAll(async () => client?.close());
 describe("the compiled MCP server over stdio", () => {
   test("initialize carries the instructions; tools/list has 12 described tools, without loading the model", async () => {
     expect(client.getInstructions()).toContain("Sources list");
+    // Not watching (RAG_WATCH=false): the instructions do not say the index follows the folder.
+    expect(client.getInstructions()).not.toContain("follows the user's folders");
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(12);
     for (const t of tools) expect(t.description!.length).toBeGreaterThan(40);

@@ -19,9 +19,13 @@ export interface Proc {
 
 const live = new Set<Bun.Subprocess>();
 
-/** The environment the binary sees: roots, index and the committed tiny model, nothing from the developer's shell. */
+/**
+ * The environment the binary sees: roots, index and the committed tiny model, nothing from the developer's shell.
+ * Servers do not watch: these tests start every sync themselves and count who ran; the live index has its own
+ * (watch-*.test.ts, watchEnv).
+ */
 export function binaryEnv(roots: string[], dbPath: string): Record<string, string> {
-  return { BASE_DIRS: JSON.stringify(roots), DB_PATH: dbPath, MODEL_NAME: TINY_MODEL, HOME: process.env.HOME!, PATH: process.env.PATH ?? "", NO_COLOR: "1" };
+  return { BASE_DIRS: JSON.stringify(roots), DB_PATH: dbPath, MODEL_NAME: TINY_MODEL, HOME: process.env.HOME!, PATH: process.env.PATH ?? "", NO_COLOR: "1", RAG_WATCH: "false" };
 }
 
 /** Starts the binary; it is killed after timeoutMs (a hang must fail the test, not the suite). */

@@ -1,12 +1,14 @@
 /** Finding a model the offline bundle ships beside the executable, and telling status where the model is. */
 import { describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, truncateSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { DEFAULT_MODEL } from "../../src/config/defaults.ts";
 import { bundledModelDir, locateModel } from "../../src/embed/bundled-model.ts";
 import { snapshotDir } from "../../src/embed/download.ts";
 import { KNOWN_MODELS } from "../../src/embed/known-models.ts";
 import { TINY_MODEL, tempDir } from "../helpers.ts";
 
+/** The old default: its files sit at the top of its folder. */
 const DEFAULT_ID = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2";
 const known = KNOWN_MODELS[DEFAULT_ID]!;
 
@@ -60,5 +62,23 @@ describe("where status says the model is", () => {
 
   test("an unknown id that is not bundled has no location", () => {
     expect(locateModel("nobody/nothing", tempDir(), tempDir())).toBeNull();
+  });
+});
+
+describe("the default model in the offline bundle", () => {
+  test("its ONNX file sits in a subfolder (onnx/model_quantized.onnx), and the bundle's copy is found when every file has its pinned size", () => {
+    const e5 = KNOWN_MODELS[DEFAULT_MODEL]!;
+    expect(e5.onnxFile).toBe("onnx/model_quantized.onnx");
+    const root = tempDir();
+    const dir = join(root, ...DEFAULT_MODEL.split("/"));
+    for (const file of e5.files) {
+      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+      writeFileSync(join(dir, file.path), "");
+      truncateSync(join(dir, file.path), file.size);
+    }
+    expect(locateModel(DEFAULT_MODEL, tempDir(), root)).toEqual({ path: dir, source: "bundled" });
+    truncateSync(join(dir, e5.onnxFile), 1);
+    const cache = tempDir();
+    expect(locateModel(DEFAULT_MODEL, cache, root)).toEqual({ path: snapshotDir(cache, e5), source: "download" });
   });
 });

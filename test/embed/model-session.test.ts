@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { GraphBuilder } from "../../scripts/onnx/graph.ts";
 import { sessionOptions } from "../../src/embed/model-session.ts";
 import { REPO_ROOT, TINY_MODEL, runScriptInFreshProcess } from "../helpers.ts";
-import { optimisedOps } from "./optimised-graph.ts";
+import { residualNormCount } from "../../src/embed/residual-norms.ts";
+import { opTypes as opTypesOf, optimisedModel, optimisedOps } from "./optimised-graph.ts";
 
 /** Runs body in a fresh Bun process and returns what the main thread's arithmetic says about tiny numbers afterwards. */
 function mainThreadAfter(body: string): { minValuePositive: boolean; halvedPositive: boolean } {
@@ -43,11 +44,11 @@ await ModelSession.open({ onnxPath: folder.onnxPath, modelName: folder.modelName
 });
 
 describe("the optimiser's choices", () => {
-  /** A residual Add and the LayerNormalization after it, with the hidden size known, as in a BERT layer. */
-  function residualNorm(): Uint8Array {
+  /** A residual Add and the LayerNormalization after it, with the hidden size known, as in a BERT layer; `constant`: b is a weight, not a computed tensor. */
+  function residualNorm(constant = false): Uint8Array {
     const g = new GraphBuilder();
     const a = g.input("a", "float", ["batch", "sequence", 8]);
-    const b = g.input("b", "float", ["batch", "sequence", 8]);
+    const b = constant ? g.floats("b", [8], new Float32Array(8).fill(0.5)) : g.input("b", "float", ["batch", "sequence", 8]);
     const gamma = g.floats("gamma", [8], new Float32Array(8).fill(1));
     const beta = g.floats("beta", [8], new Float32Array(8));
     g.op("LayerNormalization", [g.op("Add", [a, b]), gamma, beta], [{ name: "axis", int: -1 }, { name: "epsilon", float: 1e-12 }], "y");
@@ -60,6 +61,21 @@ describe("the optimiser's choices", () => {
     const { optimization } = sessionOptions("never").extra as { optimization: Record<string, unknown> };
     expect(await optimisedOps(residualNorm())).toEqual(["SkipLayerNormalization"]);
     expect(await optimisedOps(residualNorm(), { optimization })).toEqual(["Add", "LayerNormalization"]);
+  });
+
+  test("the setting goes only to a graph with a residual Add before a LayerNormalization: a graph ORT has already fused has none, and optimises the same without it", async () => {
+    const { optimization } = sessionOptions("never").extra as { optimization: Record<string, unknown> };
+    expect(residualNormCount(residualNorm())).toBe(1);
+    // What ONNX Runtime's offline optimiser leaves (the old default's model_optimized.onnx is such a graph).
+    const fused = await optimisedModel(residualNorm());
+    expect(opTypesOf(fused)).toEqual(["SkipLayerNormalization"]);
+    expect(residualNormCount(fused)).toBe(0);
+    expect(await optimisedOps(fused, { optimization })).toEqual(await optimisedOps(fused));
+    // An Add of a weight is no residual: ORT leaves it unfused anyway.
+    expect(residualNormCount(residualNorm(true))).toBe(0);
+    expect(await optimisedOps(residualNorm(true))).toEqual(await optimisedOps(residualNorm(true), { optimization }));
+    expect((sessionOptions("never", false, 2, false).extra as Record<string, unknown>).optimization).toBeUndefined();
+    expect((sessionOptions("never", false, 2, true).extra as Record<string, unknown>).optimization).toEqual(optimization);
   });
 
   test("every kind of session makes the same graph: only their threads differ (how they wait; on 2 cores, how many questions get)", () => {

@@ -19,9 +19,14 @@ export function opTypes(model: Uint8Array): string[] {
  * session.set_denormal_as_zero: on the test process's main thread it would flush JavaScript's own tiny numbers.
  */
 export async function optimisedOps(model: Uint8Array, extra: Record<string, unknown> = {}): Promise<string[]> {
+  return opTypes(await optimisedModel(model, extra));
+}
+
+/** The graph ORT runs after its "all"-level optimisation, as ONNX bytes: what ONNX Runtime's optimiser writes for a model it has fused. */
+export async function optimisedModel(model: Uint8Array, extra: Record<string, unknown> = {}): Promise<Uint8Array> {
   const ort = await loadOnnxRuntime();
   const path = join(tempDir("minirag-optimised-"), "optimised.onnx");
   const options: InferenceSession.SessionOptions = { graphOptimizationLevel: "all", optimizedModelFilePath: path, logSeverityLevel: 3, extra };
   await ort.InferenceSession.create(model, options);
-  return opTypes(readFileSync(path));
+  return readFileSync(path);
 }

@@ -91,7 +91,7 @@ describe("the optimised model cache", () => {
       modelName: s.modelDir,
       fingerprint: "f1",
       cacheDir: s.cacheDir,
-      options: { graphOptimizationLevel: "all" as const, extra },
+      optionsFor: () => ({ graphOptimizationLevel: "all" as const, extra }),
     });
     const fused = {};
     const unfused = { optimization: { disable_specified_optimizers: "SkipLayerNormFusion" } };

@@ -57,6 +57,17 @@ describe("label flags on the CLI", () => {
     expect(runCli(["list", "--sort", "name"], { env }).stderr).toContain("--sort takes date");
   });
 
+  test("a malformed date names the CLI flag, not the MCP field", () => {
+    const from = runCli(["list", "--date-from", "05.08.2026"], { env });
+    expect(from.exitCode).toBe(1);
+    expect(from.stderr).toContain('--date-from must be a date written YYYY-MM-DD, got "05.08.2026"');
+    expect(from.stderr).toContain("--date-from 2026-08-05");
+    const to = runCli(["query", "pump", "--date-to", "2026-02-30"], { env });
+    expect(to.exitCode).toBe(1);
+    expect(to.stderr).toContain('--date-to must be a date written YYYY-MM-DD, got "2026-02-30"');
+    for (const stderr of [from.stderr, to.stderr]) expect(stderr).not.toMatch(/dateFrom|dateTo/);
+  });
+
   test("classify try prints each facet with its confidence and source, and the date; --json the same as data", () => {
     const human = runCli(["classify", "try", join(root, "reports/q3.md")], { env });
     expect(human.exitCode).toBe(0);

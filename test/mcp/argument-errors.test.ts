@@ -10,7 +10,7 @@ import { CallToolResultSchema, ErrorCode } from "@modelcontextprotocol/sdk/types
 import { join } from "node:path";
 import type { App } from "../../src/app.ts";
 import { testApp, writeTree } from "../helpers.ts";
-import { call, connectInMemory, errorText } from "./mcp-client.ts";
+import { call, connectInMemory, errorText, type ToolCall } from "./mcp-client.ts";
 
 let client: Client;
 let app: App;
@@ -90,6 +90,31 @@ describe("protocol errors", () => {
     );
     expect(error).toMatchObject({ code: ErrorCode.InvalidParams });
     expect(error!.message).toContain("Unknown tool: no_such_tool");
+    // The client's McpError adds "MCP error -32602: " once; ours used to carry it too, so it read twice.
+    expect(error!.message).toStartWith("MCP error -32602: Unknown tool: no_such_tool");
+    expect(error!.message.match(/MCP error/g)).toHaveLength(1);
+  });
+
+  test("tools/call without arguments (optional in the schema) runs a tool that needs none", async () => {
+    const result = await client.request({ method: "tools/call", params: { name: "status" } }, CallToolResultSchema);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ roots: [root] });
+  });
+
+  test("tools/call without arguments for a tool with required ones is an isError result naming them, with a corrected call", async () => {
+    const result = (await client.request({ method: "tools/call", params: { name: "find_mentions" } }, CallToolResultSchema)) as ToolCall;
+    const text = errorText(result);
+    expect(text).toContain("terms is required: a non-empty array of strings.");
+    expect(example(text)).toEqual({ terms: ["<terms>"] });
+  });
+
+  test("tools/call without a name is InvalidParams in one line, not InternalError", async () => {
+    const error = await client.request({ method: "tools/call", params: {} as never }, CallToolResultSchema).then(
+      () => undefined,
+      (e: { code: number; message: string }) => e,
+    );
+    expect(error).toMatchObject({ code: ErrorCode.InvalidParams });
+    expect(error!.message).toBe("MCP error -32602: tools/call needs params.name, the name of the tool to call (tools/list lists them), got nothing");
   });
 
   test("arguments that are not an object are a malformed request: InvalidParams with a one-line message", async () => {

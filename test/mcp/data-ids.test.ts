@@ -33,6 +33,16 @@ describe("ingest_data source ids", () => {
     expect(text).toContain("meeting-notes-2026-08-05");
   });
 
+  test.each([["../outside/secret.txt"], ["team/../../etc/passwd"], ["./notes"], ["notes/.."], ["a\\..\\b"]])("%p, with a . or .. part, is refused: it reads as a path out of a root", async (source) => {
+    const text = errorText(await call(client, "ingest_data", { content: "planted", source }));
+    expect(text).toContain(`Data id ${JSON.stringify(source)} has a "." or ".." part`);
+    expect(await app.store.countRows(`source = '${source.replace(/'/g, "''")}'`)).toBe(0);
+  });
+
+  test("dots inside a name are fine", async () => {
+    expect((await call(client, "ingest_data", { content: "Release.", source: "release-1.2..3/notes.v2" })).isError).toBeFalsy();
+  });
+
   test("the absolute path of an indexed file is refused and the file's text stays its own", async () => {
     const real = join(root, "docs/real file.md");
     const before = await app.store.listSources();

@@ -142,7 +142,10 @@ describe("writing", () => {
     expect(r).toEqual({ source: "minutes-1", sourceType: "data", title: "Minutes", chunkCount: 1 });
     expect((await call(client, "read_file", { source: "minutes-1" })).structuredContent!.text).toContain("gamma");
     expect((await call(client, "delete_file", { source: "minutes-1" })).structuredContent).toEqual({ source: "minutes-1", deletedChunks: 1 });
-    expect(errorText(await call(client, "delete_file", { source: "minutes-1" }))).toContain("Source not found");
+    // Deleting what is not indexed needs no advice to ingest it.
+    const gone = errorText(await call(client, "delete_file", { source: "minutes-1" }));
+    expect(gone).toContain("minutes-1 is not in the index; nothing was deleted.");
+    expect(gone).not.toContain("ingest");
   });
 
   test("delete_file removes a file already gone from disk; a path outside the roots is refused", async () => {

@@ -8,6 +8,10 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { cachedSignatureVersion, signatureVersion } from "../../src/lookalikes/look-alikes.ts";
+import { cachedMentionVersion, mentionVersion } from "../../src/mentions/mention-index.ts";
+import { findMentions } from "../../src/search/find-mentions.ts";
+import { warmSearch } from "../../src/search/warm-search.ts";
+import { cpSync } from "node:fs";
 import { syncJobs, type ToolContext } from "../../src/mcp/context.ts";
 import { deleteFileTool } from "../../src/mcp/tools/delete-file.ts";
 import { ingestFileTool } from "../../src/mcp/tools/ingest-file.ts";
@@ -21,7 +25,9 @@ const MODEL_STEPS = ["onnxruntime loaded", "tokenizer built", "model ready"];
 function env(modelName: string): Record<string, string> {
   const root = tempDir("minirag-warmup-");
   writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443." });
-  return { ...(process.env as Record<string, string>), BASE_DIR: root, DB_PATH: join(tempDir("minirag-warmup-db-"), "db"), MODEL_NAME: modelName, MINIRAG_TRACE_STARTUP: "1" };
+  // RAG_WATCH off: the live index's catch-up sync at start loads (or downloads) the model too, which is its own test's
+  // subject (test/e2e/watch-start.test.ts); these watch the background load alone.
+  return { ...(process.env as Record<string, string>), BASE_DIR: root, DB_PATH: join(tempDir("minirag-warmup-db-"), "db"), MODEL_NAME: modelName, MINIRAG_TRACE_STARTUP: "1", RAG_WATCH: "false" };
 }
 
 /**
@@ -189,6 +195,35 @@ describe("after writes", () => {
     await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, {} as ToolExtra);
     await deleteFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
     await builtForLatest();
+  });
+
+  test("once find_mentions has been used, a write's new text is read for it in the background, before the next find", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+    const ctx: ToolContext = { app };
+    await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
+    await ctx.rewarm!.idle();
+    // Not before its first use.
+    expect(cachedMentionVersion(app.config.dbPath)).toBeUndefined();
+    await findMentions(app, { terms: ["agent"] });
+    writeTree(root, { "b.md": "# B\n\nThe relay listens on port 9000 and never retries." });
+    await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, {} as ToolExtra);
+    await ctx.rewarm!.idle();
+    expect(cachedMentionVersion(app.config.dbPath)).toBe(await mentionVersion((await app.store.open())!));
+  });
+
+  test("an index find_mentions was used on has its text loaded in the background at the next start, before any find", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+    await ingestFileTool.run({ filePath: join(root, "a.md") }, { app }, {} as ToolExtra);
+    await findMentions(app, { terms: ["agent"] });
+    // The same index in another folder stands for a restart: this process has never read it.
+    const copy = join(tempDir("minirag-mentions-restart-"), "lancedb");
+    cpSync(app.config.dbPath, copy, { recursive: true });
+    const restarted = (await testApp({ DB_PATH: copy }, [root])).app;
+    expect(cachedMentionVersion(copy)).toBeUndefined();
+    await warmSearch(restarted);
+    expect(cachedMentionVersion(copy)).toBe(await mentionVersion((await restarted.store.open())!));
   });
 
   test("a write while a sync job runs loads nothing: the job's end loads the version it leaves", async () => {

@@ -19,7 +19,7 @@ describe("minirag-mcp find", () => {
     const r = runCli(["find", ...flags, "--", "-15%"]);
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('1 of 5 documents mention "-15%" (1 chunk)');
+    expect(r.stdout).toContain("1 of 5 documents mention -15% (1 chunk)");
     expect(r.stdout).toContain("отчёт-склад.md");
     expect(r.stdout).toContain("Скидка -15% действует");
   });
@@ -38,6 +38,15 @@ describe("minirag-mcp find", () => {
     expect(r.stdout).toContain("2 of 5 documents");
     expect(r.stdout).toContain("forms: ");
     expect(runCli(["find", ...flags, "--match", "any", '"акт"', '"контакт"']).stdout).toBe(r.stdout);
+  });
+
+  test("the terms are shown as they were typed, quotes only where the user put them, joined by the match mode", () => {
+    // A quoted term was shown JSON-escaped: "\"акт\"".
+    const quoted = runCli(["find", ...flags, '"акт"']);
+    expect(quoted.stdout.split("\n")[0]).toBe('1 of 5 documents mention "акт" (1 chunk)');
+    expect(quoted.stdout).not.toContain("\\");
+    expect(runCli(["find", ...flags, "акт", "сверки"]).stdout.split("\n")[0]).toStartWith("1 of 5 documents mention акт and сверки (");
+    expect(runCli(["find", ...flags, "--any", '"акт"', '"контакт"']).stdout.split("\n")[0]).toStartWith('2 of 5 documents mention "акт" or "контакт" (');
   });
 
   test("no match exits 0 and says what was searched", () => {

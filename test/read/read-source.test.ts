@@ -85,7 +85,9 @@ describe("delete", () => {
     const { app } = await testApp();
     await ingestData(app, { content: "some text", source: "note" });
     expect(await deleteSource(app, "note")).toEqual({ source: "note", deletedChunks: 1 });
-    expect((await failure(deleteSource(app, "note"))).code).toBe("SOURCE_NOT_FOUND");
+    const again = await failure(deleteSource(app, "note"));
+    expect(again.code).toBe("SOURCE_NOT_FOUND");
+    expect(again.message).toBe("note is not in the index; nothing was deleted.");
   });
 });
 

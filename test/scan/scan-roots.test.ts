@@ -86,3 +86,25 @@ describe("paths under a root reached through a symlink", () => {
     expect(resolveInsideRoots(".", [root], { requireAbsolute: false, cwd })).toBe(root);
   });
 });
+
+describe("names that are not UTF-8", () => {
+  const cp1251 = (text: string) => {
+    const decoder = new TextDecoder("windows-1251");
+    const table = new Map(Array.from({ length: 256 }, (_, b) => [decoder.decode(Uint8Array.of(b)), b]));
+    return Buffer.from([...text].map((c) => table.get(c)!));
+  };
+
+  test("are scanned under their forms, not reported as broken links, and a rule matches the form", async () => {
+    const root = tempDir();
+    const at = (...parts: Buffer[]) => Buffer.concat([Buffer.from(`${root}/`), ...parts]);
+    writeFileSync(at(cp1251("Отчёт.txt")), "report");
+    mkdirSync(at(cp1251("Архив")));
+    writeFileSync(at(cp1251("Архив"), Buffer.from("/"), cp1251("Смета.txt")), "estimate");
+    writeFileSync(at(cp1251(".скрытый.md")), "a dot-name stays skipped");
+    const scan = await scanRoots([root], SUPPORTED_EXTENSIONS);
+    expect(scan.problems).toEqual([]);
+    expect(rel(root, scan.files)).toEqual(["cp1251:Архив/cp1251:Смета.txt", "cp1251:Отчёт.txt"]);
+    writeFileSync(join(root, ".miniragignore"), "cp1251:Архив/\n");
+    expect(rel(root, (await scanRoots([root], SUPPORTED_EXTENSIONS)).files)).toEqual(["cp1251:Отчёт.txt"]);
+  });
+});

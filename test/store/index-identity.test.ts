@@ -95,7 +95,7 @@ describe("an index from before model records", () => {
     const table = await (await (await loadLanceDb()).connect(dbPath)).openTable("chunks");
     await table.updateFieldMetadata([{ path: "vector", metadata: { [MODEL_KEY]: null } }]);
     expect(await old.store.recordedModel()).toBeNull();
-    expect((await fullStatus(old)).indexModelNote).toContain("next sync or ingest records the current model");
+    expect((await fullStatus(old)).indexModelNote).toContain("next sync or ingest records the model in use");
 
     const other = otherModel();
     const { app, logs } = await sameIndex(other, root, dbPath);

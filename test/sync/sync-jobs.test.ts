@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { SyncJobs, type SyncJob } from "../../src/sync/sync-jobs.ts";
-import { failure, testApp, writeTree } from "../helpers.ts";
+import { failure, testApp, waitFor, writeTree } from "../helpers.ts";
 
 async function finished(jobs: SyncJobs, jobId: string): Promise<SyncJob> {
   for (let i = 0; i < 600; i++) {
@@ -70,6 +70,38 @@ describe("after a job", () => {
     job = jobs.start();
     expect((await finished(jobs, job.jobId)).state).toBe("failed");
     expect(seen).toEqual(["succeeded", "succeeded", "failed"]);
+  });
+});
+
+describe("jobs and the watcher's syncs in one server", () => {
+  test("a job started during a watched sync stays pending and runs right after it; a watched sync waits for a running job", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "alpha" });
+    const { runSync } = await import("../../src/sync/run-sync.ts");
+    const jobs = new SyncJobs(app);
+    const order: string[] = [];
+    const { promise: hold, resolve: release } = Promise.withResolvers<void>();
+    const watched = jobs.whenFree(async () => {
+      const report = await runSync(app);
+      order.push("watched sync ran");
+      await hold;
+      return report;
+    });
+    expect(jobs.busy).toBe(true);
+    // Not refused as busy (the watcher holds the lock in this process): it waits its turn.
+    const job = jobs.start();
+    expect(job.state).toBe("pending");
+    await waitFor(() => order.length === 1, 30_000, "the watched sync to have run and be holding");
+    expect(jobs.status(job.jobId).state).toBe("pending");
+    release();
+    await watched;
+    const done = await finished(jobs, job.jobId);
+    order.push(`job ${done.state}`);
+    expect(order).toEqual(["watched sync ran", "job succeeded"]);
+    // The other way round: a watched sync asked for while a job runs starts after the job's end.
+    const second = jobs.start();
+    await jobs.whenFree(async () => order.push(`watched sync after a job in state ${jobs.status(second.jobId).state}`));
+    expect(order.at(-1)).toBe("watched sync after a job in state succeeded");
   });
 });
 

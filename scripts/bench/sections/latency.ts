@@ -110,7 +110,8 @@ export async function benchLatency(dbPath: string, root: string, chunks: number,
     }
     rows.push({ chunks, mode: mode.name, transport: "in-process", p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99) });
 
-    const session = await openSession({ command: binary, args: [], env: { BASE_DIR: root, DB_PATH: dbPath, MODEL_NAME: modelDir, RAG_HYBRID_WEIGHT: String(mode.weight) } });
+    // Not watching: the replicas are no files on disk, and a watching server's catch-up sync would remove them.
+    const session = await openSession({ command: binary, args: [], env: { BASE_DIR: root, DB_PATH: dbPath, MODEL_NAME: modelDir, RAG_HYBRID_WEIGHT: String(mode.weight), RAG_WATCH: "false" } });
     const args = (query: string) => ({ query, topK: 10 });
     await timeQueries(session.client, "query_documents", args, queries.slice(0, 5));
     const mcpTimes = await timeQueries(session.client, "query_documents", args, queries);

@@ -1,5 +1,6 @@
 import { defineCommand } from "citty";
 import { readFile, stat } from "node:fs/promises";
+import { diskPath } from "../../native/file-names.ts";
 import { resolve } from "node:path";
 import { convertIsolated, releaseConverter } from "../../convert/isolated-convert.ts";
 import { assertSupported } from "../../convert/registry.ts";
@@ -18,10 +19,10 @@ export default defineCommand({
   async run({ rawArgs, args }) {
     const app = appFromArgs(rawArgs, args);
     const path = inRootForm(resolve(args.file), app.config.roots);
-    const info = await stat(path);
+    const info = await stat(diskPath(path));
     if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
     assertSupported(path);
-    const bytes = new Uint8Array(await readFile(path));
+    const bytes = new Uint8Array(await readFile(diskPath(path)));
     const converted = await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config) }).finally(releaseConverter);
     const report = await classifyTry(app, labelContext(app.config, (line) => process.stderr.write(`${line}\n`)), { source: path, sourceType: "file", text: stripInlineImages(converted.markdown), mtimeMs: info.mtimeMs });
     for (const [facet, problem] of Object.entries(report.problems)) warn(`${facet}: ${problem}`);

@@ -23,12 +23,17 @@ export default defineCommand({
     const scope = scopeFlags(rawArgs, app.config.roots);
     const result = await findMentions(app, { terms: positionals(args), match, scope, offset });
     if (args.json) return printJson(result);
-    printHuman(result, positionals(args));
+    printHuman(result, positionals(args), match);
   },
 });
 
-function printHuman(result: FindResult, terms: string[]): void {
-  const what = terms.map((t) => JSON.stringify(t)).join(" ");
+/** The terms as they were typed (quotes mean a whole word, so none are added), joined by the match mode. */
+function termsAsTyped(terms: string[], match: "all" | "any"): string {
+  return terms.map(escapeControls).join(match === "all" ? " and " : " or ");
+}
+
+function printHuman(result: FindResult, terms: string[], match: "all" | "any"): void {
+  const what = termsAsTyped(terms, match);
   printLines(`${result.matchedDocuments} of ${result.searchedDocuments} documents mention ${what} (${plural(result.matchedChunks, "chunk")})`);
   if (result.notice) printLines(result.notice);
   if (result.forms.length) printLines(`forms: ${result.forms.map((f) => `${f.form} ${f.documents}`).join(", ")}${result.formsLeftOut ? ` and ${result.formsLeftOut} more` : ""}`);

@@ -1,5 +1,6 @@
 import { defineCommand } from "citty";
 import { statSync } from "node:fs";
+import { diskPath } from "../../native/file-names.ts";
 import { SUPPORTED_EXTENSIONS } from "../../convert/registry.ts";
 import { AppError } from "../../errors.ts";
 import { ingestFiles } from "../../ingest/ingest-files.ts";
@@ -20,7 +21,7 @@ export default defineCommand({
     const files: string[] = [];
     for (const given of positionals(args)) {
       const path = resolveInsideRoots(given, app.config.roots, { requireAbsolute: false });
-      if (statSync(path).isDirectory()) {
+      if (statSync(diskPath(path)).isDirectory()) {
         const scan = await scanRoots(app.config.roots, SUPPORTED_EXTENSIONS, [path]);
         for (const u of scan.unlisted) warn(`could not list ${u.folder} (${u.reason}); files under it were not ingested`);
         files.push(...scan.files.map((f) => f.path));

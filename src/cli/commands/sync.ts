@@ -1,4 +1,6 @@
 import { defineCommand } from "citty";
+import { AppError } from "../../errors.ts";
+import { watchInForeground } from "../watch-loop.ts";
 import { resolveInsideRoots } from "../../scan/containment.ts";
 import { displayPath } from "../../scan/display-path.ts";
 import { runSync } from "../../sync/run-sync.ts";
@@ -8,9 +10,17 @@ import { writerAppFromArgs, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
   meta: { name: "sync", description: "Reconcile the index with the roots: ingest new and changed files, skip unchanged ones, follow moved ones, drop deleted ones" },
-  args: { ...sharedArgs, path: { type: "positional", description: "Only this folder or file under the roots", required: false } },
+  args: {
+    ...sharedArgs,
+    path: { type: "positional", description: "Only this folder or file under the roots", required: false },
+    watch: { type: "boolean", description: "Then keep going: sync each change in the roots as it happens, until Ctrl-C" },
+  },
   async run({ rawArgs, args }) {
     const app = writerAppFromArgs(rawArgs, args);
+    if (args.watch) {
+      if (args.path) throw new AppError("INVALID_ARGUMENT", "sync --watch follows every root, not one path", "Drop the path, or name the folder with --base-dir.");
+      return watchInForeground(app, args.json === true);
+    }
     const scope = args.path ? resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false }) : undefined;
     const startedAt = new Date().toISOString();
     const progress = progressReporter({ running: "syncing", done: "synced", display: (path) => displayPath(path, app.config.roots) });

@@ -2,20 +2,24 @@ import { z } from "zod";
 import { IndexModel } from "../../store/index-identity.ts";
 import { configErrorStatus, fullStatus } from "../../status.ts";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
+import { watchStatus } from "../live-index.ts";
+import { WatchField } from "../watch-schema.ts";
 
 export const statusTool = defineTool({
   name: "status",
   title: "Index status",
   description:
-    "Report the configuration (roots, index path, model, hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
-    "whether any chunks predate the current chunking scheme, a missing index, lost or damaged index files (indexDamage, indexWarning) and ingest_data or ingest_url items that lost their chunks (lostSources), each .miniragignore with its rule count, and roots that do not exist or cannot be listed. Answers even when the configuration is invalid, with configError.",
+    "Report the configuration (roots, index path, the model a sync or query uses and why, hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
+    "whether any chunks predate the current chunking scheme, a missing index, lost or damaged index files (indexDamage, indexWarning) and ingest_data or ingest_url items that lost their chunks (lostSources), each .miniragignore with its rule count, and roots that do not exist or cannot be listed; " +
+    "watch: whether the index follows changes in the roots by itself, pending changes and the last watched sync; outsideRootsCount: indexed files outside the roots (a moved folder not yet synced). Answers even when the configuration is invalid, with configError.",
   input: z.object({}),
   output: z.object({
     version: z.string(),
     configError: z.string().optional(),
     roots: z.array(z.string()).optional(),
     dbPath: z.string().optional(),
-    model: z.string().optional(),
+    model: z.string().optional().describe("The embedding model a sync or query uses"),
+    modelReason: z.string().optional().describe("Why that model: MODEL_NAME, the model the index records, an index older than model records (the old default), or the default for a new index"),
     indexModel: IndexModel.optional(),
     indexModelNote: z.string().optional(),
     hybridWeight: z.number().optional(),
@@ -68,7 +72,14 @@ export const statusTool = defineTool({
     indexWarning: z.string().optional(),
     ignoreFiles: z.array(z.object({ path: z.string(), rules: z.number() })).optional(),
     rootWarnings: z.array(z.string()).optional(),
+    outsideRootsCount: z.number().optional().describe("Indexed files that lie outside every root (a folder moved or renamed since it was synced); the next sync follows them. Present only when above zero."),
+    outsideRootsNote: z.string().optional(),
+    watch: WatchField.optional(),
   }),
   annotations: READ_ONLY,
-  run: (_args, ctx) => (ctx.app ? fullStatus(ctx.app) : configErrorStatus(ctx.configError ?? "Configuration error")),
+  run: async (_args, ctx) => {
+    if (!ctx.app) return configErrorStatus(ctx.configError ?? "Configuration error");
+    const watch = watchStatus(ctx);
+    return { ...(await fullStatus(ctx.app)), ...(watch ? { watch } : {}) };
+  },
 });

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
 import { syncJobs } from "../context.ts";
+import { watchStatus } from "../live-index.ts";
+import { WatchField } from "../watch-schema.ts";
 
 const Counts = z.object({
   scanned: z.number(),
@@ -23,7 +25,8 @@ export const syncStatusTool = defineTool({
   description:
     "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts that fill in while it runs " +
     "(scanned, ingested, skipped, moved, deleted, relabelled, signed, embedded, ignored, unreadable, unsupported, failed), per-file errors, unlistedFolders (folders it could not list; " +
-    "everything indexed under them was kept), repair and lostSources when it repaired a damaged index first, startedAt and finishedAt. Only the latest job is kept.",
+    "everything indexed under them was kept), repair and lostSources when it repaired a damaged index first, startedAt and finishedAt. Only the latest job is kept. " +
+    "watch shows the live index: the server syncs changed files by itself, so a job is needed only after watching was off.",
   input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),
   output: z.object({
     jobId: z.string(),
@@ -42,7 +45,11 @@ export const syncStatusTool = defineTool({
       .array(z.object({ source: z.string(), sourceType: z.string(), problem: z.string() }))
       .optional()
       .describe("ingest_data and ingest_url items whose chunks were lost with a damaged data file: no sync can rebuild them; ingest them again or delete them."),
+    watch: WatchField.optional(),
   }),
   annotations: READ_ONLY,
-  run: (args, ctx) => ({ ...syncJobs(ctx).status(args.jobId) }),
+  run: (args, ctx) => {
+    const watch = watchStatus(ctx);
+    return { ...syncJobs(ctx).status(args.jobId), ...(watch ? { watch } : {}) };
+  },
 });

@@ -1,0 +1,51 @@
+/**
+ * `minirag-mcp sync --watch`: the server's live index in the foreground, for
+ * people who use only the CLI. It syncs every root once, then each change,
+ * printing one line per sync (a JSON object per line with --json), until
+ * Ctrl-C or SIGTERM. The roots are the ones named (or the current
+ * directory): asking for it is the choice the server waits for.
+ */
+import type { App } from "../app.ts";
+import { runSync } from "../sync/run-sync.ts";
+import { Watcher } from "../watch/watcher.ts";
+import type { WatchedSync } from "../watch/watch-status.ts";
+import { escapeControls, fileProblem, printLines, warn } from "./output.ts";
+
+function describe(record: WatchedSync): string {
+  const time = record.finishedAt.slice(11, 19);
+  const what = record.trigger === "start" ? "every root" : record.paths === 0 ? "every root" : `${record.paths} changed path${record.paths === 1 ? "" : "s"}`;
+  const counts = Object.entries(record.counts)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
+  return `${time} ${record.trigger}: ${what}: ${record.error ? `failed (${record.error}); retrying` : counts || "nothing to do"}`;
+}
+
+/** Runs until a signal; resolves once the watcher has stopped. */
+export async function watchInForeground(app: App, json: boolean): Promise<void> {
+  const watcher = new Watcher(
+    {
+      config: app.config,
+      log: (line) => warn(line),
+      sync: (scopes) => runSync(app, { scopes, keepOutsideRoots: true }),
+      afterSync: (record) => {
+        // One object per line (JSON Lines), so a reader can take each sync as it comes.
+        if (json) return printLines(JSON.stringify(record));
+        printLines(escapeControls(describe(record)));
+        for (const e of record.errors) warn(escapeControls(fileProblem(e.source, e.error)));
+      },
+    },
+    { watched: app.config.roots, skipped: [] },
+  );
+  const stopped = Promise.withResolvers<void>();
+  const stop = () => {
+    watcher.close();
+    stopped.resolve();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  await watcher.start();
+  process.stderr.write(`watching ${app.config.roots.join(", ")} (${watcher.status().folders} folders); Ctrl-C stops\n`);
+  await stopped.promise;
+  await watcher.idle();
+}

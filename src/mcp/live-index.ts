@@ -1,0 +1,47 @@
+/**
+ * The server's live index: once the handshake is over it watches the roots
+ * the user chose (watch/watch-roots.ts) and syncs what changes, through the
+ * same sync jobs as sync_start (one sync at a time in this process, under the
+ * index's lock across processes), and loads the new version's search
+ * structures after each sync, as after a job.
+ */
+import { runSync } from "../sync/run-sync.ts";
+import { chooseWatchedRoots } from "../watch/watch-roots.ts";
+import { Watcher } from "../watch/watcher.ts";
+import type { WatchStatus } from "../watch/watch-status.ts";
+import { syncJobs, indexChanged, type ToolContext } from "./context.ts";
+
+/** Starts watching unless RAG_WATCH is off or no root may be watched; never throws (a failure is logged and shown by status). */
+export function startLiveIndex(ctx: ToolContext): void {
+  const app = ctx.app;
+  if (!app || ctx.watcher || !app.config.watch) return;
+  const choice = chooseWatchedRoots(app.config, app.store.exists());
+  for (const skipped of choice.skipped) app.log(`watch: not watching ${skipped.root}: ${skipped.reason}`);
+  if (choice.watched.length === 0) return;
+  const jobs = syncJobs(ctx);
+  const watcher = new Watcher(
+    {
+      config: app.config,
+      log: app.log,
+      sync: (scopes) => jobs.whenFree(() => runSync(app, { scopes, keepOutsideRoots: true })),
+      afterSync: (record) => {
+        const c = record.counts;
+        if (c.ingested + c.moved + c.deleted + c.embedded + c.signed + c.relabelled > 0) indexChanged(ctx, "now");
+      },
+    },
+    choice,
+  );
+  ctx.watcher = watcher;
+  watcher.start().catch((error) => app.log(`watch: could not start watching: ${(error as Error).message}`));
+}
+
+/** What status and sync_status show about watching. */
+export function watchStatus(ctx: ToolContext): WatchStatus | undefined {
+  if (ctx.watcher) return ctx.watcher.status();
+  const app = ctx.app;
+  if (!app) return undefined;
+  if (!app.config.watch) return { enabled: false, note: "Watching is off (RAG_WATCH=false or serve --no-watch): the index changes only when a sync runs (sync_start, or minirag-mcp sync)." };
+  const choice = chooseWatchedRoots(app.config, app.store.exists());
+  if (choice.watched.length === 0) return { enabled: false, note: "No root may be watched by itself; sync by hand (sync_start) or name the folder of documents.", skippedRoots: choice.skipped };
+  return { enabled: true, state: "starting", skippedRoots: choice.skipped.length ? choice.skipped : undefined };
+}

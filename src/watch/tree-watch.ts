@@ -1,0 +1,216 @@
+/**
+ * File events for one root. On Linux each folder gets its own inotify watch
+ * (Bun's fs.watch, which shares one inotify instance among all of them: 2,000
+ * folders took 62 ms and 12 MB here), so the folders the scan never enters
+ * (dot-folders, node_modules, excluded folders, the index folder, symlinked
+ * folders) cost no watch and send no events; a folder that appears is
+ * watched as soon as its event arrives, and one that goes loses its watches.
+ * Bun's recursive mode on Linux would watch all of them, the index's own
+ * writes included. Elsewhere one recursive watch covers the root (FSEvents on
+ * macOS, ReadDirectoryChangesW on Windows) and the planner drops what the
+ * scan would not index. Either way the tree is walked once, to know which
+ * folders exist (a file replaced by a folder, or the reverse) and where
+ * symlinked files point.
+ */
+import { watch, type Dirent, type FSWatcher } from "node:fs";
+import { lstat, readdir, realpath, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { isInside } from "../scan/containment.ts";
+import { excludedWithParents, type RootRules } from "../scan/ignore-rules.ts";
+import { isPrunedFolder, isSkippedName } from "../scan/scan-roots.ts";
+
+export interface TreeEvents {
+  /** Something changed at this absolute path (a file, a folder, or a path that is gone). */
+  change(path: string): void;
+  /** The kernel refused a watch: past its limit (ENOSPC) or for another reason. Events under the root may be missed from now on. */
+  refused(error: NodeJS.ErrnoException, folder: string): void;
+}
+
+export interface TreeOptions {
+  root: string;
+  dbPath: string;
+  rules: () => RootRules[];
+  /** One recursive watch for the root (not Linux), or a watch per folder. */
+  recursive: boolean;
+}
+
+export class TreeWatch {
+  /** Folders known to exist under the root (watched ones, on Linux). */
+  private readonly folders = new Map<string, FSWatcher | null>();
+  private rootWatcher: FSWatcher | null = null;
+  /** Symlinked file -> its target's real path, and the reverse. */
+  private readonly linkTarget = new Map<string, string>();
+  private readonly linksByTarget = new Map<string, Set<string>>();
+  /** Folders gone since they were last known (a folder moved out of the root sends one event, for itself). */
+  private readonly formerFolders = new Set<string>();
+  /** Links gone (or pointed elsewhere) since the last plan, with the target they had. */
+  private readonly formerTargets = new Map<string, string>();
+  private toInspect = new Set<string>();
+  private inspecting: Promise<void> | null = null;
+  private closed = false;
+  private refusedOnce = false;
+
+  constructor(
+    private readonly options: TreeOptions,
+    private readonly events: TreeEvents,
+  ) {}
+
+  /** Watches the root and every folder the scan would enter; resolves once the tree has been walked. */
+  async start(): Promise<void> {
+    if (this.options.recursive) {
+      this.rootWatcher = this.open(this.options.root, true);
+      await this.walk(this.options.root, false);
+    } else {
+      await this.walk(this.options.root, true);
+    }
+  }
+
+  /** Folders under watch (Linux) or known (elsewhere), the root included. */
+  get folderCount(): number {
+    return this.folders.size;
+  }
+
+  /** Whether a folder stood at the path: one is now, or one went since the tree was walked. */
+  wasFolder(path: string): boolean {
+    return this.folders.has(path) || this.formerFolders.has(path);
+  }
+
+  linksTo(realPath: string): string[] {
+    return [...(this.linksByTarget.get(realPath) ?? [])];
+  }
+
+  /** The target a symlinked file points at, or pointed at before it went. */
+  targetOf(linkPath: string): string | null {
+    return this.linkTarget.get(linkPath) ?? this.formerTargets.get(linkPath) ?? null;
+  }
+
+  /** Resolves once the folders that appeared in events so far are watched (tests, and the watcher before it plans a sync). */
+  async settled(): Promise<void> {
+    while (this.inspecting) await this.inspecting;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.rootWatcher?.close();
+    for (const watcher of this.folders.values()) watcher?.close();
+    this.folders.clear();
+  }
+
+  private open(folder: string, recursive: boolean): FSWatcher | null {
+    if (this.closed) return null;
+    try {
+      const watcher = watch(folder, { recursive }, (_event, name) => this.onEvent(folder, name));
+      watcher.on("error", (error) => this.onError(error as NodeJS.ErrnoException, folder));
+      return watcher;
+    } catch (error) {
+      this.onError(error as NodeJS.ErrnoException, folder);
+      return null;
+    }
+  }
+
+  private onError(error: NodeJS.ErrnoException, folder: string): void {
+    if (this.closed) return;
+    // A folder removed while being watched ends its watch with an error on some systems: that is a change, not a refusal.
+    if (error.code === "ENOENT" || error.code === "EPERM" || error.code === "EACCES") {
+      this.onEvent(folder, null);
+      return;
+    }
+    if (this.refusedOnce && error.code === "ENOSPC") return;
+    if (error.code === "ENOSPC") this.refusedOnce = true;
+    this.events.refused(error, folder);
+  }
+
+  private onEvent(folder: string, name: string | Buffer | null): void {
+    if (this.closed) return;
+    const path = name === null || name === undefined ? folder : join(folder, name.toString());
+    this.events.change(path);
+    this.toInspect.add(path);
+    this.inspecting ??= this.inspectSoon();
+  }
+
+  /** Looks at changed paths in batches: a new folder gets watched, a gone one loses its watches, links are kept track of. */
+  private async inspectSoon(): Promise<void> {
+    try {
+      while (this.toInspect.size > 0 && !this.closed) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const batch = [...this.toInspect];
+        this.toInspect = new Set();
+        for (const path of batch) await this.inspect(path);
+      }
+    } finally {
+      this.inspecting = null;
+    }
+  }
+
+  private async inspect(path: string): Promise<void> {
+    const info = await lstat(path).catch(() => null);
+    if (!info?.isDirectory()) this.forget(path);
+    if (!info) return;
+    if (info.isSymbolicLink()) await this.noteLink(path);
+    else if (info.isDirectory() && !this.folders.has(path) && this.entered(path)) await this.walk(path, !this.options.recursive);
+  }
+
+  /** Whether the scan would enter this folder. */
+  private entered(folder: string): boolean {
+    const { root, dbPath } = this.options;
+    if (!isInside(folder, root) || isInside(folder, dbPath)) return false;
+    if (folder === root) return true;
+    const parts = relative(root, folder).split(sep);
+    if (parts.some((p) => isSkippedName(p) || isPrunedFolder(p))) return false;
+    return !excludedWithParents(this.options.rules(), folder, true);
+  }
+
+  /** Watches a folder and every folder under it that the scan would enter. */
+  private async walk(folder: string, watchEach: boolean): Promise<void> {
+    if (this.closed || this.folders.has(folder)) return;
+    this.formerFolders.delete(folder);
+    this.folders.set(folder, watchEach ? this.open(folder, false) : null);
+    let entries: Dirent[];
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch {
+      return; // unreadable now: its watch (if any) reports when that changes, and sync reports the folder
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.isSymbolicLink()) await this.noteLink(path);
+      else if (entry.isDirectory() && this.entered(path)) await this.walk(path, watchEach);
+    }
+  }
+
+  private async noteLink(path: string): Promise<void> {
+    const target = await stat(path).catch(() => null);
+    const real = target?.isFile() ? await realpath(path).catch(() => null) : null;
+    this.dropLink(path);
+    if (!real) return;
+    this.linkTarget.set(path, real);
+    const links = this.linksByTarget.get(real) ?? new Set();
+    links.add(path);
+    this.linksByTarget.set(real, links);
+  }
+
+  private dropLink(path: string): void {
+    const real = this.linkTarget.get(path);
+    if (real === undefined) return;
+    // Bounded: a plan reads it a second or so later, and a flood of links must not grow it without end.
+    if (this.formerTargets.size > 10_000) this.formerTargets.clear();
+    this.formerTargets.set(path, real);
+    this.linkTarget.delete(path);
+    this.linksByTarget.get(real)?.delete(path);
+  }
+
+  /** A path that is no folder now: the watches at and under it go (a moved folder is watched again at its new path). */
+  private forget(path: string): void {
+    this.dropLink(path);
+    // Only a known folder can have known folders under it.
+    if (path === this.options.root || !this.folders.has(path)) return;
+    // Bounded like formerTargets; a plan needs it only until the sync that follows.
+    if (this.formerFolders.size > 10_000) this.formerFolders.clear();
+    for (const [folder, watcher] of this.folders) {
+      if (!isInside(folder, path)) continue;
+      watcher?.close();
+      this.folders.delete(folder);
+      this.formerFolders.add(folder);
+    }
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * The live index against every way editors and tools change files, with the
+ * compiled binary as a watching MCP server and real file events: after each
+ * change the index equals a fresh sync of the tree (nothing lost, nothing
+ * twice), with no sync_start called. Moves keep their chunks.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir, waitFor, writeTree } from "../helpers.ts";
+import { killAll, mcpServer, versionedDoc } from "./sync-procs.ts";
+import { indexContents, waitForFreshIndex, waitForSync, watchEnv, watchIdle, watchOf, type Server } from "./watch-procs.ts";
+
+afterAll(killAll);
+
+const root = tempDir("minirag-watch-edits-");
+// The index inside the root, as by default: it must never be watched, and its own writes must never start a sync.
+const dbPath = join(root, ".minirag", "lancedb");
+let server: Server;
+const now = () => new Date().toISOString();
+
+beforeAll(async () => {
+  writeTree(root, {
+    "notes/plan.md": versionedDoc("plan", 1),
+    "notes/old/archive.md": versionedDoc("archive", 1),
+    "team/roster.md": versionedDoc("roster", 1),
+    "reports/q1.md": versionedDoc("q1", 1),
+    "reports/q2.md": versionedDoc("q2", 1),
+    "keep/a.md": versionedDoc("keep-a", 1),
+  });
+  server = await mcpServer(watchEnv([root], dbPath));
+});
+afterAll(async () => server?.client.close());
+
+describe("a watching server, with no sync_start", () => {
+  test("catches up at start with what is on disk", async () => {
+    await waitForFreshIndex(dbPath, [root]);
+    const watch = await watchOf(server);
+    expect(watch).toMatchObject({ enabled: true, state: "watching" });
+    expect(watch.lastSync.trigger).toBe("start");
+    // The model is told, so it stops calling sync_start before every question.
+    expect(server.client.getInstructions()).toContain("The index follows the user's folders by itself");
+    // root, notes, notes/old, team, reports, keep: never .minirag or the index under it.
+    expect(watch.folders).toBe(6);
+  });
+
+  test("a file written in place", async () => {
+    writeFileSync(join(root, "notes/plan.md"), versionedDoc("plan", 2));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("a temp file renamed over the original, with a backup and a lock file beside it (vim, VS Code, JetBrains, LibreOffice)", async () => {
+    const target = join(root, "team/roster.md");
+    writeFileSync(join(root, "team/.~lock.roster.md#"), "lock");
+    renameSync(target, `${target}~`);
+    writeFileSync(join(root, "team/roster.md.tmp123"), versionedDoc("roster", 2));
+    renameSync(join(root, "team/roster.md.tmp123"), target);
+    unlinkSync(`${target}~`);
+    unlinkSync(join(root, "team/.~lock.roster.md#"));
+    await waitForFreshIndex(dbPath, [root]);
+    expect((await indexContents(dbPath)).get(target)?.join("\n")).toContain("[ver002]");
+  });
+
+  test("a file deleted and written again", async () => {
+    unlinkSync(join(root, "reports/q1.md"));
+    writeFileSync(join(root, "reports/q1.md"), versionedDoc("q1", 3));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("a file moved keeps its chunks: moved, nothing read or embedded", async () => {
+    const since = now();
+    renameSync(join(root, "reports/q2.md"), join(root, "notes/q2.md"));
+    const sync = await waitForSync(server, since, (c) => c.moved === 1);
+    expect(sync.counts).toMatchObject({ moved: 1, ingested: 0 });
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("a whole folder moved keeps the chunks of every file in it", async () => {
+    const since = now();
+    renameSync(join(root, "notes"), join(root, "notebook"));
+    const sync = await waitForSync(server, since, (c) => c.moved === 3);
+    expect(sync.counts).toMatchObject({ moved: 3, ingested: 0, deleted: 0 });
+    await waitForFreshIndex(dbPath, [root]);
+    // The moved folder is watched at its new path: an edit inside it is followed.
+    writeFileSync(join(root, "notebook/old/archive.md"), versionedDoc("archive", 2));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("rm -rf of a subfolder", async () => {
+    rmSync(join(root, "notebook/old"), { recursive: true });
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("a folder moved out of the root, which sends one event, for the folder", async () => {
+    mkdirSync(join(root, "leaving"));
+    writeFileSync(join(root, "leaving/gone.md"), versionedDoc("gone", 1));
+    await waitForFreshIndex(dbPath, [root]);
+    renameSync(join(root, "leaving"), join(tempDir("minirag-watch-outside-"), "leaving"));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("a new folder with files in it, nested", async () => {
+    mkdirSync(join(root, "new/deeper/deepest"), { recursive: true });
+    writeFileSync(join(root, "new/deeper/one.md"), versionedDoc("one", 1));
+    writeFileSync(join(root, "new/deeper/deepest/two.md"), versionedDoc("two", 1));
+    await waitForFreshIndex(dbPath, [root]);
+    // Its folders are watched from the first event on.
+    writeFileSync(join(root, "new/deeper/deepest/three.md"), versionedDoc("three", 1));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("permissions: a file made unreadable keeps what is indexed for it; readable again, its new text is read", async () => {
+    if (process.getuid?.() === 0) {
+      // root reads a 000 file all the same: the change of mode is still an event, and the index must not move.
+      chmodSync(join(root, "keep/a.md"), 0o000);
+      await waitForFreshIndex(dbPath, [root]);
+      chmodSync(join(root, "keep/a.md"), 0o644);
+      return;
+    }
+    const before = (await indexContents(dbPath)).get(join(root, "keep/a.md"));
+    chmodSync(join(root, "keep/a.md"), 0o000);
+    writeFileSync(join(root, "keep/b.md"), versionedDoc("keep-b", 1));
+    await waitFor(async () => (await indexContents(dbPath)).has(join(root, "keep/b.md")), 30_000, "keep/b.md indexed");
+    expect((await indexContents(dbPath)).get(join(root, "keep/a.md"))).toEqual(before);
+    chmodSync(join(root, "keep/a.md"), 0o644);
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("symlinks: a link made to an indexed file takes its place (once, not twice), an edit of its target follows, a removed link gives it back", async () => {
+    writeFileSync(join(root, "team/target.md"), versionedDoc("target", 1));
+    await waitForFreshIndex(dbPath, [root]);
+    // The scan keeps one path per real file, the first in order: keep/a-link.md before team/target.md.
+    symlinkSync(join(root, "team/target.md"), join(root, "keep/a-link.md"));
+    await waitForFreshIndex(dbPath, [root]);
+    expect((await indexContents(dbPath)).has(join(root, "team/target.md"))).toBe(false);
+    writeFileSync(join(root, "team/target.md"), versionedDoc("target", 2));
+    await waitForFreshIndex(dbPath, [root]);
+    unlinkSync(join(root, "keep/a-link.md"));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test(".miniragignore edited: its rules apply at once, both ways", async () => {
+    writeFileSync(join(root, ".miniragignore"), "team/\n");
+    await waitForFreshIndex(dbPath, [root]);
+    expect([...(await indexContents(dbPath)).keys()].some((s) => s.includes("/team/"))).toBe(false);
+    writeFileSync(join(root, ".miniragignore"), "# nothing left out\n");
+    await waitForFreshIndex(dbPath, [root]);
+    expect([...(await indexContents(dbPath)).keys()].some((s) => s.includes("/team/"))).toBe(true);
+    // A folder the rules let in again is watched again.
+    writeFileSync(join(root, "team/late.md"), versionedDoc("late", 1));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("a case-only rename and a name stored decomposed (NFD)", async () => {
+    renameSync(join(root, "keep/a.md"), join(root, "keep/A.md"));
+    const nfd = "Café-notes.md".normalize("NFD");
+    writeFileSync(join(root, "keep", nfd), versionedDoc("cafe", 1));
+    await waitForFreshIndex(dbPath, [root]);
+    expect((await indexContents(dbPath)).has(join(root, "keep", nfd))).toBe(true);
+    writeFileSync(join(root, "keep", nfd), versionedDoc("cafe", 2));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("a file still being written waits until it settles, then is synced once, whole", async () => {
+    const before = (await watchIdle(server)).syncs;
+    const path = join(root, "keep/slow.md");
+    writeFileSync(path, "# Slow\n\n");
+    // A line every 200 ms for 3 s: the folder is never quiet for a second meanwhile.
+    for (let i = 0; i < 15; i++) {
+      appendFileSync(path, `Line ${i} of a file written slowly, as a download or a copy writes it.\n\n`);
+      const next = Date.now() + 200;
+      await waitFor(() => Date.now() >= next, 1_000, "the next write");
+    }
+    await waitForFreshIndex(dbPath, [root]);
+    expect((await indexContents(dbPath)).get(path)?.join("\n")).toContain("Line 14 of");
+    expect((await watchIdle(server)).syncs - before).toBe(1);
+  });
+
+  test("the index's own writes start no sync: with nothing changed, no sync follows the last one", async () => {
+    const last = (await watchIdle(server)).lastSync.finishedAt;
+    // Two quiet periods and more: a sync set off by the index folder's writes would have come by now.
+    const until = Date.now() + 3_000;
+    await waitFor(() => Date.now() > until, 5_000, "three seconds");
+    const watch = await watchOf(server);
+    expect(watch.lastSync.finishedAt).toBe(last);
+    expect(watch.pendingChanges).toBe(0);
+  });
+});
