@@ -2,7 +2,7 @@
 import { CHUNK_SCHEME } from "./config/defaults.ts";
 import type { App } from "./app.ts";
 import type { Config } from "./config/load-config.ts";
-import { describeError } from "./errors.ts";
+import { AppError, describeError } from "./errors.ts";
 import { locateLanguages, tessdataFolders } from "./ocr/language-data.ts";
 import { ocrStatus } from "./ocr/ocr-status.ts";
 import { ocrSettings } from "./ocr/settings.ts";
@@ -11,6 +11,9 @@ import { isInside } from "./scan/containment.ts";
 import { dbPathProblem } from "./store/db-path.ts";
 import { labelStatus } from "./labels/label-status.ts";
 import type { IndexModel } from "./store/index-identity.ts";
+import { describeDamage, REPAIR_HINT } from "./store/index-damage.ts";
+import { lostSources } from "./store/source-catalog.ts";
+import { lanceReason } from "./store/lost-fragments.ts";
 import type { ModelChoice } from "./store/model-choice.ts";
 import { countUnsigned } from "./store/signatures.ts";
 import { locateModel } from "./embed/bundled-model.ts";
@@ -86,7 +89,12 @@ export async function fullStatus(app: App): Promise<StatusReport> {
   if (readOnly) report.indexWarning = describeError(readOnly);
   if (!app.store.exists()) return { ...report, chunkCount: 0, sourceCount: 0, staleChunkCount: 0 };
   try {
+    // Lost data files first: every figure below is then counted from the rest of the index (store/readable-clone.ts).
+    const damage = await app.store.damage();
+    if (damage) report.indexDamage = `${describeDamage(app.config.dbPath, damage)} ${REPAIR_HINT}`;
     const sources = await app.store.listSources();
+    const lost = lostSources(await app.store.recordedSources(), sources);
+    if (lost.length) report.lostSources = lost;
     const stale = await app.store.countRows(`scheme < ${CHUNK_SCHEME}`);
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
@@ -115,7 +123,8 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     }
     if (stale > 0) report.schemeWarning = `${stale} chunks were cut by an older chunking scheme: re-sync (sync_start, or minirag-mcp sync) to rebuild them.`;
   } catch (error) {
-    report.indexError = describeError(error);
+    // A Lance error carries Rust source locations that mean nothing to a user.
+    report.indexError = error instanceof AppError ? describeError(error) : lanceReason(error);
   }
   return report;
 }

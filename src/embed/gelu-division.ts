@@ -32,7 +32,7 @@ import {
   textField,
   varintField,
   type WireField,
-} from "./protobuf-fields.ts";
+} from "../protobuf-fields.ts";
 
 /** Part of the optimised-model cache's key (optimized-model-cache.ts): bumped when this rewrite changes, so graphs written before it are rebuilt once. */
 export const GELU_REWRITE_VERSION = "gelu-division 1";

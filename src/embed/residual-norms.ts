@@ -11,7 +11,7 @@
  * type row) is no residual and ORT leaves it unfused either way.
  */
 import { readFileSync } from "node:fs";
-import { fieldText, LENGTH_DELIMITED, readFields } from "./protobuf-fields.ts";
+import { fieldText, LENGTH_DELIMITED, readFields } from "../protobuf-fields.ts";
 
 // Field numbers of onnx.proto: ModelProto.graph, GraphProto.node and .initializer, NodeProto.input/output/op_type/domain, TensorProto.name.
 const MODEL_GRAPH = 7;

@@ -41,6 +41,8 @@ export interface FileListing {
   /** Set with a label or date filter: documents in scope left out only for want of a label or a date. */
   filterCounts?: FilterCounts;
   filterNotice?: string;
+  /** Set while data files of the index are lost: files whose chunks were lost show as not ingested until sync repairs it. */
+  notice?: string;
 }
 
 /** `labels` filters and sorts by document labels and dates (labels/list-labels.ts). */
@@ -87,5 +89,7 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
   const listing: FileListing = await labelListing(await app.store.open(), roots, files, labels, scope);
   if (scan.unlisted.length) listing.unlistedFolders = scan.unlisted.map((u) => ({ folder: u.folder, reason: u.reason }));
   if (scan.ignored) listing.ignored = scan.ignored;
+  const notice = await app.store.damageNotice();
+  if (notice) listing.notice = notice;
   return listing;
 }

@@ -25,6 +25,8 @@ export interface ReadFileResult {
   title: string;
   chunkCount: number;
   text: string;
+  /** Set while data files of the index are lost: the document is read from the rest of it. */
+  notice?: string;
 }
 
 /**
@@ -47,12 +49,14 @@ export async function readSource(app: App, source: string): Promise<ReadFileResu
   if (count > READ_FILE_MAX_CHUNKS) throw tooLargeToRead(source, count);
   const chunks = count === 0 ? [] : await app.store.sourceChunks(source);
   if (chunks.length === 0) throw notIndexed(source);
+  const notice = await app.store.damageNotice();
   return {
     source,
     sourceType: chunks[0]!.source_type,
     title: chunks[0]!.title,
     chunkCount: chunks.length,
     text: joinDocument(chunks.map((c) => ({ text: c.text, parentId: c.parent_id, contextLines: c.context_lines, scheme: c.scheme }))),
+    ...(notice && { notice }),
   };
 }
 
@@ -61,7 +65,7 @@ export const NEIGHBOR_CAP = 50;
 
 export interface NeighborsResult {
   chunks: ChunkResult[];
-  /** Set when before or after was over NEIGHBOR_CAP. */
+  /** Set when before or after was over NEIGHBOR_CAP, and while data files of the index are lost. */
   notice?: string;
 }
 
@@ -79,10 +83,10 @@ export async function readNeighbors(app: App, source: string, chunkIndex: number
   }
   // Each chunk as the document's own text, so neighbours read on from one another exactly (rows of an older scheme keep their stored text).
   const result: NeighborsResult = { chunks: chunks.map((c) => toChunkResult({ ...c, text: ownTextOf(c) }, 0, null)) };
-  if (capped.length) {
-    const range = `chunks ${result.chunks[0]!.chunkIndex} to ${result.chunks.at(-1)!.chunkIndex}`;
-    result.notice = `${capped.join(" and ")} capped at ${NEIGHBOR_CAP}; returned ${range}. Centre on another chunk to read further, or use read_file for the whole document.`;
-  }
+  const range = `chunks ${result.chunks[0]!.chunkIndex} to ${result.chunks.at(-1)!.chunkIndex}`;
+  const cappedNotice = capped.length ? `${capped.join(" and ")} capped at ${NEIGHBOR_CAP}; returned ${range}. Centre on another chunk to read further, or use read_file for the whole document.` : undefined;
+  const notice = [cappedNotice, await app.store.damageNotice()].filter(Boolean).join(" ");
+  if (notice) result.notice = notice;
   return result;
 }
 
@@ -90,9 +94,10 @@ function ownTextOf(row: { text: string; context_lines?: number | null; scheme: n
   return row.scheme >= EXACT_SCHEME && typeof row.context_lines === "number" ? ownText(row.text, row.context_lines) : row.text;
 }
 
+/** A data or url source whose chunks were all lost with a damaged data file can still be deleted: its name goes from the index's record. */
 export async function deleteSource(app: App, source: string): Promise<{ source: string; deletedChunks: number }> {
-  const deletedChunks = await app.store.deleteSource(source);
+  const { chunks, forgotten } = await app.store.deleteSource(source);
   // Not "ingest it first": there is nothing to delete, and nothing to ingest for that.
-  if (deletedChunks === 0) throw new AppError("SOURCE_NOT_FOUND", `${source} is not in the index; nothing was deleted.`, "list_files (minirag-mcp list) shows what is indexed.");
-  return { source, deletedChunks };
+  if (chunks === 0 && !forgotten) throw new AppError("SOURCE_NOT_FOUND", `${source} is not in the index; nothing was deleted.`, "list_files (minirag-mcp list) shows what is indexed.");
+  return { source, deletedChunks: chunks };
 }

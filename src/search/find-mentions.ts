@@ -94,7 +94,8 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   };
   if (counts.formsLeftOut > 0) result.formsLeftOut = counts.formsLeftOut;
   if (offset + PAGE_SIZE < counts.documents.length) result.nextOffset = offset + PAGE_SIZE;
-  if (counts.documents.length === 0) result.notice = noMatchNotice(terms, match, searched.length, input.scope);
+  const notice = [await store.damageNotice(), counts.documents.length === 0 ? noMatchNotice(terms, match, searched.length, input.scope) : undefined].filter(Boolean).join(" ");
+  if (notice) result.notice = notice;
   return result;
 }
 

@@ -8,6 +8,7 @@ import { joinParent } from "../chunk/join-parent.ts";
 import { AppError } from "../errors.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
 import type { ChunkStore, Hit, SectionChunk } from "../store/chunk-store.ts";
+import { lanceReason } from "../store/lost-fragments.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { scopeFilter } from "../scan/scope.ts";
 import { fuseRankings, hitKey, vectorOnly, type Fused } from "./fusion.ts";
@@ -81,7 +82,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     searchKept((limit, where) => store.keywordSearch(input.query, limit, where), candidates, scoped, labelled).then(
       (hits) => hits.map((h) => ({ ...h, distance: null })),
       (error) => {
-        app.log(`keyword search failed, ranking by vectors only: ${(error as Error).message}`);
+        app.log(`keyword search failed, ranking by vectors only: ${lanceReason(error)} (a sync rebuilds an index whose files were lost)`);
         return null;
       },
     );
@@ -104,7 +105,8 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     : keywordHits
       ? fuseRankings(vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits))
       : vectorOnly(vectorHits);
-  const modeNotice = await keywordOnlyNotice(store, none, config.maxDistance !== undefined);
+  // A damaged index answers from the rest of it and says so first (store/readable-clone.ts).
+  const modeNotice = [await store.damageNotice(), await keywordOnlyNotice(store, none, config.maxDistance !== undefined)].filter(Boolean).join(" ") || undefined;
   // RAG_MAX_DISTANCE drops hits without a distance, which in keyword-only mode is every hit: it has nothing to judge then.
   const kept = applyResultFilters(
     fused.map((f) => ({ hit: f.item, score: f.score, distance: f.distance, source: f.item.source })),

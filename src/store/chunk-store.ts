@@ -4,43 +4,43 @@
  * (a merge-insert that deletes the source's other rows), so a reader sees the
  * old set or the new one, never a mix; moves and deletes are single commits
  * too. LanceDB retries a commit that conflicts with another writer's.
- * Reaching the table (connection, version, staged-write pinning) is
- * table-view.ts's; this file reads and writes through it.
+ * Reaching the table (connection, version, staged-write pinning, lost data
+ * files) is table-view.ts's, the reads are store-reads.ts's; this file adds
+ * the writes, the snapshot a request reads through, and sync's repair.
  */
 import type { Table } from "@lancedb/lancedb";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { AppError } from "../errors.ts";
-import { isLocalPath } from "../config/db-location.ts";
 import { checkDimensions, stampRow, swapIn } from "./table-writes.ts";
-import { checkSearchModel, ensureWriteModel, readIndexModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
+import { checkSearchModel, ensureWriteModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
 import { openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { deleteSources, moveSources, updateMtimes, type SourceMove } from "./source-writes.ts";
-import { chunkSchema, schemaVectorWidth, sqlString, type ChunkRow } from "./chunk-row.ts";
-import { countPending, pendingChunks, pendingSources, writeVectors, type PendingChunk } from "./pending-vectors.ts";
-import type { SourceSummary } from "./source-summary.ts";
-import { TableView } from "./table-view.ts";
+import { chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
+import { writeVectors } from "./pending-vectors.ts";
+import { StoreReads } from "./store-reads.ts";
+import { backfillSearchColumns } from "./search-columns.ts";
 import { missingRootProblem } from "./db-path.ts";
-import { backfillSearchColumns, keywordColumns, missingNow } from "./search-columns.ts";
-import { keywordSearch, listSources, resultRows, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
-import { tablePlan } from "./vector-index.ts";
-import { countUnsigned } from "./signatures.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
-import { brokenIndexes, compactIfDue, lostIndexFolders, compactIfFragmented, ensureColumns, ensureIndexes, missingIndexes } from "./table-upkeep.ts";
+import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
+import { isReadableClone } from "./readable-clone.ts";
+import { repairTable, type IndexRepair } from "./index-repair.ts";
+import { forgetSources, recordSources } from "./source-catalog.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
 export type { Hit, SectionChunk } from "./chunk-reads.ts";
 export type { SourceSummary } from "./source-summary.ts";
 export type { SourceMove } from "./source-writes.ts";
+export type { IndexRepair } from "./index-repair.ts";
+export type { IndexDamage } from "./index-damage.ts";
 
-export class ChunkStore extends TableView {
+export class ChunkStore extends StoreReads {
   /** Indexes and columns are checked once per process, on the first write. */
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */
   private readonly binding: ModelBinding = { log: () => {} };
   /** The last snapshot: the next query at the same version reuses it instead of opening the table again. */
-  private lastView: { version: number; view: ChunkStore } | null = null;
+  private lastView: { version: string; view: ChunkStore } | null = null;
   /** The table version and model fingerprint checkModel last passed. */
   private modelCheckedAt: string | undefined;
 
@@ -52,16 +52,22 @@ export class ChunkStore extends TableView {
    */
   async snapshot(): Promise<ChunkStore> {
     const view = new ChunkStore(this.dbPath, this.annThreshold, this.roots);
-    const table = await this.open();
-    if (!table) return view;
-    const version = await table.version();
+    const opened = await this.openWithVersion();
+    if (!opened) return view;
+    // A clone of a damaged version (readable-clone.ts) is fixed at its version already; its versions are its own.
+    const clone = isReadableClone(opened.table);
+    const version = `${clone ? "clone:" : ""}${opened.version}`;
     // A view of the version that is still the latest reads the same files: opening the table again cost ~2 ms a query.
     if (this.lastView?.version === version) return this.lastView.view;
-    const pinned = await (await this.connect()).openTable(TABLE_NAME);
-    await pinned.checkout(version);
+    let pinned = opened.table;
+    if (!clone) {
+      pinned = await (await this.connect()).openTable(TABLE_NAME);
+      await pinned.checkout(opened.version);
+    }
     view.connection = this.connection;
     view.isView = true;
     view.perVersion = this.perVersion;
+    view.viewDamage = clone ? await this.damage() : null;
     await view.adopt(pinned);
     this.lastView = { version, view };
     return view;
@@ -106,7 +112,7 @@ export class ChunkStore extends TableView {
   async openForWrite(dimensions: number, firstRows: ChunkRow[], staged = false): Promise<{ table: Table; created: boolean }> {
     if (!this.writeReady) this.checkPath(true);
     await this.settleStagedWrite(staged);
-    let table = await this.open();
+    let table = await this.openWritable();
     let created = false;
     if (!table) {
       const opened = await openOrCreate(await this.connect(), this.dbPath, this.roots, firstRows, dimensions);
@@ -120,7 +126,7 @@ export class ChunkStore extends TableView {
       this.columns = new Set((await table.schema()).fields.map((f) => f.name));
       // Before the indexes: the full-text indexes move onto the search columns only once every row has them.
       await backfillSearchColumns(table);
-      this.writeReady = await ensureIndexes(table);
+      this.writeReady = (await ensureIndexes(table)).complete;
     }
     return { table, created };
   }
@@ -135,53 +141,86 @@ export class ChunkStore extends TableView {
     const token = randomBytes(6).toString("hex");
     for (const row of rows) stampRow(row, token);
     const { table, created } = await this.openForWrite(dimensions, rows);
+    // Named before the rows land (after, for a table these rows created): see source-catalog.ts.
+    await this.recordSources(rows, table);
     if (created) return;
     await swapIn(table, rows, sources, this.dbPath);
+  }
+
+  /** Records the data and url sources among `rows` in the index's catalog of sources a sync cannot rebuild (source-catalog.ts). */
+  async recordSources(rows: Pick<ChunkRow, "source" | "source_type">[], table?: Table): Promise<void> {
+    const kept = new Map(rows.filter((r) => r.source_type !== "file").map((r) => [r.source, r.source_type]));
+    if (kept.size === 0) return;
+    const writable = table ?? (await this.openWritable());
+    if (writable) await recordSources(writable, [...kept].map(([source, type]) => ({ source, type })));
+  }
+
+  /**
+   * Start of a sync: drops the fragments whose data files are lost or cut
+   * short and rebuilds missing or unreadable indexes (index-repair.ts), so
+   * what follows reads and writes a whole table.
+   */
+  async repair(): Promise<IndexRepair | null> {
+    await this.settleStagedWrite();
+    const table = await this.openStored();
+    if (!table) return null;
+    try {
+      return await repairTable(table, this.dbPath);
+    } finally {
+      this.damageWatch.forget();
+      this.lastView = null;
+    }
   }
 
   /** Points moved files' chunks at their new paths, many files per commit; each file moves whole or not at all. */
   async moveSources(moves: SourceMove[]): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (table) await moveSources(table, this.columns, moves, this.dbPath);
   }
 
   /** Records new mtimes of files whose bytes were unchanged, so the next sync need not hash them again. */
   async updateMtimes(updates: { source: string; mtime: number }[]): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (table) await updateMtimes(table, updates);
   }
 
-  /** Deletes a source's chunks; returns how many there were. */
-  async deleteSource(source: string): Promise<number> {
+  /**
+   * Deletes a source's chunks, and its name from the catalog first (a crash
+   * between leaves rows the next sync records again); returns how many chunks
+   * there were and whether a recorded name went, which a lost data or url
+   * source has without chunks.
+   */
+  async deleteSource(source: string): Promise<{ chunks: number; forgotten: boolean }> {
     await this.settleStagedWrite();
-    const table = await this.open();
-    if (!table) return 0;
+    const table = await this.openWritable();
+    if (!table) return { chunks: 0, forgotten: false };
+    const forgotten = await forgetSources(table, [source]);
     const filter = `source = ${sqlString(source)}`;
-    const count = await table.countRows(filter);
-    if (count > 0) await table.delete(filter);
-    return count;
+    const chunks = await table.countRows(filter);
+    if (chunks > 0) await table.delete(filter);
+    return { chunks, forgotten };
   }
 
   /** Deletes many sources, a batch per commit. */
   async deleteSources(sources: string[]): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (table) await deleteSources(table, sources);
   }
 
   /** End of a sync: compacts, folds new rows into the indexes and prunes old versions once enough rows wait (compactIfDue in table-upkeep.ts). */
   async optimize(): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (table) await compactIfDue(table, this.annThreshold);
   }
 
   /** After a single-file ingest: compacts only once small fragments have piled up. */
   async tidy(): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (table) await compactIfFragmented(table, this.annThreshold);
   }
 
@@ -202,104 +241,13 @@ export class ChunkStore extends TableView {
     this.modelCheckedAt = checked;
   }
 
-  /** The model the index records, or null (no index, or one built before models were recorded). */
-  async recordedModel(): Promise<IndexModel | null> {
-    const table = await this.open();
-    return table ? readIndexModel(await table.schema()) : null;
-  }
-
-  /** Index columns whose index is missing or unreadable (status reports them; the next write rebuilds them). */
-  async unusableIndexes(): Promise<string[]> {
-    const table = await this.open();
-    if (!table) return [];
-    // A local index is checked by its folders; elsewhere (object storage later) by probing.
-    const damaged = isLocalPath(this.dbPath) ? await lostIndexFolders(table, join(this.dbPath, `${TABLE_NAME}.lance`)) : await brokenIndexes(table);
-    return [...missingNow(await missingIndexes(table), (await table.listIndices()).flatMap((i) => i.columns)), ...damaged];
-  }
-
-  async sourceChunks(source: string, from?: number, to?: number): Promise<Meta[]> {
-    const table = await this.open();
-    return table ? sourceChunks(table, this.columns, source, from, to) : [];
-  }
-
-  /** The chunks of the given sections, and the given section-less chunks: what an answer shows (chunk-reads.ts). */
-  async resultRows(parentIds: string[], loose: { source: string; chunk_index: number }[]): Promise<SectionChunk[]> {
-    const table = await this.open();
-    return table ? resultRows(table, this.columns, parentIds, loose) : [];
-  }
-
-  /**
-   * One summary per source, or per source the SQL filter keeps (a sync of a
-   * few changed paths reads only theirs). The whole list is read once per
-   * table version: a watching server's rescan of an unchanged folder, and
-   * list_files or status in between, reuse it.
-   */
-  async listSources(filter?: string): Promise<SourceSummary[]> {
-    const table = await this.open();
-    if (!table) return [];
-    if (filter) return listSources(table, filter);
-    return (await this.atVersion(table, "sources", (t) => listSources(t))).slice();
-  }
-
-  /** The vector width of the table, or null when there is no table yet. */
-  async vectorWidth(): Promise<number | null> {
-    const table = await this.open();
-    if (!table) return null;
-    return schemaVectorWidth(await table.schema()) ?? null;
-  }
-
-  /** Chunks stored in keyword-only mode that still wait for their vectors. */
-  async pendingCount(): Promise<number> {
-    const table = await this.open();
-    return table ? this.atVersion(table, "pending", countPending) : 0;
-  }
-
-  /** Documents without a look-alike signature, counted once per table version (a sync asks before it signs any). */
-  async unsignedCount(): Promise<number> {
-    const table = await this.open();
-    return table ? this.atVersion(table, "unsigned", countUnsigned) : 0;
-  }
-
-  /** Sources with chunks waiting for vectors, each with how many. */
-  async pendingSources(): Promise<Map<string, number>> {
-    const table = await this.open();
-    return table ? pendingSources(table) : new Map();
-  }
-
-  async pendingChunks(sources: string[]): Promise<PendingChunk[]> {
-    const table = await this.open();
-    return table ? pendingChunks(table, sources) : [];
-  }
-
   /** Gives waiting rows their vectors, in one commit, under the same model checks as any write. */
   async fillVectors(dimensions: number, updates: { id: string; vector: Float32Array }[]): Promise<void> {
     await this.settleStagedWrite();
-    const table = await this.open();
+    const table = await this.openWritable();
     if (!table || updates.length === 0) return;
     checkDimensions(this.dbPath, await table.schema(), dimensions);
     await ensureWriteModel(table, this.dbPath, this.binding);
     await writeVectors(table, dimensions, updates);
-  }
-
-  async countRows(filter?: string): Promise<number> {
-    const table = await this.open();
-    return table ? table.countRows(filter) : 0;
-  }
-
-  async vectorSearch(vector: Float32Array, limit: number, filter?: string): Promise<Hit[]> {
-    const table = await this.open();
-    if (!table) return [];
-    const waiting = await this.atVersion(table, "pending", countPending);
-    // How to read the vector index changes only with a commit (vector-index.ts).
-    const plan = await this.atVersion(table, "vector-plan", tablePlan);
-    return vectorSearch(table, this.columns, vector, limit, { ...plan, skipPending: waiting > 0, filter });
-  }
-
-  async keywordSearch(text: string, limit: number, filter?: string): Promise<Hit[]> {
-    const table = await this.open();
-    if (!table) return [];
-    // Which columns the full-text indexes cover changes only with a commit; listing the indexes cost ~1 ms a query.
-    const indexed = await this.atVersion(table, "keyword-columns", async (t) => keywordColumns((await t.listIndices()).flatMap((i) => i.columns)));
-    return keywordSearch(table, this.columns, indexed, text, limit, filter);
   }
 }

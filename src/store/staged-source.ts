@@ -96,8 +96,10 @@ export async function beginStagedSource(store: ChunkStore, source: string, dimen
         // No table yet: the store creates it with these rows (readers, told version 0, see no index meanwhile).
         const { created } = await store.openForWrite(dimensions, rows, true);
         table = await liveTable(store.dbPath);
-        if (created) return;
+        if (created) return store.recordSources(rows, table!);
       }
+      // The store's own handle reads the pinned version, which takes no commit: the name goes through this one.
+      await store.recordSources(rows, table!);
       await table!.add(rows as unknown as Record<string, unknown>[]);
     },
     async commit() {

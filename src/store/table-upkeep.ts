@@ -5,7 +5,7 @@
  */
 import type { Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
-import { existsSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { compactingNativeHeap } from "../native/native-heap.ts";
@@ -62,28 +62,55 @@ export async function brokenIndexes(table: Table): Promise<string[]> {
 
 /**
  * Status's cheap check for the same damage on a local index: a listed index
- * whose folder is gone. Probing with queries costs ~300 ms cold (the
- * full-text index loads), too much for status; writes still probe.
+ * whose folder is gone, or lacks a file of its kind. Probing with queries
+ * costs ~300 ms cold (the full-text index loads), too much for status;
+ * writes and every sync still probe.
  */
 export async function lostIndexFolders(table: Table, tableDir: string): Promise<string[]> {
   const lost: string[] = [];
   for (const index of await table.listIndices()) {
     const column = index.columns.find((c) => c in REQUIRED_INDEXES);
-    if (column && index.indexUuid && !existsSync(join(tableDir, "_indices", index.indexUuid))) lost.push(column);
+    if (column && index.indexUuid && lacksFiles(join(tableDir, "_indices", index.indexUuid), index.indexType)) lost.push(column);
   }
   return lost;
 }
 
 /**
- * Builds whatever index is missing or unreadable; false when one could not be
- * built this time. The full-text tokenizer keeps LanceDB's defaults (lower
- * case, English stemming and stop words, ASCII folding); Russian words arrive
- * already stemmed (keyword-text.ts). Once the search columns are indexed, the
- * full-text indexes a table built before them had on text and title are
- * dropped: every optimize would otherwise keep updating them for nothing.
+ * The files LanceDB 0.31 writes for an index: a full-text index keeps
+ * metadata.lance and, per partition, docs, invert and tokens files
+ * (part_<n>_tokens.lance, or unprefixed from older writers; an index of no
+ * words has no partition); a btree keeps page_data.lance and
+ * page_lookup.lance. Other kinds are checked by their folder.
  */
-export async function ensureIndexes(table: Table): Promise<boolean> {
+function lacksFiles(folder: string, indexType: string): boolean {
+  let files: Set<string>;
+  try {
+    files = new Set(readdirSync(folder));
+  } catch {
+    return true;
+  }
+  if (indexType === "BTree") return !files.has("page_data.lance") || !files.has("page_lookup.lance");
+  if (indexType !== "FTS") return false;
+  const partitions = new Set<string>();
+  for (const name of files) {
+    const match = /^(part_\d+_)?(?:docs|invert|tokens)\.lance$/.exec(name);
+    if (match) partitions.add(match[1] ?? "");
+  }
+  return !files.has("metadata.lance") || [...partitions].some((p) => ["docs", "invert", "tokens"].some((part) => !files.has(`${p}${part}.lance`)));
+}
+
+/**
+ * Builds whatever index is missing or unreadable, and says which it built;
+ * `complete` is false when one could not be built this time. The full-text
+ * tokenizer keeps LanceDB's defaults (lower case, English stemming and stop
+ * words, ASCII folding); Russian words arrive already stemmed
+ * (keyword-text.ts). Once the search columns are indexed, the full-text
+ * indexes a table built before them had on text and title are dropped: every
+ * optimize would otherwise keep updating them for nothing.
+ */
+export async function ensureIndexes(table: Table): Promise<{ built: string[]; complete: boolean }> {
   const lance = await loadLanceDb();
+  const built: string[] = [];
   let complete = true;
   const broken = new Set(await brokenIndexes(table));
   for (const column of [...(await missingIndexes(table)), ...broken]) {
@@ -91,6 +118,7 @@ export async function ensureIndexes(table: Table): Promise<boolean> {
     const config = REQUIRED_INDEXES[column] === "fts" ? lance.Index.fts({ withPosition: false }) : lance.Index.btree();
     try {
       await table.createIndex(column, { config, replace: true });
+      built.push(column);
     } catch {
       // Best effort: another writer building the same index at the same moment wins the commit. Unindexed
       // rows are still searched (LanceDB scans them), and the next write tries again.
@@ -98,7 +126,7 @@ export async function ensureIndexes(table: Table): Promise<boolean> {
     }
   }
   if (complete) await dropRetiredIndexes(table);
-  return complete;
+  return { built, complete };
 }
 
 /** Full-text indexes on columns keyword search no longer reads (text and title before the search columns). */

@@ -3,7 +3,8 @@
  * shared by callers that ask at the same moment, the version a staged write
  * pins readers to (staged-source.ts), and facts read once per table version.
  * ChunkStore adds the reads and writes; its snapshot() is a ChunkStore whose
- * view is fixed at one version (isView).
+ * view is fixed at one version (isView). Reads go around lost data files and
+ * writes wait for sync's repair (damage-watch.ts).
  */
 import type { Connection, Table } from "@lancedb/lancedb";
 import { existsSync } from "node:fs";
@@ -12,6 +13,9 @@ import { openCommitted, TABLE_NAME } from "./create-table.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { readStagingMarker } from "./staging-marker.ts";
 import { ANN_THRESHOLD } from "./vector-index.ts";
+import { DamageWatch } from "./damage-watch.ts";
+import { damagedIndexError, damageNotice, type IndexDamage } from "./index-damage.ts";
+import { isReadableClone } from "./readable-clone.ts";
 
 export class TableView {
   protected table: Table | null = null;
@@ -24,13 +28,18 @@ export class TableView {
   /** A snapshot view reads its own version; a live store reads the one a staged write names (staged-source.ts). */
   protected isView = false;
   protected stagingView: { version: number; table: Table } | null = null;
+  protected damageWatch: DamageWatch;
+  /** A snapshot read from a clone of a damaged version carries its damage, for the notice on its answers. */
+  protected viewDamage: IndexDamage | null = null;
 
   /** roots: the document roots, which writing or creating the index must never create (db-path.ts). */
   constructor(
     readonly dbPath: string,
     protected readonly annThreshold = ANN_THRESHOLD,
     readonly roots: readonly string[] = [],
-  ) {}
+  ) {
+    this.damageWatch = new DamageWatch(dbPath);
+  }
 
   /** True when an index exists on disk (status and reads need not load LanceDB otherwise). */
   exists(): boolean {
@@ -55,10 +64,47 @@ export class TableView {
     if (problem) throw problem;
   }
 
-  /** The table if it exists, else null. */
+  /** The table to read if it exists, else null: while data files of its version are lost, a clone without them. */
   async open(): Promise<Table | null> {
+    if (this.isView) return this.table;
+    const table = await this.openStored();
+    return table && this.damageWatch.readable(table);
+  }
+
+  /** As open(), with the version of the stored table it chose (a snapshot pins it): one version lookup, not two. */
+  protected async openWithVersion(): Promise<{ table: Table; version: number } | null> {
+    const stored = await this.openStored();
+    if (!stored) return null;
+    const version = await stored.version();
+    return { table: await this.damageWatch.readable(stored, version), version };
+  }
+
+  /** The lost data files reads go around now, or null when the index is whole. */
+  async damage(): Promise<IndexDamage | null> {
+    if (this.isView) return this.viewDamage;
+    const table = await this.openStored();
+    return table && this.damageWatch.damageOf(table);
+  }
+
+  /** The notice an answer read now carries while data files are lost (index-damage.ts), else undefined. */
+  async damageNotice(): Promise<string | undefined> {
+    const damage = await this.damage();
+    return damage ? damageNotice(damage) : undefined;
+  }
+
+  /** The table as stored, for a write: refused while data files are lost, which only sync's repair may touch. */
+  protected async openWritable(): Promise<Table | null> {
+    const table = await this.openStored();
+    if (!table) return null;
+    const damage = await this.damageWatch.damageOf(table);
+    if (damage) throw damagedIndexError(this.dbPath, damage);
+    return table;
+  }
+
+  /** The table as stored, damaged or not, if it exists. */
+  protected async openStored(): Promise<Table | null> {
     // A large source is being written in batches: read the version from before it began (store/staged-source.ts).
-    const staging = this.isView ? null : readStagingMarker(this.dbPath);
+    const staging = readStagingMarker(this.dbPath);
     if (staging) return this.openAt(staging.version);
     if (this.table) {
       if (this.exists()) return this.table;
@@ -97,7 +143,8 @@ export class TableView {
 
   /** A fact about the table as this store reads it (table: what open() returned), read once per table version. */
   protected async atVersion<T>(table: Table, kind: string, read: (table: Table) => Promise<T>): Promise<T> {
-    const key = `${kind}@${await table.version()}`;
+    // A clone's versions count on from the damaged version's, so they would meet the index's own later ones.
+    const key = `${kind}@${isReadableClone(table) ? "clone:" : ""}${await table.version()}`;
     if (this.perVersion.has(key)) return this.perVersion.get(key) as T;
     const value = await read(table);
     if (this.perVersion.size > 64) this.perVersion.clear();

@@ -29,6 +29,8 @@ import { emptiedFolders, mountPointsToRemember } from "../scan/emptied-folders.t
 import { countByExtension, scanRoots, type ScannedFile } from "../scan/scan-roots.ts";
 import { inScope, scopeFilter } from "../scan/scope.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
+import { describeRepair } from "../store/index-repair.ts";
+import { lostSources, type LostSource } from "../store/source-catalog.ts";
 import { readMountPoints, writeMountPoints } from "../store/mount-points.ts";
 import { acquireSyncLock, type ReleaseLock } from "./sync-lock.ts";
 import { firstSort, moveCandidates, pairMoves, splitGone } from "./sync-plan.ts";
@@ -65,6 +67,10 @@ export interface SyncReport {
   warnings: { source: string; warning: string }[];
   /** Set when no model could load: files were stored for keyword search only, and why (said once, not per file). */
   notice?: string;
+  /** Set when this sync repaired a damaged index first: what it dropped or rebuilt (store/index-repair.ts). */
+  repair?: string;
+  /** Data and url sources whose chunks were lost with a damaged data file: no sync can rebuild them (store/source-catalog.ts). */
+  lostSources?: LostSource[];
 }
 
 export interface SyncOptions {
@@ -128,8 +134,15 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const scopes = options.scopes?.length ? options.scopes : options.scope ? [options.scope] : undefined;
   // A large document's staged write left by a process that died is settled first, so nothing below reads a pinned old version.
   await app.store.settleStagedWrite();
+  // Then lost data files and indexes: their files count as missing or incomplete below, so they are ingested again.
+  const repair = await app.store.repair();
+  const repaired = repair && describeRepair(repair);
+  if (repaired) report.repair = repaired;
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scopes);
-  const indexed = (await app.store.listSources(scopeFilter(scopes))).filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
+  const stored = await app.store.listSources(scopeFilter(scopes));
+  // Data and url sources are named only by a sync of every root: a scoped one reads just its own sources.
+  if (!scopes) await noteKeptSources(app, report, stored);
+  const indexed = stored.filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
   counts.scanned = scan.files.length;
   counts.ignored = scan.ignored;
   counts.unsupported = scan.unsupported.length;
@@ -232,6 +245,16 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   if ((await app.store.unsignedCount()) > 0) counts.signed = await signUnsigned(await app.store.open());
   if (moves.length + counts.ingested + counts.deleted + counts.relabelled + counts.signed + counts.embedded > 0) await app.store.optimize();
   return report;
+}
+
+/**
+ * Data and url sources: any not yet in the index's record of them (an index
+ * from before it) are recorded, and recorded ones that lost chunks are named.
+ */
+async function noteKeptSources(app: App, report: SyncReport, stored: SourceSummary[]): Promise<void> {
+  await app.store.recordSources(stored.map((s) => ({ source: s.source, source_type: s.sourceType })));
+  const lost = lostSources(await app.store.recordedSources(), stored);
+  if (lost.length) report.lostSources = lost;
 }
 
 /**

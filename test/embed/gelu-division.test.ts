@@ -12,7 +12,7 @@ import { GraphBuilder } from "../../scripts/onnx/graph.ts";
 import { ProtoWriter } from "../../scripts/onnx/protobuf.ts";
 import { geluAsDivision, modelForRuntime } from "../../src/embed/gelu-division.ts";
 import { sessionFromModelFile } from "../../src/embed/optimized-model-cache.ts";
-import { concatBytes, fieldText, MalformedProtobuf, readFields } from "../../src/embed/protobuf-fields.ts";
+import { concatBytes, fieldText, MalformedProtobuf, readFields } from "../../src/protobuf-fields.ts";
 import { loadOnnxRuntime } from "../../src/native/onnxruntime.ts";
 import { TINY_MODEL, tempDir } from "../helpers.ts";
 import { opTypes, optimisedOps } from "./optimised-graph.ts";

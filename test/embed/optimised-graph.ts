@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InferenceSession } from "onnxruntime-node";
-import { fieldText, readFields } from "../../src/embed/protobuf-fields.ts";
+import { fieldText, readFields } from "../../src/protobuf-fields.ts";
 import { loadOnnxRuntime } from "../../src/native/onnxruntime.ts";
 import { tempDir } from "../helpers.ts";
 

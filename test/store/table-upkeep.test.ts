@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
@@ -40,6 +40,18 @@ describe("keeping the table whole", () => {
     await ingestData(fresh, { source: "valve-note", content: "The valves stay shut." });
     expect((await fresh.store.keywordSearch("pumps", 5)).map((h) => h.source)).toEqual(["pump-note"]);
     expect((await fullStatus(fresh)).indexWarning).toBeUndefined();
+  });
+
+  test("an index folder that lost one of its files is reported by status; a full-text index of no words (no partition files) is not", async () => {
+    const { app } = await testApp();
+    // The title "a" is a stop word: its full-text index holds only metadata.lance.
+    await ingestData(app, { source: "a", title: "a", content: "The pumps run at night." });
+    const fresh = () => ({ ...app, store: new ChunkStore(app.config.dbPath) });
+    expect((await fullStatus(fresh())).indexWarning).toBeUndefined();
+    const uuid = (await (await openChunks(app.config.dbPath)).listIndices()).find((index) => index.columns.includes("text_search"))!.indexUuid!;
+    const folder = join(app.config.dbPath, "chunks.lance", "_indices", uuid);
+    for (const name of readdirSync(folder).filter((n) => n.endsWith("tokens.lance"))) rmSync(join(folder, name));
+    expect((await fullStatus(fresh())).indexWarning).toContain("The text_search index is missing or unreadable");
   });
 
   test("a table written by a version without a newer column gains it on the next write; old rows read as before", async () => {

@@ -20,6 +20,7 @@ export default defineCommand({
     const result = await listFiles(app, scope.length ? scope : undefined, { ...labelFilterFlags(rawArgs, args), ...(args.sort === "date" && { sort: "date" as const }) });
     if (args.json) return printJson(result);
     warnFilter(result);
+    if (result.notice) warn(result.notice);
     for (const u of result.unlistedFolders ?? []) warn(`could not list ${escapeControls(u.folder)} (${u.reason}); what is indexed under it is kept and shown as unlisted`);
     for (const f of result.files) printLines(`${f.state.padEnd(12)} ${escapeControls(f.displayPath)}${f.ocrEngine ? ` [ocr:${f.ocrEngine}]` : ""}${labelSuffix(f)}`);
   },

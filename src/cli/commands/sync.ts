@@ -32,6 +32,8 @@ export default defineCommand({
     }
     for (const e of report.errors) warn(fileProblem(e.source, e.error));
     if (report.notice) warn(report.notice);
+    if (report.repair) warn(report.repair);
+    for (const lost of report.lostSources ?? []) warn(fileProblem(lost.source, lost.problem));
     if (report.counts.failed > 0) markFailed();
     if (args.json) return printJson({ state: "succeeded", startedAt, finishedAt: new Date().toISOString(), ...report });
     printLines(Object.entries(report.counts).map(([k, v]) => `${k} ${v}`).join(", "));

@@ -31,6 +31,7 @@ export const listFilesTool = defineTool({
     unlistedFolders: z.array(z.object({ folder: z.string(), reason: z.string() })).optional(),
     ignored: z.number().optional(),
     ...FilterOutputs,
+    notice: z.string().optional().describe("Set while data files of the index are lost: the listing comes from the rest of it until a sync repairs it."),
   }),
   annotations: READ_ONLY,
   run: (args, ctx) => listFiles(requireApp(ctx), scopeList(args.scope), { labels: args.labels, dateFrom: args.dateFrom, dateTo: args.dateTo, sort: args.sort }),

@@ -11,7 +11,14 @@ export const readFileTool = defineTool({
     "Read one indexed document back in full as Markdown, rebuilt from its chunks without the breadcrumbs and table headers each chunk repeats. " +
     "Pass filePath for a file or source for a data or url item.",
   input: z.object({ filePath: FilePath.optional(), source: SourceId.optional() }),
-  output: z.object({ source: z.string(), sourceType: z.string(), title: z.string(), chunkCount: z.number().int(), text: z.string() }),
+  output: z.object({
+    source: z.string(),
+    sourceType: z.string(),
+    title: z.string(),
+    chunkCount: z.number().int(),
+    text: z.string(),
+    notice: z.string().optional().describe("Set while data files of the index are lost: the document is read from the rest of it until a sync repairs it."),
+  }),
   annotations: READ_ONLY,
   run: (args, ctx) => {
     const app = requireApp(ctx);

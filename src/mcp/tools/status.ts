@@ -10,7 +10,7 @@ export const statusTool = defineTool({
   title: "Index status",
   description:
     "Report the configuration (roots, index path, the model a sync or query uses and why, hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
-    "whether any chunks predate the current chunking scheme, a missing index, each .miniragignore with its rule count, and roots that do not exist or cannot be listed; " +
+    "whether any chunks predate the current chunking scheme, a missing index, lost or damaged index files (indexDamage, indexWarning) and ingest_data or ingest_url items that lost their chunks (lostSources), each .miniragignore with its rule count, and roots that do not exist or cannot be listed; " +
     "watch: whether the index follows changes in the roots by itself, pending changes and the last watched sync; outsideRootsCount: indexed files outside the roots (a moved folder not yet synced). Answers even when the configuration is invalid, with configError.",
   input: z.object({}),
   output: z.object({
@@ -64,6 +64,11 @@ export const statusTool = defineTool({
     pendingVectorNote: z.string().optional(),
     schemeWarning: z.string().optional(),
     indexError: z.string().optional(),
+    indexDamage: z.string().optional().describe("Data files of the index that are lost or damaged, the chunks they held, and the fix (sync repairs it). Searches and reads answer from the rest meanwhile."),
+    lostSources: z
+      .array(z.object({ source: z.string(), sourceType: z.string(), problem: z.string() }))
+      .optional()
+      .describe("ingest_data and ingest_url items whose chunks were lost with a damaged data file, with the fix; present only when there are any."),
     indexWarning: z.string().optional(),
     ignoreFiles: z.array(z.object({ path: z.string(), rules: z.number() })).optional(),
     rootWarnings: z.array(z.string()).optional(),

@@ -25,7 +25,7 @@ export const syncStatusTool = defineTool({
   description:
     "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts that fill in while it runs " +
     "(scanned, ingested, skipped, moved, deleted, relabelled, signed, embedded, ignored, unreadable, unsupported, failed), per-file errors, unlistedFolders (folders it could not list; " +
-    "everything indexed under them was kept), startedAt and finishedAt. Only the latest job is kept. " +
+    "everything indexed under them was kept), repair and lostSources when it repaired a damaged index first, startedAt and finishedAt. Only the latest job is kept. " +
     "watch shows the live index: the server syncs changed files by itself, so a job is needed only after watching was off.",
   input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),
   output: z.object({
@@ -40,6 +40,11 @@ export const syncStatusTool = defineTool({
     unsupported: z.record(z.string(), z.number()).describe('Files no converter reads, by extension: {".key": 3}.'),
     error: z.string().nullable(),
     notice: z.string().optional().describe("Set when no embedding model could load: files were stored for keyword search only and get vectors at the next sync with a model."),
+    repair: z.string().optional().describe("Set when the sync repaired a damaged index first: the lost data files it dropped (their files were ingested again) or the indexes it rebuilt."),
+    lostSources: z
+      .array(z.object({ source: z.string(), sourceType: z.string(), problem: z.string() }))
+      .optional()
+      .describe("ingest_data and ingest_url items whose chunks were lost with a damaged data file: no sync can rebuild them; ingest them again or delete them."),
     watch: WatchField.optional(),
   }),
   annotations: READ_ONLY,

@@ -3,7 +3,8 @@
  * the few encoders needed to write some of them back: enough to edit a
  * handful of an ONNX model's nodes while copying its 100+ MB of weights as
  * byte ranges, never decoding them. A full protobuf library would decode
- * every tensor to change two strings in a node.
+ * every tensor to change two strings in a node. The store reads a Lance
+ * manifest's fragment list with the same reader (store/lance-manifest.ts).
  */
 
 export const VARINT = 0;

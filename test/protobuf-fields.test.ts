@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ProtoWriter } from "../../scripts/onnx/protobuf.ts";
+import { ProtoWriter } from "../scripts/onnx/protobuf.ts";
 import {
   concatBytes,
   FIXED32,
@@ -12,7 +12,7 @@ import {
   textField,
   VARINT,
   varintField,
-} from "../../src/embed/protobuf-fields.ts";
+} from "../src/protobuf-fields.ts";
 
 describe("protobuf fields", () => {
   test("reads what a protobuf writer wrote: varints past 32 bits, floats, strings and nested messages, in order", () => {

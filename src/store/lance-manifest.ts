@@ -1,0 +1,126 @@
+/**
+ * The fragments a version of a local Lance table lists, read from its
+ * manifest file, with the data files each one needs and their recorded
+ * sizes. LanceDB's JavaScript API names no fragment and no file, so the one
+ * way to tell which data file a lost row lived in, without reading any data,
+ * is the manifest itself (layout: lance's protos/table.proto, messages
+ * Manifest, DataFragment, DataFile, DeletionFile).
+ *
+ * A manifest file ends in 16 bytes: the byte offset of the manifest (i64),
+ * the format version (two u16) and "LANC". At that offset lie the message's
+ * length (u32) and the Manifest message. Versions are named
+ * `_versions/<2^64 - 1 - version>.manifest` (Lance's naming scheme V2, every
+ * table LanceDB 0.31 creates), or `<version>.manifest` in tables from before it.
+ */
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fieldText, LENGTH_DELIMITED, MalformedProtobuf, readFields, VARINT, type WireField } from "../protobuf-fields.ts";
+
+export interface ManifestDataFile {
+  /** Relative to the table's data/ folder. */
+  path: string;
+  /** As the writer recorded it; null where it recorded none (older writers). */
+  size: number | null;
+}
+
+export interface ManifestFragment {
+  id: number;
+  files: ManifestDataFile[];
+  /** Rows the fragment holds that no deletion file removes. */
+  rows: number;
+}
+
+const FOOTER_BYTES = 16;
+const MAGIC = "LANC";
+
+/** Field numbers in table.proto. */
+const MANIFEST = { fragments: 2, version: 3 };
+const FRAGMENT = { id: 1, files: 2, deletionFile: 3, physicalRows: 4 };
+const DATA_FILE = { path: 1, size: 6, baseId: 7 };
+const DELETION_FILE = { deletedRows: 4 };
+
+/** The manifest file of a version, or null when neither naming scheme finds one. */
+export function manifestFile(tableDir: string, version: number): string | null {
+  const names = [`${(2n ** 64n - 1n - BigInt(version)).toString()}.manifest`, `${version}.manifest`];
+  return names.map((name) => join(tableDir, "_versions", name)).find((path) => existsSync(path)) ?? null;
+}
+
+/**
+ * The fragments of a version, or null when its manifest cannot be found or
+ * read as expected (another layout, files on another base path): the caller
+ * then asks LanceDB instead (lost-fragments.ts).
+ */
+export function readManifestFragments(tableDir: string, version: number): ManifestFragment[] | null {
+  const path = manifestFile(tableDir, version);
+  if (!path) return null;
+  try {
+    const message = manifestMessage(readWhole(path));
+    const fields = readFields(message);
+    const stated = fields.find((f) => f.number === MANIFEST.version && f.wireType === VARINT)?.value;
+    if (stated !== version) return null;
+    const fragments: ManifestFragment[] = [];
+    for (const field of fields) {
+      if (field.number !== MANIFEST.fragments || field.wireType !== LENGTH_DELIMITED) continue;
+      const fragment = readFragment(field);
+      if (!fragment) return null;
+      fragments.push(fragment);
+    }
+    return fragments;
+  } catch (error) {
+    if (error instanceof MalformedProtobuf || error instanceof RangeError) return null;
+    throw error;
+  }
+}
+
+function readWhole(path: string): Uint8Array {
+  const size = statSync(path).size;
+  const bytes = new Uint8Array(size);
+  const fd = openSync(path, "r");
+  try {
+    readSync(fd, bytes, 0, size, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
+}
+
+function manifestMessage(bytes: Uint8Array): Uint8Array {
+  if (bytes.length < FOOTER_BYTES || new TextDecoder().decode(bytes.subarray(bytes.length - 4)) !== MAGIC) throw new MalformedProtobuf("no Lance footer");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = Number(view.getBigInt64(bytes.length - FOOTER_BYTES, true));
+  if (at < 0 || at + 4 > bytes.length - FOOTER_BYTES) throw new MalformedProtobuf("manifest offset out of range");
+  const length = view.getUint32(at, true);
+  if (at + 4 + length > bytes.length - FOOTER_BYTES) throw new MalformedProtobuf("manifest runs past the footer");
+  return bytes.subarray(at + 4, at + 4 + length);
+}
+
+function readFragment(field: WireField): ManifestFragment | null {
+  let id = 0;
+  let physicalRows = 0;
+  let deletedRows = 0;
+  const files: ManifestDataFile[] = [];
+  for (const part of readFields(field.payload)) {
+    if (part.number === FRAGMENT.id && part.wireType === VARINT) id = part.value;
+    else if (part.number === FRAGMENT.physicalRows && part.wireType === VARINT) physicalRows = part.value;
+    else if (part.number === FRAGMENT.deletionFile && part.wireType === LENGTH_DELIMITED) {
+      deletedRows = readFields(part.payload).find((f) => f.number === DELETION_FILE.deletedRows && f.wireType === VARINT)?.value ?? 0;
+    } else if (part.number === FRAGMENT.files && part.wireType === LENGTH_DELIMITED) {
+      const file = readDataFile(part.payload);
+      if (!file) return null;
+      files.push(file);
+    }
+  }
+  return { id, files, rows: physicalRows - deletedRows };
+}
+
+function readDataFile(payload: Uint8Array): ManifestDataFile | null {
+  let path = "";
+  let size: number | null = null;
+  for (const part of readFields(payload)) {
+    if (part.number === DATA_FILE.path && part.wireType === LENGTH_DELIMITED) path = fieldText(part);
+    else if (part.number === DATA_FILE.size && part.wireType === VARINT) size = part.value || null;
+    // A file on another base path (a shallow clone's) is not under this table's data/ folder.
+    else if (part.number === DATA_FILE.baseId) return null;
+  }
+  return path ? { path, size } : null;
+}

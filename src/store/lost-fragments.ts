@@ -1,0 +1,114 @@
+/**
+ * Finding the fragments of the chunks table whose data files are lost or cut
+ * short. One such file made every scan fail (Lance reads every fragment a
+ * scan covers), so status, list, query and sync all stopped at a raw Lance
+ * error. Knowing the fragments, reads go around them (readable-clone.ts) and
+ * a sync drops them (index-repair.ts).
+ *
+ * On a local disk the manifest names each fragment's files and their sizes
+ * (lance-manifest.ts): a stat a file tells a lost or resized one, and a file
+ * whose last bytes are not Lance's footer magic is cut short even where no
+ * size was recorded. That takes a few ms, so every new table version is
+ * checked. Elsewhere (object storage, issue 37) LanceDB is asked instead:
+ * one row of each fragment is read with every column, which opens each of its
+ * data files (a read through a row address touches only that row's fragment).
+ */
+import type { Table } from "@lancedb/lancedb";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { isLocalPath } from "../config/db-location.ts";
+import { TABLE_NAME } from "./create-table.ts";
+import { readManifestFragments, type ManifestDataFile } from "./lance-manifest.ts";
+
+export interface LostFragment {
+  id: number;
+  /** Rows it held: chunks that only a re-ingest brings back. */
+  rows: number;
+  /** Its files that are gone or damaged, each with what is wrong ("data/ab12.lance is missing"). */
+  problems: string[];
+}
+
+/** A row address is the fragment id in the high 32 bits and the row's offset in the low 32. */
+const FRAGMENT_SHIFT = 32n;
+
+/** The table's folder on this machine's disk. */
+export function tableDir(dbPath: string): string {
+  return resolve(dbPath, `${TABLE_NAME}.lance`);
+}
+
+/** Fragments of the version `table` reads whose files are lost or damaged; empty for a whole table. */
+export async function findLostFragments(table: Table, dbPath: string): Promise<LostFragment[]> {
+  if (isLocalPath(dbPath)) {
+    const dir = tableDir(dbPath);
+    const fragments = readManifestFragments(dir, await table.version());
+    if (fragments) {
+      return fragments.flatMap((fragment) => {
+        const problems = fragment.files.flatMap((file) => fileProblem(join(dir, "data"), file) ?? []);
+        return problems.length ? [{ id: fragment.id, rows: fragment.rows, problems }] : [];
+      });
+    }
+  }
+  return probeFragments(table);
+}
+
+/** What is wrong with a data file, or null when it is there, of its recorded size, and ends in Lance's footer. */
+export function fileProblem(dataDir: string, file: ManifestDataFile): string | null {
+  const name = `data/${file.path}`;
+  let size: number;
+  try {
+    size = statSync(join(dataDir, file.path)).size;
+  } catch {
+    return `${name} is missing`;
+  }
+  if (file.size !== null && size !== file.size) return `${name} is ${size} bytes where the index recorded ${file.size}`;
+  return endsInLanceFooter(join(dataDir, file.path), size) ? null : `${name} does not end in a Lance footer (cut short or overwritten)`;
+}
+
+/** Lance data files end in the magic "LANC" (the footer the reader opens first). */
+function endsInLanceFooter(path: string, size: number): boolean {
+  if (size < 4) return false;
+  const tail = new Uint8Array(4);
+  const fd = openSync(path, "r");
+  try {
+    readSync(fd, tail, 0, 4, size - 4);
+  } finally {
+    closeSync(fd);
+  }
+  return new TextDecoder().decode(tail) === "LANC";
+}
+
+/**
+ * Through LanceDB alone: the row addresses (read without opening any data
+ * file) give each fragment and its rows; one row of each, read with every
+ * column, opens all of its files.
+ */
+export async function probeFragments(table: Table): Promise<LostFragment[]> {
+  const addresses = (await table.query().select(["_rowaddr"]).toArrow()).getChild("_rowaddr")!.toArray() as BigUint64Array;
+  const fragments = new Map<bigint, { first: bigint; rows: number }>();
+  for (const address of addresses) {
+    const id = address >> FRAGMENT_SHIFT;
+    const known = fragments.get(id);
+    if (known) known.rows++;
+    else fragments.set(id, { first: address, rows: 1 });
+  }
+  const lost: LostFragment[] = [];
+  for (const [id, { first, rows }] of fragments) {
+    try {
+      await table.takeRowIds([first]).toArray();
+    } catch (error) {
+      lost.push({ id: Number(id), rows, problems: [lanceReason(error)] });
+    }
+  }
+  return lost;
+}
+
+/** A Lance error's first line without the Rust source location it carries. */
+export function lanceReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split(/\s+Caused by:/)[0]!.replace(/,\s*\/\S+\.rs:\d+:\d+/g, "").trim();
+}
+
+/** The filter that selects every row of the given fragments, by row address (Lance drops a fragment so selected whole, without reading it). */
+export function fragmentFilter(fragments: { id: number }[]): string {
+  return fragments.map(({ id }) => `(_rowaddr >= ${BigInt(id) << FRAGMENT_SHIFT} AND _rowaddr < ${(BigInt(id) + 1n) << FRAGMENT_SHIFT})`).join(" OR ");
+}

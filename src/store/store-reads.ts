@@ -1,0 +1,117 @@
+/**
+ * The read side of ChunkStore: every read goes through open(), so it reads
+ * the version a staged write pins, or around lost data files (damage-watch.ts),
+ * and each read selects only what its caller uses (chunk-reads.ts).
+ */
+import { isLocalPath } from "../config/db-location.ts";
+import { schemaVectorWidth, type ChunkRow } from "./chunk-row.ts";
+import { keywordSearch, listSources, resultRows, sourceChunks, vectorSearch, type Hit, type Meta, type SectionChunk } from "./chunk-reads.ts";
+import { readIndexModel, type IndexModel } from "./index-identity.ts";
+import { tableDir } from "./lost-fragments.ts";
+import { countPending, pendingChunks, pendingSources, type PendingChunk } from "./pending-vectors.ts";
+import { keywordColumns, missingNow } from "./search-columns.ts";
+import { recordedSources } from "./source-catalog.ts";
+import type { SourceSummary } from "./source-summary.ts";
+import { brokenIndexes, lostIndexFolders, missingIndexes } from "./table-upkeep.ts";
+import { TableView } from "./table-view.ts";
+import { tablePlan } from "./vector-index.ts";
+import { countUnsigned } from "./signatures.ts";
+
+export class StoreReads extends TableView {
+  /** Data and url sources recorded in the catalog, name -> type. */
+  async recordedSources(): Promise<Map<string, ChunkRow["source_type"]>> {
+    const table = await this.open();
+    return table ? recordedSources(await table.schema()) : new Map();
+  }
+
+  /** The model the index records, or null (no index, or one built before models were recorded). */
+  async recordedModel(): Promise<IndexModel | null> {
+    const table = await this.open();
+    return table ? readIndexModel(await table.schema()) : null;
+  }
+
+  /** Index columns whose index is missing or unreadable (status reports them; the next write rebuilds them). */
+  async unusableIndexes(): Promise<string[]> {
+    const table = await this.open();
+    if (!table) return [];
+    // A local index is checked by its folders; elsewhere (object storage later) by probing.
+    const damaged = isLocalPath(this.dbPath) ? await lostIndexFolders(table, tableDir(this.dbPath)) : await brokenIndexes(table);
+    return [...missingNow(await missingIndexes(table), (await table.listIndices()).flatMap((i) => i.columns)), ...damaged];
+  }
+
+  async sourceChunks(source: string, from?: number, to?: number): Promise<Meta[]> {
+    const table = await this.open();
+    return table ? sourceChunks(table, this.columns, source, from, to) : [];
+  }
+
+  /** The chunks of the given sections, and the given section-less chunks: what an answer shows (chunk-reads.ts). */
+  async resultRows(parentIds: string[], loose: { source: string; chunk_index: number }[]): Promise<SectionChunk[]> {
+    const table = await this.open();
+    return table ? resultRows(table, this.columns, parentIds, loose) : [];
+  }
+
+  /**
+   * One summary per source, or per source the SQL filter keeps (a sync of a
+   * few changed paths reads only theirs). The whole list is read once per
+   * table version: a watching server's rescan of an unchanged folder, and
+   * list_files or status in between, reuse it.
+   */
+  async listSources(filter?: string): Promise<SourceSummary[]> {
+    const table = await this.open();
+    if (!table) return [];
+    if (filter) return listSources(table, filter);
+    return (await this.atVersion(table, "sources", (t) => listSources(t))).slice();
+  }
+
+  /** The vector width of the table, or null when there is no table yet. */
+  async vectorWidth(): Promise<number | null> {
+    const table = await this.open();
+    if (!table) return null;
+    return schemaVectorWidth(await table.schema()) ?? null;
+  }
+
+  /** Chunks stored in keyword-only mode that still wait for their vectors. */
+  async pendingCount(): Promise<number> {
+    const table = await this.open();
+    return table ? this.atVersion(table, "pending", countPending) : 0;
+  }
+
+  /** Documents without a look-alike signature, counted once per table version (a sync asks before it signs any). */
+  async unsignedCount(): Promise<number> {
+    const table = await this.open();
+    return table ? this.atVersion(table, "unsigned", countUnsigned) : 0;
+  }
+
+  /** Sources with chunks waiting for vectors, each with how many. */
+  async pendingSources(): Promise<Map<string, number>> {
+    const table = await this.open();
+    return table ? pendingSources(table) : new Map();
+  }
+
+  async pendingChunks(sources: string[]): Promise<PendingChunk[]> {
+    const table = await this.open();
+    return table ? pendingChunks(table, sources) : [];
+  }
+
+  async countRows(filter?: string): Promise<number> {
+    const table = await this.open();
+    return table ? table.countRows(filter) : 0;
+  }
+
+  async vectorSearch(vector: Float32Array, limit: number, filter?: string): Promise<Hit[]> {
+    const table = await this.open();
+    if (!table) return [];
+    const waiting = await this.atVersion(table, "pending", countPending);
+    // How to read the vector index changes only with a commit (vector-index.ts).
+    const plan = await this.atVersion(table, "vector-plan", tablePlan);
+    return vectorSearch(table, this.columns, vector, limit, { ...plan, skipPending: waiting > 0, filter });
+  }
+
+  async keywordSearch(text: string, limit: number, filter?: string): Promise<Hit[]> {
+    const table = await this.open();
+    if (!table) return [];
+    // Which columns the full-text indexes cover changes only with a commit; listing the indexes cost ~1 ms a query.
+    const indexed = await this.atVersion(table, "keyword-columns", async (t) => keywordColumns((await t.listIndices()).flatMap((i) => i.columns)));
+    return keywordSearch(table, this.columns, indexed, text, limit, filter);
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { ChunkStore } from "../../src/store/chunk-store.ts";
+import { describeRepair } from "../../src/store/index-repair.ts";
+import { tempDir } from "../helpers.ts";
+import { cutShort, dataFileOf, loseFile, openChunks, textIndexFolder } from "./damage-helpers.ts";
+import { storeRow } from "./store-rows.ts";
+
+async function indexOf(sources: Record<string, number>): Promise<string> {
+  const dbPath = join(tempDir(), "db");
+  const store = new ChunkStore(dbPath);
+  for (const [source, chunks] of Object.entries(sources)) await store.replaceSources([source], Array.from({ length: chunks }, (_, i) => storeRow(source, i, `pumps of ${source} ${i}`)), 32);
+  return dbPath;
+}
+
+const version = async (dbPath: string) => (await openChunks(dbPath)).version();
+
+describe("sync's repair of a damaged index", () => {
+  test("drops the fragments of a missing and a cut-short file in one commit, names them, and the store reads and writes again", async () => {
+    const dbPath = await indexOf({ a: 3, b: 2, c: 1 });
+    const [b, c] = [await dataFileOf(dbPath, "b"), await dataFileOf(dbPath, "c")];
+    loseFile(b);
+    cutShort(c);
+    const before = await version(dbPath);
+    const store = new ChunkStore(dbPath);
+    expect(await store.damage()).not.toBeNull();
+    const repair = (await store.repair())!;
+    expect(await version(dbPath)).toBe(before + 1);
+    expect(repair.dropped!.chunks).toBe(3);
+    expect(repair.dropped!.problems).toEqual([`data/${b.split("/").at(-1)} is missing`, expect.stringMatching(/ is \d+ bytes where the index recorded \d+$/)]);
+    expect(repair.rebuilt).toEqual([]);
+    expect(await store.damage()).toBeNull();
+    expect((await store.listSources()).map((s) => s.source)).toEqual(["a"]);
+    await store.replaceSources(["b"], [storeRow("b", 0)], 32);
+    expect((await store.listSources()).map((s) => s.source)).toEqual(["a", "b"]);
+  });
+
+  test("leaves a whole index as it was: no commit", async () => {
+    const dbPath = await indexOf({ a: 2 });
+    const before = await version(dbPath);
+    expect(await new ChunkStore(dbPath).repair()).toEqual({ dropped: null, rebuilt: [] });
+    expect(await version(dbPath)).toBe(before);
+  });
+
+  test("rebuilds a full-text index whose files were deleted, with nothing else to do, and keyword search finds the rows again", async () => {
+    const dbPath = await indexOf({ a: 2, b: 1 });
+    const folder = await textIndexFolder(dbPath);
+    rmSync(folder, { recursive: true });
+    const store = new ChunkStore(dbPath);
+    await expect(store.keywordSearch("pumps", 5)).rejects.toThrow();
+    expect(await store.unusableIndexes()).toEqual(["text_search"]);
+    expect((await store.repair())!.rebuilt).toEqual(["text_search"]);
+    expect((await store.keywordSearch("pumps", 5)).length).toBe(3);
+    expect(await store.unusableIndexes()).toEqual([]);
+  });
+
+  test("says what it dropped and rebuilt, and nothing when there was nothing to repair", () => {
+    expect(describeRepair({ dropped: null, rebuilt: [] })).toBeNull();
+    expect(describeRepair({ dropped: { problems: ["data/ab.lance is missing"], chunks: 1 }, rebuilt: ["text_search", "title_search"] })).toBe(
+      "Dropped 1 chunk whose data file was lost or damaged (data/ab.lance is missing); the files they came from were ingested again (a scoped sync ingests only those in its scope, the next full sync the rest). Rebuilt the text_search, title_search indexes, which were missing or unreadable.",
+    );
+  });
+});

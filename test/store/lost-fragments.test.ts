@@ -1,0 +1,74 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ChunkStore } from "../../src/store/chunk-store.ts";
+import { findLostFragments, fragmentFilter, lanceReason, probeFragments } from "../../src/store/lost-fragments.ts";
+import { tempDir } from "../helpers.ts";
+import { cutShort, dataFileOf, loseFile, openChunks } from "./damage-helpers.ts";
+import { storeRow } from "./store-rows.ts";
+
+/** Three sources in three fragments (each write appends one): a has 3 chunks, b 2, c 1. */
+async function threeFragments(): Promise<string> {
+  const dbPath = join(tempDir(), "db");
+  const store = new ChunkStore(dbPath);
+  await store.replaceSources(["a"], [0, 1, 2].map((i) => storeRow("a", i)), 32);
+  await store.replaceSources(["b"], [0, 1].map((i) => storeRow("b", i)), 32);
+  await store.replaceSources(["c"], [storeRow("c", 0)], 32);
+  return dbPath;
+}
+
+describe("lost data files", () => {
+  test("a whole table has none, by its manifest and by asking LanceDB alike", async () => {
+    const dbPath = await threeFragments();
+    const table = await openChunks(dbPath);
+    expect(await findLostFragments(table, dbPath)).toEqual([]);
+    expect(await probeFragments(table)).toEqual([]);
+  });
+
+  test("a missing data file is found with its fragment's rows, by the manifest and by asking LanceDB", async () => {
+    const dbPath = await threeFragments();
+    const file = await dataFileOf(dbPath, "b");
+    loseFile(file);
+    const table = await openChunks(dbPath);
+    const name = `data/${file.split("/").at(-1)}`;
+    expect(await findLostFragments(table, dbPath)).toEqual([{ id: 1, rows: 2, problems: [`${name} is missing`] }]);
+    const probed = await probeFragments(table);
+    expect(probed.map((f) => [f.id, f.rows])).toEqual([[1, 2]]);
+    expect(probed[0]!.problems[0]).toContain("Not found");
+    expect(probed[0]!.problems[0]).not.toMatch(/\.rs:\d+/);
+  });
+
+  test("a data file cut short is found by its size, and by asking LanceDB", async () => {
+    const dbPath = await threeFragments();
+    const file = await dataFileOf(dbPath, "c");
+    const size = readFileSync(file).length;
+    cutShort(file);
+    const table = await openChunks(dbPath);
+    expect(await findLostFragments(table, dbPath)).toEqual([{ id: 2, rows: 1, problems: [`data/${file.split("/").at(-1)} is ${Math.floor(size / 2)} bytes where the index recorded ${size}`] }]);
+    expect((await probeFragments(table)).map((f) => f.id)).toEqual([2]);
+  });
+
+  test("a data file overwritten with other bytes of the same size is found: it does not end in Lance's footer", async () => {
+    const dbPath = await threeFragments();
+    const file = await dataFileOf(dbPath, "a");
+    writeFileSync(file, Buffer.alloc(readFileSync(file).length, 7));
+    expect((await findLostFragments(await openChunks(dbPath), dbPath)).map((f) => [f.id, f.problems[0]!.endsWith("does not end in a Lance footer (cut short or overwritten)")])).toEqual([[0, true]]);
+  });
+
+  test("a delete that selects a lost fragment by row address drops it in one commit without opening it, and the rest reads whole", async () => {
+    const dbPath = await threeFragments();
+    loseFile(await dataFileOf(dbPath, "b"));
+    const table = await openChunks(dbPath);
+    await expect(table.query().select(["source"]).toArray()).rejects.toThrow("Not found");
+    const version = await table.version();
+    await table.delete(fragmentFilter(await findLostFragments(table, dbPath)));
+    expect(await table.version()).toBe(version + 1);
+    expect((await table.query().select(["source", "chunk_index"]).toArray()).map((r) => `${r.source}#${r.chunk_index}`).sort()).toEqual(["a#0", "a#1", "a#2", "c#0"]);
+    expect(await findLostFragments(table, dbPath)).toEqual([]);
+  });
+
+  test("a Lance error reads without the Rust source locations it carries", () => {
+    const raw = "lance error: Not found: tmp/db/chunks.lance/data/x.lance, /usr/local/cargo/registry/src/lance-io-8.0.0/src/local.rs:133:40  Caused by: Not found: tmp/db/chunks.lance/data/x.lance, /usr/local/cargo/registry/src/lance-io-8.0.0/src/local.rs:133:40";
+    expect(lanceReason(new Error(raw))).toBe("lance error: Not found: tmp/db/chunks.lance/data/x.lance");
+  });
+});
