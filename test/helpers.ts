@@ -101,3 +101,11 @@ export async function waitFor<T>(predicate: () => T | Promise<T>, timeoutMs: num
     await Bun.sleep(25);
   }
 }
+
+/**
+ * Resolves once every promise chain already under way that waits on nothing outside the process (no I/O, no timer)
+ * has run to its end: the point at which something that has not happened will not happen without a new event.
+ */
+export function promisesSettled(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

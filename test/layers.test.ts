@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const LAYERS: string[][] = [
-  ["errors.ts", "log.ts", "version.ts", "bounded-memo.ts", "protobuf-fields.ts"],
+  ["errors.ts", "log.ts", "version.ts", "bounded-memo.ts", "protobuf-fields.ts", "clock.ts", "library-shape.ts"],
   ["config"],
   ["native"],
   ["store", "embed", "url", "ocr"],

@@ -6,6 +6,7 @@
  * stays. Otherwise (a pipe, a log file): a plain line every PLAIN_EVERY_MS,
  * none for a short run, and no final line (the counts go to stdout).
  */
+import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import type { IngestEvent, IngestEvents } from "../ingest/ingest-progress.ts";
 import { escapeControls } from "./output.ts";
 import { applyEvent, finalLine, plainLine, progressLine, startProgress, type ProgressState } from "./progress-state.ts";
@@ -32,19 +33,19 @@ export interface ProgressLabels {
   display?: (path: string) => string;
 }
 
-/** A reporter for stderr as it is: redrawn on a terminal, plain lines otherwise (every plainEveryMs: tests shorten it). */
-export function progressReporter(labels: ProgressLabels, stream: NodeJS.WriteStream = process.stderr, plainEveryMs = PLAIN_EVERY_MS): ProgressReporter {
-  return stream.isTTY ? terminalReporter(labels, stream) : plainReporter(labels, stream, plainEveryMs);
+/** A reporter for stderr as it is: redrawn on a terminal, plain lines otherwise; time is the clock's (tests move one by hand). */
+export function progressReporter(labels: ProgressLabels, stream: NodeJS.WriteStream = process.stderr, clock: Clock = SYSTEM_CLOCK): ProgressReporter {
+  return stream.isTTY ? terminalReporter(labels, stream, clock) : plainReporter(labels, stream, clock);
 }
 
-function plainReporter(labels: ProgressLabels, stream: NodeJS.WriteStream, everyMs: number): ProgressReporter {
-  let state = startProgress(Date.now());
+function plainReporter(labels: ProgressLabels, stream: NodeJS.WriteStream, clock: Clock): ProgressReporter {
+  let state = startProgress(clock.now());
   let lastLine = state.startedAt;
   return {
     events(event: IngestEvent) {
-      const now = Date.now();
+      const now = clock.now();
       state = applyEvent(state, event, now);
-      if (now - lastLine < everyMs) return;
+      if (now - lastLine < PLAIN_EVERY_MS) return;
       lastLine = now;
       stream.write(`${plainLine(state, now, labels.running)}\n`);
     },
@@ -52,30 +53,36 @@ function plainReporter(labels: ProgressLabels, stream: NodeJS.WriteStream, every
   };
 }
 
-function terminalReporter(labels: ProgressLabels, stream: NodeJS.WriteStream): ProgressReporter {
-  let state: ProgressState = startProgress(Date.now());
+function terminalReporter(labels: ProgressLabels, stream: NodeJS.WriteStream, clock: Clock): ProgressReporter {
+  let state: ProgressState = startProgress(clock.now());
   let started = false;
   let shown = false;
   let lastDraw = 0;
-  let pending: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the redraw that is due, while one is. */
+  let pending: (() => void) | undefined;
   const write = stream.write.bind(stream) as (chunk: string) => boolean;
   const display = (path: string) => escapeControls(labels.display ? labels.display(path) : path);
 
   const draw = () => {
-    clearTimeout(pending);
+    pending?.();
     pending = undefined;
-    lastDraw = Date.now();
+    lastDraw = clock.now();
     write(`\r${progressLine(state, lastDraw, stream.columns || 100, labels.running, display)}\x1b[K`);
     shown = true;
   };
   const schedule = () => {
     if (pending) return;
-    const wait = REDRAW_MS - (Date.now() - lastDraw);
+    const wait = REDRAW_MS - (clock.now() - lastDraw);
     if (wait <= 0) draw();
-    else pending = setTimeout(draw, wait);
+    else pending = clock.after(wait, draw);
   };
-  const ticker = setInterval(() => started && draw(), TICK_MS);
-  ticker.unref();
+  // A background timer: a command that is done exits without waiting for the next tick.
+  let stopTicker = () => {};
+  const tick = () => {
+    if (started) draw();
+    stopTicker = clock.after(TICK_MS, tick, true);
+  };
+  stopTicker = clock.after(TICK_MS, tick, true);
 
   // Anything else written to stderr (a warning, a model notice) clears the bar first and prints above it.
   const original = stream.write;
@@ -89,16 +96,16 @@ function terminalReporter(labels: ProgressLabels, stream: NodeJS.WriteStream): P
 
   return {
     events(event: IngestEvent) {
-      state = applyEvent(state, event, Date.now());
+      state = applyEvent(state, event, clock.now());
       started = true;
       schedule();
     },
     finish() {
-      clearInterval(ticker);
-      clearTimeout(pending);
+      stopTicker();
+      pending?.();
       stream.write = original;
       if (!started) return;
-      write(`\r${finalLine(state, Date.now(), labels.done)}\x1b[K\n`);
+      write(`\r${finalLine(state, clock.now(), labels.done)}\x1b[K\n`);
     },
   };
 }

@@ -7,6 +7,7 @@
  * Tokens are counted and texts encoded on this thread; the session runs in
  * the model thread (model-thread.ts).
  */
+import type { Clock } from "../clock.ts";
 import { traceStartup } from "../config/startup-trace.ts";
 import { AppError } from "../errors.ts";
 import type { ModelFolder } from "./model-folder.ts";
@@ -47,6 +48,8 @@ export interface LoadOptions {
   spin?: SpinPolicy;
   /** How long a "by-kind" passage session outlives its last batch (kind-sessions.ts PASSAGE_SESSION_IDLE_MS). */
   passageIdleMs?: number;
+  /** The clock that idle time is measured on: the system's, or one a test moves. */
+  clock?: Clock;
 }
 
 export class OnnxEmbedder implements Embedder {
@@ -92,11 +95,11 @@ export class OnnxEmbedder implements Embedder {
    * session opens in the model thread while the tokenizer is built here.
    */
   static async load(folder: ModelFolder, loadOptions: LoadOptions = {}): Promise<OnnxEmbedder> {
-    const { batchTokens = DEFAULT_BATCH_TOKENS, cacheDir, log, spin = "never", passageIdleMs } = loadOptions;
+    const { batchTokens = DEFAULT_BATCH_TOKENS, cacheDir, log, spin = "never", passageIdleMs, clock } = loadOptions;
     traceStartup("model files read");
     const { pooling, normalize } = folder.profile;
     const spec = { onnxPath: folder.onnxPath, modelName: folder.modelName, fingerprint: folder.fingerprint, cacheDir, pooling, normalize };
-    const opening = KindSessions.open(spec, spin, log, passageIdleMs);
+    const opening = KindSessions.open(spec, spin, log, passageIdleMs, clock);
     let tokenizer: ModelTokenizer;
     try {
       tokenizer = new ModelTokenizer(folder.tokenizer, folder.tokenizerConfig, folder.profile.maxLength);

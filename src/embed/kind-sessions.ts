@@ -17,6 +17,7 @@
  *   Spinning is only a speed-up: if that session cannot open, passages use
  *   the first.
  */
+import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import type { SessionSpec, ThreadSpin } from "./model-session.ts";
 import { RemoteSession } from "./model-thread.ts";
 
@@ -32,7 +33,8 @@ export class KindSessions {
   private closed = false;
   /** Passage embeddings in progress; the idle clock runs only when there are none. */
   private passagesRunning = 0;
-  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the passage session's idle close, while one is armed. */
+  private cancelIdle = () => {};
 
   private constructor(
     /** Every text's session, or the questions' one under "by-kind". */
@@ -40,14 +42,15 @@ export class KindSessions {
     private readonly spec: Omit<SessionSpec, "spin">,
     private readonly policy: SpinPolicy,
     private readonly idleMs: number,
+    private readonly clock: Clock,
     private readonly log?: (line: string) => void,
   ) {}
 
   /** Opens the first session; under "by-kind" the passages' opens when first needed. */
-  static async open(spec: Omit<SessionSpec, "spin">, policy: SpinPolicy, log?: (line: string) => void, idleMs = PASSAGE_SESSION_IDLE_MS): Promise<KindSessions> {
+  static async open(spec: Omit<SessionSpec, "spin">, policy: SpinPolicy, log?: (line: string) => void, idleMs = PASSAGE_SESSION_IDLE_MS, clock: Clock = SYSTEM_CLOCK): Promise<KindSessions> {
     // Under "by-kind" the first session embeds questions only (model-session.ts questionThreads), unless the passages' cannot open.
     const main = await RemoteSession.open({ ...spec, spin: policy === "during-runs" ? "during-runs" : "never", questionsOnly: policy === "by-kind" }, log);
-    return new KindSessions(main, spec, policy, idleMs, log);
+    return new KindSessions(main, spec, policy, idleMs, clock, log);
   }
 
   /** How the threads of each session held wait: one entry, or two while a "by-kind" passage session is open. */
@@ -65,7 +68,7 @@ export class KindSessions {
   async with<T>(passage: boolean, fn: (session: RemoteSession) => Promise<T>): Promise<T> {
     if (this.policy !== "by-kind" || !passage || this.closed) return fn(this.main);
     this.passagesRunning++;
-    clearTimeout(this.idleTimer);
+    this.cancelIdle();
     try {
       this.passages ??= RemoteSession.open({ ...this.spec, spin: "during-runs" }).catch((error: unknown) => {
         // Slower on 2 cores, where the question session has one thread, but every text still embeds.
@@ -74,17 +77,14 @@ export class KindSessions {
       });
       return await fn(await this.passages);
     } finally {
-      if (--this.passagesRunning === 0 && !this.closed) {
-        this.idleTimer = setTimeout(() => this.closePassages(), this.idleMs);
-        this.idleTimer.unref();
-      }
+      if (--this.passagesRunning === 0 && !this.closed) this.cancelIdle = this.clock.after(this.idleMs, () => this.closePassages(), true);
     }
   }
 
   /** Closes every session now (a load that failed after they opened). */
   close(): void {
     this.closed = true;
-    clearTimeout(this.idleTimer);
+    this.cancelIdle();
     this.closePassages();
     this.main.close();
   }

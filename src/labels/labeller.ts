@@ -4,6 +4,7 @@
  * the job ends. A model that fails to load fails once per job: every later
  * document is stored without its model labels at once, with the same reason.
  */
+import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import { AppError, describeError } from "../errors.ts";
 import { labelDocument, type DistributionListener, type DocumentLabels, type LabelInput } from "./label-document.ts";
 import type { LabelScorer } from "./label-scorer.ts";
@@ -36,7 +37,8 @@ export const IDLE_RELEASE_MS = 30_000;
 export class Labeller {
   private scorer: Promise<LoadedScorer> | undefined;
   private scorerKey: string | undefined;
-  private idle: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the idle release's timer, while one is armed. */
+  private cancelIdle = () => {};
   /** Documents being labelled now: the model is never freed under one of them (llama.cpp would read freed memory). */
   private busy = 0;
   private held = false;
@@ -46,6 +48,7 @@ export class Labeller {
     private readonly ctx: LabelContext,
     private readonly factory: ScorerFactory = llamaFactory,
     private readonly idleMs = IDLE_RELEASE_MS,
+    private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   taxonomy(): TaxonomyState {
@@ -59,7 +62,7 @@ export class Labeller {
     if (state.state === "error") return { labels: null, problem: `labels not set: ${state.message}` };
     const { taxonomy } = state;
     // A document that starts as the idle timer is due keeps the model: the timer is re-armed by whoever ends the job.
-    clearTimeout(this.idle);
+    this.cancelIdle();
     this.busy++;
     try {
       const labels = await labelDocument(taxonomy, doc, this.ctx.roots, () => this.loadScorer(taxonomy.model!), onDistribution);
@@ -109,20 +112,19 @@ export class Labeller {
   /** A job with an end (a sync): the model stays loaded between its documents until releaseLabeller, not the idle timer, frees it. */
   holdUntilReleased(): void {
     this.held = true;
-    clearTimeout(this.idle);
+    this.cancelIdle();
   }
 
   /** Frees the model once it has gone unused for IDLE_RELEASE_MS; the timer never keeps the process alive. */
   releaseWhenIdle(): void {
-    clearTimeout(this.idle);
+    this.cancelIdle();
     if (!this.scorer || this.held) return;
-    this.idle = setTimeout(() => void this.release(), this.idleMs);
-    this.idle.unref?.();
+    this.cancelIdle = this.clock.after(this.idleMs, () => void this.release(), true);
   }
 
   /** Frees the model, if this job loaded one. */
   async release(): Promise<void> {
-    clearTimeout(this.idle);
+    this.cancelIdle();
     while (this.busy > 0) await new Promise<void>((wake) => this.idleWaiters.push(wake));
     const scorer = this.scorer;
     const key = this.scorerKey;
@@ -141,14 +143,14 @@ export class Labeller {
 }
 
 const byOwner = new WeakMap<object, Labeller>();
-const factories = new WeakMap<object, { factory: ScorerFactory; idleMs?: number }>();
+const factories = new WeakMap<object, { factory: ScorerFactory; idleMs?: number; clock?: Clock }>();
 
 /** The labeller of an owner (an app): one per job, until releaseLabeller. */
 export function labellerFor(owner: object, ctx: LabelContext): Labeller {
   let labeller = byOwner.get(owner);
   if (!labeller) {
     const scripted = factories.get(owner);
-    labeller = new Labeller(ctx, scripted?.factory, scripted?.idleMs);
+    labeller = new Labeller(ctx, scripted?.factory, scripted?.idleMs, scripted?.clock);
     byOwner.set(owner, labeller);
   }
   return labeller;
@@ -161,9 +163,9 @@ export async function releaseLabeller(owner: object): Promise<void> {
   await labeller?.release();
 }
 
-/** Tests: the scorer an owner's jobs use instead of llama.cpp (a scripted one), and optionally a shorter idle release. */
-export function useScorerFactory(owner: object, factory: ScorerFactory, idleMs?: number): void {
-  factories.set(owner, { factory, idleMs });
+/** Tests: the scorer an owner's jobs use instead of llama.cpp (a scripted one), and optionally a shorter idle release on a clock of their own. */
+export function useScorerFactory(owner: object, factory: ScorerFactory, idle: { idleMs?: number; clock?: Clock } = {}): void {
+  factories.set(owner, { factory, ...idle });
   byOwner.delete(owner);
 }
 

@@ -8,6 +8,7 @@
  * model that is not on disk yet: a download starts only when a tool needs it.
  */
 import type { App } from "../app.ts";
+import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import { locateModel } from "../embed/bundled-model.ts";
 import { traceStartup } from "../config/startup-trace.ts";
 import { warmQuery, warmSearch } from "../search/warm-search.ts";
@@ -45,11 +46,14 @@ export function warmUpModel(app: App): void {
   );
   // With both loaded, one question end to end: the code paths a query takes run once before a user's does.
   void Promise.all([searchWarm, modelWarm]).then(async ([search, model]) => {
-    if (!search || !model) return;
-    await warmQuery(app).then(
-      () => traceStartup("query warmed up"),
-      () => traceStartup("query warm-up failed"),
-    );
+    if (search && model) {
+      await warmQuery(app).then(
+        () => traceStartup("query warmed up"),
+        () => traceStartup("query warm-up failed"),
+      );
+    }
+    // Whatever there was to warm: nothing more follows (a reader of the trace waits for this, not for a time).
+    traceStartup("warm-up ended");
   });
 }
 
@@ -77,11 +81,11 @@ export interface SearchRewarmer {
  * what a load after each would. Not after each commit during a job, where
  * the work would take the model's cores.
  */
-export function searchRewarmer(warm: () => Promise<void>, log: (line: string) => void, quietMs = REWARM_QUIET_MS): SearchRewarmer {
+export function searchRewarmer(warm: () => Promise<void>, log: (line: string) => void, quietMs = REWARM_QUIET_MS, clock: Clock = SYSTEM_CLOCK): SearchRewarmer {
   let running: Promise<void> | null = null;
   let again = false;
-  // A load asked for soon: its timer, and what idle() waits on until the timer fires.
-  let due: { timer: ReturnType<typeof setTimeout>; fired: PromiseWithResolvers<void> } | undefined;
+  // A load asked for soon: its timer's cancel, and what idle() waits on until the timer fires.
+  let due: { cancel: () => void; fired: PromiseWithResolvers<void> } | undefined;
   const start = (): void => {
     if (running) {
       again = true;
@@ -98,14 +102,14 @@ export function searchRewarmer(warm: () => Promise<void>, log: (line: string) =>
       });
   };
   const soon = (): void => {
-    clearTimeout(due?.timer);
+    due?.cancel();
     const fired = due?.fired ?? Promise.withResolvers<void>();
-    const timer = setTimeout(() => {
+    const cancel = clock.after(quietMs, () => {
       due = undefined;
       fired.resolve();
       start();
-    }, quietMs);
-    due = { timer, fired };
+    });
+    due = { cancel, fired };
   };
   const idle = async (): Promise<void> => {
     while (due || running) await (due?.fired.promise ?? running);
@@ -119,24 +123,24 @@ export function searchRewarmer(warm: () => Promise<void>, log: (line: string) =>
  * tools/list in flight (listing()) stops the timer: its answer must not wait
  * behind the load, however slow the machine makes it.
  */
-export function warmUpTrigger(start: () => void): { initialized(): void; listing(): void; ready(): void } {
+export function warmUpTrigger(start: () => void, clock: Clock = SYSTEM_CLOCK): { initialized(): void; listing(): void; ready(): void } {
   let started = false;
   let listing = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancel: (() => void) | undefined;
   const go = () => {
     if (started) return;
     started = true;
-    clearTimeout(timer);
+    cancel?.();
     // After the current response is written.
-    setTimeout(start, 0);
+    clock.after(0, start);
   };
   return {
     initialized() {
-      if (!listing) timer ??= setTimeout(go, WARM_UP_DELAY_MS);
+      if (!listing) cancel ??= clock.after(WARM_UP_DELAY_MS, go);
     },
     listing() {
       listing = true;
-      clearTimeout(timer);
+      cancel?.();
     },
     ready: go,
   };

@@ -10,7 +10,7 @@
  * other file. Pure bookkeeping over an injected clock: what the paths are and
  * whether they have settled on disk is the watcher's business.
  */
-import type { Clock } from "./clock.ts";
+import type { Clock } from "../clock.ts";
 
 /** How long the folder must go without a change before its changes are synced. */
 export const QUIET_MS = 1_000;

@@ -10,7 +10,7 @@ import type { Config } from "../config/load-config.ts";
 import { describeError } from "../errors.ts";
 import type { RootRules } from "../scan/ignore-rules.ts";
 import { isInside } from "../scan/containment.ts";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "../clock.ts";
 import { inotifyWatchLimit, remoteFileSystem } from "./events-reach.ts";
 import { checkRoot } from "./root-check.ts";
 import { TreeWatch } from "./tree-watch.ts";

@@ -16,7 +16,7 @@ import { AppError, describeError } from "../errors.ts";
 import { loadRootRules, type RootRules } from "../scan/ignore-rules.ts";
 import { emptySyncReport, type SyncReport } from "../sync/run-sync.ts";
 import { ChangeQueue, QUEUE_TIMES, type QueueTimes } from "./change-queue.ts";
-import { SYSTEM_CLOCK, type Clock } from "./clock.ts";
+import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import { diskEntries, stillWritten } from "./disk-entries.ts";
 import { planScopes, type EntryKind } from "./plan-scopes.ts";
 import { RootWatches } from "./root-watches.ts";

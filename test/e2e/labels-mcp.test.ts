@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
 import { writeTinyGguf } from "../labels/tiny-gguf.ts";
+import { syncEnded } from "../mcp/mcp-client.ts";
 
 type Result = { isError?: boolean; structuredContent?: Record<string, any>; content: { text: string }[] };
 let client: Client;
@@ -44,11 +45,7 @@ beforeAll(async () => {
   client = new Client({ name: "labels-e2e", version: "0" });
   await client.connect(new StdioClientTransport({ command: BINARY, args: [], env: { BASE_DIR: root, MODEL_NAME: TINY_MODEL, HOME: process.env.HOME!, PATH: process.env.PATH ?? "" }, stderr: "pipe" }));
   const { jobId } = (await call("sync_start")).structuredContent!;
-  let status: Record<string, any> = {};
-  for (let i = 0; i < 1500 && !["succeeded", "failed"].includes(status.state); i++) {
-    await Bun.sleep(20);
-    status = (await call("sync_status", { jobId })).structuredContent!;
-  }
+  const status = await syncEnded(call, jobId);
   expect(status).toMatchObject({ state: "succeeded", counts: { ingested: 3, failed: 0, relabelled: 0 } });
 }, 60_000);
 afterAll(async () => client?.close());

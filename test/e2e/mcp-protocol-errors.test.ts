@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { BINARY, TINY_MODEL, tempDir, writeTree } from "../helpers.ts";
+import { BINARY, TINY_MODEL, tempDir, waitFor as pollUntil, writeTree } from "../helpers.ts";
 
 type Frame = { jsonrpc: string; id?: number | string; result?: any; error?: { code: number; message: string } };
 
@@ -31,13 +31,14 @@ async function rawServer(env: Record<string, string> = {}) {
     proc.stdin.flush();
   };
   const waitFor = async (match: (frame: Frame) => boolean, what: string): Promise<Frame> => {
-    for (let i = 0; i < 3000; i++) {
-      const hit = frames.find(match);
-      if (hit) return hit;
-      if (proc.exitCode !== null) throw new Error(`the server exited (${proc.exitCode}) before answering ${what}`);
-      await Bun.sleep(10);
+    try {
+      return await pollUntil(() => {
+        if (proc.exitCode !== null) throw new Error(`the server exited (${proc.exitCode}) before answering`);
+        return frames.find(match);
+      }, 30_000, what);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; frames so far: ${JSON.stringify(frames).slice(0, 2000)}`);
     }
-    throw new Error(`no answer: ${what}; frames so far: ${JSON.stringify(frames).slice(0, 2000)}`);
   };
   const server = {
     frames,

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { join } from "node:path";
-import { BINARY, TINY_MODEL, ortTelemetryTraces, tempDir, writeTree } from "../helpers.ts";
+import { BINARY, TINY_MODEL, ortTelemetryTraces, tempDir, waitFor, writeTree } from "../helpers.ts";
+import { syncEnded } from "../mcp/mcp-client.ts";
 
 type Result = { isError?: boolean; structuredContent?: Record<string, any>; content: { text: string }[] };
 let client: Client;
@@ -55,11 +56,7 @@ describe("the compiled MCP server over stdio", () => {
 
   test("sync_start, then sync_status until succeeded", async () => {
     const { jobId } = (await call("sync_start")).structuredContent!;
-    let status: Record<string, any> = {};
-    for (let i = 0; i < 500 && !["succeeded", "failed"].includes(status.state); i++) {
-      await Bun.sleep(20);
-      status = (await call("sync_status", { jobId })).structuredContent!;
-    }
+    const status = await syncEnded(call, jobId);
     expect(status.state).toBe("succeeded");
     expect(status.counts).toMatchObject({ ingested: 2, failed: 1 });
     expect((await call("sync_status", { jobId: "0" })).isError).toBe(true);
@@ -128,31 +125,24 @@ describe("stdout in server mode", () => {
       }
       if (buffer) frames.push(buffer);
     })();
-    const waitFor = async (id: number) => {
-      for (let i = 0; i < 1000; i++) {
-        const hit = frames.map((f) => JSON.parse(f)).find((m) => m.id === id);
-        if (hit) return hit;
-        await Bun.sleep(10);
-      }
-      throw new Error(`no answer to request ${id}`);
-    };
+    const answerTo = (id: number) => waitFor(() => frames.map((f) => JSON.parse(f)).find((m) => m.id === id), 10_000, `the answer to request ${id}`);
     send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
-    await waitFor(1);
+    await answerTo(1);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sync_start", arguments: {}, _meta: { progressToken: "p1" } } });
-    const jobId = (await waitFor(2)).result.structuredContent.jobId;
-    let state = "";
-    for (let id = 3; id < 400 && state !== "succeeded" && state !== "failed"; id++) {
-      await Bun.sleep(20);
-      send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "sync_status", arguments: { jobId } } });
-      state = (await waitFor(id)).result.structuredContent.state;
-    }
-    expect(state).toBe("succeeded");
+    const jobId = (await answerTo(2)).result.structuredContent.jobId;
+    let id = 1000;
+    const status = await syncEnded(async (name, args) => {
+      const asked = id++;
+      send({ jsonrpc: "2.0", id: asked, method: "tools/call", params: { name, arguments: args } });
+      return (await answerTo(asked)).result;
+    }, jobId);
+    expect(status.state).toBe("succeeded");
     send({ jsonrpc: "2.0", id: 500, method: "tools/call", params: { name: "query_documents", arguments: { query: "agent" } } });
-    await waitFor(500);
+    await answerTo(500);
     // Not an object: a malformed request (spec: protocol error), answered with one line, not -32603 and a zod dump.
     send({ jsonrpc: "2.0", id: 501, method: "tools/call", params: { name: "status", arguments: [1, 2] } });
-    const malformed = (await waitFor(501)).error;
+    const malformed = (await answerTo(501)).error;
     expect(malformed.code).toBe(-32602);
     expect(malformed.message).toContain("arguments must be an object");
     expect(malformed.message).not.toContain("\n");

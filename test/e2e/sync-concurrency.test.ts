@@ -6,9 +6,12 @@
  * disjoint folders leave the sum of their rows, each source one whole set.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../helpers.ts";
+import { lockInfoPath } from "../../src/native/file-lock.ts";
+import { LOCK_FILE } from "../../src/sync/sync-lock.ts";
+import { tempDir, waitFor } from "../helpers.ts";
+import { syncEnded } from "../mcp/mcp-client.ts";
 import { binaryEnv, killAll, mcpServer, readRows, run, start, versionedDoc, wholeSet, writeVersion } from "./sync-procs.ts";
 
 afterAll(killAll);
@@ -28,28 +31,28 @@ describe("two CLI syncs and one MCP sync_start started together on one index", (
   });
   afterAll(async () => server?.client.close());
 
-  /** Starts the three, the MCP call `mcpDelayMs` after the CLIs, and returns what each did. */
-  async function race(mcpDelayMs: number) {
+  /** The pid the lock file names, once a sync has taken the lock and written it. */
+  const lockHolder = () => (JSON.parse(readFileSync(lockInfoPath(join(dbPath, LOCK_FILE)), "utf8")) as { pid?: number }).pid;
+
+  /** Starts the three, the MCP call with the CLIs or once one of them holds the lock, and returns what each did. */
+  async function race(mcpCall: "with the CLIs" | "once a CLI holds the lock") {
     const t0 = performance.now();
-    const clis = [start(["sync", "--json"], env), start(["sync", "--json"], env)].map((p) => p.done.then((r) => ({ ...r, endedMs: performance.now() - t0 })));
-    await Bun.sleep(mcpDelayMs);
+    const started = [start(["sync", "--json"], env), start(["sync", "--json"], env)];
+    const clis = started.map((p) => p.done.then((r) => ({ ...r, endedMs: performance.now() - t0 })));
+    if (mcpCall === "once a CLI holds the lock") {
+      const pids = started.map((p) => p.proc.pid);
+      await waitFor(() => pids.includes(lockHolder()!), 30_000, "a CLI sync to hold the lock");
+    }
     const mcp = await server.call("sync_start");
     let job: Record<string, any> | null = null;
-    if (!mcp.isError) {
-      const { jobId } = mcp.structuredContent!;
-      for (let i = 0; i < 600 && !["succeeded", "failed"].includes(job?.state); i++) {
-        await Bun.sleep(50);
-        job = (await server.call("sync_status", { jobId })).structuredContent!;
-      }
-      job = { ...job, endedMs: performance.now() - t0 };
-    }
+    if (!mcp.isError) job = { ...(await syncEnded(server.call, mcp.structuredContent!.jobId)), endedMs: performance.now() - t0 };
     return { clis: await Promise.all(clis), mcp, job };
   }
 
-  for (const [round, mcpDelayMs] of [[1, 0], [2, 250]] as const) {
-    test(`round ${round} (sync_start ${mcpDelayMs} ms after the CLIs): exactly one runs and the others refuse at once, naming DB_PATH`, async () => {
+  for (const [round, mcpCall] of [[1, "with the CLIs"], [2, "once a CLI holds the lock"]] as const) {
+    test(`round ${round} (sync_start ${mcpCall}): exactly one runs and the others refuse at once, naming DB_PATH`, async () => {
       writeVersion(root, files, round);
-      const { clis, mcp, job } = await race(mcpDelayMs);
+      const { clis, mcp, job } = await race(mcpCall);
       const busy = `Another sync is already running on ${dbPath}: `;
       const ran = clis.filter((c) => c.exitCode === 0);
       const refused = clis.filter((c) => c.exitCode !== 0);

@@ -3,12 +3,13 @@
  * session and passages through a second one whose threads spin during runs:
  * opened at the first passage, closed once no passage has come for the idle
  * time, opened again for the next. Both give a text the same vector as a
- * single-session embedder does.
+ * single-session embedder does. The idle time passes on a hand-moved clock.
  */
 import { describe, expect, test } from "bun:test";
 import { OnnxEmbedder } from "../../src/embed/embedder.ts";
 import { KindSessions } from "../../src/embed/kind-sessions.ts";
 import { resolveModelFolder } from "../../src/embed/model-folder.ts";
+import { fakeClock } from "../fake-clock.ts";
 import { TINY_MODEL } from "../helpers.ts";
 
 const folder = await resolveModelFolder(TINY_MODEL, { cacheDir: "/none", endpoint: "http://127.0.0.1:9" });
@@ -17,7 +18,8 @@ const question = "which valve leaks?";
 
 describe("sessions by the kind of text", () => {
   test("by-kind: questions use one session; passages open a second, closed after the idle time and opened again when needed", async () => {
-    const embedder = await OnnxEmbedder.load(folder, { spin: "by-kind", passageIdleMs: 150 });
+    const clock = fakeClock();
+    const embedder = await OnnxEmbedder.load(folder, { spin: "by-kind", passageIdleMs: 150, clock });
     const single = await OnnxEmbedder.load(folder, { spin: "never" });
     const [q] = await embedder.embed([question], "query");
     expect(await embedder.sessionSpins()).toEqual(["never"]);
@@ -27,7 +29,9 @@ describe("sessions by the kind of text", () => {
     expect([...(await embedder.embed([question], "query"))[0]!]).toEqual([...q!]);
     const expected = await single.embed(passages);
     vectors.forEach((v, i) => expect([...v]).toEqual([...expected[i]!]));
-    await Bun.sleep(400);
+    clock.advance(149);
+    expect(await embedder.sessionSpins()).toEqual(["never", "during-runs"]);
+    clock.advance(1);
     expect(await embedder.sessionSpins()).toEqual(["never"]);
     const again = await embedder.embed(passages.slice(0, 3));
     expect(await embedder.sessionSpins()).toEqual(["never", "during-runs"]);
@@ -46,27 +50,26 @@ describe("sessions by the kind of text", () => {
   });
 
   test("the idle clock waits for passages in progress: two overlapping embeddings keep the session until the later ends", async () => {
-    const embedder = await OnnxEmbedder.load(folder, { spin: "by-kind", passageIdleMs: 100 });
-    // Long enough to run well past the sleeps below: sized from this machine's own pace, which differs
-    // between machines by 10x (600 such texts a second on one, 5,000 on another), measured on a separate embedder.
-    const text = (i: number) => Array.from({ length: 90 }, (_, w) => `passage${i} word${w % 11}`).join(" ");
-    const timing = await OnnxEmbedder.load(folder, { spin: "never" });
-    const started = performance.now();
-    await timing.embed(Array.from({ length: 200 }, (_, i) => text(i)));
-    const perText = (performance.now() - started) / 200;
-    const long = Array.from({ length: Math.ceil(2000 / perText) }, (_, i) => text(i));
-    const first = embedder.embed(passages);
-    let secondDone = false;
-    const second = embedder.embed(long).then(() => (secondDone = true));
-    await first;
-    await Bun.sleep(300);
-    // The first call ended three idle times ago; the second still runs, so the session stays.
-    expect(secondDone).toBe(false);
-    expect(await embedder.sessionSpins()).toEqual(["never", "during-runs"]);
-    await second;
-    expect(await embedder.sessionSpins()).toEqual(["never", "during-runs"]);
-    await Bun.sleep(300);
-    expect(await embedder.sessionSpins()).toEqual(["never"]);
+    const clock = fakeClock();
+    const spec = { onnxPath: folder.onnxPath, modelName: folder.modelName, fingerprint: folder.fingerprint, ...folder.profile };
+    const kinds = await KindSessions.open(spec, "by-kind", undefined, 100, clock);
+    try {
+      const later = Promise.withResolvers<void>();
+      const first = kinds.with(true, async (session) => session.spin);
+      const second = kinds.with(true, () => later.promise);
+      expect(await first).toBe("during-runs");
+      clock.advance(300);
+      // The first call ended three idle times ago; the second still runs, so the session stays.
+      expect(await kinds.spins()).toEqual(["never", "during-runs"]);
+      later.resolve();
+      await second;
+      clock.advance(99);
+      expect(await kinds.spins()).toEqual(["never", "during-runs"]);
+      clock.advance(1);
+      expect(await kinds.spins()).toEqual(["never"]);
+    } finally {
+      kinds.close();
+    }
   });
 
   test("never and during-runs: one session for every text, waiting as the policy says", async () => {

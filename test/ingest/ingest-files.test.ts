@@ -9,7 +9,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { FIRST_GROUP_CHUNKS, GROUP_CHUNKS, ingestFiles } from "../../src/ingest/ingest-files.ts";
-import { testApp, writeTree } from "../helpers.ts";
+import { testApp, waitFor, writeTree } from "../helpers.ts";
 
 /** Files of about ten chunks each (at a 40-token budget), enough for three groups or more. */
 function manyFiles(root: string, count: number): string[] {
@@ -22,40 +22,61 @@ function manyFiles(root: string, count: number): string[] {
   return Object.keys(files).map((name) => join(root, name));
 }
 
-/** An app whose embedding calls and (slowed) commits are logged as they start and end; one of either may be made to fail. */
+/**
+ * An app whose embedding calls and commits are logged as they start and end; one of either may be made to fail.
+ * Each commit of group n is held until group n + 1 has been embedded (or failed to), or until no group is left to
+ * come: a commit slower than the next group's embedding, whatever this machine's pace, so the test sees whether the
+ * next group embeds during it and whether the group after that waits for it. `ingest` runs ingestFiles over it.
+ */
 async function loggingApp({ failCommit, failEmbed }: { failCommit?: number; failEmbed?: number } = {}) {
   const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40" });
   const embedder = await app.embedder();
   const events: string[] = [];
+  const inFlight = { embeds: 0, commits: 0 };
+  let lastFilePrepared = false;
   let embeds = 0;
   const embed = embedder.embed.bind(embedder);
   embedder.embed = async (texts, kind) => {
     const n = embeds++;
     events.push(`embed ${n}`);
-    if (n === failEmbed) throw new Error("model crashed");
-    const vectors = await embed(texts, kind);
-    events.push(`embedded ${n}`);
-    return vectors;
+    inFlight.embeds++;
+    try {
+      if (n === failEmbed) throw new Error("model crashed");
+      const vectors = await embed(texts, kind);
+      events.push(`embedded ${n}`);
+      return vectors;
+    } catch (error) {
+      events.push(`embedding ${n} failed`);
+      throw error;
+    } finally {
+      inFlight.embeds--;
+    }
   };
   let commits = 0;
   const replace = app.store.replaceSources.bind(app.store);
   app.store.replaceSources = async (sources, rows, dimensions) => {
     const n = commits++;
     events.push(`commit ${n}`);
-    // Long enough that the next group's embedding starts before it ends.
-    await Bun.sleep(300);
-    if (n === failCommit) throw new Error("disk full");
-    await replace(sources, rows, dimensions);
-    events.push(`committed ${n}`);
+    inFlight.commits++;
+    try {
+      const next = [`embedded ${n + 1}`, `embedding ${n + 1} failed`];
+      await waitFor(() => lastFilePrepared || events.some((e) => next.includes(e)), 60_000, `group ${n + 1}'s embedding, or the end of the files`);
+      if (n === failCommit) throw new Error("disk full");
+      await replace(sources, rows, dimensions);
+      events.push(`committed ${n}`);
+    } finally {
+      inFlight.commits--;
+    }
   };
-  return { app, root, events };
+  const ingest = (paths: string[]) => ingestFiles(app, paths, (event) => void (event.kind === "chunks" && event.path === paths.at(-1) && (lastFilePrepared = true)));
+  return { app, root, events, inFlight, ingest };
 }
 
 describe("the ingest pipeline", () => {
   test("commits a group while the next one embeds, one commit at a time, in order", async () => {
-    const { app, root, events } = await loggingApp();
+    const { app, root, events, ingest } = await loggingApp();
     const paths = manyFiles(root, 60);
-    const report = await ingestFiles(app, paths);
+    const report = await ingest(paths);
     expect(report.errors).toEqual([]);
     expect(report.results.map((r) => r.source)).toEqual(paths);
     const chunks = report.results.reduce((n, r) => n + r.chunkCount, 0);
@@ -74,26 +95,24 @@ describe("the ingest pipeline", () => {
   });
 
   test("a group whose embedding fails still waits for the commit before it, and the ingest returns after the last commit", async () => {
-    const { app, root, events } = await loggingApp({ failEmbed: 1 });
+    const { app, root, events, inFlight, ingest } = await loggingApp({ failEmbed: 1 });
     const paths = manyFiles(root, 60);
-    const report = await ingestFiles(app, paths);
-    const returned = events.length;
+    const report = await ingest(paths);
+    // Nothing was still being embedded or written when the ingest returned.
+    expect(inFlight).toEqual({ embeds: 0, commits: 0 });
     const failed = report.errors.map((e) => e.source);
     expect(failed.length).toBeGreaterThan(0);
     for (const e of report.errors) expect(e.error).toContain("model crashed");
     expect([...failed, ...report.results.map((r) => r.source)].sort()).toEqual(paths);
     const commits = events.filter((e) => e.startsWith("commit"));
     expect(commits).toEqual(commits.map((_, i) => (i % 2 === 0 ? `commit ${i / 2}` : `committed ${(i - 1) / 2}`)));
-    // Nothing was still being written when ingestFiles returned.
-    await Bun.sleep(500);
-    expect(events.length).toBe(returned);
     expect(await app.store.countRows()).toBe(report.results.reduce((n, r) => n + r.chunkCount, 0));
   });
 
   test("a group whose commit fails is reported file by file, and the groups after it land", async () => {
-    const { app, root } = await loggingApp({ failCommit: 0 });
+    const { app, root, ingest } = await loggingApp({ failCommit: 0 });
     const paths = manyFiles(root, 40);
-    const report = await ingestFiles(app, paths);
+    const report = await ingest(paths);
     const failed = report.errors.map((e) => e.source);
     expect(failed.length).toBeGreaterThan(0);
     for (const e of report.errors) expect(e.error).toContain("disk full");

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { testApp, writeTree } from "../helpers.ts";
-import { call, connectInMemory, errorText } from "../mcp/mcp-client.ts";
+import { call, connectInMemory, errorText, syncEnded } from "../mcp/mcp-client.ts";
 
 const TAXONOMY = `
 [facets.kind]
@@ -24,12 +24,7 @@ async function synced(withTaxonomy: boolean) {
   writeTree(root, withTaxonomy ? { ...FILES, ".minirag/classify.toml": TAXONOMY } : FILES);
   const client = await connectInMemory({ app });
   const { jobId } = (await call(client, "sync_start")).structuredContent as { jobId: string };
-  let status: Record<string, any> = {};
-  while (!["succeeded", "failed"].includes(status.state)) {
-    await Bun.sleep(20);
-    status = (await call(client, "sync_status", { jobId })).structuredContent!;
-  }
-  return { client, root, sync: status };
+  return { client, root, sync: await syncEnded((name, args) => call(client, name, args), jobId) };
 }
 
 describe("labels over MCP", () => {

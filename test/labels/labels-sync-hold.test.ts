@@ -8,6 +8,7 @@ import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { useScorerFactory, type ScorerFactory } from "../../src/labels/labeller.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
+import { fakeClock } from "../fake-clock.ts";
 import { tempDir, testApp, writeTree } from "../helpers.ts";
 
 const modelFile = join(tempDir("minirag-scripted-"), "model.gguf");
@@ -27,18 +28,25 @@ test("a sync that labels new files and then re-labels old ones loads the model o
 
   let loads = 0;
   let released = 0;
+  const clock = fakeClock();
   const scripted: ScorerFactory = async () => {
     loads++;
     return {
       logits: async () => {
         // A document's answer takes a while, as a real model's does: longer than the idle release.
-        await Bun.sleep(5);
+        clock.advance(10);
         return [2, 1];
       },
       release: async () => void released++,
     };
   };
-  useScorerFactory(ctx.app, scripted, 1);
+  useScorerFactory(ctx.app, scripted, { idleMs: 1, clock });
+  // So does each commit, between one batch's labels and the next document's: an idle release armed then would come due.
+  const commit = ctx.app.store.replaceSources.bind(ctx.app.store);
+  ctx.app.store.replaceSources = async (...args) => {
+    clock.advance(10);
+    return commit(...args);
+  };
   writeTree(ctx.root, { "c.md": "# C\n\nNew minutes." });
   const report = await runSync(ctx.app);
   expect(report.counts).toMatchObject({ ingested: 1, relabelled: 2 });

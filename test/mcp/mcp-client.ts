@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { ToolContext } from "../../src/mcp/context.ts";
 import { createServer } from "../../src/mcp/server.ts";
+import { waitFor } from "../helpers.ts";
 
 export async function connectInMemory(ctx: ToolContext, append?: string): Promise<Client> {
   const server = createServer(ctx, append);
@@ -28,4 +29,16 @@ export async function call(client: Client, name: string, args: Record<string, un
 export function errorText(result: ToolCall): string {
   if (!result.isError) throw new Error(`expected an error, got ${JSON.stringify(result.structuredContent)}`);
   return result.content[0]!.text;
+}
+
+/** Polls sync_status (through any client's tool call) until the job has ended; returns its last status. */
+export async function syncEnded(callTool: (name: string, args: Record<string, unknown>) => Promise<{ structuredContent?: Record<string, any> }>, jobId: string, timeoutMs = 60_000): Promise<Record<string, any>> {
+  return waitFor(
+    async () => {
+      const status = (await callTool("sync_status", { jobId })).structuredContent;
+      return status && ["succeeded", "failed"].includes(status.state) ? status : null;
+    },
+    timeoutMs,
+    `sync job ${jobId} to end`,
+  );
 }

@@ -5,21 +5,13 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../../src/app.ts";
 import { testApp, writeTree } from "../helpers.ts";
-import { call, connectInMemory, errorText } from "./mcp-client.ts";
+import { call, connectInMemory, errorText, syncEnded } from "./mcp-client.ts";
 
 let client: Client;
 let app: App;
 let root: string;
 
-async function waitForSync(jobId: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 600; i++) {
-    const r = await call(client, "sync_status", { jobId });
-    const state = r.structuredContent!.state;
-    if (state === "succeeded" || state === "failed") return r.structuredContent!;
-    await Bun.sleep(20);
-  }
-  throw new Error("sync did not finish");
-}
+const waitForSync = (jobId: string) => syncEnded((name, args) => call(client, name, args), jobId);
 
 beforeAll(async () => {
   ({ app, root } = await testApp());

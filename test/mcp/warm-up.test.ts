@@ -18,7 +18,8 @@ import { ingestFileTool } from "../../src/mcp/tools/ingest-file.ts";
 import type { ToolExtra } from "../../src/mcp/define-tool.ts";
 import type { SyncJobs } from "../../src/sync/sync-jobs.ts";
 import { WARM_UP_DELAY_MS, searchRewarmer, warmUpTrigger } from "../../src/mcp/warm-up.ts";
-import { MAIN, TINY_MODEL, runCli, tempDir, testApp, writeTree } from "../helpers.ts";
+import { fakeClock } from "../fake-clock.ts";
+import { MAIN, TINY_MODEL, runCli, tempDir, testApp, waitFor, writeTree } from "../helpers.ts";
 
 const MODEL_STEPS = ["onnxruntime loaded", "tokenizer built", "model ready"];
 
@@ -32,67 +33,71 @@ function env(modelName: string): Record<string, string> {
 
 /**
  * Runs the server over a raw pipe: initialize, initialized, tools/list; then
- * waits for the trace step `until` (at most 60 s) or `waitMs`, then `thenMs`
- * more, and closes.
+ * waits for the trace step `until` (at most 60 s) and closes.
  * Returns the trace steps in order.
  */
-async function serve(environment: Record<string, string>, wait: { until?: string; waitMs?: number; thenMs?: number }): Promise<{ steps: string[]; stderr: string; tools: number }> {
+async function serve(environment: Record<string, string>, until: string): Promise<{ steps: string[]; stderr: string; tools: number }> {
   const proc = Bun.spawn([process.execPath, MAIN], { env: environment, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   const send = (message: object) => {
     proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
     proc.stdin.flush();
   };
   let stderr = "";
-  let seen = () => {};
-  const untilSeen = new Promise<void>((resolve) => (seen = resolve));
-  // Read to the end, so steps logged after `until` (during thenMs) are kept.
+  // Read to the end, so steps logged while the server closes are kept.
   const reading = (async () => {
-    for await (const chunk of proc.stderr) {
-      stderr += new TextDecoder().decode(chunk);
-      if (wait.until && stderr.includes(` ${wait.until}\n`)) seen();
-    }
+    for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk);
   })();
   const stdout = new Response(proc.stdout).text();
   send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
   send({ method: "notifications/initialized" });
   send({ id: 2, method: "tools/list", params: {} });
-  await Promise.race([wait.until ? untilSeen : Bun.sleep(wait.waitMs ?? 0), Bun.sleep(60_000)]);
-  await Bun.sleep(wait.thenMs ?? 0);
-  proc.stdin.end();
-  await proc.exited;
-  await reading;
+  try {
+    await waitFor(() => stderr.includes(` ${until}\n`), 60_000, `the trace step "${until}"`);
+  } finally {
+    proc.stdin.end();
+    await proc.exited;
+    await reading;
+  }
   const list = (await stdout).split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2);
   const steps = [...stderr.matchAll(/^startup [\d.]+ (.+)$/gm)].map((m) => m[1]!);
   return { steps, stderr, tools: list?.result?.tools?.length ?? 0 };
 }
 
 describe("when the load starts", () => {
-  test("a tools/list still being answered holds the start past the delay after initialized; its answer starts it", async () => {
+  test("a tools/list still being answered holds the start past the delay after initialized; its answer starts it", () => {
+    const clock = fakeClock();
     let starts = 0;
-    const trigger = warmUpTrigger(() => starts++);
+    const trigger = warmUpTrigger(() => starts++, clock);
     trigger.initialized();
     trigger.listing();
-    await Bun.sleep(WARM_UP_DELAY_MS + 100);
+    clock.advance(10 * WARM_UP_DELAY_MS);
     expect(starts).toBe(0);
     trigger.ready();
-    await Bun.sleep(10);
+    // Not inside the answer's own turn: once it is written.
+    expect(starts).toBe(0);
+    clock.advance(0);
     expect(starts).toBe(1);
   });
 
-  test("with no tools/list the delay after initialized starts it, once", async () => {
+  test("with no tools/list the delay after initialized starts it, once", () => {
+    const clock = fakeClock();
     let starts = 0;
-    const trigger = warmUpTrigger(() => starts++);
+    const trigger = warmUpTrigger(() => starts++, clock);
     trigger.initialized();
-    await Bun.sleep(WARM_UP_DELAY_MS + 100);
+    clock.advance(WARM_UP_DELAY_MS - 1);
+    expect(starts).toBe(0);
+    clock.advance(1);
+    expect(starts).toBe(1);
     trigger.ready();
-    await Bun.sleep(10);
+    trigger.initialized();
+    clock.advance(10 * WARM_UP_DELAY_MS);
     expect(starts).toBe(1);
   });
 });
 
 describe("loading the model in the background", () => {
   test("starts after tools/list is answered and finishes without any query", async () => {
-    const { steps, tools } = await serve(env(TINY_MODEL), { until: "model warmed up" });
+    const { steps, tools } = await serve(env(TINY_MODEL), "model warmed up");
     expect(tools).toBe(12);
     expect(steps).toContain("tools/list");
     expect(steps).toContain("model warmed up");
@@ -102,7 +107,7 @@ describe("loading the model in the background", () => {
   test("opens an existing index beside the model and loads its search structures, then asks one question of its own, before any query", async () => {
     const environment = env(TINY_MODEL);
     expect(runCli(["sync"], { env: environment }).exitCode).toBe(0);
-    const { steps } = await serve(environment, { until: "query warmed up" });
+    const { steps } = await serve(environment, "warm-up ended");
     expect(steps).toContain("index opened");
     expect(steps.indexOf("index opened")).toBeGreaterThan(steps.indexOf("tools/list"));
     expect(steps.indexOf("search warmed up")).toBeGreaterThan(steps.indexOf("index opened"));
@@ -111,14 +116,13 @@ describe("loading the model in the background", () => {
   });
 
   test("without an index there is nothing to warm but the model", async () => {
-    // Past the model's load, long enough for anything after it to show.
-    const { steps } = await serve(env(TINY_MODEL), { until: "model warmed up", thenMs: 1000 });
+    const { steps } = await serve(env(TINY_MODEL), "warm-up ended");
     expect(steps).toContain("model warmed up");
     expect(steps.filter((s) => s.startsWith("index") || s.startsWith("search") || s.startsWith("query"))).toEqual([]);
   });
 
   test("does not start for a model that is not downloaded yet", async () => {
-    const { steps, stderr, tools } = await serve(env("sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"), { waitMs: 1500 });
+    const { steps, stderr, tools } = await serve(env("sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"), "warm-up ended");
     expect(tools).toBe(12);
     expect(steps).toContain("tools/list");
     expect(steps.filter((s) => s.startsWith("model warm"))).toEqual([]);
@@ -151,8 +155,7 @@ describe("after writes", () => {
     rewarm.start();
     expect(runs.length).toBe(1);
     runs[0]!();
-    await Bun.sleep(0);
-    expect(runs.length).toBe(2);
+    await waitFor(() => runs.length === 2, 10_000, "the one more load the calls during the first asked for");
     fail = true;
     runs[1]!();
     await rewarm.idle();
@@ -163,22 +166,23 @@ describe("after writes", () => {
   });
 
   test("soon() loads once writes pause: calls within the quiet time make one load, after the last of them", async () => {
+    const clock = fakeClock(0);
     const loads: number[] = [];
-    const began = performance.now();
-    const rewarm = searchRewarmer(async () => void loads.push(performance.now() - began), () => {}, 400);
+    const rewarm = searchRewarmer(async () => void loads.push(clock.now()), () => {}, 400, clock);
     rewarm.soon();
-    await Bun.sleep(50);
+    clock.advance(50);
     rewarm.soon();
-    await Bun.sleep(50);
-    const last = performance.now() - began;
+    clock.advance(50);
     rewarm.soon();
+    clock.advance(399);
     expect(loads).toEqual([]);
+    clock.advance(1);
     await rewarm.idle();
-    expect(loads.length).toBe(1);
-    expect(loads[0]!).toBeGreaterThanOrEqual(last + 400 - 1);
+    expect(loads).toEqual([500]);
     rewarm.soon();
+    clock.advance(400);
     await rewarm.idle();
-    expect(loads.length).toBe(2);
+    expect(loads).toEqual([500, 900]);
   });
 
   test("ingest_file and delete_file leave the new version's look-alike signatures built, or building, before any query", async () => {
@@ -243,10 +247,9 @@ describe("after writes", () => {
     for (const files of [{}, { "b.md": "# B\n\nThe relay listens on port 9000 and never retries." }] as Record<string, string>[]) {
       writeTree(root, files);
       const job = jobs.start();
-      while (job.state === "pending" || job.state === "running") await Bun.sleep(20);
+      await waitFor(() => job.state !== "pending" && job.state !== "running", 60_000, "the sync job to end");
       const current = await signatureVersion((await app.store.open())!);
-      for (let i = 0; i < 500 && cachedSignatureVersion(app.config.dbPath) !== current; i++) await Bun.sleep(20);
-      expect(cachedSignatureVersion(app.config.dbPath)).toBe(current);
+      await waitFor(() => cachedSignatureVersion(app.config.dbPath) === current, 10_000, "the new version's signatures to be built, or building");
     }
   });
 });

@@ -2,13 +2,15 @@ import { describe, expect, test } from "bun:test";
 import { SyncJobs, type SyncJob } from "../../src/sync/sync-jobs.ts";
 import { failure, testApp, waitFor, writeTree } from "../helpers.ts";
 
-async function finished(jobs: SyncJobs, jobId: string): Promise<SyncJob> {
-  for (let i = 0; i < 600; i++) {
-    const job = jobs.status(jobId);
-    if (job.state === "succeeded" || job.state === "failed") return job;
-    await Bun.sleep(20);
-  }
-  throw new Error("the job did not finish");
+function finished(jobs: SyncJobs, jobId: string): Promise<SyncJob> {
+  return waitFor(
+    () => {
+      const job = jobs.status(jobId);
+      return job.state === "succeeded" || job.state === "failed" ? job : null;
+    },
+    60_000,
+    `sync job ${jobId} to end`,
+  );
 }
 
 describe("sync jobs", () => {

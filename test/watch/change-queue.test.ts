@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ChangeQueue, HOT_INTERVAL_MS, MAX_WAIT_MS, QUIET_MS } from "../../src/watch/change-queue.ts";
-import { fakeClock } from "./fake-clock.ts";
+import { fakeClock } from "../fake-clock.ts";
 
 /** A queue whose due calls take at once, recording each batch with the time it was taken. */
 function harness() {

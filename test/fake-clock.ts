@@ -1,5 +1,5 @@
-/** A clock the test moves by hand: timers fire in time order as advance() passes them. */
-import type { Clock } from "../../src/watch/clock.ts";
+/** A clock the test moves by hand (src/clock.ts): timers fire in time order as advance() passes them. */
+import type { Clock } from "../src/clock.ts";
 
 export interface FakeClock extends Clock {
   /** Moves time forward by ms, firing every timer that comes due on the way. */
@@ -14,6 +14,7 @@ export function fakeClock(start = 1_000_000): FakeClock {
   const timers = new Map<number, { at: number; fn: () => void }>();
   return {
     now: () => now,
+    // Whether a timer would keep a process alive means nothing to a clock that only moves when told to.
     after(ms, fn) {
       const id = seq++;
       timers.set(id, { at: now + Math.max(0, ms), fn });
