@@ -1,12 +1,13 @@
 /**
  * The quality part of the benchmark report: the model banner, our table by
  * set, weight and half, the peers beside us, all of scifact against
- * published figures, and the quality targets.
+ * published figures, the navigation-page questions, and the quality targets.
  */
 import type { PeerQuality } from "./peers/peer-quality.ts";
 import { BEIR_SCIFACT_DOCS, BEIR_SCIFACT_REFERENCES, type BeirFigures } from "./sections/beir-scifact.ts";
 import type { QualityFigures } from "./sections/quality-section.ts";
 import type { HalfScores, QualityRow, Scores } from "./sections/quality.ts";
+import { renderNavigation } from "./report-navigation.ts";
 import { markdownTable as table } from "./lib/markdown-table.ts";
 import { fmt } from "./lib/stats.ts";
 
@@ -101,7 +102,7 @@ function renderBeir(beir: BeirFigures): string[] {
 
 /** Every section this run measured. */
 export function renderQuality(q: QualityFigures): string[] {
-  return [...renderOurs(q), ...renderPeers(q), ...(q.beir ? renderBeir(q.beir) : [])];
+  return [...renderOurs(q), ...renderPeers(q), ...(q.beir ? renderBeir(q.beir) : []), ...(q.navigation ? renderNavigation(q.navigation) : [])];
 }
 
 /** Whether ours is the best on a set, in each half (nDCG@10 at least each peer's: at a perfect 1.000 nobody can be ahead). */
@@ -143,7 +144,7 @@ export function qualityTargets(q: QualityFigures): Target[] {
   return [...targets, ...peerTargets(q), ...beirTargets(q.beir)];
 }
 
-/** The report of `bun run bench --quality` (or --beir): the quality sections this run measured and their targets. */
+/** The report of `bun run bench --quality` (or --beir, --navigation): the quality sections this run measured and their targets. */
 export function renderQualityReport(figures: QualityFigures, minutes: number): string {
   const verdict = (ok: boolean | null) => (ok === null ? "not measured" : ok ? "met" : "NOT met");
   const out = [`# minirag-mcp retrieval quality${figures.quick ? " (--quick)" : ""}`, `${new Date().toISOString().slice(0, 10)}. Took ${fmt(minutes)} min.`];

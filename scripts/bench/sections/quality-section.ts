@@ -1,13 +1,14 @@
 /**
  * The whole quality section: the model chosen, every set indexed and asked by
  * us and (unless left out) by the peers with the same model files, and in
- * full runs all of scifact (BEIR's setting).
+ * full runs all of scifact (BEIR's setting) and the navigation-page questions.
  */
 import { FULL, QUICK, qualitySets } from "../lib/quality-sets.ts";
 import type { QualityBanner } from "../report-quality.ts";
 import { benchPeerQuality, type PeerQuality } from "../peers/peer-quality.ts";
 import { PEERS } from "../peers/peers.ts";
 import { benchBeirScifact, type BeirFigures } from "./beir-scifact.ts";
+import { benchNavigation, type NavigationFigures } from "./navigation.ts";
 import { benchQuality, modelFingerprint, qualityModel, type QualityRow } from "./quality.ts";
 
 export interface QualityOptions {
@@ -18,6 +19,8 @@ export interface QualityOptions {
   peers: boolean;
   /** All 5,183 scifact abstracts. */
   beir: boolean;
+  /** Table-of-contents pages against content pages (navigation-judgments.json). */
+  navigation: boolean;
 }
 
 export interface QualityFigures {
@@ -28,6 +31,7 @@ export interface QualityFigures {
   chunks: Record<string, number>;
   peers: PeerQuality[];
   beir?: BeirFigures;
+  navigation?: NavigationFigures;
 }
 
 export async function runQualitySection(options: QualityOptions, log: (line: string) => void): Promise<QualityFigures> {
@@ -39,6 +43,7 @@ export async function runQualitySection(options: QualityOptions, log: (line: str
   // The peers' vector and hybrid rankings mean nothing with random weights, and they have no keyword-only mode.
   if (options.peers && options.sets && model.real) for (const peer of PEERS) peers.push(await benchPeerQuality(peer, sets, model.dir, log));
   const beir = options.beir ? await benchBeirScifact(model, log) : undefined;
+  const navigation = options.navigation ? await benchNavigation(model, log) : undefined;
   return {
     quick: options.quick,
     rows: ours.rows,
@@ -46,5 +51,6 @@ export async function runQualitySection(options: QualityOptions, log: (line: str
     chunks: ours.chunks,
     peers,
     ...(beir && { beir }),
+    ...(navigation && { navigation }),
   };
 }
