@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { cpus } from "node:os";
 import { extname, join, relative } from "node:path";
 import { CORPUS } from "./lib/datasets.ts";
+import { markdownTable as table } from "./lib/markdown-table.ts";
 import { peakRss, RESULTS, timedRun } from "./lib/setup.ts";
 
 interface Expectation {
@@ -119,9 +120,6 @@ interface ChildReport {
 
 const pct = (n: number, d: number) => (d === 0 ? "–" : `${n}/${d} (${((100 * n) / d).toFixed(1)}%)`);
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
-const table = (head: string[], rows: (string | number)[][]) =>
-  [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
-
 interface FormatRun {
   format: string;
   results: FileResult[];

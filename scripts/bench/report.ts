@@ -6,9 +6,10 @@ import type { LatencyRow } from "./sections/latency.ts";
 import { memoryTargets, type MemoryRun } from "./sections/memory.ts";
 import type { ScaleStep } from "./scale-ingest.ts";
 import type { SpeedModel } from "./lib/setup.ts";
-import type { QualityRow, Scores } from "./sections/quality.ts";
-import { qualityTargets, renderQuality, type QualityBanner } from "./report-quality.ts";
+import type { QualityFigures } from "./sections/quality-section.ts";
+import { qualityTargets, renderQuality } from "./report-quality.ts";
 import { renderStartup, startupTargetRows, type StartupFigures } from "./sections/startup.ts";
+import { markdownTable as table } from "./lib/markdown-table.ts";
 import { fmt, mib } from "./lib/stats.ts";
 
 export interface ReportInput {
@@ -20,16 +21,10 @@ export interface ReportInput {
   ingest: IngestFigures;
   latency: LatencyRow[];
   startup: StartupFigures;
-  quality: QualityRow[];
-  qualityModel: QualityBanner;
-  /** Keyword search alone over all of scifact (full runs only). */
-  scifactBm25?: Scores;
+  quality: QualityFigures;
   peers: PeerFigures[];
   minutes: number;
 }
-
-const table = (head: string[], rows: (string | number)[][]) =>
-  [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
 
 /** Each ingest run's main-thread and other CPU as shares of the model threads' (sections/ingest.ts cpuRuns). */
 function cpuShares(ingest: IngestFigures): string {
@@ -80,7 +75,7 @@ export function renderReport(r: ReportInput): string {
 
   out.push(...renderStartup(r.startup));
 
-  out.push(...renderQuality(r.quality, r.qualityModel, r.scifactBm25));
+  out.push(...renderQuality(r.quality));
 
   if (r.withPeers) {
     out.push("## Peers (same files, same model files, same run)");
@@ -108,7 +103,6 @@ export function renderReport(r: ReportInput): string {
   const h100 = lat(100000, "hybrid");
   const h1m = lat(1000000, "hybrid");
   const linear = r.scale.length > 1 ? r.scale.at(-1)!.embeddedPerSecond / r.scale[0]!.embeddedPerSecond : null;
-  const sci = r.scifactBm25;
   out.push(
     table(
       ["target", "measured", "verdict"],
@@ -125,7 +119,6 @@ export function renderReport(r: ReportInput): string {
         target("hybrid p50 over MCP stdio at 1M chunks <= 50 ms", h1m ? `${fmt(h1m.p50)} ms` : "n/a", h1m ? h1m.p50 <= 50 : null),
         ...startupTargetRows(r.startup),
         ...memoryTargets(r.memory).map(([name, value, ok]) => target(name, value, ok)),
-        target("BM25 nDCG@10 on all of scifact >= 0.665", sci ? fmt(sci.ndcg10, 3) : "n/a", sci ? sci.ndcg10 >= 0.665 : null),
         ...qualityTargets(r.quality).map(([name, value, ok]) => target(name, value, ok)),
       ],
     ),

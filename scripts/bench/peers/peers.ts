@@ -1,8 +1,8 @@
 /**
  * The peers, installed by this script into bench-results/peers and fed the
  * same model files as ours offline (the bench's speed model):
- *  - mcp-local-rag (npm), run under Bun (it asks for Node >= 22), model in
- *    transformers.js's cache layout;
+ *  - mcp-local-rag (npm), run under Bun (it asks for Node >= 22), MODEL_NAME
+ *    set to a copy of the model folder in transformers.js's layout;
  *  - the reference Python minirag-mcp (PyPI) in a venv, model in fastembed's
  *    Hugging Face cache layout under the default model's pinned revision,
  *    with HF_HUB_OFFLINE=1.
@@ -35,16 +35,39 @@ export interface PeerFigures {
   serverRss?: number;
 }
 
-interface Peer {
+export interface Peer {
   name: string;
+  /** How the bench configures it with a model folder, as the quality report states it. */
+  setup: string;
   install(): Promise<void>;
   /** Model files placed where the peer looks for them; returns its environment. */
   env(modelDir: string, root: string, dbPath: string): Record<string, string>;
   ingest(root: string): string[];
   status: string[];
   server: string[];
-  queryArgs(query: string): Record<string, unknown>;
+  /** query_documents arguments for `limit` hits (the latency runs ask for 10, as an agent does; the quality runs for its maximum). */
+  queryArgs(query: string, limit?: number): Record<string, unknown>;
+  /** The source path of each hit of a query_documents result, in rank order. */
+  hitSources(result: ToolResult): string[];
 }
+
+/** The parts of an MCP tool result the peers answer with. */
+export interface ToolResult {
+  content?: unknown;
+  structuredContent?: unknown;
+  [key: string]: unknown;
+}
+
+/** A tool result's JSON: its structured content, else the JSON in its first text block. */
+function resultJson(result: ToolResult): unknown {
+  if (result.structuredContent) return result.structuredContent;
+  const first = (result.content as { type: string; text?: string }[] | undefined)?.find((c) => c.type === "text");
+  if (!first?.text) throw new Error(`query_documents returned no text: ${JSON.stringify(result).slice(0, 300)}`);
+  return JSON.parse(first.text);
+}
+
+/** The most hits either peer's query_documents returns (both cap at 100, as ours does). */
+export const PEER_MAX_HITS = 100;
 
 /**
  * Both peers' ONNX Runtime builds (onnxruntime-node and Python's 1.32) carry
@@ -99,6 +122,11 @@ const modelCache = (peer: string, modelDir: string) => join(RESULTS, "peers", `$
 const localRagDir = join(RESULTS, "peers", "mcp-local-rag");
 const localRag: Peer = {
   name: `mcp-local-rag ${LOCAL_RAG_VERSION}`,
+  setup:
+    "MODEL_NAME takes a Hugging Face id or a folder in transformers.js's layout (config.json, tokenizer files, onnx/model.onnx); the model folder as it is fails (no config.json). " +
+    "So the bench makes that layout once from the folder (model.onnx copied to onnx/, a config.json written for its XLM-R shape) and sets MODEL_NAME to it, with HF_HUB_OFFLINE=1. " +
+    "Its fixed embedding rule applies: mean pooling and L2 normalisation, no query or passage prefixes, inputs truncated at the tokenizer's 512 tokens; RAG_DTYPE unset (fp32, which loads that file as it is). " +
+    "Everything else at its defaults (semantic chunker, CHUNK_MIN_LENGTH 50, RAG_HYBRID_WEIGHT 0.6, no grouping or distance filter). Indexed by its CLI `ingest`, asked over MCP query_documents with limit 100.",
   async install() {
     if (existsSync(join(localRagDir, "node_modules/mcp-local-rag/dist/index.js"))) return;
     mkdirSync(localRagDir, { recursive: true });
@@ -114,18 +142,25 @@ const localRag: Peer = {
       for (const f of ["tokenizer.json", "tokenizer_config.json"]) cpSync(join(modelDir, f), join(dir, f));
       writeFileSync(join(dir, "config.json"), JSON.stringify(modelConfig(modelDir)));
     }
-    return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, MODEL_NAME: "bench/model", HF_HUB_OFFLINE: "1", ...ORT_TELEMETRY_OFF };
+    return { BASE_DIR: root, DB_PATH: dbPath, CACHE_DIR: cache, MODEL_NAME: dir, HF_HUB_OFFLINE: "1", ...ORT_TELEMETRY_OFF };
   },
   ingest: (root) => [process.execPath, join(localRagDir, "node_modules/mcp-local-rag/dist/index.js"), "ingest", root],
   status: [process.execPath, join(localRagDir, "node_modules/mcp-local-rag/dist/index.js"), "status"],
   server: [process.execPath, join(localRagDir, "node_modules/mcp-local-rag/dist/index.js")],
-  queryArgs: (query) => ({ query, limit: 10 }),
+  queryArgs: (query, limit = 10) => ({ query, limit }),
+  // A JSON array of hits, each with filePath (files) or source (ingest_data).
+  hitSources: (result) => (resultJson(result) as { filePath?: string; source?: string }[]).map((h) => h.filePath ?? h.source ?? ""),
 };
 
 const referenceDir = join(RESULTS, "peers", "minirag-mcp-python");
 const referenceExe = join(referenceDir, "venv", "bin", "minirag-mcp");
 const reference: Peer = {
   name: `minirag-mcp (Python) ${REFERENCE_VERSION}`,
+  setup:
+    "MODEL_NAME must be a fastembed registry id (a folder is refused: the embedder looks the name up in fastembed's list for its dimension), and multilingual-e5-small is not in that list. " +
+    "So the bench puts the model folder's files in CACHE_DIR as the snapshot of its default model (sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2, fastembed's Qdrant/paraphrase-multilingual-MiniLM-L12-v2-onnx-Q at the pinned revision), with HF_HUB_OFFLINE=1: " +
+    "the e5 weights and tokenizer, run by that registry entry's rule (mean pooling, L2 normalisation, no prefixes, truncation at the tokenizer_config's 512 tokens) " +
+    "and chunked at the reference's default CHUNK_TOKEN_BUDGET of 110 tokens (its ceiling is 128, the default model's length). RAG_HYBRID_WEIGHT 0.6 and the rest at defaults. Indexed by its CLI `sync`, asked over MCP query_documents with topK 100.",
   async install() {
     if (existsSync(referenceExe)) return;
     rmSync(referenceDir, { recursive: true, force: true });
@@ -149,7 +184,8 @@ const reference: Peer = {
   ingest: () => [referenceExe, "sync"],
   status: [referenceExe, "status", "--json"],
   server: [referenceExe],
-  queryArgs: (query) => ({ query, topK: 10 }),
+  queryArgs: (query, limit = 10) => ({ query, topK: limit }),
+  hitSources: (result) => (resultJson(result) as { results: { source: string }[] }).results.map((h) => h.source),
 };
 
 export const PEERS = [localRag, reference];

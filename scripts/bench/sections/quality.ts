@@ -2,14 +2,17 @@
  * Retrieval quality at the document level: nDCG@10, Recall@10 and MRR@10
  * through query_documents at hybrid weights 0 (vectors only), 0.6 (the
  * default) and 1 (keywords only), for each half of each question set. A chunk
- * ranking becomes a document ranking by each document's best chunk.
+ * ranking (the most hits the tool returns, 100) becomes a document ranking by
+ * each document's first hit; the peers' rankings are scored by the same rule
+ * (peers/peer-quality.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { createApp, type App } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
 import { runSync } from "../../../src/sync/run-sync.ts";
-import { queryDocuments } from "../../../src/search/query-documents.ts";
+import { chunkBudget } from "../../../src/config/chunk-budget.ts";
+import { MAX_TOP_K, queryDocuments } from "../../../src/search/query-documents.ts";
 import { mrrAt, ndcgAt, rankDocuments, recallAt } from "../lib/ir-metrics.ts";
 import type { RetrievalSet } from "../lib/datasets.ts";
 import { halfOf, type Half, type QualitySet } from "../lib/quality-sets.ts";
@@ -80,41 +83,52 @@ export const summarise = (per: QuestionScores[]): Scores => ({
   mrr10: mean(per.map((p) => p.mrr10)),
 });
 
-/** Every question of the set through query_documents at one weight; the scores of all questions and of each half. */
-export async function evaluate(app: App, set: QualitySet, weight: number): Promise<QualityRow> {
+export type HalfScores = Pick<QualityRow, "all" | "A" | "B">;
+
+/** Every question of the set ranked by `sourcesFor` (chunk sources in rank order); the scores of all questions and of each half. */
+export async function scoreSet(set: QualitySet, sourcesFor: (query: string) => Promise<string[]>): Promise<HalfScores> {
   const per: (QuestionScores & { half: Half })[] = [];
-  for (const q of set.queries) {
-    const results = (await queryDocuments(app, { query: q.text, topK: 100, hybridWeight: weight })).results;
+  for (const q of set.queries) per.push({ half: halfOf(q.id), ...scoreQuestion(set, q.id, await sourcesFor(q.text)) });
+  return { all: summarise(per), A: summarise(per.filter((p) => p.half === "A")), B: summarise(per.filter((p) => p.half === "B")) };
+}
+
+/** Every question of the set through query_documents at one weight. */
+export async function evaluate(app: App, set: QualitySet, weight: number): Promise<QualityRow> {
+  const scores = await scoreSet(set, async (query) => {
+    const results = (await queryDocuments(app, { query, topK: MAX_TOP_K, hybridWeight: weight })).results;
     // At w = 1 a hit only the vector side found scores 0 and trails the keyword hits: keyword only means without them.
-    const sources = results.filter((r) => weight < 1 || r.score > 0).map((r) => r.source);
-    per.push({ half: halfOf(q.id), ...scoreQuestion(set, q.id, sources) });
-  }
-  return { set: set.name, weight, all: summarise(per), A: summarise(per.filter((p) => p.half === "A")), B: summarise(per.filter((p) => p.half === "B")) };
+    return results.filter((r) => weight < 1 || r.score > 0).map((r) => r.source);
+  });
+  return { set: set.name, weight, ...scores };
 }
 
-/** The prefixes the embedder put before queries and passages, as the banner states them. */
-async function prefixesOf(app: App): Promise<string> {
+/** The prefixes the embedder put before queries and passages and the chunk size it was given, as the banner states them. */
+async function embeddingOf(app: App): Promise<{ prefixes: string; chunkTokens: number }> {
+  const embedder = await app.embedder();
+  const chunkTokens = chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength });
   // Optional: an embedder without model profiles applied no prefixes.
-  const { profile } = (await app.embedder()) as { profile?: { queryPrefix: string; passagePrefix: string } };
-  if (!profile || (!profile.queryPrefix && !profile.passagePrefix)) return "none";
-  return `${JSON.stringify(profile.queryPrefix)} before queries, ${JSON.stringify(profile.passagePrefix)} before passages`;
+  const { profile } = embedder as { profile?: { queryPrefix: string; passagePrefix: string } };
+  if (!profile || (!profile.queryPrefix && !profile.passagePrefix)) return { prefixes: "none", chunkTokens };
+  return { prefixes: `${JSON.stringify(profile.queryPrefix)} before queries, ${JSON.stringify(profile.passagePrefix)} before passages`, chunkTokens };
 }
 
-/** The quality rows for every set: each index built once, each set at every weight (only w = 1 without a real model). */
-export async function benchQuality(sets: QualitySet[], model: QualityModel, log: (line: string) => void): Promise<{ rows: QualityRow[]; prefixes: string }> {
+/** The quality rows for every set: each index built once, each set at every weight (only w = 1 without a real model); the chunks of each index. */
+export async function benchQuality(sets: QualitySet[], model: QualityModel, log: (line: string) => void): Promise<{ rows: QualityRow[]; embedding?: { prefixes: string; chunkTokens: number }; chunks: Record<string, number> }> {
   const rows: QualityRow[] = [];
-  let prefixes = "";
+  const chunks: Record<string, number> = {};
+  let embedding: { prefixes: string; chunkTokens: number } | undefined;
   let indexed: { key: string; app: App } | undefined;
   for (const set of sets) {
     if (indexed?.key !== set.indexKey) {
       log(`quality: indexing ${set.docs.length} ${set.indexKey} documents with ${model.name}`);
       indexed = { key: set.indexKey, app: await indexSet(set, model.dir) };
-      prefixes ||= await prefixesOf(indexed.app);
+      embedding ??= await embeddingOf(indexed.app);
+      chunks[set.indexKey] = await indexed.app.store.countRows();
     }
     for (const weight of model.real ? WEIGHTS : [1]) {
       log(`quality: ${set.name}, ${set.queries.length} questions, w = ${weight}`);
       rows.push(await evaluate(indexed.app, set, weight));
     }
   }
-  return { rows, prefixes };
+  return { rows, embedding, chunks };
 }

@@ -15,6 +15,7 @@
 import { join } from "node:path";
 import { openSession } from "../lib/mcp-driver.ts";
 import { corpusCopy, tempDir, timedRun, type SpeedModel } from "../lib/setup.ts";
+import { markdownTable as table } from "../lib/markdown-table.ts";
 import { fmt, median } from "../lib/stats.ts";
 
 export interface StartupFigures {
@@ -149,7 +150,6 @@ export function startupTargetRows(f: StartupFigures): string[][] {
   ];
 }
 
-const table = (head: string[], rows: string[][]) => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
 
 /** The report's start-up section: the figures beside their targets, then where the MCP cold start spends its time. */
 export function renderStartup(f: StartupFigures): string[] {
