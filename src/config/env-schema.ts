@@ -90,6 +90,8 @@ export const EnvConfig = z.object({
   /** Unset: derived from the model's trained length. The model's own limit is checked once it is known (chunk-budget.ts). */
   CHUNK_TOKEN_BUDGET: numberVar({ integer: true, min: 16, max: MAX_MODEL_LENGTH }).optional(),
   RAG_HYBRID_WEIGHT: numberVar({ integer: false, min: 0, max: 1 }).default(DEFAULT_HYBRID_WEIGHT),
+  /** Ours: how the two rankings are fused; rrf is the reference's rule (search/fusion.ts). */
+  RAG_FUSION: z.enum(["relative", "rrf"], { message: "must be relative or rrf" }).default("relative"),
   RAG_GROUPING: z.enum(["similar", "related"], { message: "must be similar or related" }).optional(),
   RAG_MAX_DISTANCE: numberVar({ integer: false, min: 0 }).optional(),
   RAG_MAX_FILES: numberVar({ integer: true, min: 1 }).optional(),

@@ -28,6 +28,8 @@ export interface Config {
   /** CHUNK_TOKEN_BUDGET; unset means "follow the model" (chunkBudget() resolves it once the model is known). */
   chunkTokenBudget?: number;
   hybridWeight: number;
+  /** relative: min-max normalised scores blended by the weight (ours); rrf: weighted reciprocal rank fusion (the reference's). */
+  fusion: "relative" | "rrf";
   grouping?: "similar" | "related";
   maxDistance?: number;
   maxFiles?: number;
@@ -108,6 +110,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     maxFileSize: e.MAX_FILE_SIZE,
     chunkTokenBudget: e.CHUNK_TOKEN_BUDGET,
     hybridWeight: e.RAG_HYBRID_WEIGHT,
+    fusion: e.RAG_FUSION,
     grouping: e.RAG_GROUPING,
     maxDistance: e.RAG_MAX_DISTANCE,
     maxFiles: e.RAG_MAX_FILES,

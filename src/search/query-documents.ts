@@ -1,5 +1,5 @@
 /**
- * query_documents: vector and BM25 candidates, fused by weighted RRF, then
+ * query_documents: vector and BM25 candidates, fused (fusion.ts), then
  * the distance, grouping, file and topK filters, then the enclosing sections
  * (parents) once each, and the cited documents (sources) in rank order.
  */
@@ -11,7 +11,7 @@ import type { ChunkStore, Hit, SectionChunk } from "../store/chunk-store.ts";
 import { lanceReason } from "../store/lost-fragments.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { scopeFilter } from "../scan/scope.ts";
-import { fuseRankings, hitKey, vectorOnly, type Fused } from "./fusion.ts";
+import { fuse, fuseRankings, hitKey, vectorOnly, type Fused } from "./fusion.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { keywordCoverage } from "./keyword-coverage.ts";
@@ -33,6 +33,8 @@ export interface QueryInput extends LabelFilterInput {
   scope?: string[];
   /** Overrides RAG_HYBRID_WEIGHT (for tests and benchmarks). */
   hybridWeight?: number;
+  /** Overrides RAG_FUSION (for benchmarks: both rules over one index in one run). */
+  fusion?: "relative" | "rrf";
 }
 
 /** With a classify.toml, each source also carries its labels and date. */
@@ -103,7 +105,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const fused: Fused<Candidate>[] = none
     ? fuseRankings([], keywordHits!, 1)
     : keywordHits
-      ? fuseRankings(vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits))
+      ? fuse(input.fusion ?? config.fusion, vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits))
       : vectorOnly(vectorHits);
   // A damaged index answers from the rest of it and says so first (store/readable-clone.ts).
   const modeNotice = [await store.damageNotice(), await keywordOnlyNotice(store, none, config.maxDistance !== undefined)].filter(Boolean).join(" ") || undefined;

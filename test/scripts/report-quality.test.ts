@@ -75,3 +75,25 @@ describe("all of scifact", () => {
     expect(qualityTargets(figures([])).filter(([name]) => name.startsWith("all of scifact")).map(([, , ok]) => ok)).toEqual([null, null, null]);
   });
 });
+
+describe("the rank-fusion baseline", () => {
+  const withBaseline = (baseline: HalfScores): QualityFigures => {
+    const f = figures([]);
+    return { ...f, rows: [...f.rows, { ...row("xquad-en", 0.6, baseline), fusion: "rrf" }] };
+  };
+
+  test("is printed as its own row and never stands in for our default hybrid", () => {
+    const report = renderQualityReport(withBaseline(scores(0.99, 0.99, 0.99)), 1);
+    expect(report).toContain("| xquad-en | baseline: rank fusion, RAG_FUSION=rrf (w = 0.6) | 10 (5 / 5) | 0.990 (0.990 / 0.990) |");
+    const hybrid = qualityTargets(withBaseline(scores(0.99, 0.99, 0.99))).find(([name]) => name.startsWith("xquad-en: hybrid >= vector only"))!;
+    expect(hybrid[1]).toBe("A 0.960 vs 0.950, B 0.980 vs 0.950");
+  });
+
+  test("relative fusion must be at least the baseline in both halves", () => {
+    const verdict = (baseline: HalfScores) => qualityTargets(withBaseline(baseline)).find(([name]) => name.startsWith("xquad-en: relative fusion >= rank fusion"))!;
+    expect(verdict(scores(0.95, 0.95, 0.95))).toEqual(["xquad-en: relative fusion >= rank fusion (nDCG@10, both halves)", "A 0.960 vs 0.950, B 0.980 vs 0.950", true]);
+    expect(verdict(scores(0.97, 0.97, 0.97))[2]).toBe(false);
+    // Without a baseline row (a run with the tiny model) there is no such target.
+    expect(qualityTargets(figures([])).some(([name]) => name.includes("relative fusion"))).toBe(false);
+  });
+});

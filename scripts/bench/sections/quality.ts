@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { createApp, type App } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
+import { DEFAULT_HYBRID_WEIGHT } from "../../../src/config/defaults.ts";
 import { runSync } from "../../../src/sync/run-sync.ts";
 import { chunkBudget } from "../../../src/config/chunk-budget.ts";
 import { MAX_TOP_K, queryDocuments } from "../../../src/search/query-documents.ts";
@@ -53,6 +54,8 @@ export interface Scores {
 export interface QualityRow {
   set: string;
   weight: number;
+  /** Set on the baseline row: the reference's rank fusion at the default weight, beside ours. */
+  fusion?: "rrf";
   all: Scores;
   A: Scores;
   B: Scores;
@@ -92,14 +95,14 @@ export async function scoreSet(set: QualitySet, sourcesFor: (query: string) => P
   return { all: summarise(per), A: summarise(per.filter((p) => p.half === "A")), B: summarise(per.filter((p) => p.half === "B")) };
 }
 
-/** Every question of the set through query_documents at one weight. */
-export async function evaluate(app: App, set: QualitySet, weight: number): Promise<QualityRow> {
+/** Every question of the set through query_documents at one weight (and, for the baseline row, the reference's fusion rule). */
+export async function evaluate(app: App, set: QualitySet, weight: number, fusion?: "rrf"): Promise<QualityRow> {
   const scores = await scoreSet(set, async (query) => {
-    const results = (await queryDocuments(app, { query, topK: MAX_TOP_K, hybridWeight: weight })).results;
+    const results = (await queryDocuments(app, { query, topK: MAX_TOP_K, hybridWeight: weight, fusion })).results;
     // At w = 1 a hit only the vector side found scores 0 and trails the keyword hits: keyword only means without them.
     return results.filter((r) => weight < 1 || r.score > 0).map((r) => r.source);
   });
-  return { set: set.name, weight, ...scores };
+  return { set: set.name, weight, ...(fusion && { fusion }), ...scores };
 }
 
 /** The prefixes the embedder put before queries and passages and the chunk size it was given, as the banner states them. */
@@ -128,6 +131,10 @@ export async function benchQuality(sets: QualitySet[], model: QualityModel, log:
     for (const weight of model.real ? WEIGHTS : [1]) {
       log(`quality: ${set.name}, ${set.queries.length} questions, w = ${weight}`);
       rows.push(await evaluate(indexed.app, set, weight));
+    }
+    if (model.real) {
+      log(`quality: ${set.name}, the baseline: rank fusion (RAG_FUSION=rrf) at w = ${DEFAULT_HYBRID_WEIGHT}`);
+      rows.push(await evaluate(indexed.app, set, DEFAULT_HYBRID_WEIGHT, "rrf"));
     }
   }
   return { rows, embedding, chunks };
