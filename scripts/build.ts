@@ -20,12 +20,12 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { computeListing } from "../src/mcp/tool-listing.ts";
+import { ENTRY_POINTS, EXTERNAL } from "./release/app-bundle.ts";
 import { archiveTarget, DIST, mib, writeChecksums } from "./release/archive.ts";
 import { installLancedb, installOnnxRuntime } from "./release/native-files.ts";
 import { installLlama } from "./release/llama-files.ts";
 import { exeName, hostTarget, pickTargets, type Target } from "./release/targets.ts";
 
-const root = resolve(import.meta.dir, "..");
 const { values } = parseArgs({ options: { target: { type: "string" }, release: { type: "boolean", default: false }, out: { type: "string" } } });
 const dist = values.out ? resolve(values.out) : DIST;
 let targets: Target[];
@@ -51,10 +51,7 @@ for (const target of targets) {
   mkdirSync(join(out, "lib"), { recursive: true });
   const exe = join(out, exeName(target));
   const result = await Bun.build({
-    // The conversion worker is its own entry point; src/convert/isolated-convert.ts starts it by its relative URL inside $bunfs.
-    // So is each OCR thread (src/ocr/tesseract-worker.ts, with the WASM core inlined), started by src/ocr/tesseract-client.ts,
-    // and the model thread (src/embed/embed-worker.ts), started by src/embed/model-thread.ts.
-    entrypoints: [join(root, "src/main.ts"), join(root, "src/convert/convert-worker.ts"), join(root, "src/ocr/tesseract-worker.ts"), join(root, "src/embed/embed-worker.ts")],
+    entrypoints: ENTRY_POINTS,
     // A .env or bunfig.toml in the user's folder must not reconfigure the installed binary.
     compile: { target: target.bunTarget, outfile: exe, autoloadDotenv: false, autoloadBunfig: false },
     define: { MINIRAG_BUILD_VERSION: JSON.stringify(pkg.version), MINIRAG_BUILD_TARGET: JSON.stringify(target.name), MINIRAG_TOOL_LISTING: toolListing },
@@ -66,8 +63,7 @@ for (const target of targets) {
     // Spawn to tools/list answered: 84-92 -> 56-61 ms (median of 12, alternating, quiet machine).
     splitting: true,
     format: "esm",
-    // Native addons are side-loaded from lib/, never embedded (embedded ones are extracted to TMPDIR).
-    external: ["@lancedb/lancedb-*", "*.node"],
+    external: EXTERNAL,
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
