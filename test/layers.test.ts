@@ -10,6 +10,8 @@ import { dirname, join, relative, resolve } from "node:path";
 
 const LAYERS: string[][] = [
   ["errors.ts", "log.ts", "version.ts", "bounded-memo.ts", "protobuf-fields.ts", "clock.ts", "library-shape.ts"],
+  // The writer uses the reader's wire-type constants.
+  ["protobuf-writer.ts"],
   ["config"],
   ["native"],
   ["store", "embed", "url", "ocr"],
