@@ -14,6 +14,7 @@ const LAYERS: string[][] = [
   ["protobuf-writer.ts"],
   ["config"],
   ["native"],
+  ["download"],
   ["store", "embed", "url", "ocr"],
   ["chunk"],
   ["convert", "title"],

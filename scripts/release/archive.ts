@@ -6,7 +6,7 @@
 import { linkSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { releaseName, type Target } from "./targets.ts";
-import { sha256File } from "../../src/embed/download.ts";
+import { sha256File } from "../../src/download/verified-download.ts";
 
 /** Where builds go unless --out says otherwise: dist/<target>/ and dist/release/. */
 export const DIST = resolve(import.meta.dir, "../../dist");
