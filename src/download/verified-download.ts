@@ -58,32 +58,46 @@ export async function downloadVerified(file: VerifiedFile, log?: (line: string) 
 /**
  * One downloader per file across processes: a kernel lock on `<target>.lock`
  * (native/file-lock.ts), so two processes never append to one `.part` and
- * spoil each other's checksum. A dead holder's lock is released by the
- * kernel; a live one that stops making progress (a suspended terminal sync)
- * is waited for until its `.part` has not grown for stallMs, then this
- * download fails with an error rather than hang. Null where the file system
- * has no locks: the download then runs unlocked, as before.
+ * spoil each other's checksum.
  */
-async function holdDownloadLock(file: VerifiedFile, path: string, stallMs: number, log?: (line: string) => void): Promise<HeldFileLock | null> {
+function holdDownloadLock(file: VerifiedFile, path: string, stallMs: number, log?: (line: string) => void): Promise<HeldFileLock | null> {
+  const part = `${file.target}.part`;
+  return holdLockWhileProgressing(path, { doing: `downloading ${file.name}`, progress: () => (existsSync(part) ? statSync(part).size : -1), stallMs, log });
+}
+
+/**
+ * Takes a kernel lock on `path`, waiting while another process holds it. A
+ * dead holder's lock is released by the kernel; a live one that stops making
+ * progress (a suspended terminal sync), as `progress` measures it, is waited
+ * for until that number has not changed for stallMs, then this fails with an
+ * error rather than hang. Null where the file system has no locks: the work
+ * then runs unlocked, as before.
+ */
+export async function holdLockWhileProgressing(
+  path: string,
+  options: { doing: string; progress: () => number; stallMs?: number; log?: (line: string) => void },
+): Promise<HeldFileLock | null> {
+  const { doing, progress, stallMs = HOLDER_STALL_MS, log } = options;
   let told = false;
-  let size = -1;
-  let grewAt = Date.now();
+  let seen = Number.NaN;
+  let changedAt = Date.now();
   for (;;) {
     const result = tryLockFile(path);
     if (result.kind === "held") return result.lock;
     if (result.kind === "error") return null;
-    if (!told) log?.(`another process is downloading ${file.name}; waiting for it to finish`);
+    if (!told) log?.(`another process is ${doing}; waiting for it to finish`);
     told = true;
-    const now = existsSync(`${file.target}.part`) ? statSync(`${file.target}.part`).size : -1;
-    if (now !== size) [size, grewAt] = [now, Date.now()];
-    if (Date.now() - grewAt > stallMs) {
-      throw new Error(`another process has been downloading ${file.name} into ${file.target}.part without progress for ${Math.round(stallMs / 1000)} s (is it suspended?); stop it or let it finish, then retry`);
+    const now = progress();
+    if (now !== seen) [seen, changedAt] = [now, Date.now()];
+    if (Date.now() - changedAt > stallMs) {
+      throw new Error(`another process has been ${doing} without progress for ${Math.round(stallMs / 1000)} s (is it suspended?); stop it or let it finish, then retry`);
     }
     await Bun.sleep(LOCK_POLL_MS);
   }
 }
 
-function removeLockFile(path: string): void {
+/** Removes a lock file once what it guarded is in place (nobody takes it again: callers look for the result first). */
+export function removeLockFile(path: string): void {
   try {
     rmSync(path, { force: true });
     // Windows keeps the holder's details beside the lock (native/file-lock.ts).
