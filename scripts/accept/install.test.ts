@@ -28,6 +28,8 @@ let OFFLINE = "";
 const VERSION = pkg.version;
 const TARGET = hostTarget();
 const ADDON = `minirag-mcp-${VERSION}-${TARGET}-llama.tar.gz`;
+/** The archive install.sh downloads: the .tar.xz where xz is installed, as on the machines this runs on, else the .tar.gz. */
+const downloaded = () => (Bun.which("xz") ? ARCHIVE.replace(/\.tar\.gz$/, ".tar.xz") : ARCHIVE);
 
 /** A documents folder whose one facet only the model answers, with a tiny GGUF the test writes. */
 function modelCorpus(): string {
@@ -51,7 +53,7 @@ describe("install.sh against a local release server", () => {
     const home = newHome();
     const r = await run(["sh", "install.sh"], { ...home, MINIRAG_DOWNLOAD_URL: `${base}/tampered` });
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`checksum mismatch for ${ARCHIVE}`);
+    expect(r.err).toContain(`checksum mismatch for ${downloaded()}`);
     expect(existsSync(join(home.HOME, ".local/share/minirag-mcp", VERSION))).toBe(false);
     expect(existsSync(join(home.HOME, ".local/bin/minirag-mcp"))).toBe(false);
   });
@@ -62,7 +64,7 @@ describe("install.sh against a local release server", () => {
     const r = await run(["sh", "-c", `curl -fsSL ${base}/install.sh | sh`], { ...home, MINIRAG_DOWNLOAD_URL: `${base}/release` }, home.HOME);
     expect(r.err).not.toContain("error");
     expect(r.code).toBe(0);
-    expect(r.out).toContain(`checksum ok: ${ARCHIVE}`);
+    expect(r.out).toContain(`checksum ok: ${downloaded()}`);
     expect(r.out).toContain(`${join(home.HOME, ".local/bin")} is not on your PATH`);
     expect(r.out).toContain(`the command is:\n  ${link}\n`);
     const installed = join(home.HOME, ".local/share/minirag-mcp", VERSION);
@@ -89,11 +91,11 @@ describe("install.sh against a local release server", () => {
   }, 120_000);
 
   test("running it again downloads nothing and says the version is installed", async () => {
-    const before = f.requests.filter((p) => p.endsWith(ARCHIVE)).length;
+    const before = f.requests.filter((p) => p.endsWith(downloaded())).length;
     const r = await run(["sh", "install.sh", "--version", VERSION, "--no-status"], { ...home, MINIRAG_DOWNLOAD_URL: `${base}/release` });
     expect(r.code).toBe(0);
     expect(r.out).toContain(`minirag-mcp ${VERSION} (${TARGET}) is already installed`);
-    expect(f.requests.filter((p) => p.endsWith(ARCHIVE)).length).toBe(before);
+    expect(f.requests.filter((p) => p.endsWith(downloaded())).length).toBe(before);
   });
 
   test("the installed binary, through its symlink, serves a real MCP client: initialize, sync_start, query_documents", async () => {
