@@ -62,22 +62,22 @@ export async function downloadVerified(file: VerifiedFile, log?: (line: string) 
  */
 function holdDownloadLock(file: VerifiedFile, path: string, stallMs: number, log?: (line: string) => void): Promise<HeldFileLock | null> {
   const part = `${file.target}.part`;
-  return holdLockWhileProgressing(path, { doing: `downloading ${file.name}`, progress: () => (existsSync(part) ? statSync(part).size : -1), stallMs, log });
+  return holdLockWhileProgressing(path, { doing: `downloading ${file.name}`, into: part, progress: () => (existsSync(part) ? statSync(part).size : -1), stallMs, log });
 }
 
 /**
  * Takes a kernel lock on `path`, waiting while another process holds it. A
  * dead holder's lock is released by the kernel; a live one that stops making
- * progress (a suspended terminal sync), as `progress` measures it, is waited
+ * progress (a suspended terminal sync), as `progress` measures it in `into`, is waited
  * for until that number has not changed for stallMs, then this fails with an
  * error rather than hang. Null where the file system has no locks: the work
  * then runs unlocked, as before.
  */
 export async function holdLockWhileProgressing(
   path: string,
-  options: { doing: string; progress: () => number; stallMs?: number; log?: (line: string) => void },
+  options: { doing: string; into?: string; progress: () => number; stallMs?: number; log?: (line: string) => void },
 ): Promise<HeldFileLock | null> {
-  const { doing, progress, stallMs = HOLDER_STALL_MS, log } = options;
+  const { doing, into, progress, stallMs = HOLDER_STALL_MS, log } = options;
   let told = false;
   let seen = Number.NaN;
   let changedAt = Date.now();
@@ -90,7 +90,7 @@ export async function holdLockWhileProgressing(
     const now = progress();
     if (now !== seen) [seen, changedAt] = [now, Date.now()];
     if (Date.now() - changedAt > stallMs) {
-      throw new Error(`another process has been ${doing} without progress for ${Math.round(stallMs / 1000)} s (is it suspended?); stop it or let it finish, then retry`);
+      throw new Error(`another process has been ${doing}${into ? ` into ${into}` : ""} without progress for ${Math.round(stallMs / 1000)} s (is it suspended?); stop it or let it finish, then retry`);
     }
     await Bun.sleep(LOCK_POLL_MS);
   }
