@@ -71,7 +71,7 @@ export function releaseFixture(): Promise<ReleaseFixture> {
 async function build(): Promise<ReleaseFixture> {
   const out = scratch("release-");
   const release = join(out, "release");
-  const built = await run([process.execPath, "scripts/build.ts", "--release", "--out", out]);
+  const built = await run([process.execPath, "scripts/build.ts", "--release", "--out", out], { MINIRAG_XZ_PRESET: "-0" });
   if (built.code !== 0) throw new Error(`build failed:\n${built.out}${built.err}`);
   const bundled = await run([process.execPath, "scripts/bundle-offline.ts", "--out", out, "--model-dir", TINY_MODEL, "--model-id", "minirag-test/tiny", "--allow-unpinned"]);
   if (bundled.code !== 0) throw new Error(`bundle-offline failed:\n${bundled.out}${bundled.err}`);
