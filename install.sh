@@ -32,6 +32,7 @@ Usage: install.sh [options]
 
 Environment:
   MINIRAG_DOWNLOAD_URL  folder URL holding SHA256SUMS and the archives
+                        (the .tar.xz is taken where xz is installed, else the .tar.gz)
                         (default: https://github.com/$REPO/releases)
 EOF
 }
@@ -164,9 +165,10 @@ verify() {
 # --- main --------------------------------------------------------------------
 TARGETS="linux-x64-baseline linux-x64 linux-arm64 darwin-arm64 windows-x64"
 
-# Splits an archive name into version and target: minirag-mcp-<version>-<target>[-offline].tar.gz.
+# Splits an archive name into version and target: minirag-mcp-<version>-<target>[-offline].tar.gz (or .tar.xz).
 split_name() {
   base="${1%.tar.gz}"
+  base="${base%.tar.xz}"
   base="${base%-offline}"
   for t in $TARGETS; do
     case "$base" in
@@ -178,14 +180,18 @@ split_name() {
         ;;
     esac
   done
-  fail "$1 is not a release archive name" "use minirag-mcp-<version>-<target>[-offline].tar.gz as published"
+  fail "$1 is not a release archive name" "use minirag-mcp-<version>-<target>[-offline].tar.gz (or .tar.xz) as published"
 }
 
-# True when this version is installed from this archive, or from its offline variant (which holds more).
+# True when this version is installed from this archive (either compression), or from its offline variant (which holds more).
 already_installed() {
   if [ ! -x "$share/$version/$APP" ] || [ "$(readlink "$link" 2>/dev/null || true)" != "$share/$version/$APP" ]; then return 1; fi
   from="$(cat "$share/$version/.installed-from" 2>/dev/null || true)"
-  [ "$from" = "$1" ] || [ "$from" = "${1%.tar.gz}-offline.tar.gz" ]
+  from="${from%.tar.gz}"
+  from="${from%.tar.xz}"
+  want="${1%.tar.gz}"
+  want="${want%.tar.xz}"
+  [ "$from" = "$want" ] || [ "$from" = "$want-offline" ]
 }
 
 tmp=""
@@ -240,6 +246,10 @@ else
       split_name "$file"
     fi
     file="$APP-$version-$target.tar.gz"
+    if command -v xz >/dev/null 2>&1 && [ -n "$(listed_sum "$tmp/SHA256SUMS" "${file%.gz}.xz")" ]; then
+      # The same folder in about two thirds of the bytes; the .tar.gz is there for systems without xz.
+      file="${file%.gz}.xz"
+    fi
     if already_installed "$file"; then
       installed=1
     else
@@ -257,7 +267,13 @@ if [ "$installed" = 1 ]; then
 else
   make_tmp
   mkdir -p "$tmp/unpack"
-  tar -xzf "$archive" -C "$tmp/unpack" || fail "could not unpack $archive" "the file is damaged; download it again"
+  case "$archive" in
+    *.tar.xz)
+      command -v xz >/dev/null 2>&1 || fail "$archive needs xz to unpack" "install xz (xz-utils), or use the .tar.gz archive of the same release"
+      xz -dc "$archive" | tar -xf - -C "$tmp/unpack" || fail "could not unpack $archive" "the file is damaged; download it again"
+      ;;
+    *) tar -xzf "$archive" -C "$tmp/unpack" || fail "could not unpack $archive" "the file is damaged; download it again" ;;
+  esac
   unpacked="$tmp/unpack/$APP-$version-$target"
   [ -x "$unpacked/$APP" ] || fail "$archive does not hold $APP-$version-$target/$APP" "use an archive from the release page, unrenamed"
   printf '%s\n' "$file" >"$unpacked/.installed-from"

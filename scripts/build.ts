@@ -6,7 +6,8 @@
  *   dist/<target>/minirag-mcp[.exe]
  *   dist/<target>/lib/lancedb.<tag>.node                    (stripped on Linux)
  *   dist/<target>/lib/onnxruntime/{onnxruntime_binding.node, libonnxruntime.*}
- *   dist/<target>/lib/llama/{dist/index.js, bins/<platform>/} (node-llama-cpp bundled, for the label model; imported at run time)
+ *   dist/addons/<target>/llama/{dist/index.js, bins/<platform>/} (node-llama-cpp bundled: the llama.cpp add-on for the label model)
+ *   dist/addons/minirag-mcp-<version>-<target>-llama.tar.gz   (that add-on packed; its sha256 is written into the executable)
  *
  *   bun scripts/build.ts                                  # the host target (what the tests run)
  *   bun scripts/build.ts --target linux-arm64,windows-x64 # named targets
@@ -15,17 +16,17 @@
  *
  * Prints each binary's size and, for the host, the time `status` takes.
  */
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { computeListing } from "../src/mcp/tool-listing.ts";
+import { ENTRY_POINTS, EXTERNAL } from "./release/app-bundle.ts";
 import { archiveTarget, DIST, mib, writeChecksums } from "./release/archive.ts";
 import { installLancedb, installOnnxRuntime } from "./release/native-files.ts";
-import { installLlama } from "./release/llama-files.ts";
+import { buildLlamaAddon } from "./release/llama-files.ts";
 import { exeName, hostTarget, pickTargets, type Target } from "./release/targets.ts";
 
-const root = resolve(import.meta.dir, "..");
 const { values } = parseArgs({ options: { target: { type: "string" }, release: { type: "boolean", default: false }, out: { type: "string" } } });
 const dist = values.out ? resolve(values.out) : DIST;
 let targets: Target[];
@@ -50,14 +51,18 @@ for (const target of targets) {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, "lib"), { recursive: true });
   const exe = join(out, exeName(target));
+  // The add-on first: the executable carries its pin (name, size, sha256) to check the download against.
+  const llama = await buildLlamaAddon(target, dist, pkg.version);
   const result = await Bun.build({
-    // The conversion worker is its own entry point; src/convert/isolated-convert.ts starts it by its relative URL inside $bunfs.
-    // So is each OCR thread (src/ocr/tesseract-worker.ts, with the WASM core inlined), started by src/ocr/tesseract-client.ts,
-    // and the model thread (src/embed/embed-worker.ts), started by src/embed/model-thread.ts.
-    entrypoints: [join(root, "src/main.ts"), join(root, "src/convert/convert-worker.ts"), join(root, "src/ocr/tesseract-worker.ts"), join(root, "src/embed/embed-worker.ts")],
+    entrypoints: ENTRY_POINTS,
     // A .env or bunfig.toml in the user's folder must not reconfigure the installed binary.
     compile: { target: target.bunTarget, outfile: exe, autoloadDotenv: false, autoloadBunfig: false },
-    define: { MINIRAG_BUILD_VERSION: JSON.stringify(pkg.version), MINIRAG_BUILD_TARGET: JSON.stringify(target.name), MINIRAG_TOOL_LISTING: toolListing },
+    define: {
+      MINIRAG_BUILD_VERSION: JSON.stringify(pkg.version),
+      MINIRAG_BUILD_TARGET: JSON.stringify(target.name),
+      MINIRAG_TOOL_LISTING: toolListing,
+      MINIRAG_LLAMA_ADDON: JSON.stringify(llama.pin),
+    },
     minify: true,
     // Bytecode cuts start-up from ~100 ms to ~10 ms; it needs ESM because main.ts uses top-level await.
     bytecode: true,
@@ -66,8 +71,7 @@ for (const target of targets) {
     // Spawn to tools/list answered: 84-92 -> 56-61 ms (median of 12, alternating, quiet machine).
     splitting: true,
     format: "esm",
-    // Native addons are side-loaded from lib/, never embedded (embedded ones are extracted to TMPDIR).
-    external: ["@lancedb/lancedb-*", "*.node"],
+    external: EXTERNAL,
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -75,13 +79,18 @@ for (const target of targets) {
   }
   const lancedb = installLancedb(target, join(out, "lib"));
   installOnnxRuntime(target, join(out, "lib"));
-  const llama = await installLlama(target, join(out, "lib"));
 
-  const line = [`${target.name}: ${exe}`, `binary ${mib(statSync(exe).size)}`, `lib/ ${mib(folderSize(join(out, "lib")))} (LanceDB ${lancedb}, ${llama})`];
+  const line = [`${target.name}: ${exe}`, `binary ${mib(statSync(exe).size)}`, `lib/ ${mib(folderSize(join(out, "lib")))} (LanceDB ${lancedb}; ${llama.note})`];
   if (target.name === hostTarget()) line.push(`status ${await timeStatus(exe)} ms`);
   console.log(line.join(", "));
   if (values.release) {
     for (const archive of await archiveTarget(dist, pkg.version, target)) console.log(`  ${archive.path}: ${mib(archive.size)}`);
+    if (llama.archive) {
+      const published = join(dist, "release", llama.pin!.file);
+      rmSync(published, { force: true });
+      linkSync(llama.archive, published);
+      console.log(`  ${published}: ${mib(llama.pin!.size)} (fetched on first use of a model-answered facet)`);
+    }
   }
 }
 if (values.release) console.log(`  ${await writeChecksums(join(dist, "release"))}`);

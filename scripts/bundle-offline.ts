@@ -7,8 +7,9 @@
  *       [--model-id ID] [--tessdata DIR] [--languages eng,rus,osd]
  *
  * Writes <out>/release/minirag-mcp-<version>-<target>-offline.tar.gz, whose
- * folder is the plain archive's plus models/<model id>/ and tessdata/, and
- * rewrites SHA256SUMS. --model-dir holds the model's files (flat, or a
+ * folder is the plain archive's plus models/<model id>/, tessdata/ and the
+ * llama.cpp add-on unpacked in lib/llama/ (which the plain archive leaves to
+ * a download on first use), and rewrites SHA256SUMS. --model-dir holds the model's files (flat, or a
  * CACHE_DIR in the Hugging Face layout); for a known id every pinned file is
  * checked by size and sha256 and a mismatch is refused. Any other id (the
  * tests' tiny model) needs --allow-unpinned and is copied as it is.
@@ -22,7 +23,8 @@ import { snapshotDir } from "../src/embed/download.ts";
 import { KNOWN_MODELS } from "../src/embed/known-models.ts";
 import { SYSTEM_TESSDATA } from "../src/ocr/language-data.ts";
 import { DIST, linkTree, mib, sha256File, tarGz, writeChecksums } from "./release/archive.ts";
-import { pickTargets, releaseName } from "./release/targets.ts";
+import { addonDir } from "./release/llama-files.ts";
+import { pickTargets, releaseName, type Target } from "./release/targets.ts";
 
 const { values } = parseArgs({
   options: {
@@ -88,6 +90,14 @@ function addTessdata(dir: string): string {
   return `tessdata ${languages.join("+")} from ${from}`;
 }
 
+/** The llama.cpp add-on the build packed for this target, unpacked into <dir>/lib/llama/, or why not. */
+function addLlama(target: Target, dir: string): string {
+  const built = join(addonDir(dist, target), "llama");
+  if (!existsSync(built)) return `llama.cpp add-on skipped: the build made none for ${target.name}`;
+  linkTree(built, join(dir, "lib", "llama"));
+  return "llama.cpp add-on in lib/llama/";
+}
+
 const dist = values.out ? resolve(values.out) : DIST;
 for (const target of pickTargets(values.target)) {
   const built = join(dist, target.name);
@@ -96,7 +106,7 @@ for (const target of pickTargets(values.target)) {
   const staging = join(dist, "release", ".offline");
   rmSync(staging, { recursive: true, force: true });
   linkTree(built, join(staging, name));
-  const notes = [await addModel(join(staging, name)), addTessdata(join(staging, name))];
+  const notes = [await addModel(join(staging, name)), addTessdata(join(staging, name)), addLlama(target, join(staging, name))];
   const archive = await tarGz(staging, name, join(dist, "release", `${name}-offline.tar.gz`));
   rmSync(staging, { recursive: true, force: true });
   console.log(`${archive}: ${mib(statSync(archive).size)}`);

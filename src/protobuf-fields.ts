@@ -1,10 +1,11 @@
 /**
- * The top-level fields of a protobuf message as they lie in its bytes, and
- * the few encoders needed to write some of them back: enough to edit a
- * handful of an ONNX model's nodes while copying its 100+ MB of weights as
- * byte ranges, never decoding them. A full protobuf library would decode
- * every tensor to change two strings in a node. The store reads a Lance
- * manifest's fragment list with the same reader (store/lance-manifest.ts).
+ * The top-level fields of a protobuf message as they lie in its bytes:
+ * enough to edit a handful of an ONNX model's nodes while copying its
+ * 100+ MB of weights as byte ranges, never decoding them (the encoders that
+ * write the edited ones back are in protobuf-writer.ts). A full protobuf
+ * library would decode every tensor to change two strings in a node. The
+ * store reads a Lance manifest's fragment list with the same reader
+ * (store/lance-manifest.ts).
  */
 
 export const VARINT = 0;
@@ -76,43 +77,7 @@ export function packedVarints(payload: Uint8Array): number[] {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
-const encoder = new TextEncoder();
 
 export function fieldText(field: WireField): string {
   return utf8.decode(field.payload);
-}
-
-function varintBytes(value: number): number[] {
-  const out: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    out.push((rest % 128) | 0x80);
-    rest = Math.floor(rest / 128);
-  }
-  out.push(rest);
-  return out;
-}
-
-/** A length-delimited field as parts (tag and length, then the payload's parts), so a large payload is never copied twice. */
-export function lengthDelimited(number: number, payload: Uint8Array[]): Uint8Array[] {
-  const length = payload.reduce((sum, part) => sum + part.length, 0);
-  return [Uint8Array.from([...varintBytes(number * 8 + LENGTH_DELIMITED), ...varintBytes(length)]), ...payload];
-}
-
-export function textField(number: number, text: string): Uint8Array[] {
-  return lengthDelimited(number, [encoder.encode(text)]);
-}
-
-export function varintField(number: number, value: number): Uint8Array {
-  return Uint8Array.from([...varintBytes(number * 8 + VARINT), ...varintBytes(value)]);
-}
-
-export function concatBytes(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

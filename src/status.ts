@@ -81,7 +81,7 @@ export async function fullStatus(app: App): Promise<StatusReport> {
   const choice = dbPathProblem(app.config.dbPath, false) ? undefined : await app.modelChoice().catch(() => undefined);
   const report: StatusReport = { ...configStatus(app.config, choice), ...rootHealth(app.config.roots) };
   // Only with a classify.toml; an index that cannot be opened counts as empty here and is reported below.
-  const labels = await labelStatus(app.store.exists() && !dbPathProblem(app.config.dbPath, false) ? await app.store.open().catch(() => null) : null, app.config.roots);
+  const labels = await labelStatus(app.store.exists() && !dbPathProblem(app.config.dbPath, false) ? await app.store.open().catch(() => null) : null, app.config.roots, app.config);
   if (labels) report.labels = labels;
   const unusable = dbPathProblem(app.config.dbPath, false);
   if (unusable) return { ...report, indexError: describeError(unusable) };

@@ -9,3 +9,9 @@ export const VERSION: string = typeof MINIRAG_BUILD_VERSION === "string" ? MINIR
 
 /** The release target this binary was built for (linux-x64, darwin-arm64, ...), or "source" under `bun src/main.ts`. */
 export const BUILD_TARGET: string = typeof MINIRAG_BUILD_TARGET === "string" ? MINIRAG_BUILD_TARGET : "source";
+
+/** The GitHub repository releases are published from (scripts/release/repository.ts; install.sh carries the same name). */
+export const REPOSITORY = "minirag-mcp/minirag-mcp";
+
+/** The folder of this version's release files: where the llama.cpp add-on is downloaded from unless MINIRAG_DOWNLOAD_URL says otherwise. */
+export const RELEASE_FILES_URL = `https://github.com/${REPOSITORY}/releases/download/v${VERSION}`;

@@ -109,3 +109,11 @@ export async function waitFor<T>(predicate: () => T | Promise<T>, timeoutMs: num
 export function promisesSettled(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/** runCli without blocking this process: for a child that talks to a server living in the test's own event loop. */
+export async function runCliAsync(args: string[], options: { env?: Record<string, string | undefined>; exe?: string[] } = {}): Promise<RunResult> {
+  const exe = options.exe ?? [process.execPath, MAIN];
+  const proc = Bun.spawn([...exe, ...args], { cwd: REPO_ROOT, env: { ...process.env, ...options.env } as Record<string, string>, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, exitCode };
+}

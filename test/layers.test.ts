@@ -10,8 +10,11 @@ import { dirname, join, relative, resolve } from "node:path";
 
 const LAYERS: string[][] = [
   ["errors.ts", "log.ts", "version.ts", "bounded-memo.ts", "protobuf-fields.ts", "clock.ts", "library-shape.ts"],
+  // The writer uses the reader's wire-type constants.
+  ["protobuf-writer.ts"],
   ["config"],
   ["native"],
+  ["download"],
   ["store", "embed", "url", "ocr"],
   ["chunk"],
   ["convert", "title"],

@@ -1,18 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ProtoWriter } from "../scripts/onnx/protobuf.ts";
-import {
-  concatBytes,
-  FIXED32,
-  fieldText,
-  LENGTH_DELIMITED,
-  lengthDelimited,
-  MalformedProtobuf,
-  packedVarints,
-  readFields,
-  textField,
-  VARINT,
-  varintField,
-} from "../src/protobuf-fields.ts";
+import { FIXED32, fieldText, LENGTH_DELIMITED, MalformedProtobuf, packedVarints, readFields, VARINT } from "../src/protobuf-fields.ts";
+import { concatBytes, lengthDelimited, ProtoWriter, textField, varintField } from "../src/protobuf-writer.ts";
 
 describe("protobuf fields", () => {
   test("reads what a protobuf writer wrote: varints past 32 bits, floats, strings and nested messages, in order", () => {
@@ -55,6 +43,14 @@ describe("protobuf fields", () => {
     expect(packedVarints(packed)).toEqual([3, 300, 2 ** 35]);
     expect(packedVarints(new Uint8Array(0))).toEqual([]);
     expect(() => packedVarints(Uint8Array.of(0x80))).toThrow(MalformedProtobuf);
+  });
+
+  test("a negative int64 is written as its 64-bit two's complement, ten bytes, as protobuf does", () => {
+    const bytes = new ProtoWriter().int(1, -1).int(2, -2n).finish();
+    expect([...bytes.subarray(0, 11)]).toEqual([0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    const [a, b] = readFields(bytes);
+    expect(a!.value).toBe(2 ** 64 - 1);
+    expect(b!.raw.length).toBe(11);
   });
 
   test("truncated fields, groups and field number 0 are malformed", () => {

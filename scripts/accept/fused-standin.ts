@@ -10,7 +10,7 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { sha256File } from "../../src/embed/download.ts";
+import { sha256File } from "../../src/download/verified-download.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
 const SOURCE = resolve(REPO, "../shared/models/multilingual-e5-small-int8");

@@ -2,7 +2,8 @@
  * The release path end to end, as a user meets it: build the host target's
  * release archives, serve them from 127.0.0.1, install with `sh install.sh`
  * into a temp HOME (a tampered archive refused), drive the installed binary
- * with a real MCP client, then do it all again from the offline bundle inside
+ * with a real MCP client and fetch the llama.cpp add-on for a model facet
+ * (a tampered one refused), then do it all again from the offline bundle inside
  * a network namespace with no network at all. Two minutes or more on 2 cores,
  * so it runs in the acceptance step (.ci/run, release CI), not in `bun run test`:
  *
@@ -12,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { REPO_ROOT, TINY_MODEL } from "../../test/helpers.ts";
+import { REPO_ROOT, TINY_MODEL, writeTree } from "../../test/helpers.ts";
+import { writeTinyGguf } from "../../test/labels/tiny-gguf.ts";
 import { smoke } from "../release/smoke.ts";
 import { hostTarget } from "../release/targets.ts";
 import { networkless } from "./networkless.ts";
@@ -25,6 +27,20 @@ let ARCHIVE = "";
 let OFFLINE = "";
 const VERSION = pkg.version;
 const TARGET = hostTarget();
+const ADDON = `minirag-mcp-${VERSION}-${TARGET}-llama.tar.gz`;
+/** The archive install.sh downloads: the .tar.xz where xz is installed, as on the machines this runs on, else the .tar.gz. */
+const downloaded = () => (Bun.which("xz") ? ARCHIVE.replace(/\.tar\.gz$/, ".tar.xz") : ARCHIVE);
+
+/** A documents folder whose one facet only the model answers, with a tiny GGUF the test writes. */
+function modelCorpus(): string {
+  const root = scratch("model-corpus-");
+  writeTinyGguf(join(root, "tiny.gguf"));
+  writeTree(root, {
+    ".minirag/classify.toml": `[model]\npath = "${join(root, "tiny.gguf")}"\ntemperature = 2\n[facets.kind]\nvalues.minutes = { description = "Minutes." }\nvalues.mail = { description = "Mail." }\nvalues.report = { description = "Report." }\n`,
+    "docs/a.md": "# Weekly sync\n\nNotes.",
+  });
+  return root;
+}
 
 beforeAll(async () => {
   f = await releaseFixture();
@@ -37,7 +53,7 @@ describe("install.sh against a local release server", () => {
     const home = newHome();
     const r = await run(["sh", "install.sh"], { ...home, MINIRAG_DOWNLOAD_URL: `${base}/tampered` });
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`checksum mismatch for ${ARCHIVE}`);
+    expect(r.err).toContain(`checksum mismatch for ${downloaded()}`);
     expect(existsSync(join(home.HOME, ".local/share/minirag-mcp", VERSION))).toBe(false);
     expect(existsSync(join(home.HOME, ".local/bin/minirag-mcp"))).toBe(false);
   });
@@ -48,7 +64,7 @@ describe("install.sh against a local release server", () => {
     const r = await run(["sh", "-c", `curl -fsSL ${base}/install.sh | sh`], { ...home, MINIRAG_DOWNLOAD_URL: `${base}/release` }, home.HOME);
     expect(r.err).not.toContain("error");
     expect(r.code).toBe(0);
-    expect(r.out).toContain(`checksum ok: ${ARCHIVE}`);
+    expect(r.out).toContain(`checksum ok: ${downloaded()}`);
     expect(r.out).toContain(`${join(home.HOME, ".local/bin")} is not on your PATH`);
     expect(r.out).toContain(`the command is:\n  ${link}\n`);
     const installed = join(home.HOME, ".local/share/minirag-mcp", VERSION);
@@ -57,14 +73,29 @@ describe("install.sh against a local release server", () => {
     expect(r.out).toContain(`buildTarget: ${TARGET}`);
     expect(r.out).toContain(`libDir: ${join(installed, "lib")}`);
     for (const rc of [".profile", ".bashrc", ".zshrc"]) expect(existsSync(join(home.HOME, rc))).toBe(false);
+    // llama.cpp is an add-on, fetched by the first model-answered facet.
+    expect(existsSync(join(installed, "lib", "llama"))).toBe(false);
   });
+  test("the first [model] facet fetches the llama.cpp add-on from the release, refusing a tampered one, and runs the model", async () => {
+    const root = modelCorpus();
+    const env = { HOME: home.HOME, BASE_DIR: root, MODEL_NAME: TINY_MODEL, CACHE_DIR: scratch("cache-") };
+    const args = [link, "classify", "try", join(root, "docs/a.md"), "--json"];
+    const tampered = await run(args, { ...env, MINIRAG_DOWNLOAD_URL: `${base}/tampered` });
+    expect(tampered.code).toBe(1);
+    expect(tampered.err).toContain(`checksum mismatch for ${ADDON}`);
+    const r = await run(args, { ...env, MINIRAG_DOWNLOAD_URL: `${base}/release` });
+    expect(r.err).toContain(`downloading llama.cpp for the label model (${ADDON}, `);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).facets.kind).toMatchObject({ value: "mail", source: "model" });
+    expect(f.requests).toContain(`/release/${ADDON}`);
+  }, 120_000);
 
   test("running it again downloads nothing and says the version is installed", async () => {
-    const before = f.requests.filter((p) => p.endsWith(ARCHIVE)).length;
+    const before = f.requests.filter((p) => p.endsWith(downloaded())).length;
     const r = await run(["sh", "install.sh", "--version", VERSION, "--no-status"], { ...home, MINIRAG_DOWNLOAD_URL: `${base}/release` });
     expect(r.code).toBe(0);
     expect(r.out).toContain(`minirag-mcp ${VERSION} (${TARGET}) is already installed`);
-    expect(f.requests.filter((p) => p.endsWith(ARCHIVE)).length).toBe(before);
+    expect(f.requests.filter((p) => p.endsWith(downloaded())).length).toBe(before);
   });
 
   test("the installed binary, through its symlink, serves a real MCP client: initialize, sync_start, query_documents", async () => {
@@ -146,5 +177,15 @@ describe("the offline bundle, with no network at all", () => {
     expect(r.code).toBe(0);
     const result = JSON.parse(r.out.replace(/^smoke ok: /, ""));
     expect(result).toMatchObject({ version: VERSION, buildTarget: TARGET, modelSource: "bundled", ingested: 3 });
+  }, 120_000);
+
+  test("a [model] facet runs llama.cpp from the bundle's lib/llama, with nothing to download", async () => {
+    const installed = join(home.HOME, ".local/share/minirag-mcp", VERSION);
+    expect(existsSync(join(installed, "lib", "llama", "dist", "index.js"))).toBe(true);
+    const root = modelCorpus();
+    const r = await run([...cut, link, "classify", "try", join(root, "docs/a.md"), "--json"], { HOME: home.HOME, BASE_DIR: root, MODEL_NAME: TINY_MODEL, CACHE_DIR: scratch("cache-") });
+    expect(r.err).not.toContain("downloading llama.cpp");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).facets.kind).toMatchObject({ value: "mail", source: "model" });
   }, 120_000);
 });

@@ -6,7 +6,7 @@
  *
  *   <base>/install.sh           the repository's install.sh
  *   <base>/release/<file>       the release files as built
- *   <base>/tampered/<file>      the same, each .tar.gz with one byte flipped
+ *   <base>/tampered/<file>      the same, each .tar.gz and .tar.xz with one byte flipped
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,7 +71,7 @@ export function releaseFixture(): Promise<ReleaseFixture> {
 async function build(): Promise<ReleaseFixture> {
   const out = scratch("release-");
   const release = join(out, "release");
-  const built = await run([process.execPath, "scripts/build.ts", "--release", "--out", out]);
+  const built = await run([process.execPath, "scripts/build.ts", "--release", "--out", out], { MINIRAG_XZ_PRESET: "-0" });
   if (built.code !== 0) throw new Error(`build failed:\n${built.out}${built.err}`);
   const bundled = await run([process.execPath, "scripts/bundle-offline.ts", "--out", out, "--model-dir", TINY_MODEL, "--model-id", "minirag-test/tiny", "--allow-unpinned"]);
   if (bundled.code !== 0) throw new Error(`bundle-offline failed:\n${bundled.out}${bundled.err}`);
@@ -94,7 +94,7 @@ async function build(): Promise<ReleaseFixture> {
       if (folder !== "tampered") return new Response("not found", { status: 404 });
       // One flipped byte in the middle: what a corrupted mirror or a man in the middle serves.
       const bytes = new Uint8Array(await Bun.file(file).arrayBuffer());
-      if (name.endsWith(".tar.gz")) bytes[bytes.length >> 1]! ^= 0xff;
+      if (/\.tar\.(gz|xz)$/.test(name)) bytes[bytes.length >> 1]! ^= 0xff;
       return new Response(bytes);
     },
   });

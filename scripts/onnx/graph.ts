@@ -1,8 +1,8 @@
 /**
- * A small ONNX graph builder over ProtoWriter: nodes, initializers and typed
+ * A small ONNX graph builder over the project's protobuf writer: nodes, initializers and typed
  * inputs/outputs, serialised as an opset-17 ModelProto.
  */
-import { ProtoWriter } from "./protobuf.ts";
+import { ProtoWriter } from "../../src/protobuf-writer.ts";
 
 const FLOAT = 1;
 const UINT8 = 2;

@@ -13,7 +13,7 @@ export function tagProblems(tag: string | undefined, version: string, repository
   const problems: string[] = [];
   if (tag !== `v${version}`) problems.push(`tag ${tag ?? "(none)"} does not match package.json's version ${version}: tag v${version}, or bump the version first`);
   if (repository && repository !== REPOSITORY) {
-    problems.push(`this runs in ${repository} but install.sh and the formula download from ${REPOSITORY}: change scripts/release/repository.ts and REPO in install.sh`);
+    problems.push(`this runs in ${repository} but install.sh and the formula download from ${REPOSITORY}: change REPOSITORY in src/version.ts and REPO in install.sh`);
   }
   return problems;
 }

@@ -1,9 +1,13 @@
 /**
- * lib/llama/ for a target: node-llama-cpp bundled into one ESM file with its
- * dependencies, laid out as the package is (dist/, llama/, bins/) because it
- * finds its prebuilt addon and metadata relative to its own file, and the
- * target's prebuilt CPU build of llama.cpp in bins/<platform>/ (no CUDA or
- * Vulkan). The executable imports it at run time (src/native/llama.ts).
+ * The llama.cpp add-on for a target: a `llama/` folder with node-llama-cpp
+ * bundled into one ESM file with its dependencies, laid out as the package
+ * is (dist/, llama/, bins/) because it finds its prebuilt addon and metadata
+ * relative to its own file, and the target's prebuilt CPU build of llama.cpp
+ * in bins/<platform>/ (no CUDA or Vulkan). It is not part of the release
+ * folder: it is packed as minirag-mcp-<version>-<target>-llama.tar.gz, whose
+ * name, size and sha256 the build writes into the executable, which
+ * downloads it on first use of a model-answered facet
+ * (src/labels/llama-addon.ts); the offline bundle carries it unpacked in lib/.
  *
  * Why bundled rather than copied with its node_modules: a compiled Bun
  * executable (1.4.4) does not resolve a bare import to a package whose entry
@@ -14,9 +18,12 @@
  * a child process, which would re-run the executable itself (it warns once on
  * stderr instead).
  */
-import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Target } from "./targets.ts";
+import { sha256File } from "../../src/download/verified-download.ts";
+import type { AddonPin } from "../../src/labels/llama-addon.ts";
+import { mib, tarGz } from "./archive.ts";
+import { releaseName, type Target } from "./targets.ts";
 
 const root = resolve(import.meta.dir, "../..");
 const PACKAGE = join(root, "node_modules/node-llama-cpp");
@@ -28,7 +35,7 @@ export function llamaPrebuiltName(target: Pick<Target, "platform" | "arch">): st
   return `${target.platform}-${target.arch}`;
 }
 
-/** Bundles node-llama-cpp into lib/llama/ with the target's prebuilt addon; returns a line for the build log. */
+/** Bundles node-llama-cpp into <libDir>/llama/ with the target's prebuilt addon; returns a line for the build log. */
 export async function installLlama(target: Target, libDir: string): Promise<string> {
   const name = llamaPrebuiltName(target);
   const bins = join(root, "node_modules/@node-llama-cpp", name, "bins", name);
@@ -52,4 +59,25 @@ export async function installLlama(target: Target, libDir: string): Promise<stri
   }
   cpSync(bins, join(to, "bins", name), { recursive: true });
   return `llama.cpp ${name}`;
+}
+
+/** Where a target's add-on is built: <dist>/addons/<target>/llama/, and its archive beside that folder. */
+export const addonDir = (dist: string, target: Target) => join(dist, "addons", target.name);
+
+/**
+ * Builds the target's add-on and packs it (gzip, top folder llama/, so
+ * `tar -xzf … -C lib/` installs it by hand); returns its pin for the
+ * executable, null for a target without a prebuilt llama.cpp here, and a line
+ * for the build log.
+ */
+export async function buildLlamaAddon(target: Target, dist: string, version: string): Promise<{ pin: AddonPin | null; archive: string | null; note: string }> {
+  const dir = addonDir(dist, target);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const note = await installLlama(target, dir);
+  if (!existsSync(join(dir, "llama"))) return { pin: null, archive: null, note };
+  const file = `${releaseName(version, target)}-llama.tar.gz`;
+  const archive = await tarGz(dir, "llama", join(dist, "addons", file));
+  const size = statSync(archive).size;
+  return { pin: { file, sha256: await sha256File(archive), size }, archive, note: `${note} as the add-on ${file} (${mib(size)})` };
 }

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DIST, parseChecksums, sha256File } from "./archive.ts";
+import { ASSET, DIST, parseChecksums, sha256File } from "./archive.ts";
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { dir: { type: "string" }, "dry-run": { type: "boolean", default: false } } });
 const tag = positionals[0];
@@ -26,7 +26,7 @@ for (const [file, expected] of sums) {
     process.exit(1);
   }
 }
-const unlisted = readdirSync(dir).filter((f) => /^minirag-mcp-.*\.(tar\.gz|zip|mcpb)$/.test(f) && !sums.has(f));
+const unlisted = readdirSync(dir).filter((f) => ASSET.test(f) && !sums.has(f));
 if (unlisted.length) {
   console.error(`not in SHA256SUMS: ${unlisted.join(", ")}`);
   process.exit(1);

@@ -120,6 +120,8 @@ export const EnvConfig = z.object({
   HF_ENDPOINT: optionalPath,
   /** Where missing OCR language data is downloaded from (a folder of <code>.traineddata files); ours. */
   RAG_TESSDATA_URL: optionalPath,
+  /** A folder holding a release's files, for the llama.cpp add-on; install.sh reads the same variable. */
+  MINIRAG_DOWNLOAD_URL: optionalPath,
 });
 export type EnvConfig = z.output<typeof EnvConfig>;
 

@@ -43,6 +43,8 @@ export interface Config {
   hfEndpoint: string;
   /** RAG_TESSDATA_URL, without a trailing slash; unset means the pinned tessdata_fast commit. */
   tessdataUrl?: string;
+  /** MINIRAG_DOWNLOAD_URL, without a trailing slash: a folder holding the release's files (the llama.cpp add-on); unset means this version's GitHub release. */
+  downloadUrl?: string;
 }
 
 /** CLI flags that override the environment. */
@@ -121,6 +123,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     hfEndpoint: (e.HF_ENDPOINT ?? DEFAULT_HF_ENDPOINT).replace(/\/+$/, ""),
     tessdataUrl: e.RAG_TESSDATA_URL?.replace(/\/+$/, ""),
+    downloadUrl: e.MINIRAG_DOWNLOAD_URL?.replace(/\/+$/, ""),
   };
 }
 

@@ -5,7 +5,7 @@
  * links go, and merged table cells are spread over the grid so each Markdown
  * row keeps its columns.
  */
-import { parseHTML } from "linkedom";
+import { parseHtml, type HtmlDocument } from "./html.ts";
 
 /** The slice of linkedom's DOM this file touches (the project compiles without the DOM lib). */
 interface Node {
@@ -25,7 +25,7 @@ interface Node {
 }
 
 interface Doc {
-  body: Node & { innerHTML: string };
+  body: Node;
   createElement(tag: string): Node;
 }
 
@@ -79,11 +79,12 @@ function spreadMergedCells(document: Doc): void {
   }
 }
 
-/** mammoth's HTML, ready for htmlToMarkdown. */
-export function tidyMammothHtml(html: string): string {
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`) as unknown as { document: Doc };
+/** mammoth's HTML, parsed and tidied: the document htmlToMarkdown converts. */
+export function tidyMammothHtml(html: string): HtmlDocument {
+  const parsed = parseHtml(`<!doctype html><html><body>${html}</body></html>`);
+  const document = parsed as unknown as Doc;
   imagesToAltText(document);
   unwrapInternalLinks(document);
   spreadMergedCells(document);
-  return document.body.innerHTML;
+  return parsed;
 }

@@ -6,7 +6,7 @@
  * (which the index never reads) become their text and alt text. (Bare
  * <pre> blocks are fenced by the HTML path itself.)
  */
-import { parseHTML } from "linkedom";
+import { parseHtml, type HtmlDocument } from "./html.ts";
 
 /** HTML's void elements: the only ones an HTML parser closes by itself. */
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
@@ -26,11 +26,10 @@ interface Node {
   replaceWith(...nodes: (Node | string)[]): void;
 }
 
-/** The chapter's HTML with in-book links unwrapped and images as alt text, and the targets of those links. */
-export function tidyChapter(xhtml: string): { html: string; links: string[] } {
-  const { document } = parseHTML(expandSelfClosing(xhtml)) as unknown as {
-    document: { querySelectorAll(s: string): ArrayLike<Node>; toString(): string };
-  };
+/** The chapter parsed, with in-book links unwrapped and images as alt text, and the targets of those links. */
+export function tidyChapter(xhtml: string): { document: HtmlDocument; links: string[] } {
+  const parsed = parseHtml(expandSelfClosing(xhtml));
+  const document = parsed as unknown as { querySelectorAll(s: string): ArrayLike<Node> };
   for (const img of Array.from(document.querySelectorAll("img, image"))) {
     const alt = (img.getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
     img.replaceWith(alt ? ` ${alt} ` : "");
@@ -43,5 +42,5 @@ export function tidyChapter(xhtml: string): { html: string; links: string[] } {
     if (href && !href.startsWith("#")) links.push(href.replace(/#.*$/, ""));
     a.replaceWith(...Array.from(a.childNodes));
   }
-  return { html: document.toString(), links };
+  return { document: parsed, links };
 }

@@ -95,10 +95,10 @@ export function convertEpub(bytes: Uint8Array, path: string, options: ConvertOpt
       warnings.push(`${error.message}; chapter left out`);
       return;
     }
-    const { html, links } = tidyChapter(text);
+    const { document, links } = tidyChapter(text);
     const chapterFolder = part.includes("/") ? part.slice(0, part.lastIndexOf("/")) : "";
     for (const link of links) linked.add(resolvePartName(chapterFolder, link).toLowerCase());
-    const { markdown } = htmlToMarkdown(html);
+    const { markdown } = htmlToMarkdown(document);
     if (markdown) chapters.push(markdown);
   };
   const hasLinear = items.some((item) => item.linear);

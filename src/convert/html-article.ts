@@ -8,20 +8,22 @@
  * line of the expected article present, with nothing else left over.
  */
 import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
 
 export interface Article {
-  /** The article as HTML. */
-  html: string;
+  /** The article's element, in the document it was read from (readability's own serializer would turn it into HTML to parse again). */
+  root: unknown;
   /** Readability's title: og:title or <title>, with a site-name suffix taken off where it can tell. */
   title?: string;
 }
 
-/** The main article, or undefined when readability finds none (the caller then converts the whole page). */
-export function mainArticle(html: string): Article | undefined {
-  const { document } = parseHTML(html);
+/**
+ * The main article of a parsed page (linkedom's document, which readability
+ * changes as it reads), or undefined when readability finds none (the caller
+ * then converts the whole page).
+ */
+export function mainArticle(document: unknown): Article | undefined {
   // readability is typed against the DOM lib, which this project compiles without; linkedom's document is what it walks.
-  const article = new Readability(document as never).parse();
+  const article = new Readability(document as never, { serializer: (node) => node as unknown }).parse();
   if (!article?.content || !article.textContent?.trim()) return undefined;
-  return { html: article.content, title: article.title?.replace(/\s+/g, " ").trim() || undefined };
+  return { root: article.content, title: article.title?.replace(/\s+/g, " ").trim() || undefined };
 }

@@ -4,9 +4,14 @@
  * article, role=main, a wiki's content div) only that is converted. Tables
  * stay Markdown tables; inlined data: images keep only their alt text; the
  * <title> becomes metadata.
+ *
+ * The page is parsed once, by linkedom, and turndown walks linkedom's nodes
+ * (it takes a node as well as a string). Its browser build is imported: the
+ * Node build loads a second DOM (domino) at start-up to parse strings, which
+ * nothing here hands it, and that DOM would be carried in the binary too.
  */
 import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
+import TurndownService from "turndown/lib/turndown.browser.es.js";
 import { basename } from "node:path";
 import { decodeText } from "./decode-text.ts";
 import { mainArticle } from "./html-article.ts";
@@ -16,7 +21,6 @@ import type { ConvertOptions, Converted } from "./types.ts";
 /** The slice of the DOM this file touches (the project compiles without the DOM lib). */
 interface DomElement {
   tagName: string;
-  innerHTML: string;
   children: ArrayLike<DomElement>;
   textContent: string | null;
   querySelector(selector: string): DomElement | null;
@@ -43,12 +47,24 @@ function dropPermalinks(document: DomElement): void {
   }
 }
 
+/** A cell's Markdown on one line: turndown converts the cell's own nodes, never a re-parse of its HTML. */
 function cellText(service: TurndownService, cell: DomElement): string {
   return service
-    .turndown(cell.innerHTML)
+    .turndown(cell as unknown as TurndownService.Node)
     .replace(/\s*\n+\s*/g, " ")
     .replace(/\|/g, "\\|")
     .trim();
+}
+
+/**
+ * HTML drops a newline right after `<pre>` (it is there only to start the block on its own line); domino and
+ * browsers do, linkedom's parser does not, so it is dropped here, or every such block would open with an empty line.
+ */
+function dropPreLeadingNewline(container: DomElement): void {
+  for (const pre of Array.from(container.querySelectorAll("pre"))) {
+    const first = (pre as unknown as { firstChild: { nodeType: number; data: string } | null }).firstChild;
+    if (first?.nodeType === 3 && /^\r?\n/.test(first.data)) first.data = first.data.replace(/^\r?\n/, "");
+  }
 }
 
 /** Bing result links wrap the target as base64 in the u parameter. */
@@ -98,21 +114,48 @@ function cleanPageTitle(raw: string): string | undefined {
   return title.replace(/^(chapter|part|appendix|глава|часть|приложение)\s+[\dIVXLCDMА-Я]+[.:]?\s+(?=\S)/iu, "") || undefined;
 }
 
-export function htmlToMarkdown(html: string): Converted {
-  const { document } = parseHTML(html.includes("<html") ? html : `<!doctype html><html><body>${html}</body></html>`);
-  const metadataTitle = cleanPageTitle(document.querySelector("title")?.textContent ?? "");
-  for (const node of [...document.querySelectorAll(DROP)]) node.remove();
-  dropPermalinks(document as unknown as DomElement);
-  for (const node of findNavigation(document as unknown as NavNode)) (node as unknown as { remove(): void }).remove();
-  const root = MAIN.map((s) => document.querySelector(s)).find((n) => n && n.textContent?.trim()) ?? document.body ?? document.documentElement;
-  const markdown = root ? createService().turndown(root.innerHTML) : "";
-  return { markdown: markdown.replace(/\n{3,}/g, "\n\n").trim(), metadataTitle };
+/** A parsed page: linkedom's document (what the DOCX and EPUB paths tidy, and what readability reads). */
+export type HtmlDocument = ReturnType<typeof parseHTML>["document"];
+
+/** Parses HTML, or a fragment of it, into a document. */
+export function parseHtml(html: string): HtmlDocument {
+  return parseHTML(html.includes("<html") ? html : `<!doctype html><html><body>${html}</body></html>`).document;
+}
+
+/** The Markdown of a parsed document, or of one element in it (readability's article), which this strips of chrome first. */
+function markdownOf(container: DomElement & { body?: DomElement | null; documentElement?: DomElement | null }): string {
+  for (const node of Array.from(container.querySelectorAll(DROP))) (node as unknown as { remove(): void }).remove();
+  dropPermalinks(container);
+  dropPreLeadingNewline(container);
+  for (const node of findNavigation(container as unknown as NavNode)) (node as unknown as { remove(): void }).remove();
+  const root = MAIN.map((s) => container.querySelector(s)).find((n) => n && n.textContent?.trim()) ?? container.body ?? container.documentElement ?? container;
+  // linkedom's parser leaves a text node per entity ("n ", "> 1"), and removing chrome leaves neighbours too: merged, as a
+  // fresh parse would have them, so turndown's escaping sees whole text ("n > 1", not a line that starts with ">").
+  (root as unknown as { normalize(): void }).normalize();
+  const markdown = createService().turndown(root as unknown as TurndownService.Node);
+  return markdown.replace(/\n{3,}/g, "\n\n").trim();
+}
+
+/** The page's <title>, tidied, for metadata. */
+function pageTitle(document: HtmlDocument): string | undefined {
+  return cleanPageTitle(document.querySelector("title")?.textContent ?? "");
+}
+
+/** HTML text or an already parsed document -> Markdown and the page title; the document is consumed (chrome is removed from it). */
+export function htmlToMarkdown(html: string | HtmlDocument): Converted {
+  const document = typeof html === "string" ? parseHtml(html) : html;
+  const metadataTitle = pageTitle(document);
+  return { markdown: markdownOf(document as unknown as DomElement), metadataTitle };
 }
 
 export function convertHtml(bytes: Uint8Array, path: string, options?: ConvertOptions): Converted {
   const { text, warnings } = decodeText(bytes, basename(path));
-  // A fetched web page keeps only its main article (html-article.ts); without one, the whole page is converted.
-  const article = options?.mainArticle ? mainArticle(text) : undefined;
+  if (!options?.mainArticle) return { ...htmlToMarkdown(text), warnings };
+  // A fetched web page keeps only its main article (html-article.ts), read from the same parse.
+  const document = parseHtml(text);
+  const metadataTitle = pageTitle(document);
+  const article = mainArticle(document);
+  // Readability has changed the document on its way; without an article the whole page is converted from the text again.
   if (!article) return { ...htmlToMarkdown(text), warnings };
-  return { markdown: htmlToMarkdown(article.html).markdown, metadataTitle: article.title ?? htmlToMarkdown(text).metadataTitle, warnings };
+  return { markdown: markdownOf(article.root as DomElement), metadataTitle: article.title ?? metadataTitle, warnings };
 }

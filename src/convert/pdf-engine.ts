@@ -2,7 +2,8 @@
  * The PDF engine: pdfjs-dist's full build behind unpdf, loaded on first use.
  * unpdf's own bundle is the same pdf.js (6.1.200) with the JBIG2, CCITT fax
  * and JPEG 2000 image decoders cut out, and those are what scanners and
- * OCRmyPDF write. Three things make the full build work inside the compiled
+ * OCRmyPDF write; it is handed the full build before it would import its
+ * own, which the build leaves out of the binary (scripts/release/app-bundle.ts). Three things make the full build work inside the compiled
  * binary's conversion thread:
  * - pdf.js's worker runs in this thread (globalThis.pdfjsWorker): its default
  *   would import pdf.worker.mjs from the build machine's node_modules, and a

@@ -20,19 +20,8 @@
  * alternating rounds: median 6.36 -> 5.99 s.
  */
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
-import {
-  concatBytes,
-  fieldText,
-  FIXED32,
-  LENGTH_DELIMITED,
-  lengthDelimited,
-  MalformedProtobuf,
-  packedVarints,
-  readFields,
-  textField,
-  varintField,
-  type WireField,
-} from "../protobuf-fields.ts";
+import { fieldText, FIXED32, LENGTH_DELIMITED, MalformedProtobuf, packedVarints, readFields, type WireField } from "../protobuf-fields.ts";
+import { concatBytes, lengthDelimited, textField, varintField } from "../protobuf-writer.ts";
 
 /** Part of the optimised-model cache's key (optimized-model-cache.ts): bumped when this rewrite changes, so graphs written before it are rebuilt once. */
 export const GELU_REWRITE_VERSION = "gelu-division 1";

@@ -7,6 +7,7 @@
  */
 import type { Table } from "@lancedb/lancedb";
 import { readDocumentLabels } from "./document-labels.ts";
+import type { AddonPlace } from "./llama-addon.ts";
 import { modelState, type ModelState } from "./model-state.ts";
 import { loadTaxonomy } from "./taxonomy-file.ts";
 import { facetUsesModel } from "./taxonomy.ts";
@@ -32,8 +33,8 @@ export interface LabelStatus {
   modelHint?: string;
 }
 
-/** The labels block, or undefined when the corpus has no classify.toml. */
-export async function labelStatus(table: Table | null, roots: string[]): Promise<LabelStatus | undefined> {
+/** The labels block, or undefined when the corpus has no classify.toml; `addon` says where the llama.cpp add-on may be (CACHE_DIR). */
+export async function labelStatus(table: Table | null, roots: string[], addon: AddonPlace = {}): Promise<LabelStatus | undefined> {
   const state = loadTaxonomy(roots);
   if (state.state === "absent") return undefined;
   if (state.state === "error") return { file: state.file, error: state.message };
@@ -54,6 +55,6 @@ export async function labelStatus(table: Table | null, roots: string[]): Promise
   }
   const undated = [...docs.values()].filter((d) => !d?.date).length;
   const block: LabelStatus = { file: state.file, facets, undated };
-  if (taxonomy.model) Object.assign(block, modelState(taxonomy.model));
+  if (taxonomy.model) Object.assign(block, modelState(taxonomy.model, addon));
   return block;
 }

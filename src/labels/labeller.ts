@@ -16,6 +16,8 @@ export interface LabelContext {
   roots: string[];
   cacheDir: string;
   hfEndpoint: string;
+  /** MINIRAG_DOWNLOAD_URL: where the llama.cpp add-on comes from instead of this version's release. */
+  downloadUrl?: string;
   log: (line: string) => void;
 }
 
@@ -170,6 +172,6 @@ export function useScorerFactory(owner: object, factory: ScorerFactory, idle: { 
 }
 
 /** The label context of a configuration. */
-export function labelContext(config: { roots: string[]; cacheDir: string; hfEndpoint: string }, log: (line: string) => void): LabelContext {
-  return { roots: config.roots, cacheDir: config.cacheDir, hfEndpoint: config.hfEndpoint, log };
+export function labelContext(config: { roots: string[]; cacheDir: string; hfEndpoint: string; downloadUrl?: string }, log: (line: string) => void): LabelContext {
+  return { roots: config.roots, cacheDir: config.cacheDir, hfEndpoint: config.hfEndpoint, downloadUrl: config.downloadUrl, log };
 }

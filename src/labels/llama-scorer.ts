@@ -13,6 +13,7 @@
 import { AppError } from "../errors.ts";
 import { loadLlama } from "../native/llama.ts";
 import type { LabelContext, LoadedScorer } from "./labeller.ts";
+import { ensureLlama } from "./llama-addon.ts";
 import type { ScoreRequest } from "./label-scorer.ts";
 import { ensureModelFile } from "./model-file.ts";
 import type { ModelSettings } from "./taxonomy.ts";
@@ -29,7 +30,7 @@ export function labelPrompt(request: ScoreRequest): string {
 }
 
 export async function loadLlamaScorer(model: ModelSettings, ctx: LabelContext): Promise<LoadedScorer> {
-  const { lib, llama } = await loadLlama();
+  const { lib, llama } = await loadLlama(await ensureLlama({ cacheDir: ctx.cacheDir, downloadUrl: ctx.downloadUrl }, ctx.log));
   const modelPath = await ensureModelFile(model.source, { cacheDir: ctx.cacheDir, endpoint: ctx.hfEndpoint, log: ctx.log });
   const loaded = await llama.loadModel({ modelPath }).catch((error: Error) => {
     throw new AppError("MODEL_LOAD", `The label model ${modelPath} could not be loaded: ${error.message}`, "Check that the file is a complete GGUF (delete it to download it again), or point model.path at another one.");

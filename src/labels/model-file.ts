@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { downloadVerified } from "../embed/download.ts";
+import { downloadVerified } from "../download/verified-download.ts";
 import { AppError } from "../errors.ts";
 import type { ModelSource } from "./taxonomy.ts";
 

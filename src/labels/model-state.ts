@@ -1,11 +1,12 @@
 /**
  * What status says about the label model without loading it: loaded (a job
  * in this process holds it), unavailable (it failed here, or its file or
- * the llama.cpp addon is missing) or on-demand. A pinned model that is not
- * downloaded yet counts as available until a download fails.
+ * the llama.cpp add-on cannot be had) or on-demand. A pinned model, or the
+ * add-on, that is not downloaded yet counts as available until a download
+ * fails (then the hint says why and what to do).
  */
 import { existsSync } from "node:fs";
-import { llamaAddonProblem } from "../native/llama.ts";
+import { llamaAddonState, type AddonPlace } from "./llama-addon.ts";
 import type { ModelSettings, ModelSource } from "./taxonomy.ts";
 
 export interface ModelState {
@@ -35,17 +36,17 @@ export function noteModelFailure(key: string, reason: string): void {
   failures.set(key, reason);
 }
 
-/** The model's state for status and filter notices; cheap (stat calls only). */
-export function modelState(model: ModelSettings): ModelState {
+/** The model's state for status and filter notices; cheap (stat calls only). `addon` says where the llama.cpp add-on may be (CACHE_DIR). */
+export function modelState(model: ModelSettings, addon: AddonPlace = {}): ModelState {
   const key = modelKey(model.source);
   if (loaded.has(key)) return { model: "loaded" };
   const failed = failures.get(key);
   if (failed) return { model: "unavailable", modelHint: failed };
-  const addon = llamaAddonProblem();
-  if (addon) return { model: "unavailable", modelHint: addon };
+  const runtime = llamaAddonState(addon);
+  if (runtime.state === "unavailable") return { model: "unavailable", modelHint: runtime.reason };
   if (model.source.kind === "path" && !existsSync(model.source.path)) {
     return { model: "unavailable", modelHint: `The label model file ${model.source.path} does not exist: fix model.path in classify.toml, or pin a download with repo, file, revision and sha256.` };
   }
-  // A pinned file not downloaded yet is fetched by the first document that needs it.
-  return { model: "on-demand" };
+  // A pinned file or the add-on not downloaded yet is fetched by the first document that needs it.
+  return runtime.state === "downloadable" ? { model: "on-demand", modelHint: runtime.note } : { model: "on-demand" };
 }

@@ -2,10 +2,10 @@
  * An advisory lock the kernel owns: flock(2) on POSIX, an open handle with no
  * sharing on Windows. The kernel drops it when the process dies (kill -9,
  * a crash), so a lock can never go stale and nothing has to be deleted by
- * hand. Node has no flock, so it is reached through bun:ffi.
+ * hand. Node has no flock, so it is reached through bun:ffi (libc.ts).
  */
-import { dlopen, FFIType, read, ptr } from "bun:ffi";
 import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { kernel32, libc } from "./libc.ts";
 
 export type TryLockResult = { kind: "held"; lock: HeldFileLock } | { kind: "busy" } | { kind: "error"; reason: string };
 
@@ -22,27 +22,9 @@ const LOCK_UN = 8;
 /** EWOULDBLOCK: 11 on Linux, 35 on macOS and the BSDs. */
 const CONTENTION_ERRNO = process.platform === "linux" ? 11 : 35;
 
-let posix: ReturnType<typeof loadPosix> | undefined;
-
-function loadPosix() {
-  const linux = process.platform === "linux";
-  const lib = dlopen(linux ? "libc.so.6" : "libc.dylib", {
-    flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
-    // glibc and musl name errno's address __errno_location; Darwin names it __error.
-    [linux ? "__errno_location" : "__error"]: { args: [], returns: FFIType.ptr },
-  });
-  const errnoAddress = (lib.symbols as Record<string, () => number | null>)[linux ? "__errno_location" : "__error"]!;
-  return {
-    flock: lib.symbols.flock as (fd: number, op: number) => number,
-    errno: () => {
-      const address = errnoAddress();
-      return address ? read.i32(address as never, 0) : -1;
-    },
-  };
-}
-
 function tryPosixLock(path: string): TryLockResult {
-  posix ??= loadPosix();
+  const posix = libc();
+  if (!posix) return { kind: "error", reason: "the C library could not be opened for flock" };
   const fd = openSync(path, "a+");
   if (posix.flock(fd, LOCK_EX | LOCK_NB) !== 0) {
     const errno = posix.errno();
@@ -58,27 +40,14 @@ function tryPosixLock(path: string): TryLockResult {
       },
       release() {
         ftruncateSync(fd, 0);
-        posix!.flock(fd, LOCK_UN);
+        posix.flock(fd, LOCK_UN);
         closeSync(fd);
       },
     },
   };
 }
 
-const GENERIC_READ_WRITE = 0xc0000000;
-const OPEN_ALWAYS = 4;
 const ERROR_SHARING_VIOLATION = 32;
-const INVALID_HANDLE = 0xffffffffffffffffn;
-
-let kernel32: ReturnType<typeof loadKernel32> | undefined;
-
-function loadKernel32() {
-  return dlopen("kernel32.dll", {
-    CreateFileW: { args: [FFIType.ptr, FFIType.u32, FFIType.u32, FFIType.ptr, FFIType.u32, FFIType.u32, FFIType.ptr], returns: FFIType.u64 },
-    CloseHandle: { args: [FFIType.u64], returns: FFIType.i32 },
-    GetLastError: { args: [], returns: FFIType.u32 },
-  });
-}
 
 /**
  * Windows: a handle opened with share mode 0 keeps every other opener out
@@ -87,14 +56,13 @@ function loadKernel32() {
  * Not run on this project's Linux CI; built from the Win32 documentation.
  */
 function tryWindowsLock(path: string): TryLockResult {
-  // Loaded once: a waiting caller tries every few hundred milliseconds.
-  const k32 = (kernel32 ??= loadKernel32());
-  const wide = Buffer.from(`${path}\0`, "utf16le");
-  const handle = BigInt(k32.symbols.CreateFileW(ptr(wide), GENERIC_READ_WRITE, 0, null, OPEN_ALWAYS, 0, null));
-  if (handle === INVALID_HANDLE) {
-    const code = k32.symbols.GetLastError();
-    return code === ERROR_SHARING_VIOLATION ? { kind: "busy" } : { kind: "error", reason: `CreateFileW failed with error ${code}` };
+  const k32 = kernel32();
+  if (!k32) return { kind: "error", reason: "kernel32 could not be opened" };
+  const opened = k32.openExclusive(path);
+  if ("error" in opened) {
+    return opened.error === ERROR_SHARING_VIOLATION ? { kind: "busy" } : { kind: "error", reason: `CreateFileW failed with error ${opened.error}` };
   }
+  const { handle } = opened;
   const info = `${path}.info`;
   return {
     kind: "held",
@@ -107,7 +75,7 @@ function tryWindowsLock(path: string): TryLockResult {
       release() {
         const fd = openSync(info, "w");
         closeSync(fd);
-        k32.symbols.CloseHandle(handle);
+        k32.closeHandle(handle);
       },
     },
   };

@@ -1,16 +1,23 @@
 /**
  * node-llama-cpp, which runs the label model. It is never bundled into the
  * executable: its prebuilt-binary lookup imports a package per platform,
- * which a bundle cannot hold. A compiled binary imports lib/llama/dist/index.js
- * (scripts/release/llama-files.ts bundles it there, with the platform's
- * prebuilt addon in lib/llama/bins/); from source it is the installed
- * package. The import specifier is a variable so the bundler leaves it alone.
+ * which a bundle cannot hold, and only a model-answered facet needs it. A
+ * compiled binary imports it from the llama.cpp add-on, a `llama/` folder
+ * (dist/index.js, and the platform's prebuilt addon in bins/<platform>/)
+ * that scripts/release/llama-files.ts makes and labels/llama-addon.ts finds
+ * or downloads; from source it is the installed package. The import
+ * specifier is a variable so the bundler leaves it alone.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { AppError } from "../errors.ts";
-import { nativeLibDir } from "./lib-dir.ts";
+
+/** Where node-llama-cpp is: the module to import and the folder holding llama-addon.node and its shared libraries. */
+export interface LlamaInstall {
+  module: string;
+  addonDir: string;
+}
 
 /** node-llama-cpp's name for this machine's prebuilt folder: linux-x64, mac-arm64-metal, win-x64. */
 export function llamaPlatformFolder(platform = process.platform, arch = process.arch): string {
@@ -19,33 +26,23 @@ export function llamaPlatformFolder(platform = process.platform, arch = process.
   return `${platform}-${arch}`;
 }
 
-/** The folder holding llama-addon.node and its shared libraries, or null when there is none. */
-export function llamaAddonDir(): string | null {
-  const lib = nativeLibDir();
-  let pkg: string;
-  if (lib) pkg = join(lib, "llama");
-  else {
-    try {
-      // The package exports only its entry (dist/index.js), so its folder is two levels up.
-      pkg = dirname(dirname(createRequire(import.meta.url).resolve(`@node-llama-cpp/${llamaPlatformFolder()}`)));
-    } catch {
-      return null;
-    }
+/** The add-on in `folder` (an unpacked `llama/`), or null when it lacks the entry module or this platform's addon. */
+export function llamaInstallAt(folder: string): LlamaInstall | null {
+  const module = join(folder, "dist", "index.js");
+  const addonDir = join(folder, "bins", llamaPlatformFolder());
+  return existsSync(module) && existsSync(join(addonDir, "llama-addon.node")) ? { module, addonDir } : null;
+}
+
+/** From source: the installed node-llama-cpp and its platform package's prebuilt addon, or null when that is not installed. */
+export function packagedLlama(): LlamaInstall | null {
+  try {
+    // The platform package exports only its entry (dist/index.js), so its folder is two levels up.
+    const pkg = dirname(dirname(createRequire(import.meta.url).resolve(`@node-llama-cpp/${llamaPlatformFolder()}`)));
+    const addonDir = join(pkg, "bins", llamaPlatformFolder());
+    return existsSync(join(addonDir, "llama-addon.node")) ? { module: "node-llama-cpp", addonDir } : null;
+  } catch {
+    return null;
   }
-  const dir = join(pkg, "bins", llamaPlatformFolder());
-  return existsSync(join(dir, "llama-addon.node")) ? dir : null;
-}
-
-/** What to import node-llama-cpp by: its entry under lib/ in a compiled binary, the package name from source. */
-function llamaModule(): string {
-  const lib = nativeLibDir();
-  return lib ? join(lib, "llama", "dist", "index.js") : "node-llama-cpp";
-}
-
-/** Why the label model cannot run on this install, or undefined when the addon is there. */
-export function llamaAddonProblem(): string | undefined {
-  if (llamaAddonDir()) return undefined;
-  return `llama.cpp's prebuilt addon for ${process.platform}-${process.arch} is not installed (lib/llama/ beside the executable): model-answered label facets cannot run. Reinstall from the release archive for this system, or give every facet a default without override_at.`;
 }
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
@@ -53,24 +50,23 @@ type Llama = Awaited<ReturnType<NodeLlamaCpp["getLlama"]>>;
 let loading: Promise<{ lib: NodeLlamaCpp; llama: Llama }> | undefined;
 
 /**
- * node-llama-cpp and its llama.cpp runtime on the CPU, loaded once. Never
- * built from source and never downloaded: a missing prebuilt addon is an
- * error that names the fix.
+ * node-llama-cpp and its llama.cpp runtime on the CPU, loaded once from the
+ * given install. Never built from source and never fetched by
+ * node-llama-cpp itself: a prebuilt addon that does not load is an error
+ * that names the fix.
  */
-export function loadLlama(): Promise<{ lib: NodeLlamaCpp; llama: Llama }> {
+export function loadLlama(install: LlamaInstall): Promise<{ lib: NodeLlamaCpp; llama: Llama }> {
   loading ??= (async () => {
-    const problem = llamaAddonProblem();
-    if (problem) throw new AppError("NATIVE_LIBRARY", problem.split(":")[0]!, problem.slice(problem.indexOf(":") + 2));
     try {
-      const specifier = llamaModule();
+      const specifier = install.module;
       const lib = (await import(specifier)) as NodeLlamaCpp;
       const llama = await lib.getLlama({ gpu: false, build: "never", usePrebuiltBinaries: true, progressLogs: false, logLevel: lib.LlamaLogLevel.error });
       return { lib, llama };
     } catch (error) {
       throw new AppError(
         "NATIVE_LIBRARY",
-        `Could not load llama.cpp for the label model: ${(error as Error).message}`,
-        `Reinstall from the release archive for this system (${process.platform}-${process.arch}), keeping lib/ next to the executable; or give every facet a default without override_at.`,
+        `Could not load llama.cpp for the label model from ${install.addonDir}: ${(error as Error).message}`,
+        `Delete ${dirname(dirname(install.addonDir))} so it is installed again, or reinstall from the release archive for this system (${process.platform}-${process.arch}); or give every facet a default without override_at.`,
       );
     }
   })();

@@ -10,8 +10,8 @@
  * 171 MiB, in about the same time. Only glibc has these settings: elsewhere
  * this does nothing.
  */
-import { dlopen, FFIType } from "bun:ffi";
 import { mallocChoices, type MallocChoices } from "../config/malloc-env.ts";
+import { libc, type Libc } from "./libc.ts";
 
 /** mallopt parameters (glibc malloc.h). */
 const M_MMAP_THRESHOLD = -3;
@@ -22,31 +22,16 @@ export const COMPACTION_MMAP_THRESHOLD = 1024 * 1024;
 /** Afterwards: the ceiling glibc's own threshold climbs to on 64-bit systems (DEFAULT_MMAP_THRESHOLD_MAX). */
 export const SETTLED_MMAP_THRESHOLD = 32 * 1024 * 1024;
 
-type Glibc = ReturnType<typeof openGlibc>;
-let glibc: Glibc | null | undefined;
-
-function openGlibc() {
-  return dlopen("libc.so.6", {
-    mallopt: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
-    malloc_trim: { args: [FFIType.u64], returns: FFIType.i32 },
-  });
-}
-
-function libc(): Glibc | null {
-  if (glibc !== undefined) return glibc;
-  try {
-    glibc = process.platform === "linux" ? openGlibc() : null;
-  } catch {
-    glibc = null; // musl or another libc without mallopt: its own policy stands
-  }
-  return glibc;
+/** glibc's malloc tuning, or null elsewhere (musl, macOS, Windows: their own policy stands). */
+function glibcMalloc(): NonNullable<Libc["malloc"]> | null {
+  return libc()?.malloc ?? null;
 }
 
 /** Caps glibc's arenas at NATIVE_ARENA_MAX unless the user set that through glibc's own variables; true when applied. */
 export function boundNativeHeap(chosen: MallocChoices = mallocChoices()): boolean {
-  const c = libc();
+  const c = glibcMalloc();
   if (!c || chosen.arenaMax) return false;
-  return c.symbols.mallopt(M_ARENA_MAX, NATIVE_ARENA_MAX) === 1;
+  return c.mallopt(M_ARENA_MAX, NATIVE_ARENA_MAX) === 1;
 }
 
 /**
@@ -57,18 +42,18 @@ export function boundNativeHeap(chosen: MallocChoices = mallocChoices()): boolea
  * itself about half as much again (40 s CPU to 63 s).
  */
 export async function compactingNativeHeap<T>(job: () => Promise<T>, chosen: MallocChoices = mallocChoices()): Promise<T> {
-  const c = libc();
+  const c = glibcMalloc();
   const tune = c !== null && !chosen.mmapThreshold;
-  if (tune) c.symbols.mallopt(M_MMAP_THRESHOLD, COMPACTION_MMAP_THRESHOLD);
+  if (tune) c.mallopt(M_MMAP_THRESHOLD, COMPACTION_MMAP_THRESHOLD);
   try {
     return await job();
   } finally {
-    if (tune) c.symbols.mallopt(M_MMAP_THRESHOLD, SETTLED_MMAP_THRESHOLD);
+    if (tune) c.mallopt(M_MMAP_THRESHOLD, SETTLED_MMAP_THRESHOLD);
     releaseNativeHeap();
   }
 }
 
 /** Hands freed C heap back to the system (malloc_trim). */
 export function releaseNativeHeap(): void {
-  libc()?.symbols.malloc_trim(0);
+  glibcMalloc()?.trim(0);
 }

@@ -1,21 +1,19 @@
 /**
  * Language data missing from every local folder is downloaded once into
- * CACHE_DIR/tessdata from the pinned tessdata_fast commit (or RAG_TESSDATA_URL):
- * each file to a .part name, checked against its pinned size and sha256, then
- * renamed into place, as the model download does. A failure is remembered in
- * the folder, so status can say OCR is unavailable and why, until a download
- * succeeds.
+ * CACHE_DIR/tessdata from the pinned tessdata_fast commit (or RAG_TESSDATA_URL)
+ * by the shared pinned downloader (download/verified-download.ts: checked
+ * against its pinned size and sha256, resumed, one process at a time). A
+ * failure is remembered in the folder, so status can say OCR is unavailable
+ * and why, until a download succeeds.
  */
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { downloadVerified } from "../download/verified-download.ts";
 import { AppError } from "../errors.ts";
 import { cacheTessdata, locateLanguages, tessdataFolders, type LanguageFiles } from "./language-data.ts";
 import type { OcrSettings } from "./settings.ts";
 import { DEFAULT_TESSDATA_URL, TESSDATA_PINS, type TessdataPin } from "./tessdata-pins.ts";
 
-const ATTEMPTS = 2;
-const STALL_MS = 30_000;
 const FAILURE_FILE = "download-failed.txt";
 
 /** The reason the last download failed, while no download has succeeded since. */
@@ -29,52 +27,16 @@ function installAdvice(codes: string[], cacheDir: string): string {
   return `Connect to the network and retry (the files are fetched once), or put ${codes.map((c) => `${c}.traineddata`).join(", ")} from tessdata_fast into ${cacheTessdata(cacheDir)} (on Debian/Ubuntu: apt-get install ${apt}).`;
 }
 
-async function fetchPinned(url: string, pin: TessdataPin): Promise<Uint8Array> {
-  const controller = new AbortController();
-  let stall = setTimeout(() => controller.abort(), STALL_MS);
-  try {
-    const response = await fetch(url, { signal: controller.signal, redirect: "follow" });
-    if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
-    const parts: Uint8Array[] = [];
-    let received = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      clearTimeout(stall);
-      stall = setTimeout(() => controller.abort(), STALL_MS);
-      received += chunk.length;
-      // A server sending more than the pinned size is not sending the pinned file: stop reading.
-      if (received > pin.size) throw new Error(`more than the pinned ${pin.size} bytes`);
-      parts.push(chunk);
-    }
-    if (received < pin.size) throw new Error(`connection closed after ${received} of ${pin.size} bytes`);
-    return Buffer.concat(parts);
-  } catch (error) {
-    throw new Error(controller.signal.aborted ? `no data for ${STALL_MS / 1000} s` : (error as Error).message);
-  } finally {
-    clearTimeout(stall);
-  }
-}
-
 async function downloadOne(code: string, base: string, dir: string, pins: Record<string, TessdataPin | null>, log: (line: string) => void): Promise<void> {
   const pin = pins[code];
   if (!pin) throw new Error(`${code} has no pinned checksum in this build, so it is not downloaded`);
   const url = `${base}/${code}.traineddata`;
-  let last = "";
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    try {
-      log(`downloading OCR language data ${code}.traineddata (${(pin.size / 1e6).toFixed(1)} MB)`);
-      const bytes = await fetchPinned(url, pin);
-      const digest = createHash("sha256").update(bytes).digest("hex");
-      if (digest !== pin.sha256) throw new Error(`checksum mismatch: expected sha256 ${pin.sha256}, got ${digest}`);
-      const target = join(dir, `${code}.traineddata`);
-      writeFileSync(`${target}.part`, bytes);
-      renameSync(`${target}.part`, target);
-      return;
-    } catch (error) {
-      last = `${url}: ${(error as Error).message}`;
-      log(`download of ${code}.traineddata failed (attempt ${attempt}/${ATTEMPTS}): ${last}`);
-    }
+  log(`downloading OCR language data ${code}.traineddata (${(pin.size / 1e6).toFixed(1)} MB)`);
+  try {
+    await downloadVerified({ url, target: join(dir, `${code}.traineddata`), sha256: pin.sha256, size: pin.size, name: `${code}.traineddata` }, log);
+  } catch (error) {
+    throw new Error(`${url}: ${(error as Error).message}`);
   }
-  throw new Error(last);
 }
 
 export interface EnsureOptions {

@@ -84,6 +84,27 @@ describe("HTML", () => {
   test("an inlined image keeps only its alt text", () => {
     expect(htmlToMarkdown('<p>See <img alt="chart" src="data:image/png;base64,AAAA"> here</p>').markdown).toBe("See chart here");
   });
+
+  // Turndown walks linkedom's own nodes (one parse); these are what a second parse used to smooth over.
+  test("an entity mid-sentence stays text: no escaped '>' as if a line started there", () => {
+    expect(htmlToMarkdown("<p>when n &gt; 1 &amp; m &lt; 2, take the vote</p>").markdown).toBe("when n > 1 & m < 2, take the vote");
+  });
+
+  test("the newline HTML drops after <pre> does not open the code block with an empty line", () => {
+    expect(htmlToMarkdown("<pre>\nPackage: hello\nVersion: 2.9\n</pre>").markdown).toBe("```\nPackage: hello\nVersion: 2.9\n```");
+  });
+
+  test("table cells are converted from their own nodes: markup, entities and pipes inside a cell", () => {
+    const r = htmlToMarkdown("<table><tr><th>a &amp; b</th><th>v</th></tr><tr><td><b>bold</b> x|y</td><td><a href='/p'>link</a><br>next</td></tr></table>");
+    expect(r.markdown).toBe("| a & b | v |\n| --- | --- |\n| **bold** x\\|y | [link](/p) next |");
+  });
+
+  test("a fetched page that is only a fragment still yields its article", async () => {
+    const { convertHtml } = await import("../../src/convert/html.ts");
+    const fragment = `<div><p>${"The pump order was approved after the second review of the budget. ".repeat(12)}</p></div>`;
+    const r = convertHtml(new TextEncoder().encode(fragment), "/d/page.html", { mainArticle: true });
+    expect(r.markdown).toContain("The pump order was approved");
+  });
 });
 
 describe("inline images", () => {

@@ -1,23 +1,20 @@
 /**
  * Labels through the compiled binary, as an MCP client runs it: path and
  * default facets labelled at sync, filters and rows over stdio, the status
- * block; and classify try, which side-loads llama.cpp from lib/llama/: it
- * stops at a missing model file, and runs a tiny GGUF the test writes (no
- * trained model is reachable here).
+ * block; and classify try on those facets, with no llama.cpp installed
+ * (the model-answered facet and its add-on: test/e2e/llama-addon.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { BINARY, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
-import { writeTinyGguf } from "../labels/tiny-gguf.ts";
 import { syncEnded } from "../mcp/mcp-client.ts";
 
 type Result = { isError?: boolean; structuredContent?: Record<string, any>; content: { text: string }[] };
 let client: Client;
 let root: string;
-const missingModel = join(tempDir("minirag-no-gguf-"), "model.gguf");
 
 const TAXONOMY = `
 [facets.project]
@@ -86,37 +83,14 @@ describe("labels through the compiled binary over MCP", () => {
     expect(labels).not.toHaveProperty("model");
   });
 
-  test("classify try prints path and default labels and the document date", () => {
-    const r = runCli(["classify", "try", join(root, "pilots/notes.md")], { exe: [BINARY], env: { BASE_DIR: root, MODEL_NAME: TINY_MODEL } });
+  test("classify try prints path and default labels and the document date, with no llama.cpp anywhere", () => {
+    // The release folder carries no llama.cpp, and this cache has never seen its add-on: none is needed here.
+    expect(existsSync(join(dirname(BINARY), "lib", "llama"))).toBe(false);
+    const cacheDir = tempDir("minirag-labels-cache-");
+    const r = runCli(["classify", "try", join(root, "pilots/notes.md")], { exe: [BINARY], env: { BASE_DIR: root, MODEL_NAME: TINY_MODEL, CACHE_DIR: cacheDir, MINIRAG_DOWNLOAD_URL: "http://127.0.0.1:9" } });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe("project: pilots (1.000, path)\nkind: note (1.000, default)\ndate: 2026-08-12 (document)\n");
+    expect(r.stderr).toBe("");
+    expect(existsSync(join(cacheDir, "addons"))).toBe(false);
   });
-
-  test("a model facet: classify try loads llama.cpp from lib/llama/, stops at the missing model file and exits 1", () => {
-    const other = tempDir("minirag-labels-model-");
-    writeTree(other, {
-      ".minirag/classify.toml": `[model]\npath = "${missingModel}"\ntemperature = 2.07\n[facets.kind]\nvalues.minutes = { description = "Minutes." }\nvalues.other = { description = "Other." }\n`,
-      "a.md": "# Weekly sync\n\nNotes.",
-    });
-    const r = runCli(["classify", "try", join(other, "a.md")], { exe: [BINARY], env: { BASE_DIR: other, MODEL_NAME: TINY_MODEL } });
-    expect(r.exitCode).toBe(1);
-    // The reason is the file, not the addon: llama.cpp itself loaded from lib/llama/.
-    expect(r.stderr).toContain(`warn: kind: The label model file ${missingModel} does not exist`);
-    expect(r.stderr).not.toContain("Could not load llama.cpp");
-    expect(r.stdout).toContain("kind: not set (The label model file");
-  });
-
-  test("a model facet: classify try runs a tiny GGUF through the side-loaded llama.cpp and prints the distribution", () => {
-    const other = tempDir("minirag-labels-tiny-");
-    writeTinyGguf(join(other, "tiny.gguf"));
-    writeTree(other, {
-      ".minirag/classify.toml": `[model]\npath = "${join(other, "tiny.gguf")}"\ntemperature = 2\n[facets.kind]\nvalues.minutes = { description = "Minutes." }\nvalues.mail = { description = "Mail." }\nvalues.report = { description = "Report." }\n`,
-      "docs/a.md": "# Weekly sync\n\nNotes.",
-    });
-    const r = runCli(["classify", "try", join(other, "docs/a.md"), "--json"], { exe: [BINARY], env: { BASE_DIR: other, MODEL_NAME: TINY_MODEL } });
-    expect(r.exitCode).toBe(0);
-    const report = JSON.parse(r.stdout);
-    expect(report.facets.kind).toMatchObject({ value: "mail", source: "model", runnerUp: "report" });
-    expect(Object.keys(report.facets.kind.distribution)).toEqual(["minutes", "mail", "report"]);
-  }, 60_000);
 });

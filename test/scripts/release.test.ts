@@ -90,6 +90,6 @@ describe("the release tag check", () => {
     expect(tagProblems("v1.2.3", "1.2.3", REPOSITORY)).toEqual([]);
     expect(tagProblems("v1.2.4", "1.2.3")).toEqual(["tag v1.2.4 does not match package.json's version 1.2.3: tag v1.2.3, or bump the version first"]);
     expect(tagProblems(undefined, "1.2.3")[0]).toContain("tag (none)");
-    expect(tagProblems("v1.2.3", "1.2.3", "fork/minirag-mcp")[0]).toContain("change scripts/release/repository.ts and REPO in install.sh");
+    expect(tagProblems("v1.2.3", "1.2.3", "fork/minirag-mcp")[0]).toContain("change REPOSITORY in src/version.ts and REPO in install.sh");
   });
 });

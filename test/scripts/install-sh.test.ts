@@ -1,0 +1,106 @@
+/**
+ * install.sh's choice between a release's .tar.xz and .tar.gz, against a
+ * small stand-in release on disk (file:// through curl): the .tar.xz where
+ * `xz` is installed and the release lists it, the .tar.gz otherwise, each
+ * checked against SHA256SUMS. The real release is installed in
+ * scripts/accept/install.test.ts.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sha256File } from "../../src/download/verified-download.ts";
+import { REPO_ROOT, tempDir, writeTree } from "../helpers.ts";
+
+const VERSION = "9.9.9";
+const NAME = `minirag-mcp-${VERSION}-linux-x64`;
+
+/** A release folder holding the same stand-in program as .tar.gz and .tar.xz, and SHA256SUMS over the ones listed. */
+async function fakeRelease(listed: ("tar.gz" | "tar.xz")[], tamper?: "tar.xz"): Promise<string> {
+  const dir = tempDir("minirag-fake-release-");
+  writeTree(dir, { [`${NAME}/minirag-mcp`]: "#!/bin/sh\necho stand-in\n" });
+  Bun.spawnSync(["chmod", "+x", join(dir, NAME, "minirag-mcp")]);
+  for (const [ext, flag] of [["tar.gz", "-czf"], ["tar.xz", "-cJf"]] as const) {
+    expect(Bun.spawnSync(["tar", flag, `${NAME}.${ext}`, NAME], { cwd: dir }).exitCode).toBe(0);
+  }
+  const sums = await Promise.all(listed.map(async (ext) => `${await sha256File(join(dir, `${NAME}.${ext}`))}  ${NAME}.${ext}\n`));
+  writeFileSync(join(dir, "SHA256SUMS"), sums.join(""));
+  if (tamper) writeFileSync(join(dir, `${NAME}.${tamper}`), "not the archive SHA256SUMS lists");
+  return dir;
+}
+
+/** A PATH with every tool of /usr/bin and /bin but xz: a system where only gzip can unpack. */
+function pathWithoutXz(): string {
+  const bin = tempDir("minirag-no-xz-");
+  for (const from of ["/usr/bin", "/bin"]) {
+    if (!existsSync(from)) continue;
+    for (const tool of readdirSync(from)) {
+      if (tool === "xz" || existsSync(join(bin, tool))) continue;
+      symlinkSync(join(from, tool), join(bin, tool));
+    }
+  }
+  return bin;
+}
+
+function install(release: string, prefix: string, path = process.env.PATH!) {
+  const proc = Bun.spawnSync(["sh", join(REPO_ROOT, "install.sh"), "--version", VERSION, "--target", "linux-x64", "--prefix", prefix, "--no-status"], {
+    env: { HOME: tempDir("minirag-home-"), PATH: path, MINIRAG_DOWNLOAD_URL: `file://${release}` },
+  });
+  return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
+}
+
+const installedFrom = (prefix: string) => readFileSync(join(prefix, "share/minirag-mcp", VERSION, ".installed-from"), "utf8").trim();
+
+describe("install.sh picks the archive the system can unpack", () => {
+  test("with xz installed it downloads the .tar.xz, checks it and installs from it", async () => {
+    const release = await fakeRelease(["tar.gz", "tar.xz"]);
+    const prefix = tempDir("minirag-prefix-");
+    const r = install(release, prefix);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`downloading file://${release}/${NAME}.tar.xz`);
+    expect(r.out).toContain(`checksum ok: ${NAME}.tar.xz`);
+    expect(installedFrom(prefix)).toBe(`${NAME}.tar.xz`);
+    expect(Bun.spawnSync([join(prefix, "bin/minirag-mcp")]).stdout.toString()).toBe("stand-in\n");
+    // Run again without xz: the version is there already, whichever archive it came from.
+    const again = install(release, prefix, pathWithoutXz());
+    expect(again.out).toContain(`minirag-mcp ${VERSION} (linux-x64) is already installed`);
+  });
+
+  test("without xz it falls back to the .tar.gz", async () => {
+    const release = await fakeRelease(["tar.gz", "tar.xz"]);
+    const prefix = tempDir("minirag-prefix-");
+    const r = install(release, prefix, pathWithoutXz());
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`checksum ok: ${NAME}.tar.gz`);
+    expect(installedFrom(prefix)).toBe(`${NAME}.tar.gz`);
+  });
+
+  test("a release whose SHA256SUMS lists no .tar.xz (an older one) installs from the .tar.gz", async () => {
+    const release = await fakeRelease(["tar.gz"]);
+    const prefix = tempDir("minirag-prefix-");
+    const r = install(release, prefix);
+    expect(r.code).toBe(0);
+    expect(installedFrom(prefix)).toBe(`${NAME}.tar.gz`);
+  });
+
+  test("a .tar.xz that does not match SHA256SUMS is refused and nothing is installed", async () => {
+    const release = await fakeRelease(["tar.gz", "tar.xz"], "tar.xz");
+    const prefix = tempDir("minirag-prefix-");
+    const r = install(release, prefix);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`checksum mismatch for ${NAME}.tar.xz`);
+    expect(existsSync(join(prefix, "bin/minirag-mcp"))).toBe(false);
+  });
+
+  test("--archive takes a .tar.xz on disk, checked against the SHA256SUMS beside it", async () => {
+    const release = await fakeRelease(["tar.gz", "tar.xz"]);
+    const prefix = tempDir("minirag-prefix-");
+    const proc = Bun.spawnSync(["sh", join(REPO_ROOT, "install.sh"), "--archive", join(release, `${NAME}.tar.xz`), "--prefix", prefix, "--no-status"], {
+      env: { HOME: tempDir("minirag-home-"), PATH: process.env.PATH! },
+    });
+    const out = proc.stdout.toString();
+    // The stand-in is a linux-x64 build; on another machine install.sh refuses it by name, which is the other half of this check.
+    if (proc.exitCode === 0) expect(out).toContain(`checksum ok: ${NAME}.tar.xz`);
+    else expect(proc.stderr.toString()).toContain(`${NAME}.tar.xz is the linux-x64 build; this machine needs`);
+  });
+});
