@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { FOUND_FLOOR, fuse, fuseRankings, fuseRelative } from "../../src/search/fusion.ts";
+import { FOUND_FLOOR, fuse, fuseRankings, fuseRelative, RELATIVE_MIN_COVERAGE } from "../../src/search/fusion.ts";
 
 type C = { source: string; chunk_index: number; distance: number | null; _score?: number };
 const vec = (source: string, distance: number): C => ({ source, chunk_index: 0, distance });
@@ -61,5 +61,13 @@ describe("relative score fusion", () => {
     const keyword = [kw("b", 10.1), kw("a", 10)];
     expect(fuse("rrf", vector, keyword, 0.6)).toEqual(fuseRankings(vector, keyword, 0.6));
     expect(fuse("relative", vector, keyword, 0.6)).toEqual(fuseRelative(vector, keyword, 0.6));
+  });
+
+  test("a keyword side that matched under half of the query's words nudges by rank instead of being stretched to full scale", () => {
+    const vector = [vec("a", 0.1), vec("b", 0.7)];
+    const keyword = [kw("b", 10.1), kw("a", 10)];
+    const low = RELATIVE_MIN_COVERAGE - 0.01;
+    expect(fuse("relative", vector, keyword, 0.6, low)).toEqual(fuseRankings(vector, keyword, 0.6, low));
+    expect(fuse("relative", vector, keyword, 0.6, RELATIVE_MIN_COVERAGE)).toEqual(fuseRelative(vector, keyword, 0.6, RELATIVE_MIN_COVERAGE));
   });
 });
