@@ -10,6 +10,7 @@ import TurndownService from "turndown";
 import { basename } from "node:path";
 import { decodeText } from "./decode-text.ts";
 import { mainArticle } from "./html-article.ts";
+import { capNesting, type DepthNode } from "./html-depth.ts";
 import { findNavigation, NAVIGATION_CLASSES, type NavNode } from "./html-navigation.ts";
 import type { ConvertOptions, Converted } from "./types.ts";
 
@@ -43,12 +44,23 @@ function dropPermalinks(document: DomElement): void {
   }
 }
 
-function cellText(service: TurndownService, cell: DomElement): string {
-  return service
-    .turndown(cell.innerHTML)
-    .replace(/\s*\n+\s*/g, " ")
-    .replace(/\|/g, "\\|")
-    .trim();
+/**
+ * Tables are assembled from their cells' converted text, which turndown
+ * hands up the tree, marked: converting each cell's innerHTML again, as this
+ * rule once did, converted a table nested k deep 2^k times (5,000 nested
+ * tables ran past 15 minutes). A nested table's own rule has already taken
+ * its marks by the time the outer table reads its content.
+ */
+const ROW = "\uE000";
+const ROW_END = "\uE001";
+const CELL = "\uE002";
+const CELL_END = "\uE003";
+const MARKS = /[\uE000-\uE003]/g;
+
+function tableRows(content: string): string[][] {
+  return Array.from(content.matchAll(/\uE000([^\uE001]*)\uE001/g), ([, row]) =>
+    Array.from(row!.matchAll(/\uE002([^\uE003]*)\uE003/g), ([, cell]) => cell!.replace(/\s*\n+\s*/g, " ").replace(/\|/g, "\\|").trim()),
+  );
 }
 
 /** Bing result links wrap the target as base64 in the u parameter. */
@@ -64,11 +76,12 @@ function unwrapRedirect(href: string): string {
 
 function createService(): TurndownService {
   const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+  service.addRule("tableCell", { filter: ["td", "th"], replacement: (content) => `${CELL}${content}${CELL_END}` });
+  service.addRule("tableRow", { filter: "tr", replacement: (content) => `${ROW}${content}${ROW_END}` });
   service.addRule("table", {
     filter: "table",
-    replacement(_content, node) {
-      const rows = Array.from((node as unknown as DomElement).querySelectorAll("tr")).filter((tr) => tr.closest("table") === (node as unknown));
-      const cells = rows.map((tr) => Array.from(tr.children).filter((c) => c.tagName === "TD" || c.tagName === "TH").map((c) => cellText(service, c)));
+    replacement(content) {
+      const cells = tableRows(content);
       const width = Math.max(0, ...cells.map((r) => r.length));
       if (width === 0) return "";
       const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => r[i] ?? "").join(" | ")} |`;
@@ -98,14 +111,18 @@ function cleanPageTitle(raw: string): string | undefined {
   return title.replace(/^(chapter|part|appendix|глава|часть|приложение)\s+[\dIVXLCDMА-Я]+[.:]?\s+(?=\S)/iu, "") || undefined;
 }
 
-export function htmlToMarkdown(html: string): Converted {
+export function htmlToMarkdown(page: string): Converted {
+  // The table marks are private-use characters; a page's own (icon-font glyphs, which carry no text) go first.
+  const html = page.replace(MARKS, "");
   const { document } = parseHTML(html.includes("<html") ? html : `<!doctype html><html><body>${html}</body></html>`);
   const metadataTitle = cleanPageTitle(document.querySelector("title")?.textContent ?? "");
   for (const node of [...document.querySelectorAll(DROP)]) node.remove();
   dropPermalinks(document as unknown as DomElement);
   for (const node of findNavigation(document as unknown as NavNode)) (node as unknown as { remove(): void }).remove();
+  capNesting((document.body ?? document.documentElement) as unknown as DepthNode);
   const root = MAIN.map((s) => document.querySelector(s)).find((n) => n && n.textContent?.trim()) ?? document.body ?? document.documentElement;
-  const markdown = root ? createService().turndown(root.innerHTML) : "";
+  // Marks of cells and rows outside any table (markup a parser left stray) are dropped with the table rule's.
+  const markdown = root ? createService().turndown(root.innerHTML).replace(MARKS, " ") : "";
   return { markdown: markdown.replace(/\n{3,}/g, "\n\n").trim(), metadataTitle };
 }
 
