@@ -82,7 +82,7 @@ function createService(): TurndownService {
     filter: "table",
     replacement(content) {
       const cells = tableRows(content);
-      const width = Math.max(0, ...cells.map((r) => r.length));
+      const width = cells.reduce((w, r) => Math.max(w, r.length), 0);
       if (width === 0) return "";
       const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => r[i] ?? "").join(" | ")} |`;
       return `\n\n${[line(cells[0]!), `|${" --- |".repeat(width)}`, ...cells.slice(1).map(line)].join("\n")}\n\n`;
