@@ -12,6 +12,7 @@ import { AppError } from "../errors.ts";
 import { decodeText } from "./decode-text.ts";
 import { tidyChapter } from "./epub-html.ts";
 import { htmlToMarkdown } from "./html.ts";
+import { MAX_TREE_MARKUP, streamedText, streamedWarning } from "./markup-text.ts";
 import type { Converted, ConvertOptions } from "./types.ts";
 import { invalidContainer, openZip, type ZipReader } from "./zip.ts";
 import { attr, childNamed, childrenNamed, descendantsNamed, localName, parseXml, resolvePartName, type XmlElement } from "./zip-xml.ts";
@@ -93,6 +94,13 @@ export function convertEpub(bytes: Uint8Array, path: string, options: ConvertOpt
       if (!(error instanceof AppError) || error.code !== "CONVERSION_FAILED") throw error;
       failures.push(error);
       warnings.push(`${error.message}; chapter left out`);
+      return;
+    }
+    if (text.length > MAX_TREE_MARKUP) {
+      // Too large for a tree (markup-text.ts): its text as a stream; links from it to notes are not followed.
+      warnings.push(`${path}: ${streamedWarning(`its chapter ${part}`, text.length)}`);
+      const { markdown } = streamedText(text, "html");
+      if (markdown) chapters.push(markdown);
       return;
     }
     const { html, links } = tidyChapter(text);

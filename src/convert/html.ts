@@ -11,6 +11,7 @@ import { basename } from "node:path";
 import { decodeText } from "./decode-text.ts";
 import { mainArticle } from "./html-article.ts";
 import { capNesting, type DepthNode } from "./html-depth.ts";
+import { MAX_TREE_MARKUP, streamedText, streamedWarning } from "./markup-text.ts";
 import { findNavigation, NAVIGATION_CLASSES, type NavNode } from "./html-navigation.ts";
 import type { ConvertOptions, Converted } from "./types.ts";
 
@@ -112,6 +113,18 @@ function cleanPageTitle(raw: string): string | undefined {
 }
 
 export function htmlToMarkdown(page: string): Converted {
+  if (page.length > MAX_TREE_MARKUP) {
+    const streamed = streamedText(page, "html");
+    return { markdown: streamed.markdown, metadataTitle: cleanPageTitle(streamed.title ?? ""), warnings: [streamedWarning("the page", page.length)] };
+  }
+  const { content, metadataTitle } = cleanedContent(page);
+  // Marks of cells and rows outside any table (markup a parser left stray) are dropped with the table rule's.
+  const markdown = content ? createService().turndown(content).replace(MARKS, " ") : "";
+  return { markdown: markdown.replace(/\n{3,}/g, "\n\n").trim(), metadataTitle };
+}
+
+/** The page's content as HTML, chrome and navigation dropped, and its title. */
+function cleanedContent(page: string): { content: string; metadataTitle?: string } {
   // The table marks are private-use characters; a page's own (icon-font glyphs, which carry no text) go first.
   const html = page.replace(MARKS, "");
   const { document } = parseHTML(html.includes("<html") ? html : `<!doctype html><html><body>${html}</body></html>`);
@@ -121,15 +134,17 @@ export function htmlToMarkdown(page: string): Converted {
   for (const node of findNavigation(document as unknown as NavNode)) (node as unknown as { remove(): void }).remove();
   capNesting((document.body ?? document.documentElement) as unknown as DepthNode);
   const root = MAIN.map((s) => document.querySelector(s)).find((n) => n && n.textContent?.trim()) ?? document.body ?? document.documentElement;
-  // Marks of cells and rows outside any table (markup a parser left stray) are dropped with the table rule's.
-  const markdown = root ? createService().turndown(root.innerHTML).replace(MARKS, " ") : "";
-  return { markdown: markdown.replace(/\n{3,}/g, "\n\n").trim(), metadataTitle };
+  return { content: root?.innerHTML ?? "", metadataTitle };
 }
 
 export function convertHtml(bytes: Uint8Array, path: string, options?: ConvertOptions): Converted {
   const { text, warnings } = decodeText(bytes, basename(path));
   // A fetched web page keeps only its main article (html-article.ts); without one, the whole page is converted.
-  const article = options?.mainArticle ? mainArticle(text) : undefined;
-  if (!article) return { ...htmlToMarkdown(text), warnings };
+  const article = options?.mainArticle && text.length <= MAX_TREE_MARKUP ? mainArticle(text) : undefined;
+  if (!article) {
+    const converted = htmlToMarkdown(text);
+    const all = [...(warnings ?? []), ...(converted.warnings ?? []).map((w) => `${basename(path)}: ${w}`)];
+    return { ...converted, ...(all.length ? { warnings: all } : {}) };
+  }
   return { markdown: htmlToMarkdown(article.html).markdown, metadataTitle: article.title ?? htmlToMarkdown(text).metadataTitle, warnings };
 }
