@@ -80,9 +80,28 @@ export function convertEpub(bytes: Uint8Array, path: string, options: ConvertOpt
   const warnings: string[] = [];
   const failures: AppError[] = [];
   const linked = new Set<string>();
+  // One damaged chapter does not lose the book: it is reported and the rest is read.
+  const leaveOut = (error: unknown) => {
+    if (!(error instanceof AppError) || error.code !== "CONVERSION_FAILED") throw error;
+    failures.push(error);
+    warnings.push(`${error.message}; chapter left out`);
+  };
   const convert = (part: string) => {
     if (encrypted.has(part.toLowerCase())) {
       throw new AppError("CONVERSION_FAILED", `${path} is DRM-protected: its chapter ${part} is encrypted`, "Index a copy without DRM (for example as sold DRM-free), or move it out of the roots.");
+    }
+    const entry = zip.find(part);
+    if (entry && entry.size > MAX_TREE_MARKUP) {
+      // Too large for a tree (markup-text.ts): its text read as it inflates (XHTML is UTF-8), with no whole copy of the part;
+      // links from it to notes are not followed.
+      warnings.push(`${path}: ${streamedWarning(`its chapter ${part}`, entry.size)}`);
+      try {
+        const { markdown } = streamedText((write) => zip.streamText(entry.name, write), "html");
+        if (markdown) chapters.push(markdown);
+      } catch (error) {
+        leaveOut(error);
+      }
+      return;
     }
     let text: string;
     try {
@@ -90,17 +109,7 @@ export function convertEpub(bytes: Uint8Array, path: string, options: ConvertOpt
       warnings.push(...(decoded.warnings ?? []));
       text = decoded.text;
     } catch (error) {
-      // One damaged chapter does not lose the book: it is reported and the rest is read.
-      if (!(error instanceof AppError) || error.code !== "CONVERSION_FAILED") throw error;
-      failures.push(error);
-      warnings.push(`${error.message}; chapter left out`);
-      return;
-    }
-    if (text.length > MAX_TREE_MARKUP) {
-      // Too large for a tree (markup-text.ts): its text as a stream; links from it to notes are not followed.
-      warnings.push(`${path}: ${streamedWarning(`its chapter ${part}`, text.length)}`);
-      const { markdown } = streamedText(text, "html");
-      if (markdown) chapters.push(markdown);
+      leaveOut(error);
       return;
     }
     const { html, links } = tidyChapter(text);

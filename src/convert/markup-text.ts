@@ -18,6 +18,9 @@ import { Parser } from "htmlparser2";
  */
 export const MAX_TREE_MARKUP = 3 * 1024 * 1024;
 
+/** Characters handed to the parser per write. */
+const PIECE = 64 * 1024;
+
 export type MarkupDialect = "html" | "wordprocessingml" | "drawingml";
 
 /** Element names that end a paragraph, by dialect (local names, lower case). */
@@ -101,6 +104,8 @@ export function streamedText(markup: string | ((write: (piece: string) => void) 
         if (inTitle) title += text;
         if (skipping || (textOnlyIn && !inText)) return;
         current.push(text);
+        // A paragraph of millions of pieces (spans of a space each) held as separate strings took hundreds of MiB: joined as it grows.
+        if (current.length >= 4096) current = [current.join("").replace(/\s+/g, " ")];
       },
       onclosetag(name) {
         const tag = local(name);
@@ -117,7 +122,8 @@ export function streamedText(markup: string | ((write: (piece: string) => void) 
     },
     { xmlMode: dialect !== "html", decodeEntities: true },
   );
-  if (typeof markup === "string") parser.write(markup);
+  // In pieces: htmlparser2 keeps what it was given until the tokenizer is past it, so one write of 50 MB held all of it, sliced.
+  if (typeof markup === "string") for (let at = 0; at < markup.length; at += PIECE) parser.write(markup.slice(at, at + PIECE));
   else markup((piece) => parser.write(piece));
   parser.end();
   end();
