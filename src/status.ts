@@ -114,6 +114,12 @@ export async function fullStatus(app: App): Promise<StatusReport> {
       report.pendingVectorCount = waiting;
       report.pendingVectorNote = `${waiting} chunks were stored while no embedding model could load: keyword search finds them, vector search does not until a sync with a working model embeds them from their stored text.`;
     }
+    const failed = await app.store.failures.count();
+    if (failed > 0) {
+      report.failedFileCount = failed;
+      const files = failed === 1 ? "1 file failed" : `${failed} files failed`;
+      report.failedFileNote = `${files} to convert and ${failed === 1 ? "is" : "are"} not tried again by sync until changed (or the program or a conversion setting is): list_files shows them as failed with the reason, and ingest_file tries one again.`;
+    }
     const unsigned = await countUnsigned(await app.store.open());
     if (unsigned > 0) report.unsignedSourceCount = unsigned;
     const unusable = await app.store.unusableIndexes();

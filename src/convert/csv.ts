@@ -56,7 +56,8 @@ const cell = (value: string) => value.replace(/\r?\n/g, " ").replace(/\|/g, "\\|
 
 export function rowsToMarkdownTable(rows: string[][]): string {
   if (rows.length === 0) return "";
-  const width = Math.max(...rows.map((r) => r.length));
+  // A reduce, not spread arguments: 1.6 million rows (a 20 MB CSV) overflowed the stack as arguments.
+  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
   const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => cell(r[i] ?? "")).join(" | ")} |`;
   return [line(rows[0]!), `|${" --- |".repeat(width)}`, ...rows.slice(1).map(line)].join("\n");
 }

@@ -15,6 +15,7 @@ import { coreTitle } from "./docx-core-properties.ts";
 import { tidyMammothHtml } from "./docx-html.ts";
 import { withMathAsText } from "./docx-math.ts";
 import { htmlToMarkdown } from "./html.ts";
+import { MAX_TREE_MARKUP, streamedText, streamedWarning } from "./markup-text.ts";
 import type { Converted, ConvertOptions } from "./types.ts";
 import { assertSafeZip, invalidContainer, openZip } from "./zip.ts";
 
@@ -63,8 +64,13 @@ export async function convertDocx(bytes: Uint8Array, path: string, options: Conv
   const main = zip.find("word/document.xml");
   if (!main && !zip.find("_rels/.rels")) throw invalidContainer(path, "it is a zip, but not a Word document (it has no word/document.xml)");
   const metadataTitle = coreTitle(zip);
+  if (main && main.size > MAX_TREE_MARKUP) {
+    // mammoth holds the whole part as a tree, and then its own model of it (markup-text.ts): read as it inflates instead.
+    const { markdown } = streamedText((write) => zip.streamText(main.name, write), "wordprocessingml");
+    return { markdown, metadataTitle, warnings: [`${path}: ${streamedWarning("its word/document.xml", main.size)}`] };
+  }
   const math = withMathAsText(bytes, path, maxBytes, main ? zip.text(main.name) : "");
   const html = await mammothHtml(math.bytes, path);
-  const { markdown } = htmlToMarkdown(tidyMammothHtml(html));
-  return { markdown: math.restore(markdown), metadataTitle };
+  const converted = htmlToMarkdown(tidyMammothHtml(html));
+  return { markdown: math.restore(converted.markdown), metadataTitle, ...(converted.warnings && { warnings: converted.warnings.map((w) => `${path}: ${w}`) }) };
 }

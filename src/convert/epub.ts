@@ -12,6 +12,7 @@ import { AppError } from "../errors.ts";
 import { decodeText } from "./decode-text.ts";
 import { tidyChapter } from "./epub-html.ts";
 import { htmlToMarkdown } from "./html.ts";
+import { MAX_TREE_MARKUP, streamedText, streamedWarning } from "./markup-text.ts";
 import type { Converted, ConvertOptions } from "./types.ts";
 import { invalidContainer, openZip, type ZipReader } from "./zip.ts";
 import { attr, childNamed, childrenNamed, descendantsNamed, localName, parseXml, resolvePartName, type XmlElement } from "./zip-xml.ts";
@@ -79,9 +80,28 @@ export function convertEpub(bytes: Uint8Array, path: string, options: ConvertOpt
   const warnings: string[] = [];
   const failures: AppError[] = [];
   const linked = new Set<string>();
+  // One damaged chapter does not lose the book: it is reported and the rest is read.
+  const leaveOut = (error: unknown) => {
+    if (!(error instanceof AppError) || error.code !== "CONVERSION_FAILED") throw error;
+    failures.push(error);
+    warnings.push(`${error.message}; chapter left out`);
+  };
   const convert = (part: string) => {
     if (encrypted.has(part.toLowerCase())) {
       throw new AppError("CONVERSION_FAILED", `${path} is DRM-protected: its chapter ${part} is encrypted`, "Index a copy without DRM (for example as sold DRM-free), or move it out of the roots.");
+    }
+    const entry = zip.find(part);
+    if (entry && entry.size > MAX_TREE_MARKUP) {
+      // Too large for a tree (markup-text.ts): its text read as it inflates (XHTML is UTF-8), with no whole copy of the part;
+      // links from it to notes are not followed.
+      warnings.push(`${path}: ${streamedWarning(`its chapter ${part}`, entry.size)}`);
+      try {
+        const { markdown } = streamedText((write) => zip.streamText(entry.name, write), "html");
+        if (markdown) chapters.push(markdown);
+      } catch (error) {
+        leaveOut(error);
+      }
+      return;
     }
     let text: string;
     try {
@@ -89,10 +109,7 @@ export function convertEpub(bytes: Uint8Array, path: string, options: ConvertOpt
       warnings.push(...(decoded.warnings ?? []));
       text = decoded.text;
     } catch (error) {
-      // One damaged chapter does not lose the book: it is reported and the rest is read.
-      if (!(error instanceof AppError) || error.code !== "CONVERSION_FAILED") throw error;
-      failures.push(error);
-      warnings.push(`${error.message}; chapter left out`);
+      leaveOut(error);
       return;
     }
     const { document, links } = tidyChapter(text);

@@ -15,6 +15,8 @@ import TurndownService from "turndown/lib/turndown.browser.es.js";
 import { basename } from "node:path";
 import { decodeText } from "./decode-text.ts";
 import { mainArticle } from "./html-article.ts";
+import { capNesting, type DepthNode } from "./html-depth.ts";
+import { MAX_TREE_MARKUP, streamedText, streamedWarning } from "./markup-text.ts";
 import { findNavigation, NAVIGATION_CLASSES, type NavNode } from "./html-navigation.ts";
 import type { ConvertOptions, Converted } from "./types.ts";
 
@@ -47,13 +49,23 @@ function dropPermalinks(document: DomElement): void {
   }
 }
 
-/** A cell's Markdown on one line: turndown converts the cell's own nodes, never a re-parse of its HTML. */
-function cellText(service: TurndownService, cell: DomElement): string {
-  return service
-    .turndown(cell as unknown as TurndownService.Node)
-    .replace(/\s*\n+\s*/g, " ")
-    .replace(/\|/g, "\\|")
-    .trim();
+/**
+ * Tables are assembled from their cells' converted text, which turndown
+ * hands up the tree, marked: converting each cell's innerHTML again, as this
+ * rule once did, converted a table nested k deep 2^k times (5,000 nested
+ * tables ran past 15 minutes). A nested table's own rule has already taken
+ * its marks by the time the outer table reads its content.
+ */
+const ROW = "\uE000";
+const ROW_END = "\uE001";
+const CELL = "\uE002";
+const CELL_END = "\uE003";
+const MARKS = /[\uE000-\uE003]/g;
+
+function tableRows(content: string): string[][] {
+  return Array.from(content.matchAll(/\uE000([^\uE001]*)\uE001/g), ([, row]) =>
+    Array.from(row!.matchAll(/\uE002([^\uE003]*)\uE003/g), ([, cell]) => cell!.replace(/\s*\n+\s*/g, " ").replace(/\|/g, "\\|").trim()),
+  );
 }
 
 /**
@@ -80,12 +92,13 @@ function unwrapRedirect(href: string): string {
 
 function createService(): TurndownService {
   const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+  service.addRule("tableCell", { filter: ["td", "th"], replacement: (content) => `${CELL}${content}${CELL_END}` });
+  service.addRule("tableRow", { filter: "tr", replacement: (content) => `${ROW}${content}${ROW_END}` });
   service.addRule("table", {
     filter: "table",
-    replacement(_content, node) {
-      const rows = Array.from((node as unknown as DomElement).querySelectorAll("tr")).filter((tr) => tr.closest("table") === (node as unknown));
-      const cells = rows.map((tr) => Array.from(tr.children).filter((c) => c.tagName === "TD" || c.tagName === "TH").map((c) => cellText(service, c)));
-      const width = Math.max(0, ...cells.map((r) => r.length));
+    replacement(content) {
+      const cells = tableRows(content);
+      const width = cells.reduce((w, r) => Math.max(w, r.length), 0);
       if (width === 0) return "";
       const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => r[i] ?? "").join(" | ")} |`;
       return `\n\n${[line(cells[0]!), `|${" --- |".repeat(width)}`, ...cells.slice(1).map(line)].join("\n")}\n\n`;
@@ -119,7 +132,9 @@ export type HtmlDocument = ReturnType<typeof parseHTML>["document"];
 
 /** Parses HTML, or a fragment of it, into a document. */
 export function parseHtml(html: string): HtmlDocument {
-  return parseHTML(html.includes("<html") ? html : `<!doctype html><html><body>${html}</body></html>`).document;
+  // The table marks are private-use characters; a page's own (icon-font glyphs, which carry no text) go first.
+  const page = html.replace(MARKS, "");
+  return parseHTML(page.includes("<html") ? page : `<!doctype html><html><body>${page}</body></html>`).document;
 }
 
 /** The Markdown of a parsed document, or of one element in it (readability's article), which this strips of chrome first. */
@@ -128,11 +143,17 @@ function markdownOf(container: DomElement & { body?: DomElement | null; document
   dropPermalinks(container);
   dropPreLeadingNewline(container);
   for (const node of findNavigation(container as unknown as NavNode)) (node as unknown as { remove(): void }).remove();
+  capNesting((container.body ?? container.documentElement ?? container) as unknown as DepthNode);
   const root = MAIN.map((s) => container.querySelector(s)).find((n) => n && n.textContent?.trim()) ?? container.body ?? container.documentElement ?? container;
   // linkedom's parser leaves a text node per entity ("n ", "> 1"), and removing chrome leaves neighbours too: merged, as a
   // fresh parse would have them, so turndown's escaping sees whole text ("n > 1", not a line that starts with ">").
   (root as unknown as { normalize(): void }).normalize();
-  const markdown = createService().turndown(root as unknown as TurndownService.Node);
+  // Marks of cells and rows outside any table (markup a parser left stray) are dropped: at a line's edge with
+  // nothing in their place, between words as a space.
+  const markdown = createService()
+    .turndown(root as unknown as TurndownService.Node)
+    .replace(/^[\uE000-\uE003]+|[\uE000-\uE003]+$/gm, "")
+    .replace(MARKS, " ");
   return markdown.replace(/\n{3,}/g, "\n\n").trim();
 }
 
@@ -141,8 +162,16 @@ function pageTitle(document: HtmlDocument): string | undefined {
   return cleanPageTitle(document.querySelector("title")?.textContent ?? "");
 }
 
-/** HTML text or an already parsed document -> Markdown and the page title; the document is consumed (chrome is removed from it). */
+/**
+ * HTML text or an already parsed document -> Markdown and the page title; the document is consumed (chrome is
+ * removed from it). Text past MAX_TREE_MARKUP is read as a stream of paragraphs and headings (markup-text.ts),
+ * with a warning: a tree costs 80-120 times its markup.
+ */
 export function htmlToMarkdown(html: string | HtmlDocument): Converted {
+  if (typeof html === "string" && html.length > MAX_TREE_MARKUP) {
+    const streamed = streamedText(html, "html");
+    return { markdown: streamed.markdown, metadataTitle: cleanPageTitle(streamed.title ?? ""), warnings: [streamedWarning("the page", html.length)] };
+  }
   const document = typeof html === "string" ? parseHtml(html) : html;
   const metadataTitle = pageTitle(document);
   return { markdown: markdownOf(document as unknown as DomElement), metadataTitle };
@@ -150,12 +179,16 @@ export function htmlToMarkdown(html: string | HtmlDocument): Converted {
 
 export function convertHtml(bytes: Uint8Array, path: string, options?: ConvertOptions): Converted {
   const { text, warnings } = decodeText(bytes, basename(path));
-  if (!options?.mainArticle) return { ...htmlToMarkdown(text), warnings };
+  const named = (converted: Converted): Converted => {
+    const all = [...(warnings ?? []), ...(converted.warnings ?? []).map((w) => `${basename(path)}: ${w}`)];
+    return { ...converted, ...(all.length ? { warnings: all } : { warnings: undefined }) };
+  };
+  if (!options?.mainArticle || text.length > MAX_TREE_MARKUP) return named(htmlToMarkdown(text));
   // A fetched web page keeps only its main article (html-article.ts), read from the same parse.
   const document = parseHtml(text);
   const metadataTitle = pageTitle(document);
   const article = mainArticle(document);
   // Readability has changed the document on its way; without an article the whole page is converted from the text again.
-  if (!article) return { ...htmlToMarkdown(text), warnings };
+  if (!article) return named(htmlToMarkdown(text));
   return { markdown: markdownOf(article.root as DomElement), metadataTitle: article.title ?? metadataTitle, warnings };
 }

@@ -61,7 +61,8 @@ function isHeading(line: PdfLine, layout: DocumentLayout): boolean {
 /** One page's blocks, top to bottom. */
 export function pageBlocks({ page, lines, tables, prose, entries }: PreparedPage, layout: DocumentLayout): PdfBlock[] {
   const rightEdge = pageTextEdge(prose, layout);
-  const leftEdge = Math.min(...prose.map((l) => l.x0));
+  // A reduce, not spread arguments: a page of a million lines would overflow the stack as arguments.
+  const leftEdge = prose.reduce((min, l) => Math.min(min, l.x0), Infinity);
   const blocks: PdfBlock[] = [];
   let prev: PdfLine | undefined;
   let paraLines = 0;

@@ -55,6 +55,37 @@ function pageText(raw: RawItem[], view: number[], height: number, number: number
   return { number, height, items, stray };
 }
 
+/**
+ * Text pieces read from one page. A dense page of a book has a few thousand;
+ * a page drawing 1.5 million strings (a few hundred KB compressed) took
+ * pdf.js and the layout past 2.7 GB before its time limit. Past this many a
+ * page is cut short, with a warning.
+ */
+export const MAX_PAGE_ITEMS = 50_000;
+
+/**
+ * The page's text items, read from pdf.js's stream a batch at a time, and
+ * whether there were more than MAX_PAGE_ITEMS. Past that many the rest of the
+ * stream is read and dropped, so memory stays at the limit: stopping the
+ * reading left pdf.js's evaluator waiting on the stream and the document's
+ * destroy waiting on it for ever, and cancelling the stream made pdf.js
+ * enqueue into the closed stream and throw outside any caller. A page too
+ * long to read even so runs into the conversion's time limit.
+ */
+async function boundedTextContent(page: Awaited<ReturnType<OpenPdf["getPage"]>>): Promise<{ items: RawItem[]; cut: boolean }> {
+  const items: RawItem[] = [];
+  let cut = false;
+  const reader = page.streamTextContent().getReader() as ReadableStreamDefaultReader<{ items: RawItem[] }>;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return { items, cut };
+    for (const item of value.items) {
+      if (items.length < MAX_PAGE_ITEMS) items.push(item);
+      else cut = true;
+    }
+  }
+}
+
 function failure(name: string, error: unknown): AppError {
   const kind = (error as { name?: string } | null)?.name ?? "";
   const detail = error instanceof Error ? error.message.split("\n")[0]!.trim() : String(error);
@@ -83,8 +114,11 @@ export async function readPdf<T = undefined>(bytes: Uint8Array, name: string, wh
       try {
         const page = await pdf.getPage(number);
         const viewport = page.getViewport({ scale: 1 });
-        const content = await page.getTextContent();
-        pages.push(pageText(content.items as RawItem[], viewport.transform, viewport.height, number));
+        const { items, cut } = await boundedTextContent(page);
+        if (cut) {
+          warnings.push(`${name}: page ${number} holds more than ${MAX_PAGE_ITEMS.toLocaleString("en-US")} pieces of text; only those were read`);
+        }
+        pages.push(pageText(items, viewport.transform, viewport.height, number));
         page.cleanup();
       } catch (error) {
         firstError ??= error;

@@ -46,7 +46,7 @@ function fits(cell: PdfCell, anchor: Anchor, tolerance: number): boolean {
 /** The run's cells placed in columns, or null when the run is not clearly a table. */
 export function tableRows(lines: PdfLine[]): string[][] | null {
   if (lines.length < MIN_ROWS) return null;
-  const size = Math.max(...lines.map((l) => l.size));
+  const size = lines.reduce((max, l) => Math.max(max, l.size), -Infinity);
   const tolerance = ALIGN * size;
   const cells = lines.flatMap((l, row) => l.cells.map((cell) => ({ cell, row })));
   if (cells.reduce((n, c) => n + c.cell.text.length, 0) / cells.length > PROSE_CELL) return null;

@@ -38,7 +38,7 @@ function tableMarkdown(tbl: XmlElement): string {
   const rows = childrenNamed(tbl, "tr").map((tr) =>
     childrenNamed(tr, "tc").map((tc) => (attr(tc, "hMerge") === "1" || attr(tc, "vMerge") === "1" ? "" : cell(flatText(childNamed(tc, "txBody"))))),
   );
-  const width = Math.max(0, ...rows.map((r) => r.length));
+  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
   if (width === 0 || rows.every((r) => r.every((c) => !c))) return "";
   const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => r[i] ?? "").join(" | ")} |`;
   return [line(rows[0]!), `|${" --- |".repeat(width)}`, ...rows.slice(1).map(line)].join("\n");

@@ -12,10 +12,17 @@ import { linkOfType, partLinks, partXml, placeholderInheritance, slideOrder, typ
 import { readShapeTree, type SlideContent } from "./pptx-shapes.ts";
 import type { Converted, ConvertOptions } from "./types.ts";
 import { invalidContainer, openZip, type ZipReader } from "./zip.ts";
-import { descendantsNamed } from "./zip-xml.ts";
+import { descendantsNamed, parseXml } from "./zip-xml.ts";
+import { MAX_TREE_MARKUP, streamedText, streamedWarning } from "./markup-text.ts";
 
 function shapesOf(zip: ZipReader, part: string, cache: StyleCache, warnings: string[]): SlideContent | undefined {
-  const root = partXml(zip, part);
+  const entry = part ? zip.find(part) : undefined;
+  if (entry && entry.size > MAX_TREE_MARKUP) {
+    // Too large for a tree (markup-text.ts): the slide's text read as it inflates, without its title, tables or order on the slide.
+    warnings.push(streamedWarning(part, entry.size));
+    return { title: "", blocks: [streamedText((write) => zip.streamText(entry.name, write), "drawingml").markdown] };
+  }
+  const root = entry ? parseXml(zip.text(entry.name)) : null;
   const spTree = root ? descendantsNamed(root, "spTree")[0] : undefined;
   if (!spTree) {
     warnings.push(`${part} has no readable shapes (damaged or not XML); left empty`);

@@ -15,6 +15,7 @@ import { AppError } from "../errors.ts";
 import type { Converted, ConvertOptions } from "./types.ts";
 import { sheetGrid, sheetMarkdown, type CellRange, type Reformat, type SheetCell } from "./xlsx-table.ts";
 import { assertSafeZip, invalidContainer } from "./zip.ts";
+import { trimWorkbook } from "./xlsx-trim.ts";
 
 /**
  * Rows read per sheet. SheetJS holds every cell as an object: measured on
@@ -116,10 +117,11 @@ export async function convertWorkbook(bytes: Uint8Array, path: string, maxRows: 
   checkContainer(bytes, path, maxBytes);
   const legacy = !startsWith(bytes, ZIP);
   const XLSX = await loadSheetjs(legacy);
+  const { bytes: readable, cuts } = legacy ? { bytes, cuts: [] } : trimWorkbook(bytes, path, maxBytes, maxRows);
   let workbook: ReturnType<Sheetjs["read"]>;
   try {
     workbook = withConsoleOnStderr(() =>
-      XLSX.read(bytes, {
+      XLSX.read(readable, {
         type: "array",
         dense: true,
         sheetRows: maxRows,
@@ -140,7 +142,7 @@ export async function convertWorkbook(bytes: Uint8Array, path: string, maxRows: 
     throw readFailure(path, error);
   }
   const sections: string[] = [];
-  const warnings: string[] = [];
+  const warnings: string[] = cuts.map((cut) => `${path}: ${cut}, as more would take SheetJS past its memory bound.`);
   const reformat = dottedDates(XLSX.SSF);
   for (const name of workbook.SheetNames) {
     const sheet = workbook.Sheets[name];

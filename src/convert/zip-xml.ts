@@ -7,6 +7,8 @@
  * external entities do nothing.
  */
 import { DOMParser } from "linkedom";
+import { AppError } from "../errors.ts";
+import { MAX_TREE_MARKUP } from "./markup-text.ts";
 
 /** The slice of linkedom's XML DOM used here (the project compiles without the DOM lib). */
 export interface XmlElement {
@@ -16,8 +18,15 @@ export interface XmlElement {
   attributes: ArrayLike<{ name: string; value: string }>;
 }
 
-/** The root element of an XML text; null when there is none. */
+/** The root element of an XML text; null when there is none. Refused past MAX_TREE_MARKUP (markup-text.ts), where the tree would take gigabytes. */
 export function parseXml(text: string): XmlElement | null {
+  if (text.length > MAX_TREE_MARKUP) {
+    throw new AppError(
+      "CONVERSION_FAILED",
+      `one of its XML parts is ${(text.length / 1048576).toFixed(1)} MB, more than the ${MAX_TREE_MARKUP / 1048576} MB this converter reads`,
+      "The file is damaged or built to exhaust memory; re-save it from its application, or move it out of the roots.",
+    );
+  }
   const document = new DOMParser().parseFromString(text, "text/xml") as unknown as { documentElement: XmlElement | null };
   return document.documentElement ?? null;
 }

@@ -26,6 +26,8 @@ export interface ZipReader {
   bytes(name: string): Uint8Array;
   /** The entry as text (UTF-8, or UTF-16 when it starts with a byte-order mark). */
   text(name: string): string;
+  /** The entry's text (UTF-8) handed to sink piece by piece as it inflates, so no whole copy of a large part is made. */
+  streamText(name: string, sink: (text: string) => void): void;
 }
 
 /** "DOCX" for report.docx: the word the error messages use for the container. */
@@ -126,7 +128,14 @@ export function openZip(bytes: Uint8Array, path: string, limit: number): ZipRead
     }
     return out;
   };
-  return { entries, find, bytes: bytesOf, text: (name) => decode(bytesOf(name)) };
+  const streamText = (name: string, sink: (text: string) => void) => {
+    const entry = find(name);
+    if (!entry) throw invalidContainer(path, `it has no part ${name}`);
+    const decoder = new TextDecoder("utf-8");
+    inflateEntry(bytes, entry, path, budget, (piece) => sink(decoder.decode(piece, { stream: true })));
+    sink(decoder.decode());
+  };
+  return { entries, find, bytes: bytesOf, text: (name) => decode(bytesOf(name)), streamText };
 }
 
 /**

@@ -10,13 +10,14 @@
 import type { Clock } from "../clock.ts";
 import { traceStartup } from "../config/startup-trace.ts";
 import { AppError } from "../errors.ts";
-import type { ModelFolder } from "./model-folder.ts";
+import { TOKENIZER_HINT, type ModelFolder } from "./model-folder.ts";
 import type { CachedSession } from "./optimized-model-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
 import type { BatchInput, ThreadSpin } from "./model-session.ts";
 import { ModelTokenizer, type Encoded } from "./model-tokenizer.ts";
 import { DEFAULT_BATCH_TOKENS, planBatches } from "./batch-plan.ts";
 import { KindSessions, type SpinPolicy } from "./kind-sessions.ts";
+import type { RemoteSession } from "./model-thread.ts";
 
 /**
  * What a text is to the model: a query, or a passage (a stored chunk). Where
@@ -102,7 +103,7 @@ export class OnnxEmbedder implements Embedder {
     const opening = KindSessions.open(spec, spin, log, passageIdleMs, clock);
     let tokenizer: ModelTokenizer;
     try {
-      tokenizer = new ModelTokenizer(folder.tokenizer, folder.tokenizerConfig, folder.profile.maxLength);
+      tokenizer = buildTokenizer(folder);
     } catch (error) {
       // The tokenizer's error is the one to report; the session, if it opens, is not kept.
       opening.then((sessions) => sessions.close(), () => undefined);
@@ -112,17 +113,12 @@ export class OnnxEmbedder implements Embedder {
     const sessions = await opening;
     traceStartup(`session created from ${sessions.main.info.source}`);
     const model = { modelName: folder.modelName, profile: folder.profile, fingerprint: folder.fingerprint };
-    // The width the session declares saves a probe run (20-60 ms of the cold start); a model that leaves it open is probed.
-    let dimensions = sessions.main.info.declaredWidth;
-    if (dimensions === undefined) {
-      const probe = new OnnxEmbedder(model, sessions, tokenizer, 0, batchTokens);
-      try {
-        dimensions = (await probe.embed(["probe"], "query"))[0]!.length;
-      } catch (error) {
-        sessions.close();
-        // A model that opens but cannot embed is a model that cannot load (keyword-only mode takes over, no-model.ts).
-        throw new AppError("MODEL_LOAD", `The embedding model ${folder.modelName} could not embed a test text: ${(error as Error).message}`, "MODEL_NAME must name a sentence-embedding model this program can run; unset it to use the default.");
-      }
+    let dimensions: number;
+    try {
+      dimensions = await probeWidth(sessions.main, folder, tokenizer.highestId());
+    } catch (error) {
+      sessions.close();
+      throw error;
     }
     traceStartup("model ready");
     return new OnnxEmbedder(model, sessions, tokenizer, dimensions, batchTokens);
@@ -156,6 +152,63 @@ export class OnnxEmbedder implements Embedder {
     }
     return out;
   }
+}
+
+/** The folder's tokenizer, tried on a word: a tokenizer.json the library cannot build or run is a damaged folder (keyword-only mode), not a crash. */
+function buildTokenizer(folder: ModelFolder): ModelTokenizer {
+  try {
+    const tokenizer = new ModelTokenizer(folder.tokenizer, folder.tokenizerConfig, folder.profile.maxLength);
+    tokenizer.encode("probe");
+    return tokenizer;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError("MODEL_FOLDER", `${folder.tokenizerPath} cannot be used as a tokenizer: ${(error as Error).message}`, TOKENIZER_HINT);
+  }
+}
+
+/**
+ * The model's vector width, from one run over the highest token id the
+ * tokenizer gives. A tokenizer.json of another model (a 250k-token XLM-R
+ * vocabulary beside a 30k-token BERT) builds and loads, and then failed
+ * every file of a sync in the encoder's lookup; one row of one token finds it
+ * at load, where it means keyword-only mode. The width the session declares
+ * must be what it returns; a model that declares none is run a second time,
+ * at another length, since an output whose width follows the input's length
+ * is no sentence vector.
+ */
+async function probeWidth(session: RemoteSession, folder: ModelFolder, highestId: number): Promise<number> {
+  const declared = session.info.declaredWidth;
+  const widthAt = async (length: number) => {
+    try {
+      return (await session.run(tokenRow(highestId, length), true)).dimensions;
+    } catch (error) {
+      throw new AppError(
+        "MODEL_LOAD",
+        `The embedding model ${folder.modelName} failed on a test input of token id ${highestId}, the highest ${folder.tokenizerPath} gives: ${(error as AppError).message}`,
+        `tokenizer.json and ${folder.onnxPath} may come from different models. ${TOKENIZER_HINT}`,
+      );
+    }
+  };
+  const width = await widthAt(1);
+  const other = declared ?? (await widthAt(5));
+  if (width !== other || width < 1) {
+    const what = declared === undefined ? `${width} numbers for 1 token and ${other} for 5` : `${width} numbers where it declares ${declared}`;
+    throw new AppError("MODEL_LOAD", `The embedding model ${folder.onnxPath} does not give one vector of a fixed width per text: it returned ${what}.`, MODEL_HINT);
+  }
+  return width;
+}
+
+const MODEL_HINT = "MODEL_NAME must name a sentence-embedding model this program can run; unset it to use the default.";
+
+/** One row of `length` copies of a token id, fully attended. */
+function tokenRow(id: number, length: number): BatchInput {
+  return {
+    rows: 1,
+    width: length,
+    ids: new BigInt64Array(length).fill(BigInt(id)),
+    mask: new BigInt64Array(length).fill(1n),
+    types: new BigInt64Array(length),
+  };
 }
 
 /** A batch's token ids, masks and type ids as the model's int64 inputs, padded to its longest text. */

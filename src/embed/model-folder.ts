@@ -4,7 +4,7 @@
  * it is (its profile from folder-profile.ts); a known id is downloaded on
  * first use and carries the profile known-models.ts gives it.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isModelPath } from "../config/load-config.ts";
 import { AppError } from "../errors.ts";
@@ -20,6 +20,8 @@ import type { ModelProfile } from "./model-profile.ts";
 export interface ModelFolder {
   modelName: string;
   onnxPath: string;
+  /** Where tokenizer.json was read from, for messages about it. */
+  tokenizerPath: string;
   tokenizer: object;
   tokenizerConfig: object;
   /** Prefixes, pooling, normalisation; tokens past profile.maxLength are cut off before the encoder sees them. */
@@ -34,6 +36,8 @@ export interface ModelFolder {
 
 const ONNX_CANDIDATES = ["model.onnx", "onnx/model.onnx", "model_optimized.onnx", "model_quantized.onnx", "onnx/model_quantized.onnx"];
 const FOLDER_HINT = "MODEL_NAME must be a known model id or an absolute path to a folder with model.onnx (or onnx/model.onnx) and tokenizer.json.";
+/** For a tokenizer.json that reads as JSON but is not a tokenizer this program can use. */
+export const TOKENIZER_HINT = "Put the model's own tokenizer.json (from the same repository as model.onnx) in the folder, or unset MODEL_NAME to use the default model.";
 
 export interface ResolveModelOptions {
   cacheDir: string;
@@ -64,14 +68,48 @@ function readModelFolder(dir: string, modelName: string, onnxFile: string | unde
   if (!onnx) throw new AppError("MODEL_FOLDER", `No model.onnx in the model folder ${dir}`, FOLDER_HINT);
   const tokenizerPath = join(dir, "tokenizer.json");
   if (!existsSync(tokenizerPath)) throw new AppError("MODEL_FOLDER", `No tokenizer.json in the model folder ${dir}`, FOLDER_HINT);
-  const fingerprint = modelFingerprint([onnx, tokenizerPath]);
+  const fingerprint = readableFingerprint([onnx, tokenizerPath]);
   // A 17 MB tokenizer.json takes 0.2-0.4 s to parse; CACHE_DIR keeps it in a form read in tens of ms (tokenizer-cache.ts).
   const cache = { folder: cacheFolder(options.cacheDir, modelName), fingerprint, log: options.log };
-  const tokenizer = readTokenizerJson(tokenizerPath, readJson, cache) as FolderFiles["tokenizer"];
+  const tokenizer = readTokenizerJson(tokenizerPath, readTokenizer, cache) as FolderFiles["tokenizer"];
   const tokenizerConfig = readOptionalJson(join(dir, "tokenizer_config.json")) as FolderFiles["tokenizerConfig"];
   const config = readOptionalJson(join(dir, "config.json")) as FolderFiles["config"];
   const { profile, source, read } = folderProfile(dir, { tokenizer, tokenizerConfig, config });
-  return { modelName, onnxPath: onnx, tokenizer, tokenizerConfig, profile, profileSource: source, profileRead: read, fingerprint };
+  return { modelName, onnxPath: onnx, tokenizerPath, tokenizer, tokenizerConfig, profile, profileSource: source, profileRead: read, fingerprint };
+}
+
+/** The fingerprint, or the one error naming the file when one cannot be read (a folder in its place, no permission). */
+function readableFingerprint(paths: string[]): string {
+  for (const path of paths) {
+    try {
+      const fd = openSync(path, "r");
+      const isFile = fstatSync(fd).isFile();
+      closeSync(fd);
+      if (!isFile) throw new Error("it is a folder or a device, not a file");
+    } catch (error) {
+      throw new AppError("MODEL_FOLDER", `Cannot read ${path}: ${(error as Error).message}`, FOLDER_HINT);
+    }
+  }
+  try {
+    return modelFingerprint(paths);
+  } catch (error) {
+    throw new AppError("MODEL_FOLDER", `Cannot read the model files ${paths.join(" and ")}: ${(error as Error).message}`, FOLDER_HINT);
+  }
+}
+
+/**
+ * tokenizer.json parsed, refused unless it is an object with a "model"
+ * object: JSON such as `{}` or `null` once reached the tokenizer library and
+ * came out as its own error, which stopped a sync instead of starting
+ * keyword-only mode.
+ */
+function readTokenizer(path: string): unknown {
+  const json = readJson(path);
+  const model = (json as { model?: unknown } | null)?.model;
+  if (typeof json !== "object" || json === null || Array.isArray(json) || typeof model !== "object" || model === null || Array.isArray(model)) {
+    throw new AppError("MODEL_FOLDER", `${path} is not a tokenizer: it has no "model" object.`, TOKENIZER_HINT);
+  }
+  return json;
 }
 
 function readOptionalJson(path: string): object {

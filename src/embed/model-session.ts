@@ -10,6 +10,7 @@ import { availableParallelism } from "node:os";
 import type { InferenceSession } from "onnxruntime-node";
 import { AppError } from "../errors.ts";
 import { loadOnnxRuntime } from "../native/onnxruntime.ts";
+import { checkModelIo, checkOutput, outputName } from "./model-io.ts";
 import { createCachedSession, sessionFromModelFile, type CachedSession } from "./optimized-model-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
 import { residualNormsIn } from "./residual-norms.ts";
@@ -56,6 +57,9 @@ export function sessionOptions(spin: ThreadSpin, questionsOnly = false, cores = 
     // core. Measured on 2 cores with the 12-layer shape, two threads embed passages 2.4x faster than one.
     ...questionThreads(questionsOnly, cores),
     interOpNumThreads: 1,
+    // Fatal messages only: a failed run comes back as an error with ORT's own text, which the caller reports
+    // once; at ORT's default level the same text also went to stderr in red, once per attempt.
+    logSeverityLevel: 4,
     graphOptimizationLevel: "all",
     executionMode: "sequential",
     extra: {
@@ -112,8 +116,6 @@ export interface BatchOutput {
   dimensions: number;
 }
 
-const SUPPLIED_INPUTS = ["input_ids", "attention_mask", "token_type_ids"];
-const BERT_INPUTS_HINT = "MODEL_NAME must name a BERT-style sentence-embedding model (inputs input_ids, attention_mask, optionally token_type_ids); unset it to use the default.";
 
 export class ModelSession {
   private constructor(
@@ -126,15 +128,9 @@ export class ModelSession {
     private readonly weights: Uint8Array | undefined,
   ) {}
 
-  /** The output read: the token states when the model names them, else its first output (a pooled sentence_embedding, say). */
-  private get outputName(): string {
-    const outputs = this.session.outputNames;
-    return outputs.includes("last_hidden_state") ? "last_hidden_state" : outputs[0]!;
-  }
-
   /** The vector width the model's output declares, when it names one (else the caller probes). */
   declaredWidth(): number | undefined {
-    const metadata = this.session.outputMetadata?.find((m) => m.name === this.outputName);
+    const metadata = this.session.outputMetadata?.find((m) => m.name === outputName(this.session));
     if (!metadata?.isTensor) return undefined;
     const last = metadata.shape.at(-1);
     return typeof last === "number" && last > 0 ? last : undefined;
@@ -158,11 +154,12 @@ export class ModelSession {
       );
     }
     const { session } = loaded;
-    if (!session.inputNames.includes("input_ids")) {
-      throw new AppError("MODEL_LOAD", `The model ${spec.onnxPath} has no input_ids input (inputs: ${session.inputNames.join(", ")}).`, BERT_INPUTS_HINT);
+    try {
+      checkModelIo(session, spec.onnxPath);
+    } catch (error) {
+      await session.release();
+      throw error;
     }
-    const unsupported = session.inputNames.find((name) => !SUPPLIED_INPUTS.includes(name));
-    if (unsupported) throw new AppError("MODEL_LOAD", `The model asks for an input this embedder cannot supply: ${unsupported}`, BERT_INPUTS_HINT);
     return new ModelSession(session, spec, ort, loaded.source, loaded.bytes);
   }
 
@@ -172,8 +169,9 @@ export class ModelSession {
     const available: Record<string, BigInt64Array> = { input_ids: batch.ids, attention_mask: batch.mask, token_type_ids: batch.types };
     const feeds: Record<string, InstanceType<typeof this.ort.Tensor>> = {};
     for (const name of this.session.inputNames) feeds[name] = new this.ort.Tensor("int64", available[name]!, [rows, width]);
-    const output = (await this.session.run(feeds))[this.outputName]!;
-    const pooled = poolRows(output.data as Float32Array, output.dims as readonly number[], batch, this.spec.pooling);
+    const output = (await this.session.run(feeds))[outputName(this.session)]!;
+    checkOutput(output.type, output.dims, rows, width);
+    const pooled = poolRows(output.data as Float32Array, output.dims, batch, this.spec.pooling);
     if (this.spec.normalize) for (let r = 0; r < rows; r++) normalize(pooled.vectors.subarray(r * pooled.dimensions, (r + 1) * pooled.dimensions));
     return pooled;
   }

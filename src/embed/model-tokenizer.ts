@@ -40,6 +40,11 @@ export class ModelTokenizer {
     else this.tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
   }
 
+  /** The highest token id this tokenizer can give: its vocabulary's last, added tokens included. */
+  highestId(): number {
+    return (this.tokenizer as unknown as { model: { vocab: unknown[] } }).model.vocab.length - 1;
+  }
+
   /** Tokens in text including the special tokens, never truncated. */
   count(text: string): number {
     this.collectNow();

@@ -180,8 +180,8 @@ async function writeCache(ort: Ort, request: Settled, paths: { file: string; man
   const temp = `${paths.file}.${process.pid}-${Date.now()}.tmp.ort`;
   try {
     mkdirSync(paths.folder, { recursive: true });
-    // Errors only: saving an "all"-level graph makes ORT warn that it suits this CPU alone, which the key already says.
-    const options: InferenceSession.SessionOptions = { ...request.options, optimizedModelFilePath: temp, logSeverityLevel: 3 };
+    // Errors at most (the session options ask fatal only): saving an "all"-level graph makes ORT warn that it suits this CPU alone, which the key already says.
+    const options: InferenceSession.SessionOptions = { ...request.options, optimizedModelFilePath: temp, logSeverityLevel: Math.max(3, request.options.logSeverityLevel ?? 0) as 3 | 4 };
     const session = await sessionFromModelFile(ort, request.onnxPath, options, request.log, `${paths.file}.${process.pid}-${Date.now()}.tmp.onnx`);
     try {
       const size = statSync(temp).size;

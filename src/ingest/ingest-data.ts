@@ -61,7 +61,8 @@ export async function ingestData(app: App, input: DataInput): Promise<IngestResu
   const size = Buffer.byteLength(input.content, "utf8");
   if (size > app.config.maxFileSize) throw tooLarge(`content for ${source}`, size, app.config.maxFileSize);
   if (!input.content.trim()) throw new AppError("INVALID_ARGUMENT", "content must not be empty", "Pass the text to index.");
-  const converted = format === "html" ? htmlToMarkdown(input.content) : { markdown: input.content, metadataTitle: undefined };
+  const converted = format === "html" ? htmlToMarkdown(input.content) : { markdown: input.content, metadataTitle: undefined, warnings: undefined };
+  for (const warning of converted.warnings ?? []) app.log(`warn: ${source}: ${warning}`);
   const { title, seed } = chooseSourceTitle(source, converted.markdown, input.title, converted.metadataTitle);
   return indexMarkdown(app, {
     source,

@@ -19,6 +19,7 @@ import { extname } from "node:path";
 import { scanUtf8File, utf8TextPieces, type Utf8FileScan } from "../convert/utf8-file-stream.ts";
 import type { Stats } from "node:fs";
 import type { Converted } from "../convert/types.ts";
+import { failureOf, isFileFault, rememberOutcomes } from "./failure-memory.ts";
 
 /**
  * Past this many characters of Markdown (and with no page map to label
@@ -111,12 +112,18 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
 export async function ingestFile(app: App, path: string): Promise<IngestResult> {
   assertNotExcluded(path, app.config.roots);
   const embedder = await app.embedderOrNone();
+  const seen = await stat(diskPath(path)).catch(() => null);
+  let doc: PreparedDocument | StreamedDocument;
   try {
-    const doc = await prepareFile(app, embedder, path);
-    if ("windows" in doc || doc.chunks.length > LARGE_DOCUMENT_CHUNKS) return await storeLargeDocument(app, embedder, doc);
-    const [result] = await storeDocuments(app, embedder, [doc]);
-    return result!;
+    doc = await prepareFile(app, embedder, path);
+  } catch (error) {
+    // Tried because it was asked for, even if a sync remembers it failing; a failure of its own bytes is remembered anew.
+    if (seen && isFileFault(error)) await rememberOutcomes(app, [failureOf(app, path, seen, error)], []);
+    throw error;
   } finally {
     releaseConverter();
   }
+  const stored = "windows" in doc || doc.chunks.length > LARGE_DOCUMENT_CHUNKS ? await storeLargeDocument(app, embedder, doc) : (await storeDocuments(app, embedder, [doc]))[0]!;
+  await rememberOutcomes(app, [], [path]);
+  return stored;
 }

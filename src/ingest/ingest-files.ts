@@ -4,7 +4,8 @@
  * the main thread), and each group is written in one commit, in order, while
  * the next group embeds: the model waits neither for the files nor for the
  * index. A file that fails is reported and the rest carry on; a group that
- * fails to store keeps every old chunk of its files.
+ * fails to store keeps every old chunk of its files. A file whose own bytes
+ * fail is remembered, so a sync does not try it again (failure-memory.ts).
  */
 import { stat } from "node:fs/promises";
 import type { App } from "../app.ts";
@@ -15,7 +16,10 @@ import { embedDocuments, writeDocuments } from "./index-markdown.ts";
 import { prepareFile } from "./ingest-file.ts";
 import { NoModel } from "../embed/no-model.ts";
 import type { IngestEvents } from "./ingest-progress.ts";
+import { diskPath } from "../native/file-names.ts";
 import { readProblem } from "./read-problem.ts";
+import { failureOf, isFileFault, rememberOutcomes } from "./failure-memory.ts";
+import type { FailedFile } from "../store/chunk-store.ts";
 import { LARGE_DOCUMENT_CHUNKS, storeLargeDocument } from "./store-large-document.ts";
 
 /** Chunks per embedding pass and commit: large enough to amortise a LanceDB commit, small enough to keep memory flat. */
@@ -76,8 +80,11 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
     embedding = embedded.catch(() => undefined);
   };
 
+  const failed: FailedFile[] = [];
   for (const [i, path] of paths.entries()) {
     events?.({ kind: "file", index: i, total: paths.length, path, bytes: sizes[i]!, totalBytes });
+    // Before the read: a failure is remembered for the file as it was then, so a change made meanwhile is tried.
+    const seen = await stat(diskPath(path)).catch(() => null);
     try {
       const doc = await prepareFile(app, embedder, path, events && (() => events({ kind: "page", path })));
       for (const warning of doc.warnings ?? []) report.warnings.push({ source: path, warning });
@@ -97,6 +104,7 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
       const problem = readProblem(path, error);
       if (problem) report.unreadable.push({ source: path, error: problem });
       else report.errors.push({ source: path, error: describeError(error) });
+      if (!problem && seen && isFileFault(error)) failed.push(failureOf(app, path, seen, error));
     }
     if (groupChunks >= groupLimit) {
       await launch(group);
@@ -109,5 +117,6 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
   releaseConverter();
   await launch(group);
   await writing;
+  await rememberOutcomes(app, failed, report.results.map((r) => r.source));
   return report;
 }

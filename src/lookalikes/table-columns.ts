@@ -30,8 +30,9 @@ export function tablesByColumn(markdown: string): string {
       const row = cells(lines[i]!);
       if (!row.every((c) => DELIMITER_CELL.test(c))) rows.push(row);
     }
-    const width = Math.max(...rows.map((r) => r.length));
-    for (let column = 0; column < width; column++) out.push(...rows.map((r) => r[column] ?? "").filter(Boolean));
+    // Loops, not spread arguments: a table of a million rows (a large CSV) overflowed the stack as arguments.
+    const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+    for (let column = 0; column < width; column++) for (const r of rows) if (r[column]) out.push(r[column]!);
   }
   return out.join("\n");
 }

@@ -1,6 +1,6 @@
 /**
  * list_files: every supported file on disk under the roots with its state
- * (ingested, stale, stale_scheme, not_ingested, unreadable, unsupported), what is indexed
+ * (ingested, stale, stale_scheme, not_ingested, failed, unreadable, unsupported), what is indexed
  * under a folder the scan could not list (state unlisted, never dropped), and
  * indexed data and url sources, which have no file to compare with.
  */
@@ -10,6 +10,7 @@ import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { sha256 } from "../ingest/ingest-file.ts";
 import { diskPath } from "../native/file-names.ts";
+import { conversionConditions, stillFailing } from "../ingest/failure-memory.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { emptiedFolders } from "../scan/emptied-folders.ts";
@@ -19,7 +20,7 @@ import { readMountPoints } from "../store/mount-points.ts";
 import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
 import { labelListing, type ListLabelInput } from "../labels/list-labels.ts";
 
-export type FileState = "ingested" | "stale" | "stale_scheme" | "not_ingested" | "unreadable" | "unlisted" | "unsupported";
+export type FileState = "ingested" | "stale" | "stale_scheme" | "not_ingested" | "failed" | "unreadable" | "unlisted" | "unsupported";
 
 /** With a classify.toml, an indexed file also carries its labels and date. */
 export interface ListedFile extends DocumentLabelFields {
@@ -30,6 +31,8 @@ export interface ListedFile extends DocumentLabelFields {
   title?: string;
   chunkCount?: number;
   ocrEngine: string;
+  /** Why a file in state failed failed, as the sync that tried it reported it; what is indexed for it (an older version) stays. */
+  error?: string;
 }
 
 export interface FileListing {
@@ -60,10 +63,18 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
   }
   const files: ListedFile[] = [];
   const onDisk = new Set<string>();
+  const failures = await app.store.failures.all();
+  const conditions = conversionConditions(app.config);
   for (const file of scan.files) {
     onDisk.add(file.path);
     const s = sources.get(file.path);
     let state: FileState = "not_ingested";
+    // Failed as it is now, so a sync leaves it alone: named as failed, with why, rather than as waiting to be ingested.
+    const failure = s?.fileSize === file.size && s.mtime === file.mtimeMs ? undefined : stillFailing(failures, file, conditions);
+    if (failure) {
+      files.push({ source: file.path, displayPath: displayPath(file.path, roots), sourceType: "file", state: "failed", error: failure.error, title: s?.title, chunkCount: s?.chunkCount, ocrEngine: s?.ocrEngine ?? "" });
+      continue;
+    }
     if (s) {
       if (s.fileSize === file.size && s.mtime === file.mtimeMs) state = "ingested";
       else {

@@ -20,6 +20,7 @@ import { writeVectors } from "./pending-vectors.ts";
 import { StoreReads } from "./store-reads.ts";
 import { backfillSearchColumns } from "./search-columns.ts";
 import { missingRootProblem } from "./db-path.ts";
+import { FailedFiles } from "./failed-files.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
 import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
@@ -33,8 +34,11 @@ export type { SourceSummary } from "./source-summary.ts";
 export type { SourceMove } from "./source-writes.ts";
 export type { IndexRepair } from "./index-repair.ts";
 export type { IndexDamage } from "./index-damage.ts";
+export type { FailedFile } from "./failed-files.ts";
 
 export class ChunkStore extends StoreReads {
+  /** Files that failed to convert, in the index's second table (failed-files.ts). */
+  readonly failures = new FailedFiles(this.dbPath, this.roots, () => this.connect());
   /** Indexes and columns are checked once per process, on the first write. */
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */

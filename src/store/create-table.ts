@@ -8,6 +8,7 @@
  * table: nothing was ever committed there, so replacing it loses nothing.
  */
 import type { Connection, Table } from "@lancedb/lancedb";
+import type { Schema } from "apache-arrow";
 import { join } from "node:path";
 import { tryLockFile } from "../native/file-lock.ts";
 import { chunkSchema, type ChunkRow } from "./chunk-row.ts";
@@ -18,30 +19,34 @@ const CREATE_LOCK = ".create.lock";
 /** How long a writer waits for another to finish creating the table; creation takes milliseconds. */
 const CREATE_WAIT_MS = 60_000;
 
-/** The table if one was ever committed, else null (no folder, or the folder of a create that never finished). */
-export async function openCommitted(db: Connection): Promise<Table | null> {
-  if (!(await db.tableNames()).includes(TABLE_NAME)) return null;
+/** The table (the chunks table unless named) if one was ever committed, else null (no folder, or the folder of a create that never finished). */
+export async function openCommitted(db: Connection, name = TABLE_NAME): Promise<Table | null> {
+  if (!(await db.tableNames()).includes(name)) return null;
   try {
-    return await db.openTable(TABLE_NAME);
+    return await db.openTable(name);
   } catch (error) {
     if (/was not found/i.test((error as Error).message)) return null;
     throw error;
   }
 }
 
-/** Opens the table, or creates it with its first rows in one commit; `created` says which. roots: never created on the way (db-path.ts). */
+/** Opens the chunks table, or creates it with its first rows in one commit; `created` says which. roots: never created on the way (db-path.ts). */
 export async function openOrCreate(db: Connection, dbPath: string, roots: readonly string[], firstRows: ChunkRow[], dimensions: number): Promise<{ table: Table; created: boolean }> {
-  const existing = await openCommitted(db);
+  return openOrCreateNamed(db, dbPath, roots, TABLE_NAME, firstRows as unknown as Record<string, unknown>[], chunkSchema(dimensions));
+}
+
+/** Opens a table of the index by name, or creates it with its first rows in one commit, under the same lock as the chunks table. */
+export async function openOrCreateNamed(db: Connection, dbPath: string, roots: readonly string[], name: string, firstRows: Record<string, unknown>[], schema: Schema): Promise<{ table: Table; created: boolean }> {
+  const existing = await openCommitted(db, name);
   if (existing) return { table: existing, created: false };
   makeIndexFolder(dbPath, roots);
   const release = await waitForLock(join(dbPath, CREATE_LOCK));
   try {
     // Another writer may have created it while this one waited.
-    const table = await openCommitted(db);
+    const table = await openCommitted(db, name);
     if (table) return { table, created: false };
-    const leftover = (await db.tableNames()).includes(TABLE_NAME);
-    const data = firstRows as unknown as Record<string, unknown>[];
-    return { table: await db.createTable(TABLE_NAME, data, { mode: leftover ? "overwrite" : "create", schema: chunkSchema(dimensions) }), created: true };
+    const leftover = (await db.tableNames()).includes(name);
+    return { table: await db.createTable(name, firstRows, { mode: leftover ? "overwrite" : "create", schema }), created: true };
   } finally {
     release();
   }

@@ -23,6 +23,7 @@ import { sha256, tooLarge } from "../ingest/ingest-file.ts";
 import { emptyIngestReport, ingestFiles } from "../ingest/ingest-files.ts";
 import type { IngestEvents } from "../ingest/ingest-progress.ts";
 import { readProblem } from "../ingest/read-problem.ts";
+import { conversionConditions, rememberOutcomes, stillFailing } from "../ingest/failure-memory.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { emptiedFolders, mountPointsToRemember } from "../scan/emptied-folders.ts";
@@ -55,6 +56,8 @@ export interface SyncCounts {
   /** Files the scan saw that no converter reads; by extension in SyncReport.unsupported. */
   unsupported: number;
   failed: number;
+  /** Files that failed on an earlier sync and have not changed since: not tried again (ingest/failure-memory.ts), named in SyncReport.failedBefore. */
+  failedBefore: number;
 }
 
 export interface SyncReport {
@@ -71,6 +74,8 @@ export interface SyncReport {
   repair?: string;
   /** Data and url sources whose chunks were lost with a damaged data file: no sync can rebuild them (store/source-catalog.ts). */
   lostSources?: LostSource[];
+  /** The files counted as failedBefore, each with the error it failed with. */
+  failedBefore: { source: string; error: string; failedAt: string }[];
 }
 
 export interface SyncOptions {
@@ -92,12 +97,18 @@ export interface SyncOptions {
 
 export function emptySyncReport(): SyncReport {
   return {
-    counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, relabelled: 0, signed: 0, embedded: 0, ignored: 0, unreadable: 0, unsupported: 0, failed: 0 },
+    counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, relabelled: 0, signed: 0, embedded: 0, ignored: 0, unreadable: 0, unsupported: 0, failed: 0, failedBefore: 0 },
     errors: [],
+    failedBefore: [],
     unlistedFolders: [],
     unsupported: {},
     warnings: [],
   };
+}
+
+/** One line for a file counted as failedBefore: when it failed, why (the error's first line), and how to try it again. */
+export function describeFailedBefore(failure: { error: string; failedAt: string }): string {
+  return `not tried again: it failed on ${failure.failedAt.slice(0, 10)} and has not changed since (${failure.error.split("\n")[0]}). Edit or replace the file, or ingest it by hand, to try again.`;
 }
 
 /** Checks DB_PATH, then takes the index's sync lock: refuses at once when another sync holds it. */
@@ -149,6 +160,14 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   report.unsupported = countByExtension(scan.unsupported);
 
   const sort = firstSort(scan.files, indexed, app.config.maxFileSize, CHUNK_SCHEME);
+  // A file that failed before and has not changed (nor the program, nor a conversion setting) is named, not converted again.
+  const failures = await app.store.failures.all();
+  const conditions = conversionConditions(app.config);
+  const tryAgain = (file: ScannedFile): boolean => {
+    const failure = stillFailing(failures, file, conditions);
+    if (failure) report.failedBefore.push({ source: file.path, error: failure.error, failedAt: failure.failedAt });
+    return !failure;
+  };
   for (const file of sort.oversized) errors.push({ source: file.path, error: tooLarge(file.path, file.size, app.config.maxFileSize).message });
   counts.failed += sort.oversized.length;
 
@@ -162,9 +181,10 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
     }
   };
 
-  const toIngest = [...sort.reingest];
+  const toIngest = sort.reingest.filter(tryAgain);
   const mtimes: { source: string; mtime: number }[] = [];
   for (const { file, indexed: known } of sort.toHash) {
+    if (!tryAgain(file)) continue;
     const hash = await hashOf(file);
     if (hash === null) continue;
     if (hash !== known.contentHash) toIngest.push(file);
@@ -183,7 +203,8 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const moves = pairMoves(candidates, sort.gone.filter((g) => !hidden(g)), CHUNK_SCHEME);
   const movedTo = new Set(moves.map((m) => m.to.path));
   const unreadablePaths = new Set(unreadable.map((u) => u.source));
-  toIngest.push(...sort.fresh.filter((f) => !movedTo.has(f.path) && !unreadablePaths.has(f.path)));
+  toIngest.push(...sort.fresh.filter((f) => !movedTo.has(f.path) && !unreadablePaths.has(f.path) && tryAgain(f)));
+  counts.failedBefore = report.failedBefore.length;
 
   // A root or mount point that lists as empty while its index is not keeps its entries, unless every one of them moved away.
   const movedFrom = new Set(moves.map((m) => m.from.source));
@@ -218,6 +239,10 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
 
   const outsideKept = options.keepOutsideRoots ? new Set(sort.gone.filter((g) => !roots.some((r) => isInside(g.source, r)) && existsSync(g.source)).map((g) => g.source)) : new Set<string>();
   const { remove, kept } = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), new Set([...unreadablePaths, ...outsideKept]));
+  // Failures of files gone from disk (deleted, renamed, now ignored) are forgotten; those under a folder it could not list are kept.
+  const onDisk = new Set(scan.files.map((f) => f.path));
+  const goneFailures = [...failures.keys()].filter((source) => inScope(source, scopes) && !onDisk.has(source) && !unlisted.some((u) => isInside(source, u.folder)));
+  if (goneFailures.length) await rememberOutcomes(app, [], [], goneFailures);
   if (remove.length) {
     await app.store.deleteSources(remove.map((s) => s.source));
     counts.deleted = remove.length;

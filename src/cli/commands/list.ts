@@ -22,6 +22,10 @@ export default defineCommand({
     warnFilter(result);
     if (result.notice) warn(result.notice);
     for (const u of result.unlistedFolders ?? []) warn(`could not list ${escapeControls(u.folder)} (${u.reason}); what is indexed under it is kept and shown as unlisted`);
-    for (const f of result.files) printLines(`${f.state.padEnd(12)} ${escapeControls(f.displayPath)}${f.ocrEngine ? ` [ocr:${f.ocrEngine}]` : ""}${labelSuffix(f)}`);
+    for (const f of result.files) {
+      printLines(`${f.state.padEnd(12)} ${escapeControls(f.displayPath)}${f.ocrEngine ? ` [ocr:${f.ocrEngine}]` : ""}${labelSuffix(f)}`);
+      // The reason a failed file failed, indented under it: its message line (the hint is the same for every such file).
+      if (f.error) printLines(`             ${escapeControls(f.error.split("\n")[0]!)}`);
+    }
   },
 });

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { AppError } from "../../errors.ts";
 import { queryDocuments } from "../../search/query-documents.ts";
-import { printJson, printLines } from "../output.ts";
+import { printJson, printLines, warn } from "../output.ts";
 import { appFromArgs, positionals, scopeFlags, sharedArgs } from "../shared-args.ts";
 import { labelArgs, labelFilterFlags, labelSuffix, warnFilter } from "../label-flags.ts";
 
@@ -34,5 +34,7 @@ export default defineCommand({
       printLines(`[${r.score.toFixed(4)} ${distance}] ${shown.get(r.source)} #${r.chunkIndex}${page}`, `  ${r.text.replace(/\s+/g, " ").slice(0, 240)}`);
     }
     printLines("", "Sources:", ...result.sources.map((s) => `${s.displayPath}${labelSuffix(s)}`));
+    // Keyword-only mode, or chunks still waiting for vectors: the ranking above is not the usual one, and this says why.
+    if (result.notice) warn(result.notice);
   },
 });

@@ -3,7 +3,7 @@ import { AppError } from "../../errors.ts";
 import { watchInForeground } from "../watch-loop.ts";
 import { resolveInsideRoots } from "../../scan/containment.ts";
 import { displayPath } from "../../scan/display-path.ts";
-import { runSync } from "../../sync/run-sync.ts";
+import { describeFailedBefore, runSync } from "../../sync/run-sync.ts";
 import { fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
 import { progressReporter } from "../progress.ts";
 import { writerAppFromArgs, sharedArgs } from "../shared-args.ts";
@@ -31,6 +31,7 @@ export default defineCommand({
       progress.finish();
     }
     for (const e of report.errors) warn(fileProblem(e.source, e.error));
+    for (const f of report.failedBefore) warn(`${f.source}: ${describeFailedBefore(f)}`);
     if (report.notice) warn(report.notice);
     if (report.repair) warn(report.repair);
     for (const lost of report.lostSources ?? []) warn(fileProblem(lost.source, lost.problem));

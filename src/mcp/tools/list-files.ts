@@ -8,7 +8,7 @@ export const listFilesTool = defineTool({
   name: "list_files",
   title: "List documents",
   description:
-    "List every supported file under the document roots with its state (ingested, stale, stale_scheme, not_ingested, unreadable; unsupported for a file no converter reads), plus the indexed data and url items. " +
+    "List every supported file under the document roots with its state (ingested, stale, stale_scheme, not_ingested, unreadable; failed for a file that failed to convert and has not changed since, with the reason in error; unsupported for a file no converter reads), plus the indexed data and url items. " +
     "Files indexed under a folder that cannot be listed right now (an unplugged drive) show as unlisted, and the folders come back under unlistedFolders; ignored counts what .miniragignore excluded.",
   input: z.object({
     scope: Scope,
@@ -25,6 +25,7 @@ export const listFilesTool = defineTool({
         title: z.string().optional(),
         chunkCount: z.number().optional(),
         ocrEngine: z.string(),
+        error: z.string().optional(),
         ...LabelFields,
       }),
     ),

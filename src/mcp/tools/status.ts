@@ -62,6 +62,11 @@ export const statusTool = defineTool({
       .optional()
       .describe("Chunks stored while no embedding model could load: found by keyword search only until a sync with a working model embeds them. Present only when above zero."),
     pendingVectorNote: z.string().optional(),
+    failedFileCount: z
+      .number()
+      .optional()
+      .describe("Files remembered as failing to convert, which sync does not try again until they change; list_files shows them as failed with the reason. Present only when above zero."),
+    failedFileNote: z.string().optional(),
     schemeWarning: z.string().optional(),
     indexError: z.string().optional(),
     indexDamage: z.string().optional().describe("Data files of the index that are lost or damaged, the chunks they held, and the fix (sync repairs it). Searches and reads answer from the rest meanwhile."),

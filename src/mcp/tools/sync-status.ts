@@ -17,6 +17,7 @@ const Counts = z.object({
   unreadable: z.number(),
   unsupported: z.number(),
   failed: z.number(),
+  failedBefore: z.number().describe("Files that failed to convert on an earlier sync and have not changed since: not tried again; named in failedBefore."),
 });
 
 export const syncStatusTool = defineTool({
@@ -24,7 +25,7 @@ export const syncStatusTool = defineTool({
   title: "Sync job status",
   description:
     "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts that fill in while it runs " +
-    "(scanned, ingested, skipped, moved, deleted, relabelled, signed, embedded, ignored, unreadable, unsupported, failed), per-file errors, unlistedFolders (folders it could not list; " +
+    "(scanned, ingested, skipped, moved, deleted, relabelled, signed, embedded, ignored, unreadable, unsupported, failed, failedBefore), per-file errors, failedBefore (files that failed on an earlier sync and are unchanged, not tried again), unlistedFolders (folders it could not list; " +
     "everything indexed under them was kept), repair and lostSources when it repaired a damaged index first, startedAt and finishedAt. Only the latest job is kept. " +
     "watch shows the live index: the server syncs changed files by itself, so a job is needed only after watching was off.",
   input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),
@@ -35,6 +36,9 @@ export const syncStatusTool = defineTool({
     finishedAt: z.string().nullable(),
     counts: Counts,
     errors: z.array(z.object({ source: z.string(), error: z.string() })),
+    failedBefore: z
+      .array(z.object({ source: z.string(), error: z.string(), failedAt: z.string() }))
+      .describe("Files remembered as failing to convert, with the error and when; a change to the file, or ingest_file, tries one again."),
     unlistedFolders: z.array(z.object({ folder: z.string(), reason: z.string(), kept: z.number() })),
     warnings: z.array(z.object({ source: z.string(), warning: z.string() })).describe("Files indexed with a caveat from their converter."),
     unsupported: z.record(z.string(), z.number()).describe('Files no converter reads, by extension: {".key": 3}.'),

@@ -1,0 +1,54 @@
+/**
+ * Which ingest failures are remembered (store/failed-files.ts) so that a
+ * sync does not try them again: those the file itself causes (its converter
+ * refuses it, takes past RAG_CONVERT_TIMEOUT, or finds a bomb; OCR finds no
+ * text), for as long as the file keeps its size and modification time and
+ * the program's version and conversion settings stay the same. Failures of
+ * the machine (the model, the index, a download of OCR data) are tried again
+ * at once. A request for one file (ingest, ingest_file) always tries.
+ */
+import type { Stats } from "node:fs";
+import type { App } from "../app.ts";
+import type { Config } from "../config/load-config.ts";
+import { AppError, describeError } from "../errors.ts";
+import type { FailedFile } from "../store/chunk-store.ts";
+import { VERSION } from "../version.ts";
+
+const FILE_FAULTS = new Set(["CONVERSION_FAILED", "CONVERSION_TIMEOUT", "FILE_TOO_LARGE"]);
+
+/** True for a failure the file's own bytes cause, which the same bytes would cause again. */
+export function isFileFault(error: unknown): boolean {
+  return error instanceof AppError && FILE_FAULTS.has(error.code);
+}
+
+/** What a conversion's outcome depends on besides the file: a failure remembered under another key is tried again. */
+export function conversionConditions(config: Pick<Config, "convertTimeoutMs" | "maxFileSize" | "ocrLanguages" | "ocrMinCharsPerPage">): string {
+  return JSON.stringify({ version: VERSION, convertTimeoutMs: config.convertTimeoutMs, maxFileSize: config.maxFileSize, ocrLanguages: config.ocrLanguages, ocrMinCharsPerPage: config.ocrMinCharsPerPage });
+}
+
+/** The remembered failure that still holds for a file as it is now, or undefined. */
+export function stillFailing(failures: Map<string, FailedFile>, file: { path: string; size: number; mtimeMs: number }, conditions: string): FailedFile | undefined {
+  const failure = failures.get(file.path);
+  return failure && failure.fileSize === file.size && failure.mtime === file.mtimeMs && failure.conditions === conditions ? failure : undefined;
+}
+
+/** The failure to remember for a file, with its size and time as stat saw them before it was read (a change after that is tried). */
+export function failureOf(app: App, path: string, seen: Stats, error: unknown): FailedFile {
+  return { source: path, fileSize: seen.size, mtime: seen.mtimeMs, conditions: conversionConditions(app.config), error: describeError(error), failedAt: new Date().toISOString() };
+}
+
+/**
+ * Remembers new failures and forgets those of files that are now indexed,
+ * or that `gone` names. The index may be read-only to this process or fail
+ * to write: the ingest itself has succeeded or failed already, so that is
+ * logged, not thrown.
+ */
+export async function rememberOutcomes(app: App, failed: FailedFile[], succeeded: string[], gone: string[] = []): Promise<void> {
+  try {
+    const known = succeeded.length + gone.length > 0 ? await app.store.failures.all() : new Map();
+    const forget = [...succeeded, ...gone].filter((source) => known.has(source));
+    if (failed.length + forget.length > 0) await app.store.failures.update(failed, forget);
+  } catch (error) {
+    app.log(`warn: could not record which files failed to convert in ${app.config.dbPath}: ${describeError(error)}`);
+  }
+}

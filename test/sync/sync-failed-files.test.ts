@@ -1,0 +1,130 @@
+/**
+ * Files that fail to convert are remembered in the index (store/failed-files.ts)
+ * and a sync does not try them again until the file, the program or a
+ * conversion setting changes (ingest/failure-memory.ts). Here from source,
+ * with real LanceDB and converters; test/e2e/failed-files.test.ts drives the
+ * compiled binary.
+ */
+import { describe, expect, test } from "bun:test";
+import { rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { AppError } from "../../src/errors.ts";
+import { isFileFault } from "../../src/ingest/failure-memory.ts";
+import { ingestFile } from "../../src/ingest/ingest-file.ts";
+import { listFiles } from "../../src/read/list-files.ts";
+import { fullStatus } from "../../src/status.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { failure, tempDir, testApp, writeTree } from "../helpers.ts";
+
+/** A notebook that is not JSON: its converter refuses it at once, every time. */
+const BROKEN = "this is not a notebook";
+const NOTEBOOK = JSON.stringify({ cells: [{ cell_type: "markdown", source: ["# Pumps\n", "The pump moves coolant."] }], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+
+async function listed(app: Awaited<ReturnType<typeof testApp>>["app"]) {
+  return Object.fromEntries((await listFiles(app)).files.map((f) => [f.displayPath, { state: f.state, error: f.error }]));
+}
+
+describe("a file that fails to convert", () => {
+  test("is remembered: the next sync names it under failedBefore without trying it, list shows it failed with the reason, status counts it", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "broken.ipynb": BROKEN, "fine.md": "# Fine\n\nFine text." });
+    const first = await runSync(app);
+    expect(first.counts).toMatchObject({ ingested: 1, failed: 1, failedBefore: 0 });
+    expect(first.errors[0]!.source).toBe(join(root, "broken.ipynb"));
+
+    const second = await runSync(app);
+    expect(second.counts).toMatchObject({ ingested: 0, skipped: 1, failed: 0, failedBefore: 1 });
+    // Not tried: a try would have failed again and been reported among the errors.
+    expect(second.errors).toEqual([]);
+    expect(second.failedBefore).toEqual([{ source: join(root, "broken.ipynb"), error: first.errors[0]!.error, failedAt: expect.any(String) }]);
+
+    const files = await listed(app);
+    expect(files["broken.ipynb"]).toEqual({ state: "failed", error: first.errors[0]!.error });
+    expect(files["fine.md"]).toEqual({ state: "ingested", error: undefined });
+    const status = await fullStatus(app);
+    expect(status.failedFileCount).toBe(1);
+    expect(status.failedFileNote).toStartWith("1 file failed to convert and is not tried again");
+  });
+
+  test("is tried again once it changes, and forgotten once it converts", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "notes.ipynb": BROKEN });
+    await runSync(app);
+    writeFileSync(join(root, "notes.ipynb"), NOTEBOOK);
+    const fixed = await runSync(app);
+    expect(fixed.counts).toMatchObject({ ingested: 1, failed: 0, failedBefore: 0 });
+    expect((await listed(app))["notes.ipynb"]!.state).toBe("ingested");
+    expect((await fullStatus(app)).failedFileCount).toBeUndefined();
+  });
+
+  test("is tried again when only its modification time changes", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "notes.ipynb": BROKEN });
+    await runSync(app);
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, "notes.ipynb"), later, later);
+    expect((await runSync(app)).counts).toMatchObject({ failed: 1, failedBefore: 0 });
+    expect((await runSync(app)).counts).toMatchObject({ failed: 0, failedBefore: 1 });
+  });
+
+  test("is tried again when a conversion setting changes (RAG_CONVERT_TIMEOUT), since the outcome may differ", async () => {
+    const root = tempDir("minirag-root-");
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    writeTree(root, { "notes.ipynb": BROKEN });
+    const before = await testApp({ DB_PATH: dbPath }, [root]);
+    await runSync(before.app);
+    expect((await runSync(before.app)).counts.failedBefore).toBe(1);
+    const after = await testApp({ DB_PATH: dbPath, RAG_CONVERT_TIMEOUT: "300" }, [root]);
+    expect((await runSync(after.app)).counts).toMatchObject({ failed: 1, failedBefore: 0 });
+    expect((await runSync(after.app)).counts).toMatchObject({ failed: 0, failedBefore: 1 });
+  });
+
+  test("ingested by hand is tried again (an explicit request), and its success forgets the failure", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "notes.ipynb": BROKEN });
+    await runSync(app);
+    const path = join(root, "notes.ipynb");
+    // The converter's own error: the file was read and converted again, not refused as remembered.
+    expect((await failure(ingestFile(app, path))).code).toBe("CONVERSION_FAILED");
+    expect((await runSync(app)).counts.failedBefore).toBe(1);
+    writeFileSync(path, NOTEBOOK);
+    expect((await ingestFile(app, path)).chunkCount).toBeGreaterThan(0);
+    expect((await fullStatus(app)).failedFileCount).toBeUndefined();
+  });
+
+  test("that is deleted is forgotten by the next sync; a sync scoped elsewhere keeps it", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a/broken.ipynb": BROKEN, "b/other.md": "# Other\n\ntext" });
+    await runSync(app);
+    rmSync(join(root, "a/broken.ipynb"));
+    await runSync(app, { scope: join(root, "b") });
+    expect((await fullStatus(app)).failedFileCount).toBe(1);
+    await runSync(app);
+    expect((await fullStatus(app)).failedFileCount).toBeUndefined();
+  });
+
+  test("whose older version is indexed keeps those chunks, shows as failed, and is not tried again", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "notes.ipynb": NOTEBOOK });
+    await runSync(app);
+    writeFileSync(join(root, "notes.ipynb"), BROKEN);
+    expect((await runSync(app)).counts).toMatchObject({ failed: 1 });
+    expect((await runSync(app)).counts).toMatchObject({ failed: 0, failedBefore: 1 });
+    expect((await listed(app))["notes.ipynb"]!.state).toBe("failed");
+    expect((await app.store.listSources()).map((s) => s.source)).toEqual([join(root, "notes.ipynb")]);
+  });
+});
+
+describe("which failures are remembered", () => {
+  test.each([
+    ["a converter's refusal is remembered", new AppError("CONVERSION_FAILED", "m", "h"), true],
+    ["a conversion past the time limit is remembered", new AppError("CONVERSION_TIMEOUT", "m", "h"), true],
+    ["a zip bomb is remembered", new AppError("FILE_TOO_LARGE", "m", "h"), true],
+    ["OCR language data that could not be downloaded is tried again", new AppError("OCR_LANGUAGE_DATA", "m", "h"), false],
+    ["a model that failed on a batch is tried again", new AppError("MODEL_RUN", "m", "h"), false],
+    ["an index write that failed is tried again", new AppError("INDEX", "m", "h"), false],
+    ["an unexpected error is tried again", new Error("boom"), false],
+  ])("%s", (_, error, remembered) => {
+    expect(isFileFault(error)).toBe(remembered);
+  });
+});
