@@ -43,9 +43,9 @@ function schemaDefault(field: unknown): unknown {
 /** The cell text of one table cell: pipes escaped, so a description cannot break the table. */
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
-/** The configuration table: every variable the env schema reads, in its order. */
-export function configTable(file: string): string {
-  const rows = Object.entries(EnvConfig.shape).map(([name, field]) => {
+/** The configuration table: every variable the env schema reads (or the shape given), in its order. */
+export function configTable(file: string, shape: Record<string, unknown> = EnvConfig.shape): string {
+  const rows = Object.entries(shape).map(([name, field]) => {
     const meta = (field as { meta(): EnvDoc | undefined }).meta();
     if (!meta?.description) throw new Error(`${name} has no description in src/config/env-schema.ts: add one with doc(…)`);
     const own = schemaDefault(field);
