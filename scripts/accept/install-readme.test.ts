@@ -1,6 +1,7 @@
 /**
- * Every command and config snippet in the README's Install section, run as
- * written against the local release server (release-fixture.ts). The only
+ * Every command and config snippet in the README's Install and Connect a
+ * client sections, run as written against the local release server
+ * (release-fixture.ts). The only
  * rewrites: the raw.githubusercontent.com URL becomes the local server (and
  * MINIRAG_DOWNLOAD_URL points at it), /home/you becomes a temp HOME, and a
  * version or archive name becomes this build's. The brew line is run by the
@@ -25,12 +26,18 @@ interface Block {
   text: string;
 }
 
-/** The fenced code blocks of the README's "## Install" section, in order. */
+/** The README's install and client sections, by heading. */
+const SECTIONS = ["## Install", "## Connect a client"];
+
+/** The fenced code blocks of the README's "## Install" and "## Connect a client" sections, in order. */
 function installBlocks(): Block[] {
   const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-  const start = readme.indexOf("\n## Install\n");
-  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, text: m[2]! }));
+  return SECTIONS.flatMap((heading) => {
+    const start = readme.indexOf(`\n${heading}\n`);
+    if (start === -1) throw new Error(`README.md has no "${heading}" section`);
+    const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+    return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, text: m[2]! }));
+  });
 }
 
 const localise = (line: string, home: string) =>
@@ -70,7 +77,7 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(removeHomes);
 
-describe("the README's Install section", () => {
+describe("the README's Install and Connect a client sections", () => {
   test("has the curl | sh line, the Homebrew line, the offline route and the four MCP client configs", async () => {
     const all = installBlocks().map((b) => b.text).join("\n");
     for (const needed of [`curl -fsSL ${RAW_URL} | sh`, "brew install minirag-mcp/tap/minirag-mcp", "--archive", "claude mcp add", '"mcpServers"', "[mcp_servers.minirag]"]) {
