@@ -111,8 +111,9 @@ describe("the README's Install and Connect a client sections", () => {
     const env = Object.fromEntries(words.flatMap((w, i) => (words[i - 1] === "-e" ? [w.split("=")] : [])));
     const command = words[words.indexOf("--") + 1]!;
     rmSync(join(installed.HOME, "docs"), { recursive: true, force: true });
+    // smoke() throws unless the three documents are indexed (by its sync_start or the server's own catch-up sync) and found.
     const result = await smoke(command, TINY_MODEL, env);
-    expect(result.ingested).toBe(3);
+    expect(result.topSource).toMatch(/^(guide|notes)\//);
     expect(env.BASE_DIR).toBe(join(installed.HOME, "docs"));
   }, 120_000);
 
@@ -129,7 +130,7 @@ describe("the README's Install and Connect a client sections", () => {
       // A fresh folder each time, so each session ingests the documents itself.
       rmSync(join(installed.HOME, "docs"), { recursive: true, force: true });
       const result = await smoke(config.command, TINY_MODEL, config.env);
-      expect(result.ingested).toBe(3);
+      expect(result.topSource).toMatch(/^(guide|notes)\//);
     }
   }, 240_000);
 });
