@@ -1,7 +1,7 @@
 /**
- * The layer order of src/, lowest first (the README's development section
- * points here). A module may import from its own folder or from a lower
- * layer; folders on one layer do not import each other. So read and search
+ * The layer order of src/, lowest first (docs/development.md points here;
+ * the order is kept only here). A module may import from its own folder or
+ * from a lower layer; folders on one layer do not import each other. So read and search
  * share types through results.ts, and paths (scope, displayPath) live in scan/.
  */
 import { describe, expect, test } from "bun:test";

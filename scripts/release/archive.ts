@@ -38,7 +38,7 @@ function tarCommand(parent: string, name: string): string[] {
   return ["tar", ...stable, "-cf", "-", "-C", parent, name];
 }
 
-/** Writes out (default <parent>/<name>.tar.gz) from <parent>/<name>/; gzip -6, as measured in the README. */
+/** Writes out (default <parent>/<name>.tar.gz) from <parent>/<name>/; gzip -6, as measured in docs/performance.md. */
 export async function tarGz(parent: string, name: string, out = join(parent, `${name}.tar.gz`)): Promise<string> {
   await pipe(tarCommand(parent, name), ["gzip", "-6", "-n"], out);
   return out;
@@ -47,7 +47,7 @@ export async function tarGz(parent: string, name: string, out = join(parent, `${
 /**
  * Writes <parent>/<name>.tar.xz: the smaller download install.sh takes where
  * `xz` is installed (the .tar.gz stays for the systems without it). -9e, as
- * measured in the README; -T0 splits the input into blocks compressed on
+ * measured in docs/performance.md; -T0 splits the input into blocks compressed on
  * every core, which costs a little of the ratio and halves the time on two.
  */
 export async function tarXz(parent: string, name: string): Promise<string> {

@@ -3,7 +3,7 @@
  * bun scripts/release/measure-compression.ts [folder]: how big the host
  * target's archive is with gzip, xz and zstd, how long each takes to make and
  * how long `tar -x` takes to unpack it (what a user waits for after the
- * download). The README's choice of .tar.gz comes from this table. CPU heavy
+ * download). docs/performance.md keeps this table; the release's .tar.xz and .tar.gz come from it. CPU heavy
  * (several minutes on 2 cores): run it when the payload changes, not in CI.
  */
 import { cpSync, mkdtempSync, rmSync, statSync } from "node:fs";

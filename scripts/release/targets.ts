@@ -16,7 +16,7 @@ export interface Target {
 
 export const TARGETS: Target[] = [
   { name: "linux-x64", bunTarget: "bun-linux-x64", platform: "linux", arch: "x64", lancedb: "linux-x64-gnu", ortLibraries: ["libonnxruntime.so.1"] },
-  // Bun's runtime for CPUs without AVX2. LanceDB's addon is the same file as linux-x64's (there is no other), see README.
+  // Bun's runtime for CPUs without AVX2. LanceDB's addon is the same file as linux-x64's (there is no other), see docs/building.md.
   { name: "linux-x64-baseline", bunTarget: "bun-linux-x64-baseline", platform: "linux", arch: "x64", lancedb: "linux-x64-gnu", ortLibraries: ["libonnxruntime.so.1"] },
   { name: "linux-arm64", bunTarget: "bun-linux-arm64", platform: "linux", arch: "arm64", lancedb: "linux-arm64-gnu", ortLibraries: ["libonnxruntime.so.1"] },
   { name: "darwin-arm64", bunTarget: "bun-darwin-arm64", platform: "darwin", arch: "arm64", lancedb: "darwin-arm64", ortLibraries: ["libonnxruntime.1.dylib"] },

@@ -1,5 +1,5 @@
 /** Constants of the reference implementation that configuration refers to, and our own defaults. */
-/** The model a new index is built with when MODEL_NAME is unset (store/model-choice.ts; chosen by measurement, README). */
+/** The model a new index is built with when MODEL_NAME is unset (store/model-choice.ts; chosen by measurement, docs/performance.md). */
 export const DEFAULT_MODEL = "intfloat/multilingual-e5-small";
 /** The default before it, and the reference's: an index without a model record was built with it and keeps it. */
 export const LEGACY_DEFAULT_MODEL = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2";

@@ -80,21 +80,44 @@ const baseDirs = z
     return (parsed as string[]).map((p) => p.trim());
   });
 
+/**
+ * What the configuration table in README.md shows for a variable
+ * (scripts/docs/generate-tables.ts): its meaning, the default in words where
+ * the schema's own default is not one value (unset: the schema's default, or
+ * "unset"), and the document that tells more.
+ */
+export type EnvDoc = {
+  description: string;
+  shownDefault?: string;
+  docPath?: string;
+};
+
+function doc(description: string, shownDefault?: string, docPath?: string): EnvDoc {
+  return { description, ...(shownDefault === undefined ? {} : { shownDefault }), ...(docPath === undefined ? {} : { docPath }) };
+}
+
 export const EnvConfig = z.object({
-  BASE_DIR: optionalPath,
-  BASE_DIRS: baseDirs,
-  DB_PATH: optionalPath,
-  CACHE_DIR: optionalPath,
-  MODEL_NAME: optionalPath,
-  MAX_FILE_SIZE: numberVar({ integer: true, min: 1 }).default(DEFAULT_MAX_FILE_SIZE),
+  BASE_DIR: optionalPath.meta(doc("one document root; file access never leaves the roots", "current directory")),
+  BASE_DIRS: baseDirs.meta(doc('a JSON array of roots, e.g. `["/docs/a", "/docs/b"]`; wins over `BASE_DIR`')),
+  DB_PATH: optionalPath.meta(doc("the index folder, on this machine (a `file://` URI is read as its path; an object-storage URI such as `s3://…` is refused by name, as it is not supported yet)", "`<first root>/.minirag/lancedb`")),
+  CACHE_DIR: optionalPath.meta(doc(
+    "downloaded model files, their optimised graphs (`optimized/`), OCR language data (`tessdata/`), label models (`classify/`) and the llama.cpp add-on (`addons/`)",
+    "`$XDG_CACHE_HOME/minirag-mcp/models`, else `~/.cache/minirag-mcp/models` (Linux); `~/Library/Caches/minirag-mcp/models` (macOS); `%LOCALAPPDATA%\\minirag-mcp\\models` (Windows)",
+  )),
+  MODEL_NAME: optionalPath.meta(doc("a known model id (`intfloat/multilingual-e5-small`, `sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2`) or an absolute model folder; an index built with another model refuses it", "the index's own model; `intfloat/multilingual-e5-small` for a new index", "docs/models.md")),
+  MAX_FILE_SIZE: numberVar({ integer: true, min: 1 }).default(DEFAULT_MAX_FILE_SIZE).meta(doc("bytes; larger files are refused before they are read; also the most a fetched page or one part of an Office or EPUB file may hold")),
   /** Unset: derived from the model's trained length. The model's own limit is checked once it is known (chunk-budget.ts). */
-  CHUNK_TOKEN_BUDGET: numberVar({ integer: true, min: 16, max: MAX_MODEL_LENGTH }).optional(),
-  RAG_HYBRID_WEIGHT: numberVar({ integer: false, min: 0, max: 1 }).default(DEFAULT_HYBRID_WEIGHT),
+  CHUNK_TOKEN_BUDGET: numberVar({ integer: true, min: 16, max: MAX_MODEL_LENGTH }).optional().meta(doc(
+    "tokens per retrieval unit, the passage prefix included; 16 to the model's trained length",
+    "follows the model: `200` for a 512-token model such as e5, `110` for a 128-token one",
+    "docs/models.md#the-chunk-budget",
+  )),
+  RAG_HYBRID_WEIGHT: numberVar({ integer: false, min: 0, max: 1 }).default(DEFAULT_HYBRID_WEIGHT).meta(doc("0 = vector ranking only, 1 = keyword ranking only", undefined, "docs/search.md#hybrid-search")),
   /** Ours: how the two rankings are fused; rrf is the reference's rule (search/fusion.ts). */
-  RAG_FUSION: z.enum(["relative", "rrf"], { message: "must be relative or rrf" }).default("relative"),
-  RAG_GROUPING: z.enum(["similar", "related"], { message: "must be similar or related" }).optional(),
-  RAG_MAX_DISTANCE: numberVar({ integer: false, min: 0 }).optional(),
-  RAG_MAX_FILES: numberVar({ integer: true, min: 1 }).optional(),
+  RAG_FUSION: z.enum(["relative", "rrf"], { message: "must be relative or rrf" }).default("relative").meta(doc("how the two rankings are blended: `relative` (rescaled scores) or `rrf` (the Python version's rank fusion) (ours)", undefined, "docs/search.md#hybrid-search")),
+  RAG_GROUPING: z.enum(["similar", "related"], { message: "must be similar or related" }).optional().meta(doc("`similar` or `related`: cut results at a jump in distance")),
+  RAG_MAX_DISTANCE: numberVar({ integer: false, min: 0 }).optional().meta(doc("drop results farther than this")),
+  RAG_MAX_FILES: numberVar({ integer: true, min: 1 }).optional().meta(doc("keep results from the first N documents only")),
   RAG_OCR_LANG: z
     .string()
     .default(DEFAULT_OCR_LANG)
@@ -103,25 +126,27 @@ export const EnvConfig = z.object({
       if ("codes" in parsed) return parsed.codes;
       ctx.addIssue({ code: "custom", message: parsed.problem });
       return z.NEVER;
-    }),
-  RAG_OCR_MIN_CHARS_PER_PAGE: numberVar({ integer: true, min: 0 }).default(DEFAULT_OCR_MIN_CHARS_PER_PAGE),
+    })
+    .meta(doc("recognition languages for scans: tesseract codes joined by `+` (`deu+eng`), or the reference's `eslav`, `cyrillic`, `ru` (all three: `rus+eng`), `en`, `latin` (both: `eng`)", undefined, "docs/ocr.md")),
+  RAG_OCR_MIN_CHARS_PER_PAGE: numberVar({ integer: true, min: 0 }).default(DEFAULT_OCR_MIN_CHARS_PER_PAGE).meta(doc("a PDF page whose text layer holds fewer characters than this is recognized as a scan; `0`: no page ever is")),
   /** Seconds one file may take to convert before it is given up as failed; ours, not the reference's. */
-  RAG_CONVERT_TIMEOUT: numberVar({ integer: false, min: 0.1, max: 3600 }).default(DEFAULT_CONVERT_TIMEOUT_SECONDS),
+  RAG_CONVERT_TIMEOUT: numberVar({ integer: false, min: 0.1, max: 3600 }).default(DEFAULT_CONVERT_TIMEOUT_SECONDS).meta(doc("seconds one file may take to convert; past it the file fails alone and the sync goes on (ours, not the reference's)")),
   RAG_INSTRUCTIONS_APPEND: z
     .string()
     .optional()
-    .transform((v) => (v?.trim() ? v.trim() : undefined)),
-  ALLOW_PRIVATE_URLS: switchVar(false),
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .meta(doc("a paragraph appended to the instructions the server sends its client")),
+  ALLOW_PRIVATE_URLS: switchVar(false).meta(doc("let `ingest_url` reach private and local hosts, redirects included (`1/true/yes/on`, `0/false/no/off`)", "off", "docs/security.md#what-ingest_url-may-reach")),
   /** The MCP server follows changes in the roots by itself (src/watch/); ours, not the reference's. */
-  RAG_WATCH: switchVar(true),
+  RAG_WATCH: switchVar(true).meta(doc("the MCP server follows changes in the roots by itself; `0/false/no/off` turns it off, as `minirag-mcp serve --no-watch` does (ours)", "on", "docs/sync.md#the-live-index")),
   /** Seconds between rescans of a root whose file events may not arrive (a network share, past the kernel's watch limit); ours. */
-  RAG_RESCAN_INTERVAL: numberVar({ integer: false, min: 1, max: 86_400 }).default(DEFAULT_RESCAN_INTERVAL_SECONDS),
+  RAG_RESCAN_INTERVAL: numberVar({ integer: false, min: 1, max: 86_400 }).default(DEFAULT_RESCAN_INTERVAL_SECONDS).meta(doc("seconds between rescans of a root whose file events may not arrive (a network share, past the kernel's watch limit) (ours)")),
   /** Where model files are downloaded from; huggingface_hub's own variable name. */
-  HF_ENDPOINT: optionalPath,
+  HF_ENDPOINT: optionalPath.meta(doc("where the model is downloaded from", "`https://huggingface.co`")),
   /** Where missing OCR language data is downloaded from (a folder of <code>.traineddata files); ours. */
-  RAG_TESSDATA_URL: optionalPath,
+  RAG_TESSDATA_URL: optionalPath.meta(doc("where missing OCR language data is downloaded from: a folder of `<code>.traineddata` files, checked against the pinned sha256 all the same (ours)", "tessdata_fast 4.1.0 on GitHub")),
   /** A folder holding a release's files, for the llama.cpp add-on; install.sh reads the same variable. */
-  MINIRAG_DOWNLOAD_URL: optionalPath,
+  MINIRAG_DOWNLOAD_URL: optionalPath.meta(doc("where the llama.cpp add-on for model-answered label facets is downloaded from: a folder holding the release's files, checked against the pinned sha256 all the same; `install.sh` reads it too (ours)", "this version's GitHub release", "docs/labels.md#the-model-facet-never-run-here-against-a-trained-model")),
 });
 export type EnvConfig = z.output<typeof EnvConfig>;
 

@@ -29,7 +29,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 export async function classifyTry(owner: object, ctx: LabelContext, doc: LabelInput): Promise<TryReport> {
   const labeller = labellerFor(owner, ctx);
   const state = labeller.taxonomy();
-  if (state.state === "absent") throw new AppError("INVALID_ARGUMENT", `There is no classify.toml at ${ctx.roots[0]}/.minirag/classify.toml, so there is nothing to try.`, "Create it (see the README's Document labels section), then run classify try again.");
+  if (state.state === "absent") throw new AppError("INVALID_ARGUMENT", `There is no classify.toml at ${ctx.roots[0]}/.minirag/classify.toml, so there is nothing to try.`, "Create it (see docs/labels.md), then run classify try again.");
   if (state.state === "error") throw new AppError("CONFIG", state.message, "Fix classify.toml and run classify try again.");
   const distributions = new Map<string, number[]>();
   try {

@@ -53,7 +53,7 @@ function checkDate(name: string, value: string | undefined): string | undefined 
 export function checkFilter(state: TaxonomyState, input: LabelFilterInput): CheckedFilter | null {
   if (!filterGiven(input)) return null;
   if (state.state === "absent") {
-    throw new AppError("INVALID_ARGUMENT", "Label and date filters need a taxonomy, and this corpus has none.", "Create .minirag/classify.toml in the first document root (see the README's Document labels section), then sync.");
+    throw new AppError("INVALID_ARGUMENT", "Label and date filters need a taxonomy, and this corpus has none.", "Create .minirag/classify.toml in the first document root (see docs/labels.md), then sync.");
   }
   if (state.state === "error") throw new AppError("CONFIG", state.message, "Fix classify.toml; status shows the same error under labels.error.");
   const { taxonomy } = state;

@@ -23,7 +23,7 @@ export interface LabelledListing<T> {
 export async function labelListing<T extends { source: string }>(table: Table | null, roots: string[], files: T[], input: ListLabelInput, scope: string[] | undefined): Promise<LabelledListing<T>> {
   const outcome = await applyLabelFilter(table, roots, input, (source) => inScope(source, scope));
   if (!labelsOn(roots)) {
-    if (input.sort === "date") throw new AppError("INVALID_ARGUMENT", "sort: \"date\" needs document dates, and this corpus has no classify.toml.", "Create .minirag/classify.toml in the first document root (see the README's Document labels section), then sync.");
+    if (input.sort === "date") throw new AppError("INVALID_ARGUMENT", "sort: \"date\" needs document dates, and this corpus has no classify.toml.", "Create .minirag/classify.toml in the first document root (see docs/labels.md), then sync.");
     return { files };
   }
   const docs = await readDocumentLabels(table);

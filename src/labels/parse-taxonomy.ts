@@ -28,7 +28,7 @@ const VALUE_KEYS = ["description", "paths"];
 type Table = Record<string, unknown>;
 
 function invalid(file: string, problem: string): AppError {
-  return new AppError("CONFIG", `${file}: ${problem}`, "Fix classify.toml (see the README's Document labels section); until then label filters are refused and status shows this error.");
+  return new AppError("CONFIG", `${file}: ${problem}`, "Fix classify.toml (see docs/labels.md); until then label filters are refused and status shows this error.");
 }
 
 function isTable(value: unknown): value is Table {

@@ -22,7 +22,7 @@ const MARK = /\p{M}/u;
  * chunks (60 MB) in Bun: NFC of every chunk took 1.2 s; testing for a
  * combining mark first, 0.17 s. Text with no mark is left as it is, which
  * also leaves singletons such as CJK compatibility ideographs unmapped (the
- * README names that gap).
+ * docs/search.md names that gap).
  */
 function composed(text: string): string {
   return MARK.test(text) ? text.normalize("NFC") : text;
