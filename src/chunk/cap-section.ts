@@ -66,7 +66,10 @@ function splitLongParagraph(doc: DocText, paragraph: Span, cap: number): CapPiec
   const lines = doc.linesOf(paragraph);
   const rows = lines.filter((l) => isTableRow(doc.slice(l))).length;
   if (rows > lines.length / 2) {
-    const header = lines.length >= 2 && TABLE_DELIMITER.test(doc.slice(lines[1]!)) ? lines.slice(0, 2).map((l) => doc.slice(l)) : null;
+    const found = lines.length >= 2 && TABLE_DELIMITER.test(doc.slice(lines[1]!)) ? lines.slice(0, 2).map((l) => doc.slice(l)) : null;
+    // A header that would take more than half of every later piece is not repeated: one longer than the cap left
+    // those pieces no room at all (a 4,151-character header row of nested tables cut forever).
+    const header = found && found.join("\n").length + 1 <= cap / 2 ? found : null;
     const room = cap - (header ? header.join("\n").length + 1 : 0);
     const pieces = accumulate(doc, plain(lines.flatMap((l) => fitCap(doc, l, room))), room);
     // The first piece holds the header itself; the others repeat it.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { breadcrumbLadder, splitSections } from "../../src/chunk/sections.ts";
-import { capSection } from "../../src/chunk/cap-section.ts";
+import { capSection, SECTION_CHAR_CAP } from "../../src/chunk/cap-section.ts";
 import { DocText } from "../../src/chunk/doc-text.ts";
 import type { Category } from "../../src/chunk/markdown-summary.ts";
 
@@ -153,6 +153,19 @@ describe("the 4,000-character section cap (case 36)", () => {
     for (const p of cut.slice(1)) expect(p.text.startsWith("| row ")).toBe(true);
     for (const p of cut) expect(p.text.length + (p.carriedHeader ? header.join("\n").length + 1 : 0)).toBeLessThanOrEqual(4000);
     expect(cut.at(-1)!.text.endsWith("closing line")).toBe(true);
+  });
+
+  test("a table whose header takes more than half the cap is cut without repeating it (one longer than the cap once cut forever)", () => {
+    // Like the header row of 5,000 nested HTML tables (4,151 characters of escaped pipes), longer than the cap.
+    const headerRow = `| ${Array.from({ length: 90 }, (_, i) => `cell ${"\\".repeat(i)}\\|`).join(" ")} x |`;
+    const header = [headerRow, "| --- |"];
+    const body = [...header, ...Array.from({ length: 40 }, (_, i) => `| row ${i} |`)].join("\n");
+    expect(headerRow.length).toBeGreaterThan(SECTION_CHAR_CAP);
+    const cut = pieces(body);
+    expect(cut.length).toBeGreaterThan(1);
+    expect(cut.every((p) => p.carriedHeader === null)).toBe(true);
+    for (const p of cut) expect(p.text.length).toBeLessThanOrEqual(SECTION_CHAR_CAP);
+    expect(cut.map((p) => p.text).join("").replace(/\s+/g, "")).toBe(body.replace(/\s+/g, ""));
   });
 
   test("paragraphs are kept whole when they fit", () => {
