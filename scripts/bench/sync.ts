@@ -14,7 +14,7 @@
  *   by nobody (ingested 0, moved N/5), in under 10 s.
  * Medians of R runs (default 3). Timings are printed, never asserted.
  */
-import { mkdirSync, readdirSync, lstatSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
@@ -22,6 +22,7 @@ import { SUPPORTED_EXTENSIONS } from "../../src/convert/registry.ts";
 import { scanRoots } from "../../src/scan/scan-roots.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { BINARY, REPO, ensureBinary, tempDir } from "./lib/setup.ts";
+import { walk } from "./lib/tree-walk.ts";
 
 const flag = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);
@@ -63,17 +64,6 @@ function sync(): SyncRun {
   const ms = performance.now() - started;
   if (r.exitCode !== 0) throw new Error(`sync exited ${r.exitCode}: ${r.stderr.toString()}`);
   return { ms, counts: JSON.parse(r.stdout.toString()).counts };
-}
-
-/** The least any change detection must do: list every folder and stat every entry. */
-function walk(dir: string): number {
-  let n = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    lstatSync(path);
-    n += entry.isDirectory() ? walk(path) : 1;
-  }
-  return n;
 }
 
 const WALK_SOURCE = `import { readdirSync, lstatSync } from "node:fs"; import { join } from "node:path";

@@ -16,7 +16,7 @@
  *   tree, in this process (as a watching server's rescan runs) and as a CLI.
  * Timings are printed, never asserted.
  */
-import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { createApp } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
@@ -25,6 +25,7 @@ import { openSession, type Session } from "../lib/mcp-driver.ts";
 import { replicateIndex } from "./latency.ts";
 import { REPO, tempDir, timedRun, type SpeedModel } from "../lib/setup.ts";
 import { fmt, median, percentile } from "../lib/stats.ts";
+import { walk } from "../lib/tree-walk.ts";
 
 export interface FreshnessPlan {
   /** Documents of the watched index: `baseDocs` abstracts embedded, the rest copies of them (files on disk and rows, replicate.ts). */
@@ -132,16 +133,6 @@ function differences(actual: Map<string, string[]>, expected: Map<string, string
   }
   for (const source of actual.keys()) if (!expected.has(source)) out.push(`extra ${source}`);
   return out;
-}
-
-function walk(dir: string): number {
-  let n = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    lstatSync(path);
-    n += entry.isDirectory() ? walk(path) : 1;
-  }
-  return n;
 }
 
 /** Lays docs out in folders of 100 under root, hard-linked to the corpus: an edit replaces a file (a rename over it), never writes into one. */
