@@ -85,41 +85,34 @@ function rescale(values: number[]): number[] {
   return values.map((v) => (hi > lo ? FOUND_FLOOR + ((1 - FOUND_FLOOR) * (v - lo)) / (hi - lo) : 1));
 }
 
-/** Relative score fusion (see the top of this file); keyword hits carry their BM25 score as _score. */
-export function fuseRelative<T extends Candidate & { _score?: number }>(vectorHits: T[], keywordHits: T[], weight: number, coverage = 1): Fused<T>[] {
+/**
+ * The two sides' hits, each scored by its side (vectorScore, keywordScore: from the hit's place in its list),
+ * summed per chunk; a chunk only the keyword side found has no distance. Best first; the sort is stable, so
+ * equal scores keep insertion order, vector hits first.
+ */
+function blend<T extends Candidate>(vectorHits: T[], vectorScore: (i: number) => number, keywordHits: T[], keywordScore: (i: number) => number): Fused<T>[] {
   const fused = new Map<string, Fused<T>>();
-  // A smaller distance is a closer match: its negation rescales to 1 for the nearest.
-  const closeness = rescale(vectorHits.map((h) => -(h.distance ?? 0)));
-  vectorHits.forEach((hit, i) => {
-    fused.set(hitKey(hit), { item: hit, distance: hit.distance, score: (1 - weight) * closeness[i]! });
-  });
-  const relevance = rescale(keywordHits.map((h) => h._score ?? 0));
+  vectorHits.forEach((hit, i) => fused.set(hitKey(hit), { item: hit, distance: hit.distance, score: vectorScore(i) }));
   keywordHits.forEach((hit, i) => {
-    const add = weight * coverage * relevance[i]!;
     const key = hitKey(hit);
     const existing = fused.get(key);
-    if (existing) existing.score += add;
-    else fused.set(key, { item: hit, distance: null, score: add });
+    if (existing) existing.score += keywordScore(i);
+    else fused.set(key, { item: hit, distance: null, score: keywordScore(i) });
   });
-  // Array.prototype.sort is stable, so equal scores keep insertion order.
   return [...fused.values()].sort((a, b) => b.score - a.score);
+}
+
+/** Relative score fusion (see the top of this file); keyword hits carry their BM25 score as _score. */
+export function fuseRelative<T extends Candidate & { _score?: number }>(vectorHits: T[], keywordHits: T[], weight: number, coverage = 1): Fused<T>[] {
+  // A smaller distance is a closer match: its negation rescales to 1 for the nearest.
+  const closeness = rescale(vectorHits.map((h) => -(h.distance ?? 0)));
+  const relevance = rescale(keywordHits.map((h) => h._score ?? 0));
+  return blend(vectorHits, (i) => (1 - weight) * closeness[i]!, keywordHits, (i) => weight * coverage * relevance[i]!);
 }
 
 /** Weighted reciprocal rank fusion (the reference's rule). */
 export function fuseRankings<T extends Candidate>(vectorHits: T[], keywordHits: T[], weight: number, coverage = 1): Fused<T>[] {
-  const fused = new Map<string, Fused<T>>();
-  vectorHits.forEach((hit, rank) => {
-    fused.set(hitKey(hit), { item: hit, distance: hit.distance, score: (1 - weight) / (RRF_K + 1 + rank) });
-  });
-  keywordHits.forEach((hit, rank) => {
-    const add = (weight * coverage) / (RRF_K + 1 + rank);
-    const key = hitKey(hit);
-    const existing = fused.get(key);
-    if (existing) existing.score += add;
-    else fused.set(key, { item: hit, distance: null, score: add });
-  });
-  // Array.prototype.sort is stable, so equal scores keep insertion order.
-  return [...fused.values()].sort((a, b) => b.score - a.score);
+  return blend(vectorHits, (rank) => (1 - weight) / (RRF_K + 1 + rank), keywordHits, (rank) => (weight * coverage) / (RRF_K + 1 + rank));
 }
 
 /** Vector-only ranking (weight 0, or the keyword side failed): score = 1 / (1 + distance). */
