@@ -101,7 +101,7 @@ describe("install.sh against a local release server", () => {
   test("the installed binary, through its symlink, serves a real MCP client: initialize, sync_start, query_documents", async () => {
     const result = await smoke(link, TINY_MODEL);
     // smoke() itself fails unless guide/setup.md is among the sources of the answer.
-    expect(result).toMatchObject({ version: VERSION, buildTarget: TARGET, modelSource: "folder", ingested: 3 });
+    expect(result).toMatchObject({ version: VERSION, buildTarget: TARGET, modelSource: "folder", indexed: 3 });
   }, 120_000);
 
   test("--modify-path adds one PATH line to the shell's startup file, and only once", async () => {
@@ -176,7 +176,7 @@ describe("the offline bundle, with no network at all", () => {
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const result = JSON.parse(r.out.replace(/^smoke ok: /, ""));
-    expect(result).toMatchObject({ version: VERSION, buildTarget: TARGET, modelSource: "bundled", ingested: 3 });
+    expect(result).toMatchObject({ version: VERSION, buildTarget: TARGET, modelSource: "bundled", indexed: 3 });
   }, 120_000);
 
   test("a [model] facet runs llama.cpp from the bundle's lib/llama, with nothing to download", async () => {

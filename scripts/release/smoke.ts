@@ -22,7 +22,8 @@ export interface SmokeResult {
   buildTarget: string;
   modelSource: string;
   tools: number;
-  ingested: number;
+  /** Documents the index holds after the sync: its own sync_start or the server's catch-up sync may have ingested them. */
+  indexed: number;
   topSource: string;
   ms: number;
 }
@@ -70,6 +71,7 @@ export async function smoke(exe: string, model: string, extraEnv: Record<string,
     }
     // The server's own catch-up sync (the live index) may have indexed them first: then the job finds them unchanged.
     if (job.state !== "succeeded" || job.counts?.ingested + job.counts?.skipped !== Object.keys(DOCS).length) throw new Error(`sync ended ${JSON.stringify(job)}`);
+    const after = await call("status");
     const found = await call("query_documents", { query: "which port does the agent listen on", topK: 3 });
     const topSource: string = found.sources?.[0]?.displayPath ?? "";
     if (!found.results?.length || !found.sources.some((s: { displayPath: string }) => s.displayPath === "guide/setup.md")) {
@@ -80,7 +82,7 @@ export async function smoke(exe: string, model: string, extraEnv: Record<string,
       buildTarget: status.buildTarget,
       modelSource: status.modelSource,
       tools: tools.length,
-      ingested: job.counts.ingested,
+      indexed: after.sourceCount ?? 0,
       topSource,
       ms: Math.round(performance.now() - started),
     };
