@@ -15,7 +15,6 @@ import { describeDamage, REPAIR_HINT } from "./store/index-damage.ts";
 import { lostSources } from "./store/source-catalog.ts";
 import { lanceReason } from "./store/lost-fragments.ts";
 import type { ModelChoice } from "./store/model-choice.ts";
-import { countUnsigned } from "./store/signatures.ts";
 import { locateModel } from "./embed/bundled-model.ts";
 import { nativeLibDir } from "./native/lib-dir.ts";
 import { BUILD_TARGET, VERSION } from "./version.ts";
@@ -81,7 +80,8 @@ export async function fullStatus(app: App): Promise<StatusReport> {
   const choice = dbPathProblem(app.config.dbPath, false) ? undefined : await app.modelChoice().catch(() => undefined);
   const report: StatusReport = { ...configStatus(app.config, choice), ...rootHealth(app.config.roots) };
   // Only with a classify.toml; an index that cannot be opened counts as empty here and is reported below.
-  const labels = await labelStatus(app.store.exists() && !dbPathProblem(app.config.dbPath, false) ? await app.store.open().catch(() => null) : null, app.config.roots, app.config);
+  const readable = app.store.exists() && !dbPathProblem(app.config.dbPath, false) && (await app.store.hasTable().catch(() => false));
+  const labels = await labelStatus(readable ? app.store : null, app.config.roots, app.config);
   if (labels) report.labels = labels;
   const unusable = dbPathProblem(app.config.dbPath, false);
   if (unusable) return { ...report, indexError: describeError(unusable) };
@@ -95,7 +95,7 @@ export async function fullStatus(app: App): Promise<StatusReport> {
     const sources = await app.store.listSources();
     const lost = lostSources(await app.store.recordedSources(), sources);
     if (lost.length) report.lostSources = lost;
-    const stale = await app.store.countRows(`scheme < ${CHUNK_SCHEME}`);
+    const stale = await app.store.countRows({ schemeBelow: CHUNK_SCHEME });
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
     report.staleChunkCount = stale;
@@ -120,7 +120,7 @@ export async function fullStatus(app: App): Promise<StatusReport> {
       const files = failed === 1 ? "1 file failed" : `${failed} files failed`;
       report.failedFileNote = `${files} to convert and ${failed === 1 ? "is" : "are"} not tried again by sync until changed (or the program or a conversion setting is): list_files shows them as failed with the reason, and ingest_file tries one again.`;
     }
-    const unsigned = await countUnsigned(await app.store.open());
+    const unsigned = await app.store.unsignedCount();
     if (unsigned > 0) report.unsignedSourceCount = unsigned;
     const unusable = await app.store.unusableIndexes();
     if (unusable.length) {

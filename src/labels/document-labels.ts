@@ -3,8 +3,7 @@
  * labels and date, the documents a label or date filter keeps, and the
  * counts of those it left out only for want of a label or a date.
  */
-import type { Table } from "@lancedb/lancedb";
-import { readLabelRows } from "../store/label-rows.ts";
+import type { ChunkStore } from "../store/chunk-store.ts";
 import { decodeLabels } from "./label-codec.ts";
 import type { DateSource, DocumentLabels } from "./label-document.ts";
 import { checkFilter, judge, type LabelFilterInput } from "./label-filter.ts";
@@ -40,10 +39,10 @@ export function labelsOn(roots: string[]): boolean {
 }
 
 /** Every indexed document's stored labels (null: never labelled). */
-export async function readDocumentLabels(table: Table | null, sources?: string[]): Promise<Map<string, DocumentLabels | null>> {
+export async function readDocumentLabels(store: ChunkStore | null, sources?: string[]): Promise<Map<string, DocumentLabels | null>> {
   const out = new Map<string, DocumentLabels | null>();
-  if (!table) return out;
-  for (const row of await readLabelRows(table, sources)) out.set(row.source, decodeLabels(row));
+  if (!store) return out;
+  for (const row of await store.labelRows(sources)) out.set(row.source, decodeLabels(row));
   return out;
 }
 
@@ -59,11 +58,11 @@ export function labelFields(doc: DocumentLabels | null | undefined): DocumentLab
  * null when no filter is set. Throws the refusal for a bad filter or an
  * unreadable classify.toml.
  */
-export async function applyLabelFilter(table: Table | null, roots: string[], input: LabelFilterInput, inScope: (source: string) => boolean): Promise<FilterOutcome | null> {
+export async function applyLabelFilter(store: ChunkStore | null, roots: string[], input: LabelFilterInput, inScope: (source: string) => boolean): Promise<FilterOutcome | null> {
   const filter = checkFilter(loadTaxonomy(roots), input);
   if (!filter) return null;
   const outcome: FilterOutcome = { matches: new Set(), filterCounts: { unlabelled: 0, undated: 0 } };
-  for (const [source, doc] of await readDocumentLabels(table)) {
+  for (const [source, doc] of await readDocumentLabels(store)) {
     if (!inScope(source)) continue;
     const verdict = judge(filter, doc);
     if (verdict.match) outcome.matches.add(source);

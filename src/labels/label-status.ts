@@ -5,7 +5,7 @@
  * the model's state. Or, for a file that cannot be read, the error alone.
  * Nothing here loads the model.
  */
-import type { Table } from "@lancedb/lancedb";
+import type { ChunkStore } from "../store/chunk-store.ts";
 import { readDocumentLabels } from "./document-labels.ts";
 import type { AddonPlace } from "./llama-addon.ts";
 import { modelState, type ModelState } from "./model-state.ts";
@@ -34,12 +34,12 @@ export interface LabelStatus {
 }
 
 /** The labels block, or undefined when the corpus has no classify.toml; `addon` says where the llama.cpp add-on may be (CACHE_DIR). */
-export async function labelStatus(table: Table | null, roots: string[], addon: AddonPlace = {}): Promise<LabelStatus | undefined> {
+export async function labelStatus(store: ChunkStore | null, roots: string[], addon: AddonPlace = {}): Promise<LabelStatus | undefined> {
   const state = loadTaxonomy(roots);
   if (state.state === "absent") return undefined;
   if (state.state === "error") return { file: state.file, error: state.message };
   const { taxonomy } = state;
-  const docs = await readDocumentLabels(table);
+  const docs = await readDocumentLabels(store);
   const facets: Record<string, FacetStatus> = {};
   for (const facet of taxonomy.facets) {
     const values = Object.fromEntries(facet.values.map((v) => [v.id, { description: v.description, documents: 0 }]));

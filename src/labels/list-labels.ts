@@ -3,7 +3,7 @@
  * label and date filter (files not indexed have no labels and drop out of a
  * filtered listing), and sort "date": newest first, undated last.
  */
-import type { Table } from "@lancedb/lancedb";
+import type { ChunkStore } from "../store/chunk-store.ts";
 import { AppError } from "../errors.ts";
 import { inScope } from "../scan/scope.ts";
 import { applyLabelFilter, labelFields, labelsOn, readDocumentLabels, type DocumentLabelFields, type FilterCounts } from "./document-labels.ts";
@@ -20,13 +20,13 @@ export interface LabelledListing<T> {
 }
 
 /** The listing with label fields, filtered and sorted as asked; unchanged without a classify.toml and without label arguments. */
-export async function labelListing<T extends { source: string }>(table: Table | null, roots: string[], files: T[], input: ListLabelInput, scope: string[] | undefined): Promise<LabelledListing<T>> {
-  const outcome = await applyLabelFilter(table, roots, input, (source) => inScope(source, scope));
+export async function labelListing<T extends { source: string }>(store: ChunkStore | null, roots: string[], files: T[], input: ListLabelInput, scope: string[] | undefined): Promise<LabelledListing<T>> {
+  const outcome = await applyLabelFilter(store, roots, input, (source) => inScope(source, scope));
   if (!labelsOn(roots)) {
     if (input.sort === "date") throw new AppError("INVALID_ARGUMENT", "sort: \"date\" needs document dates, and this corpus has no classify.toml.", "Create .minirag/classify.toml in the first document root (see docs/labels.md), then sync.");
     return { files };
   }
-  const docs = await readDocumentLabels(table);
+  const docs = await readDocumentLabels(store);
   let rows = files.map((f) => (docs.has(f.source) ? { ...f, ...labelFields(docs.get(f.source)) } : f)) as (T & DocumentLabelFields)[];
   if (outcome) rows = rows.filter((r) => outcome.matches.has(r.source));
   if (input.sort === "date") {

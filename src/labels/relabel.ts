@@ -6,9 +6,7 @@
  * Each batch is one commit, written by the chunk-0 row id, so a document
  * re-ingested meanwhile keeps its own fresh labels.
  */
-import type { Table } from "@lancedb/lancedb";
-import { readMentionRows } from "../store/mention-rows.ts";
-import { readLabelRows, writeLabelRows, type LabelRow } from "../store/label-rows.ts";
+import type { ChunkStore, LabelRow } from "../store/chunk-store.ts";
 import { inScope } from "../scan/scope.ts";
 import { storedText } from "./ingest-labels.ts";
 import { decodeLabels, encodeLabels } from "./label-codec.ts";
@@ -42,18 +40,18 @@ function waitsForModel(row: LabelRow, hash: string, moved: Set<string>): boolean
  * this sync moved; `labelled` the documents it just ingested (and labelled),
  * which are not asked twice.
  */
-export async function relabelStored(owner: object, ctx: LabelContext, table: Table | null, options: { moved?: string[]; scope?: string[]; labelled?: string[] } = {}): Promise<RelabelReport> {
+export async function relabelStored(owner: object, ctx: LabelContext, store: ChunkStore, options: { moved?: string[]; scope?: string[]; labelled?: string[] } = {}): Promise<RelabelReport> {
   const report: RelabelReport = { relabelled: 0, problems: [] };
   const labeller = labellerFor(owner, ctx);
   const state = labeller.taxonomy();
-  if (state.state === "absent" || !table) return report;
+  if (state.state === "absent" || !(await store.hasTable())) return report;
   if (state.state === "error") {
     report.problems.push({ source: state.file, problem: `labels not updated: ${state.message}` });
     return report;
   }
   const moved = new Set(options.moved ?? []);
   const fresh = new Set(options.labelled ?? []);
-  let todo = (await readLabelRows(table)).filter((r) => inScope(r.source, options.scope) && !fresh.has(r.source) && stale(r, state.taxonomy.hash, moved));
+  let todo = (await store.labelRows()).filter((r) => inScope(r.source, options.scope) && !fresh.has(r.source) && stale(r, state.taxonomy.hash, moved));
   // Documents waiting only for the model are asked again only if it loads now: otherwise reading their text gives nothing.
   const waiting = todo.filter((r) => waitsForModel(r, state.taxonomy.hash, moved));
   if (waiting.length > 0) {
@@ -66,7 +64,7 @@ export async function relabelStored(owner: object, ctx: LabelContext, table: Tab
   }
   for (let i = 0; i < todo.length; i += BATCH) {
     const batch = todo.slice(i, i + BATCH);
-    const chunks = Map.groupBy(await readMentionRows(table, batch.map((r) => r.source)), (c) => c.source);
+    const chunks = Map.groupBy(await store.mentionRows(batch.map((r) => r.source)), (c) => c.source);
     const updates = [];
     for (const row of batch) {
       const text = storedText((chunks.get(row.source) ?? []).sort((a, b) => a.chunkIndex - b.chunkIndex));
@@ -78,7 +76,7 @@ export async function relabelStored(owner: object, ctx: LabelContext, table: Tab
       const same = columns.labels === row.labels && columns.label_hash === row.label_hash && columns.doc_date === row.doc_date && columns.date_source === row.date_source;
       if (!same) updates.push({ id: row.id, ...columns });
     }
-    report.relabelled += await writeLabelRows(table, updates);
+    report.relabelled += await store.writeLabels(updates);
   }
   return report;
 }

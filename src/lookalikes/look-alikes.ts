@@ -4,9 +4,8 @@
  * the whole index whatever the scope. The signatures and their LSH bands are
  * read once per table version and kept in memory.
  */
-import type { Table } from "@lancedb/lancedb";
 import { displayPath } from "../scan/display-path.ts";
-import { readSignatureBytes } from "../store/signatures.ts";
+import type { ChunkStore } from "../store/chunk-store.ts";
 import { LshIndex } from "./lsh.ts";
 import { PERMUTATIONS, decodeSignatureBytes } from "./minhash.ts";
 
@@ -43,25 +42,21 @@ export interface CachedSignatures {
 const cache = new Map<string, { version: string; ready: Promise<CachedSignatures> }>();
 const MAX_CACHED = 4;
 
-/** What the cache keys a table's signatures by: its version, and its row count (a checked-out view reports the version it reads). */
-export async function signatureVersion(table: Table): Promise<string> {
-  return `${await table.version()}:${await table.countRows()}`;
-}
-
 /** The version whose signatures are built, or being built, for this DB path; undefined before any. */
 export function cachedSignatureVersion(dbPath: string): string | undefined {
   return cache.get(dbPath)?.version;
 }
 
-/** The signatures of the table's version, read once per version (see cache). */
-export async function signaturesAt(dbPath: string, table: Table): Promise<CachedSignatures> {
-  const version = await signatureVersion(table);
+/** The signatures of the version the store reads (pass a snapshot), read once per version (see cache; keyed by ChunkStore.contentVersion). */
+export async function signaturesAt(store: ChunkStore): Promise<CachedSignatures> {
+  const { dbPath } = store;
+  const version = (await store.contentVersion()) ?? "none";
   const entry = cache.get(dbPath);
   if (entry?.version === version) return entry.ready;
   // One build at a time per path: at 1M chunks each holds about 150 MB of signatures and bands while it runs, and
   // queries during a sync that commits often would otherwise start one for every version.
   const previous = entry?.ready.catch(() => null);
-  const ready = previous ? previous.then(() => buildSignatures(table, version)) : buildSignatures(table, version);
+  const ready = previous ? previous.then(() => buildSignatures(store, version)) : buildSignatures(store, version);
   cache.delete(dbPath);
   cache.set(dbPath, { version, ready });
   if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
@@ -70,8 +65,8 @@ export async function signaturesAt(dbPath: string, table: Table): Promise<Cached
   return ready;
 }
 
-async function buildSignatures(table: Table, version: string): Promise<CachedSignatures> {
-  const { sources, stored, dates } = await readSignatureBytes(table);
+async function buildSignatures(store: ChunkStore, version: string): Promise<CachedSignatures> {
+  const { sources, stored, dates } = await store.signatureBytes();
   // Every signature's slots in one buffer, each a view of its own: one allocation, not one a document.
   const slots = new Uint32Array(sources.length * PERMUTATIONS);
   const signatures = stored.map((bytes, i) => decodeSignatureBytes(bytes, slots.subarray(i * PERMUTATIONS, (i + 1) * PERMUTATIONS)));
@@ -79,13 +74,13 @@ async function buildSignatures(table: Table, version: string): Promise<CachedSig
 }
 
 /**
- * Look-alikes per source, for the sources that have any (table: the version the response reads).
+ * Look-alikes per source, for the sources that have any (store: the snapshot the response reads).
  * `dated`: the corpus has a classify.toml now; dates stored under an earlier one are not shown without it.
  */
-export async function lookAlikesOf(dbPath: string, table: Table | null, sources: string[], roots: string[], dated = false): Promise<Map<string, LookAlike[]>> {
+export async function lookAlikesOf(store: ChunkStore, sources: string[], roots: string[], dated = false): Promise<Map<string, LookAlike[]>> {
   const found = new Map<string, LookAlike[]>();
-  if (!table || sources.length === 0) return found;
-  const index = await signaturesAt(dbPath, table);
+  if (sources.length === 0 || !(await store.hasTable())) return found;
+  const index = await signaturesAt(store);
   for (const source of new Set(sources)) {
     const at = index.position.get(source);
     if (at === undefined) continue;
@@ -104,8 +99,8 @@ export async function lookAlikesOf(dbPath: string, table: Table | null, sources:
 }
 
 /** Each item with lookAlikes where it has any; an item with none gets no key. */
-export async function withLookAlikes<T extends { source: string }>(dbPath: string, table: Table | null, items: T[], roots: string[], dated: boolean): Promise<(T & { lookAlikes?: LookAlike[] })[]> {
-  const found = await lookAlikesOf(dbPath, table, items.map((i) => i.source), roots, dated);
+export async function withLookAlikes<T extends { source: string }>(store: ChunkStore, items: T[], roots: string[], dated: boolean): Promise<(T & { lookAlikes?: LookAlike[] })[]> {
+  const found = await lookAlikesOf(store, items.map((i) => i.source), roots, dated);
   return items.map((item) => {
     const lookAlikes = found.get(item.source);
     return lookAlikes ? { ...item, lookAlikes } : item;

@@ -4,30 +4,28 @@
  * this under its lock; each batch is one commit, so an interrupted run keeps
  * what it signed and the next sync signs the rest.
  */
-import type { Table } from "@lancedb/lancedb";
-import { readMentionRows } from "../store/mention-rows.ts";
-import { ensureSignatureColumn, unsignedSources, writeSignatures } from "../store/signatures.ts";
+import type { ChunkStore } from "../store/chunk-store.ts";
 import { documentSignature } from "./document-signature.ts";
 
 /** Sources per batch: one read and one commit each. */
 const BATCH = 200;
 
 /** Signs every unsigned source; returns how many were signed. */
-export async function signUnsigned(table: Table | null): Promise<number> {
-  if (!table) return 0;
-  await ensureSignatureColumn(table);
+export async function signUnsigned(store: ChunkStore): Promise<number> {
+  if (!(await store.hasTable())) return 0;
+  await store.ensureSignatureColumn();
   let signed = 0;
   const tried = new Set<string>();
   for (;;) {
     // Rows tried already and still unsigned were replaced meanwhile and will be signed by their own ingest; they do not loop.
-    const batch = (await unsignedSources(table, BATCH + tried.size)).filter((b) => !tried.has(b.id)).slice(0, BATCH);
+    const batch = (await store.unsignedSources(BATCH + tried.size)).filter((b) => !tried.has(b.id)).slice(0, BATCH);
     if (batch.length === 0) return signed;
     for (const b of batch) tried.add(b.id);
-    const rows = Map.groupBy(await readMentionRows(table, batch.map((b) => b.source)), (r) => r.source);
+    const rows = Map.groupBy(await store.mentionRows(batch.map((b) => b.source)), (r) => r.source);
     const updates = batch.map(({ source, id }) => {
       const chunks = (rows.get(source) ?? []).sort((a, b) => a.chunkIndex - b.chunkIndex);
       return { id, minhash: documentSignature(chunks) };
     });
-    signed += await writeSignatures(table, updates);
+    signed += await store.writeSignatures(updates);
   }
 }

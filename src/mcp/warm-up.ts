@@ -20,9 +20,9 @@ export function warmUpModel(app: App): void {
   // The index opens beside the model: the first query needs both, and the model's load ends by reading the
   // index's model record, which waited for LanceDB to load and open the table after the session (~90 ms).
   // Then what a first query reads from it (search/warm-search.ts). A failure is the first query's to report.
-  const searchWarm = app.store.open().then(
-    (table) => {
-      if (!table) return false;
+  const searchWarm = app.store.hasTable().then(
+    (exists) => {
+      if (!exists) return false;
       traceStartup("index opened");
       return warmSearch(app).then(
         () => (traceStartup("search warmed up"), true),

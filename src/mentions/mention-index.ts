@@ -6,10 +6,9 @@
  * seconds (see scripts/bench/mentions.ts); a scan of the cached text, well
  * under one.
  */
-import type { Table } from "@lancedb/lancedb";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readMentionRows, readSourceKeys, type MentionRow } from "../store/mention-rows.ts";
+import type { ChunkStore, MentionRow } from "../store/chunk-store.ts";
 import type { MentionChunk, MentionDocument } from "./count-mentions.ts";
 import { normalizeText } from "./normalize.ts";
 import { ownText } from "../chunk/own-text.ts";
@@ -56,20 +55,16 @@ export function cachedMentionVersion(dbPath: string): string | undefined {
   return cache.get(dbPath)?.version;
 }
 
-/** The key mentionDocuments caches a table's text under. */
-export async function mentionVersion(table: Table): Promise<string> {
-  return `${await table.version()}:${await table.countRows()}`;
-}
-
-/** The documents of the table as it is at this version (pass a snapshot's table), normalised. */
-export async function mentionDocuments(dbPath: string, table: Table): Promise<MentionDocument[]> {
-  const version = await mentionVersion(table);
+/** The documents of the index as the store reads it (pass a snapshot), normalised; cached by ChunkStore.contentVersion. */
+export async function mentionDocuments(store: ChunkStore): Promise<MentionDocument[]> {
+  const { dbPath } = store;
+  const version = (await store.contentVersion()) ?? "none";
   const cached = cache.get(dbPath);
   if (cached?.version === version) return cached.documents;
   const running = loading.get(dbPath);
   if (running?.version === version) return running.documents;
   markUsed(dbPath);
-  const documents = load(dbPath, table, version, cached);
+  const documents = load(store, version, cached);
   loading.set(dbPath, { version, documents });
   try {
     return await documents;
@@ -78,8 +73,9 @@ export async function mentionDocuments(dbPath: string, table: Table): Promise<Me
   }
 }
 
-async function load(dbPath: string, table: Table, version: string, cached: CachedIndex | undefined): Promise<MentionDocument[]> {
-  const keys = await readSourceKeys(table);
+async function load(store: ChunkStore, version: string, cached: CachedIndex | undefined): Promise<MentionDocument[]> {
+  const { dbPath } = store;
+  const keys = await store.sourceKeys();
   const sources = new Map<string, { key: string; doc: MentionDocument }>();
   const stale: string[] = [];
   for (const [source, key] of keys) {
@@ -89,7 +85,7 @@ async function load(dbPath: string, table: Table, version: string, cached: Cache
   }
   // A cold start, or a write that changed much, reads the whole table in one pass; a small refresh reads only what changed.
   const whole = stale.length * 4 > keys.size;
-  const rows = stale.length === 0 ? [] : await readMentionRows(table, whole ? undefined : stale);
+  const rows = stale.length === 0 ? [] : await store.mentionRows(whole ? undefined : stale);
   const wanted = new Set(stale);
   for (const doc of toDocuments(rows.filter((r) => wanted.has(r.source)))) sources.set(doc.source, { key: keys.get(doc.source)!, doc });
   const documents = [...sources.values()].map((s) => s.doc).sort((a, b) => (a.source < b.source ? -1 : 1));

@@ -5,7 +5,6 @@ import { EXACT_SCHEME, joinDocument } from "../chunk/join-parent.ts";
 import { ownText } from "../chunk/own-text.ts";
 import { AppError } from "../errors.ts";
 import { diskPath } from "../native/file-names.ts";
-import { sqlString } from "../store/chunk-row.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
 
 function notIndexed(source: string): AppError {
@@ -45,7 +44,7 @@ function tooLargeToRead(source: string, chunks: number): AppError {
 }
 
 export async function readSource(app: App, source: string): Promise<ReadFileResult> {
-  const count = await app.store.countRows(`source = ${sqlString(source)}`);
+  const count = await app.store.countRows({ sources: [source] });
   if (count > READ_FILE_MAX_CHUNKS) throw tooLargeToRead(source, count);
   const chunks = count === 0 ? [] : await app.store.sourceChunks(source);
   if (chunks.length === 0) throw notIndexed(source);
@@ -78,7 +77,7 @@ export async function readNeighbors(app: App, source: string, chunkIndex: number
   const [from, to] = [Math.max(0, chunkIndex - Math.min(before, NEIGHBOR_CAP)), chunkIndex + Math.min(after, NEIGHBOR_CAP)];
   const chunks = await app.store.sourceChunks(source, from, to);
   if (chunks.length === 0) {
-    if ((await app.store.countRows(`source = ${sqlString(source)}`)) === 0) throw notIndexed(source);
+    if ((await app.store.countRows({ sources: [source] })) === 0) throw notIndexed(source);
     throw new AppError("INVALID_ARGUMENT", `${source} has no chunk ${chunkIndex}`, "chunkIndex comes from a query result.");
   }
   // Each chunk as the document's own text, so neighbours read on from one another exactly (rows of an older scheme keep their stored text).

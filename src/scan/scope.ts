@@ -14,26 +14,13 @@ import { existsSync, realpathSync } from "node:fs";
 import { homeDir } from "../config/cache-dir.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import { AppError } from "../errors.ts";
-import { sqlString } from "../store/chunk-row.ts";
+import { scopePrefix } from "../store/row-filter.ts";
 import { inRootForm, isInside, isInsideRoots } from "./containment.ts";
 
-/** Trailing slashes go, so "/" becomes the empty prefix and covers every path that starts with "/". */
-function normalize(scope: string): string {
-  return scope.replace(/\/+$/, "");
-}
-
+/** The store's RowFilter.scope as a test of one source (store/row-filter.ts compiles the same rule for LanceDB). */
 export function inScope(source: string, scopes: string[] | undefined): boolean {
   if (!scopes?.length) return true;
-  return scopes.map(normalize).some((p) => source === p || source.startsWith(`${p}/`));
-}
-
-/** The same test as SQL; starts_with is literal, so % and _ are not wildcards. */
-export function scopeFilter(scopes: string[] | undefined): string | undefined {
-  if (!scopes?.length) return undefined;
-  return scopes
-    .map(normalize)
-    .map((p) => `(source = ${sqlString(p)} OR starts_with(source, ${sqlString(`${p}/`)}))`)
-    .join(" OR ");
+  return scopes.map(scopePrefix).some((p) => source === p || source.startsWith(`${p}/`));
 }
 
 /** True for what can only be a path: POSIX- or Windows-absolute, UNC, or from the home folder (~). No data id may look like this. */

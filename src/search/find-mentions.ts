@@ -15,7 +15,6 @@ import { snippetOf } from "../mentions/snippet.ts";
 import { parseTerms, type Term } from "../mentions/terms.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { inScope } from "../scan/scope.ts";
-import { readChunkTexts } from "../store/mention-rows.ts";
 
 /** Documents per page; the counts always cover every match. */
 export const PAGE_SIZE = 200;
@@ -67,14 +66,13 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   if (!Number.isInteger(offset) || offset < 0) throw new AppError("INVALID_ARGUMENT", `offset must be a whole number >= 0, got ${offset}`, "Pass 0 for the first page, then the nextOffset of the page before.");
   // One version for the counts, the snippets and the look-alikes.
   const store = await app.store.snapshot();
-  const table = await store.open();
   const empty = { searchedDocuments: 0, matchedDocuments: 0, matchedChunks: 0, forms: [], documents: [] };
-  if (!table || (await table.countRows()) === 0) return { ...empty, notice: "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first." };
-  const searched = (await mentionDocuments(store.dbPath, table)).filter((d) => inScope(d.source, input.scope));
+  if ((await store.countRows()) === 0) return { ...empty, notice: "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first." };
+  const searched = (await mentionDocuments(store)).filter((d) => inScope(d.source, input.scope));
   if (searched.length === 0) return { ...empty, notice: `No indexed documents under scope ${input.scope!.join(", ")}. A scope is an absolute path or source id prefix.` };
   const counts = countMentions(searched, terms, match);
   const page = counts.documents.slice(offset, offset + PAGE_SIZE);
-  const texts = await readChunkTexts(table, page.flatMap((d) => (d.firstChunk ? [{ source: d.doc.source, chunkIndex: d.firstChunk.chunkIndex }] : [])));
+  const texts = await store.chunkTexts(page.flatMap((d) => (d.firstChunk ? [{ source: d.doc.source, chunkIndex: d.firstChunk.chunkIndex }] : [])));
   const roots = app.config.roots;
   const documents: FoundDocument[] = page.map(({ doc, titleMatch, matchedChunks, firstChunk }) => {
     const found: FoundDocument = { source: doc.source, displayPath: displayPath(doc.source, roots), title: doc.title, titleMatch, matchedChunks };
@@ -90,7 +88,7 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
     matchedDocuments: counts.documents.length,
     matchedChunks: counts.matchedChunks,
     forms: counts.forms,
-    documents: await withLookAlikes(store.dbPath, table, documents, roots, labelsOn(roots)),
+    documents: await withLookAlikes(store, documents, roots, labelsOn(roots)),
   };
   if (counts.formsLeftOut > 0) result.formsLeftOut = counts.formsLeftOut;
   if (offset + PAGE_SIZE < counts.documents.length) result.nextOffset = offset + PAGE_SIZE;

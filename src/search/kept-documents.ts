@@ -12,27 +12,29 @@
  * scores BM25 by the kept rows' statistics, through the window by the
  * scope's, as an unfiltered search does.
  */
-import { bothFilters } from "../labels/search-labels.ts";
+import type { RowFilter } from "../store/chunk-store.ts";
 
 export const IN_LIST_LIMIT = 1_000;
 export const WIDEN = 8;
 
 export interface KeptDocuments {
-  sql: string;
   sources: Set<string>;
 }
 
+/** `scope`: the scope alone (undefined: every row); the kept documents narrow it as RowFilter.sources. */
 export async function searchKept<T extends { source: string }>(
-  search: (limit: number, filter: string | undefined) => Promise<T[]>,
+  search: (limit: number, filter: RowFilter | undefined) => Promise<T[]>,
   limit: number,
-  scope: string | undefined,
+  scope: RowFilter | undefined,
   kept: KeptDocuments | null | undefined,
   inListLimit = IN_LIST_LIMIT,
 ): Promise<T[]> {
-  if (!kept || kept.sources.size <= inListLimit) return search(limit, bothFilters(scope, kept?.sql));
+  if (!kept) return search(limit, scope);
+  const narrowed: RowFilter = { ...scope, sources: kept.sources };
+  if (kept.sources.size <= inListLimit) return search(limit, narrowed);
   const window = limit * WIDEN;
   const wide = await search(window, scope);
   const hits = wide.filter((h) => kept.sources.has(h.source));
   if (hits.length >= limit || wide.length < window) return hits.slice(0, limit);
-  return search(limit, bothFilters(scope, kept.sql));
+  return search(limit, narrowed);
 }

@@ -7,10 +7,9 @@ import type { App } from "../app.ts";
 import { joinParent } from "../chunk/join-parent.ts";
 import { AppError } from "../errors.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
-import type { ChunkStore, Hit, SectionChunk } from "../store/chunk-store.ts";
+import type { ChunkStore, Hit, RowFilter, SectionChunk } from "../store/chunk-store.ts";
 import { lanceReason } from "../store/lost-fragments.ts";
 import { displayPath } from "../scan/display-path.ts";
-import { scopeFilter } from "../scan/scope.ts";
 import { fuse, fuseRankings, hitKey, vectorOnly, type Fused } from "./fusion.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
@@ -20,7 +19,7 @@ import { applyResultFilters } from "./result-filters.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
 import { labelsOn, type DocumentLabelFields, type FilterCounts } from "../labels/document-labels.ts";
 import type { LabelFilterInput } from "../labels/label-filter.ts";
-import { bothFilters, searchLabelFilter, withLabelFields } from "../labels/search-labels.ts";
+import { searchLabelFilter, withLabelFields } from "../labels/search-labels.ts";
 
 export const MAX_TOP_K = 100;
 export const DEFAULT_TOP_K = 10;
@@ -70,14 +69,14 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const topK = validateQuery(input.query, input.topK);
   const { config } = app;
   // A label or date filter names the documents it keeps (labels/search-labels.ts); none kept answers at once.
-  const labelled = await searchLabelFilter(await app.store.open(), config.roots, input, input.scope);
+  const labelled = await searchLabelFilter(app.store, config.roots, input, input.scope);
   if (labelled?.empty) return { results: [], sources: [], parents: {}, ...labelled.fields };
-  const scoped = scopeFilter(input.scope);
-  const filter = bothFilters(scoped, labelled?.sql);
+  const scoped: RowFilter | undefined = input.scope?.length ? { scope: input.scope } : undefined;
+  const filter: RowFilter | undefined = labelled ? { ...scoped, sources: labelled.sources } : scoped;
   // One version for every read of this query: hits and their sections never straddle a sync's commit.
   const store = await app.store.snapshot();
   // No table yet: say so without loading (or downloading) the model.
-  if (!(await store.open())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(store, filter, input.scope))! };
+  if (!(await store.hasTable())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(store, filter, input.scope))! };
   const configured = input.hybridWeight ?? config.hybridWeight;
   const candidates = Math.max(4 * topK, MIN_CANDIDATES);
   const searchKeywords = (): Promise<Candidate[] | null> =>
@@ -118,11 +117,10 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     const notice = [modeNotice, await emptyNotice(store, filter, input.scope)].filter(Boolean).join(" ");
     return { results: [], sources: [], parents: {}, ...(notice ? { notice } : {}), ...labelled?.fields };
   }
-  const table = await store.open();
   // The cited documents' look-alikes and labels need only their paths, so they are read beside the kept hits' rows.
   const citedPaths = [...new Set(kept.map((k) => k.source))].map((source) => ({ source }));
   const [extras, shown] = await Promise.all([
-    withLookAlikes(store.dbPath, table, citedPaths, config.roots, labelsOn(config.roots)).then((cited) => withLabelFields(table, config.roots, cited)),
+    withLookAlikes(store, citedPaths, config.roots, labelsOn(config.roots)).then((cited) => withLabelFields(store, config.roots, cited)),
     shownRows(store, kept),
   ]);
   const results = kept.map((k) => toChunkResult(shown.row(k.hit), k.score, k.distance));
@@ -142,7 +140,7 @@ async function keywordOnlyNotice(store: ChunkStore, none: NoModel | null, maxDis
 }
 
 /** Why nothing came back, when the reason is the index or the scope rather than the query. Counted only then, off the hot path. */
-async function emptyNotice(store: ChunkStore, filter: string | undefined, scope: string[] | undefined): Promise<string | undefined> {
+async function emptyNotice(store: ChunkStore, filter: RowFilter | undefined, scope: string[] | undefined): Promise<string | undefined> {
   if ((await store.countRows()) === 0) return "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.";
   if (filter && (await store.countRows(filter)) === 0) {
     return `No indexed documents under scope ${scope!.join(", ")}. A scope is an absolute path or source id prefix.`;

@@ -27,6 +27,8 @@ import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from 
 import { isReadableClone } from "./readable-clone.ts";
 import { repairTable, type IndexRepair } from "./index-repair.ts";
 import { forgetSources, recordSources } from "./source-catalog.ts";
+import { writeLabelRows, type LabelColumns } from "./label-rows.ts";
+import { ensureSignatureColumn, writeSignatures } from "./signatures.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
 export type { Hit, SectionChunk } from "./chunk-reads.ts";
@@ -35,6 +37,9 @@ export type { SourceMove } from "./source-writes.ts";
 export type { IndexRepair } from "./index-repair.ts";
 export type { IndexDamage } from "./index-damage.ts";
 export type { FailedFile } from "./failed-files.ts";
+export type { RowFilter } from "./row-filter.ts";
+export type { LabelRow } from "./label-rows.ts";
+export type { MentionRow } from "./mention-rows.ts";
 
 export class ChunkStore extends StoreReads {
   /** Files that failed to convert, in the index's second table (failed-files.ts). */
@@ -243,6 +248,31 @@ export class ChunkStore extends StoreReads {
     if (checked === this.modelCheckedAt) return;
     await checkSearchModel(table, this.dbPath, this.binding);
     this.modelCheckedAt = checked;
+  }
+
+  /**
+   * Sets the label columns of chunk-0 rows by id, in one commit; returns how
+   * many took them (a row replaced meanwhile has a new id and is not matched).
+   * Sync writes labels under its lock, after its repair: a table with lost
+   * data files is refused here rather than written through a readable clone.
+   */
+  async writeLabels(rows: ({ id: string } & LabelColumns)[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const table = await this.openWritable();
+    return table ? writeLabelRows(table, rows) : 0;
+  }
+
+  /** Adds the signature column to a table from before it, so its unsigned sources can be asked for (signatures.ts). */
+  async ensureSignatureColumn(): Promise<void> {
+    const table = await this.openWritable();
+    if (table) await ensureSignatureColumn(table);
+  }
+
+  /** Sets look-alike signatures on chunk-0 rows by id, in one commit; returns how many took one. */
+  async writeSignatures(rows: { id: string; minhash: string }[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const table = await this.openWritable();
+    return table ? writeSignatures(table, rows) : 0;
   }
 
   /** Gives waiting rows their vectors, in one commit, under the same model checks as any write. */

@@ -15,7 +15,10 @@ import type { SourceSummary } from "./source-summary.ts";
 import { brokenIndexes, lostIndexFolders, missingIndexes } from "./table-upkeep.ts";
 import { TableView } from "./table-view.ts";
 import { tablePlan } from "./vector-index.ts";
-import { countUnsigned } from "./signatures.ts";
+import { countUnsigned, readSignatureBytes, unsignedSources } from "./signatures.ts";
+import { compileFilter, type RowFilter } from "./row-filter.ts";
+import { readLabelRows, type LabelRow } from "./label-rows.ts";
+import { readChunkTexts, readMentionRows, readSourceKeys, type MentionRow } from "./mention-rows.ts";
 
 export class StoreReads extends TableView {
   /** Data and url sources recorded in the catalog, name -> type. */
@@ -51,15 +54,16 @@ export class StoreReads extends TableView {
   }
 
   /**
-   * One summary per source, or per source the SQL filter keeps (a sync of a
+   * One summary per source, or per source the filter keeps (a sync of a
    * few changed paths reads only theirs). The whole list is read once per
    * table version: a watching server's rescan of an unchanged folder, and
    * list_files or status in between, reuse it.
    */
-  async listSources(filter?: string): Promise<SourceSummary[]> {
+  async listSources(filter?: RowFilter): Promise<SourceSummary[]> {
     const table = await this.open();
     if (!table) return [];
-    if (filter) return listSources(table, filter);
+    const where = compileFilter(filter);
+    if (where) return listSources(table, where);
     return (await this.atVersion(table, "sources", (t) => listSources(t))).slice();
   }
 
@@ -88,30 +92,84 @@ export class StoreReads extends TableView {
     return table ? pendingSources(table) : new Map();
   }
 
-  async pendingChunks(sources: string[]): Promise<PendingChunk[]> {
+  /** Chunks of these sources waiting for vectors, up to `limit` of them. */
+  async pendingChunks(sources: string[], limit?: number): Promise<PendingChunk[]> {
     const table = await this.open();
-    return table ? pendingChunks(table, sources) : [];
+    return table ? pendingChunks(table, sources, limit) : [];
   }
 
-  async countRows(filter?: string): Promise<number> {
+  /** Chunk rows, or those the filter keeps; 0 without a table. */
+  async countRows(filter?: RowFilter): Promise<number> {
     const table = await this.open();
-    return table ? table.countRows(filter) : 0;
+    return table ? table.countRows(compileFilter(filter)) : 0;
   }
 
-  async vectorSearch(vector: Float32Array, limit: number, filter?: string): Promise<Hit[]> {
+  /** True when the table exists (opening it: the server's warm-up opens it beside the model). */
+  async hasTable(): Promise<boolean> {
+    return (await this.open()) !== null;
+  }
+
+  /**
+   * What changes whenever the rows may have: the table version and its row
+   * count (a checked-out view reports the version it reads). Caches of whole-
+   * index reads (look-alike signatures, find_mentions' text) key by it; null
+   * without a table.
+   */
+  async contentVersion(): Promise<string | null> {
+    const table = await this.open();
+    return table ? `${await table.version()}:${await table.countRows()}` : null;
+  }
+
+  /** Every document's chunk-0 label columns, or those of some sources (label-rows.ts). */
+  async labelRows(sources?: string[]): Promise<LabelRow[]> {
+    const table = await this.open();
+    return table ? readLabelRows(table, sources) : [];
+  }
+
+  /** Every chunk's text and place, or those of some sources (mention-rows.ts). */
+  async mentionRows(sources?: string[]): Promise<MentionRow[]> {
+    const table = await this.open();
+    return table ? readMentionRows(table, sources) : [];
+  }
+
+  /** A key per source that changes whenever its text may have (mention-rows.ts). */
+  async sourceKeys(): Promise<Map<string, string>> {
+    const table = await this.open();
+    return table ? readSourceKeys(table) : new Map();
+  }
+
+  /** The stored text of the given chunks, keyed `source#chunkIndex`. */
+  async chunkTexts(chunks: { source: string; chunkIndex: number }[]): Promise<Map<string, string>> {
+    const table = await this.open();
+    return table ? readChunkTexts(table, chunks) : new Map();
+  }
+
+  /** Every stored look-alike signature as bytes, with its document's date (signatures.ts). */
+  async signatureBytes(): Promise<{ sources: string[]; stored: Uint8Array[]; dates: (string | null)[] }> {
+    const table = await this.open();
+    return table ? readSignatureBytes(table) : { sources: [], stored: [], dates: [] };
+  }
+
+  /** Up to `limit` sources without a signature, with the id of the chunk-0 row that takes it. */
+  async unsignedSources(limit: number): Promise<{ source: string; id: string }[]> {
+    const table = await this.open();
+    return table ? unsignedSources(table, limit) : [];
+  }
+
+  async vectorSearch(vector: Float32Array, limit: number, filter?: RowFilter): Promise<Hit[]> {
     const table = await this.open();
     if (!table) return [];
     const waiting = await this.atVersion(table, "pending", countPending);
     // How to read the vector index changes only with a commit (vector-index.ts).
     const plan = await this.atVersion(table, "vector-plan", tablePlan);
-    return vectorSearch(table, this.columns, vector, limit, { ...plan, skipPending: waiting > 0, filter });
+    return vectorSearch(table, this.columns, vector, limit, { ...plan, skipPending: waiting > 0, filter: compileFilter(filter) });
   }
 
-  async keywordSearch(text: string, limit: number, filter?: string): Promise<Hit[]> {
+  async keywordSearch(text: string, limit: number, filter?: RowFilter): Promise<Hit[]> {
     const table = await this.open();
     if (!table) return [];
     // Which columns the full-text indexes cover changes only with a commit; listing the indexes cost ~1 ms a query.
     const indexed = await this.atVersion(table, "keyword-columns", async (t) => keywordColumns((await t.listIndices()).flatMap((i) => i.columns)));
-    return keywordSearch(table, this.columns, indexed, text, limit, filter);
+    return keywordSearch(table, this.columns, indexed, text, limit, compileFilter(filter));
   }
 }

@@ -8,7 +8,7 @@
 import type { App } from "../app.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { inScope } from "../scan/scope.ts";
-import { pendingChunks, type PendingChunk } from "../store/pending-vectors.ts";
+import type { PendingChunk } from "../store/pending-vectors.ts";
 
 /** Chunks per embedding pass and commit, as an ingest groups them (ingest-files.ts). */
 const FILL_CHUNKS = 256;
@@ -51,11 +51,10 @@ export async function fillVectors(app: App, embedder: Embedder, scopes: string[]
  * concurrent writer keeps replacing are left for the next sync.
  */
 async function fillLarge(app: App, embedder: Embedder, source: string, count: number, page: number, report: FillReport): Promise<void> {
-  const table = await app.store.open();
-  if (!table) return;
+  if (!(await app.store.hasTable())) return;
   let truncated = false;
   for (let pass = 0; pass <= Math.ceil(count / page); pass++) {
-    const chunks = await pendingChunks(table, [source], page);
+    const chunks = await app.store.pendingChunks([source], page);
     if (chunks.length === 0) break;
     const tooLong = chunks.some((c) => embedder.countTokens(c.text, "passage") > embedder.maxLength);
     if (tooLong && chunks[0]!.sourceType === "file") {

@@ -28,7 +28,7 @@ import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { emptiedFolders, mountPointsToRemember } from "../scan/emptied-folders.ts";
 import { countByExtension, scanRoots, type ScannedFile } from "../scan/scan-roots.ts";
-import { inScope, scopeFilter } from "../scan/scope.ts";
+import { inScope } from "../scan/scope.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
 import { describeRepair } from "../store/index-repair.ts";
 import { lostSources, type LostSource } from "../store/source-catalog.ts";
@@ -150,7 +150,7 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const repaired = repair && describeRepair(repair);
   if (repaired) report.repair = repaired;
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, scopes);
-  const stored = await app.store.listSources(scopeFilter(scopes));
+  const stored = await app.store.listSources({ scope: scopes });
   // Data and url sources are named only by a sync of every root: a scoped one reads just its own sources.
   if (!scopes) await noteKeptSources(app, report, stored);
   const indexed = stored.filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
@@ -261,13 +261,13 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   }
   await addWaitingVectors(app, report, scopes, progress);
   // Labels: re-label from stored text what changed, then free the label model this job loaded (labels/relabel.ts).
-  const labelling = await relabelStored(app, labelContext(app.config, app.log), await app.store.open(), { moved: moves.map((m) => m.to.path), scope: scopes, labelled: ingest.results.map((r) => r.source) });
+  const labelling = await relabelStored(app, labelContext(app.config, app.log), app.store, { moved: moves.map((m) => m.to.path), scope: scopes, labelled: ingest.results.map((r) => r.source) });
   await releaseLabeller(app);
   counts.relabelled = labelling.relabelled;
   const ingestProblems = ingest.results.flatMap((r) => (r.labelProblem ? [{ source: r.source, problem: r.labelProblem }] : []));
   errors.push(...labelErrors([...ingestProblems, ...labelling.problems], taxonomyPath(roots)));
   // Asked first, once per table version: an unchanged sync (a watching server's rescan) must not scan the table for them each time.
-  if ((await app.store.unsignedCount()) > 0) counts.signed = await signUnsigned(await app.store.open());
+  if ((await app.store.unsignedCount()) > 0) counts.signed = await signUnsigned(app.store);
   if (moves.length + counts.ingested + counts.deleted + counts.relabelled + counts.signed + counts.embedded > 0) await app.store.optimize();
   return report;
 }

@@ -58,8 +58,9 @@ describe("a document stored in batches", () => {
     const stored = await app.store.sourceChunks(path);
     expect(stored.map((c) => c.chunk_index)).toEqual(stored.map((_, i) => i));
     // Chunk 0, written last, carries the signature gathered over every batch.
-    expect(await app.store.countRows("minhash IS NOT NULL")).toBe(1);
-    expect(await app.store.countRows("minhash IS NOT NULL AND chunk_index = 0")).toBe(1);
+    const table = (await app.store.open())!;
+    expect(await table.countRows("minhash IS NOT NULL")).toBe(1);
+    expect(await table.countRows("minhash IS NOT NULL AND chunk_index = 0")).toBe(1);
   });
 });
 

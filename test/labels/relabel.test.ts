@@ -4,7 +4,7 @@
  * it cannot load does not read their stored text at all.
  */
 import { describe, expect, test } from "bun:test";
-import type { Table } from "@lancedb/lancedb";
+import type { ChunkStore } from "../../src/store/chunk-store.ts";
 import { join } from "node:path";
 import { labelContext } from "../../src/labels/labeller.ts";
 import { relabelStored } from "../../src/labels/relabel.ts";
@@ -21,24 +21,15 @@ values.minutes = { description = "Minutes." }
 values.other = { description = "Anything else." }
 `;
 
-/** The table with a count of the reads that fetch chunk text (every other read selects label columns only). */
-function counting(table: Table): { table: Table; textReads: () => number } {
+/** The store with a count of its reads of chunk text (every other read relabel makes is of label columns). */
+function counting(store: ChunkStore): { store: ChunkStore; textReads: () => number } {
   let reads = 0;
-  const proxy = new Proxy(table, {
-    get(target, key, receiver) {
-      if (key !== "query") return Reflect.get(target, key, receiver);
-      return () => {
-        const query = target.query();
-        const select = query.select.bind(query);
-        query.select = ((columns: string[]) => {
-          if (columns.includes("text")) reads++;
-          return select(columns);
-        }) as typeof query.select;
-        return query;
-      };
-    },
-  });
-  return { table: proxy, textReads: () => reads };
+  const read = store.mentionRows.bind(store);
+  store.mentionRows = (sources) => {
+    reads++;
+    return read(sources);
+  };
+  return { store, textReads: () => reads };
 }
 
 describe("re-labelling documents that wait for the label model", () => {
@@ -47,8 +38,8 @@ describe("re-labelling documents that wait for the label model", () => {
     const missing = join(tempDir("minirag-no-gguf-"), "absent.gguf");
     writeTree(root, { ".minirag/classify.toml": taxonomy(missing), "a.md": "# Weekly sync\n\nNotes.", "b.md": "# Other\n\nText." });
     await runSync(app);
-    const { table, textReads } = counting((await app.store.open())!);
-    const report = await relabelStored(app, labelContext(app.config, () => {}), table);
+    const { store, textReads } = counting(app.store);
+    const report = await relabelStored(app, labelContext(app.config, () => {}), store);
     expect(textReads()).toBe(0);
     expect(report.relabelled).toBe(0);
     expect(report.problems.map((p) => p.source).sort()).toEqual([join(root, "a.md"), join(root, "b.md")]);
@@ -62,8 +53,8 @@ describe("re-labelling documents that wait for the label model", () => {
     await runSync(app);
     // A facet answered by a default now: a new taxonomy, so the document is labelled again from its text.
     writeTree(root, { ".minirag/classify.toml": `${taxonomy(missing)}\n[facets.project]\ndefault = "main"\nvalues.main = { description = "Main." }\n` });
-    const { table, textReads } = counting((await app.store.open())!);
-    const report = await relabelStored(app, labelContext(app.config, () => {}), table);
+    const { store, textReads } = counting(app.store);
+    const report = await relabelStored(app, labelContext(app.config, () => {}), store);
     expect(textReads()).toBeGreaterThan(0);
     expect(report.relabelled).toBe(1);
   });

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Table } from "@lancedb/lancedb";
+import type { ChunkStore } from "../../src/store/chunk-store.ts";
 import type { App } from "../../src/app.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { signaturesAt } from "../../src/lookalikes/look-alikes.ts";
@@ -144,22 +144,22 @@ describe("look-alikes", () => {
     const events: string[] = [];
     let finishFirst = () => {};
     const firstHeld = new Promise<void>((resolve) => (finishFirst = resolve));
-    // Tables of two versions with no signature column: a build reads the schema, finds nothing and ends.
-    const table = (version: number, held?: Promise<void>) =>
+    // Stores of one index at two versions with no signatures: a build reads them, finds nothing and ends.
+    const dbPath = `/serialised-builds-${process.pid}`;
+    const store = (version: number, held?: Promise<void>) =>
       ({
-        version: async () => version,
-        countRows: async () => 1,
-        schema: async () => {
+        dbPath,
+        contentVersion: async () => `${version}:1`,
+        signatureBytes: async () => {
           events.push(`build ${version} starts`);
           await held;
           events.push(`build ${version} ends`);
-          return { fields: [] };
+          return { sources: [], stored: [], dates: [] };
         },
-      }) as unknown as Table;
-    const dbPath = `/serialised-builds-${process.pid}`;
-    const first = signaturesAt(dbPath, table(1, firstHeld));
+      }) as unknown as ChunkStore;
+    const first = signaturesAt(store(1, firstHeld));
     await Bun.sleep(10);
-    const second = signaturesAt(dbPath, table(2));
+    const second = signaturesAt(store(2));
     await Bun.sleep(10);
     expect(events).toEqual(["build 1 starts"]);
     finishFirst();
@@ -169,12 +169,11 @@ describe("look-alikes", () => {
 
   test("queries that arrive while a version's signatures are read share that one read; a write makes a new one", async () => {
     const { app } = await syncedApp({ "handbook.md": HANDBOOK, "lighthouses.md": LIGHTHOUSES });
-    const table = (await app.store.open())!;
-    const [first, second] = await Promise.all([signaturesAt(app.config.dbPath, table), signaturesAt(app.config.dbPath, table)]);
+    const [first, second] = await Promise.all([signaturesAt(app.store), signaturesAt(app.store)]);
     expect(second).toBe(first);
     expect(first.sources.length).toBe(2);
     await ingestData(app, { source: "pasted/handbook", content: HANDBOOK_V2, format: "markdown" });
-    const after = await signaturesAt(app.config.dbPath, (await app.store.open())!);
+    const after = await signaturesAt(app.store);
     expect(after).not.toBe(first);
     expect(after.sources.length).toBe(3);
     const handbook = after.position.get(first.sources.find((s) => s.endsWith("handbook.md"))!)!;

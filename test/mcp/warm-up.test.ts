@@ -7,8 +7,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { cachedSignatureVersion, signatureVersion } from "../../src/lookalikes/look-alikes.ts";
-import { cachedMentionVersion, mentionVersion } from "../../src/mentions/mention-index.ts";
+import { cachedSignatureVersion } from "../../src/lookalikes/look-alikes.ts";
+import { cachedMentionVersion } from "../../src/mentions/mention-index.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { warmSearch } from "../../src/search/warm-search.ts";
 import { cpSync } from "node:fs";
@@ -191,7 +191,7 @@ describe("after writes", () => {
     const ctx: ToolContext = { app };
     const builtForLatest = async () => {
       await ctx.rewarm!.idle();
-      expect(cachedSignatureVersion(app.config.dbPath)).toBe(await signatureVersion((await app.store.open())!));
+      expect(cachedSignatureVersion(app.config.dbPath)).toBe((await app.store.contentVersion())!);
     };
     await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
     await builtForLatest();
@@ -213,7 +213,7 @@ describe("after writes", () => {
     writeTree(root, { "b.md": "# B\n\nThe relay listens on port 9000 and never retries." });
     await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, {} as ToolExtra);
     await ctx.rewarm!.idle();
-    expect(cachedMentionVersion(app.config.dbPath)).toBe(await mentionVersion((await app.store.open())!));
+    expect(cachedMentionVersion(app.config.dbPath)).toBe((await app.store.contentVersion())!);
   });
 
   test("an index find_mentions was used on has its text loaded in the background at the next start, before any find", async () => {
@@ -227,7 +227,7 @@ describe("after writes", () => {
     const restarted = (await testApp({ DB_PATH: copy }, [root])).app;
     expect(cachedMentionVersion(copy)).toBeUndefined();
     await warmSearch(restarted);
-    expect(cachedMentionVersion(copy)).toBe(await mentionVersion((await restarted.store.open())!));
+    expect(cachedMentionVersion(copy)).toBe((await restarted.store.contentVersion())!);
   });
 
   test("a write while a sync job runs loads nothing: the job's end loads the version it leaves", async () => {
@@ -248,7 +248,7 @@ describe("after writes", () => {
       writeTree(root, files);
       const job = jobs.start();
       await waitFor(() => job.state !== "pending" && job.state !== "running", 60_000, "the sync job to end");
-      const current = await signatureVersion((await app.store.open())!);
+      const current = await app.store.contentVersion();
       await waitFor(() => cachedSignatureVersion(app.config.dbPath) === current, 10_000, "the new version's signatures to be built, or building");
     }
   });

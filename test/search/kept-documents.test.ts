@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { searchKept } from "../../src/search/kept-documents.ts";
-import { sqlString } from "../../src/store/chunk-row.ts";
+import type { RowFilter } from "../../src/store/chunk-store.ts";
 import { hitKey } from "../../src/search/fusion.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { testApp, writeTree } from "../helpers.ts";
@@ -15,7 +15,7 @@ async function indexed() {
   writeTree(root, Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`note-${String(i).padStart(2, "0")}.md`, `Note ${i}: the ${WORDS[i % 8]} and the ${WORDS[(i * 3) % 8]} were checked; ${WORDS[(i * 5) % 8]} replaced.`])));
   await runSync(app);
   const sources = new Set(Array.from({ length: 40 }, (_, i) => name(i)).filter((_, i) => i % 3 === 0));
-  return { app, kept: { sql: `source IN (${[...sources].map(sqlString).join(", ")})`, sources } };
+  return { app, kept: { sources } };
 }
 
 let shared: ReturnType<typeof indexed>;
@@ -28,12 +28,12 @@ describe("searching only the kept documents", () => {
     const { app, kept } = await shared;
     const [vector] = await (await app.embedder()).embed(["coolant pump"], "query");
     for (const limit of [3, 5, 14]) {
-      const calls: (string | undefined)[] = [];
-      const vectorSide = (n: number, where: string | undefined) => (calls.push(where), app.store.vectorSearch(vector!, n, where));
+      const calls: (RowFilter | undefined)[] = [];
+      const vectorSide = (n: number, where: RowFilter | undefined) => (calls.push(where), app.store.vectorSearch(vector!, n, where));
       const viaWindow = await searchKept(vectorSide, limit, undefined, kept, 5);
-      const viaList = await app.store.vectorSearch(vector!, limit, kept.sql);
+      const viaList = await app.store.vectorSearch(vector!, limit, { sources: kept.sources });
       expect(viaWindow.map(hitKey)).toEqual(viaList.map(hitKey));
-      const keywordSide = (n: number, where: string | undefined) => app.store.keywordSearch("coolant pump", n, where);
+      const keywordSide = (n: number, where: RowFilter | undefined) => app.store.keywordSearch("coolant pump", n, where);
       const keywordWindow = await searchKept(keywordSide, limit, undefined, kept, 5);
       // BM25 under a prefilter scores by the kept rows' statistics; through the window it scores as an unfiltered search does,
       // so the keyword side's answer is the kept documents' hits in the unfiltered ranking.
@@ -51,17 +51,17 @@ describe("searching only the kept documents", () => {
     const [vector] = await (await app.embedder()).embed(["coolant pump"], "query");
     // The two documents the vector side ranks last: a window of 16 of the 40 cannot hold them.
     const last = (await app.store.vectorSearch(vector!, 40)).slice(-2).map((h) => h.source);
-    const tail = { sources: new Set(last), sql: `source IN (${last.map(sqlString).join(", ")})` };
-    const calls: (string | undefined)[] = [];
+    const tail = { sources: new Set(last) };
+    const calls: (RowFilter | undefined)[] = [];
     const hits = await searchKept((n, where) => (calls.push(where), app.store.vectorSearch(vector!, n, where)), 2, undefined, tail, 1);
-    expect(calls).toEqual([undefined, tail.sql]);
+    expect(calls).toEqual([undefined, { sources: tail.sources }]);
     expect(new Set(hits.map((h) => h.source))).toEqual(new Set(last));
   });
 
   test("a filter that keeps few documents goes to LanceDB as an IN list at once", async () => {
     const { app, kept } = await shared;
-    const calls: (string | undefined)[] = [];
-    await searchKept((n, where) => (calls.push(where), app.store.keywordSearch("pump", n, where)), 5, "source LIKE '/%'", kept);
-    expect(calls).toEqual([`(source LIKE '/%') AND (${kept.sql})`]);
+    const calls: (RowFilter | undefined)[] = [];
+    await searchKept((n, where) => (calls.push(where), app.store.keywordSearch("pump", n, where)), 5, { scope: ["/"] }, kept);
+    expect(calls).toEqual([{ scope: ["/"], sources: kept.sources }]);
   });
 });

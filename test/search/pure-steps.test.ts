@@ -3,7 +3,7 @@ import { displayPath } from "../../src/scan/display-path.ts";
 import { fuseRankings, vectorOnly } from "../../src/search/fusion.ts";
 import { groupByDistance } from "../../src/search/grouping.ts";
 import { applyResultFilters } from "../../src/search/result-filters.ts";
-import { inScope, scopeFilter } from "../../src/scan/scope.ts";
+import { inScope } from "../../src/scan/scope.ts";
 
 describe("scope matching (§2.8)", () => {
   test.each([
@@ -20,15 +20,6 @@ describe("scope matching (§2.8)", () => {
     ["release-notes", ["/"], false],
   ])("%s in %o -> %s", (source, scopes, expected) => {
     expect(inScope(source, scopes)).toBe(expected);
-  });
-
-  test("the SQL filter doubles quotes and matches literally", () => {
-    expect(scopeFilter(["/d/it's_100%"])).toBe("(source = '/d/it''s_100%' OR starts_with(source, '/d/it''s_100%/'))");
-    expect(scopeFilter(undefined)).toBeUndefined();
-  });
-
-  test("the root scope / is every path: trailing slashes go, leaving the empty prefix", () => {
-    expect(scopeFilter(["/"])).toBe("(source = '' OR starts_with(source, '/'))");
   });
 });
 

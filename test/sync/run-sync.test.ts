@@ -76,7 +76,7 @@ describe("sync", () => {
     await table.update({ values: { scheme: 2 } });
     expect((await runSync(app)).counts.ingested).toBe(1);
     expect((await runSync(app)).counts.skipped).toBe(1);
-    expect(await app.store.countRows("scheme < 3")).toBe(0);
+    expect(await app.store.countRows({ schemeBelow: 3 })).toBe(0);
   });
 
   test("a rename is an ingest plus a delete (case 15)", async () => {

@@ -1,10 +1,7 @@
 /** Hidden diagnostics that prove the native parts load: `debug embed` and `debug lancedb`. */
 import { defineCommand } from "citty";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createApp } from "../../app.ts";
-import { loadLanceDb } from "../../native/lancedb.ts";
+import { probeLanceDb } from "../../store/lancedb-probe.ts";
 import { printJson } from "../output.ts";
 import { configFromArgs, sharedArgs } from "../shared-args.ts";
 
@@ -23,21 +20,7 @@ const embed = defineCommand({
 const lancedb = defineCommand({
   meta: { name: "lancedb", description: "Create a table with a vector and a full-text index in a temp folder, and search it" },
   async run() {
-    const lance = await loadLanceDb();
-    const dir = mkdtempSync(join(tmpdir(), "minirag-lancedb-"));
-    try {
-      const db = await lance.connect(dir);
-      const table = await db.createTable("probe", [
-        { text: "alpha beta", vector: [1, 0] },
-        { text: "gamma delta", vector: [0, 1] },
-      ]);
-      await table.createIndex("text", { config: lance.Index.fts() });
-      const vectorHit = await table.vectorSearch([0.9, 0.1]).limit(1).toArray();
-      const textHit = await table.search("gamma", "fts").limit(1).toArray();
-      printJson({ rows: await table.countRows(), vectorTop: vectorHit[0]?.text, ftsTop: textHit[0]?.text });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    printJson(await probeLanceDb());
   },
 });
 
