@@ -11,6 +11,9 @@ import { describeProfile } from "./embed/model-profile.ts";
 import { isModelUnavailable, NoModel } from "./embed/no-model.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore } from "./store/chunk-store.ts";
+import { MentionIndex } from "./mentions/mention-index.ts";
+import { SignatureIndex } from "./lookalikes/look-alikes.ts";
+import { LabelJobs } from "./labels/labeller.ts";
 import { chooseModel, type ModelChoice } from "./store/model-choice.ts";
 import { ANN_THRESHOLD } from "./store/vector-index.ts";
 import { SYSTEM_NETWORK, type Network } from "./url/network.ts";
@@ -45,6 +48,11 @@ export interface App {
   readonly config: Config;
   readonly log: (line: string) => void;
   readonly store: ChunkStore;
+  /** What this App keeps in memory about its index, checked against the table version on each use. */
+  readonly mentions: MentionIndex;
+  readonly signatures: SignatureIndex;
+  /** The labelling job under way (labels/labeller.ts): its label model stays loaded until the job ends. */
+  readonly labelJobs: LabelJobs;
   readonly metrics?: IngestMetrics;
   readonly network: Network;
   /** The model to embed with and why: MODEL_NAME, else what the index says (store/model-choice.ts). */
@@ -70,6 +78,9 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     config,
     log,
     store,
+    mentions: new MentionIndex(),
+    signatures: new SignatureIndex(),
+    labelJobs: new LabelJobs(),
     metrics: options.metrics,
     network: options.network ?? SYSTEM_NETWORK,
     modelChoice: () => chooseModel(config.modelName, store),

@@ -61,7 +61,7 @@ beforeAll(async () => {
   const sources = await app.store.listSources();
   indexed = new Set(sources.map((s) => s.source));
   const table = (await app.store.open())!;
-  const found = await lookAlikesOf(app.store, [...indexed], ROOTS);
+  const found = await lookAlikesOf(app.signatures, app.store, [...indexed], ROOTS);
   for (const [source, alikes] of found) for (const other of alikes) flagged.add(key(source, other.source));
   const signatures = new Map((await readSignatures(table)).map((r) => [r.source, decodeSignature(r.minhash)]));
   GROUPS.forEach((group, g) => {

@@ -5,7 +5,7 @@
  */
 import { AppError } from "../errors.ts";
 import type { DocumentLabels, LabelInput } from "./label-document.ts";
-import { labellerFor, releaseLabeller, type LabelContext } from "./labeller.ts";
+import { labellerFor, releaseLabeller, type LabelContext, type LabelOwner } from "./labeller.ts";
 import type { Label } from "./resolve-facet.ts";
 
 export interface TriedFacet extends Partial<Label> {
@@ -26,7 +26,7 @@ export interface TryReport {
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-export async function classifyTry(owner: object, ctx: LabelContext, doc: LabelInput): Promise<TryReport> {
+export async function classifyTry(owner: LabelOwner, ctx: LabelContext, doc: LabelInput): Promise<TryReport> {
   const labeller = labellerFor(owner, ctx);
   const state = labeller.taxonomy();
   if (state.state === "absent") throw new AppError("INVALID_ARGUMENT", `There is no classify.toml at ${ctx.roots[0]}/.minirag/classify.toml, so there is nothing to try.`, "Create it (see docs/labels.md), then run classify try again.");

@@ -8,7 +8,7 @@ import { joinDocument, type JoinChunk } from "../chunk/join-parent.ts";
 import { NO_LABELS, type LabelColumns } from "../store/label-rows.ts";
 import { encodeLabels } from "./label-codec.ts";
 import { labelProblem } from "./label-document.ts";
-import { labellerFor, type LabelContext } from "./labeller.ts";
+import { labellerFor, type LabelContext, type LabelOwner } from "./labeller.ts";
 
 export interface DocumentToLabel {
   source: string;
@@ -29,7 +29,7 @@ export function storedText(chunks: JoinChunk[]): string {
 }
 
 /** Labels each document of a batch; a document whose labelling failed outright is stored unlabelled with the reason. */
-export async function labelsForIngest(owner: object, ctx: LabelContext, docs: DocumentToLabel[]): Promise<Map<string, IngestLabels>> {
+export async function labelsForIngest(owner: LabelOwner, ctx: LabelContext, docs: DocumentToLabel[]): Promise<Map<string, IngestLabels>> {
   const out = new Map<string, IngestLabels>();
   const labeller = labellerFor(owner, ctx);
   if (labeller.taxonomy().state === "absent") return out;

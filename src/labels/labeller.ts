@@ -144,31 +144,52 @@ export class Labeller {
   }
 }
 
-const byOwner = new WeakMap<object, Labeller>();
-const factories = new WeakMap<object, { factory: ScorerFactory; idleMs?: number; clock?: Clock }>();
+/**
+ * One App's labelling: the labeller of the job under way (one per job, until
+ * released), and in tests the scorer its jobs use instead of llama.cpp.
+ */
+export class LabelJobs {
+  private current: Labeller | undefined;
+  private scripted: { factory: ScorerFactory; idleMs?: number; clock?: Clock } | undefined;
+
+  /** The job's labeller, started on first use. */
+  labeller(ctx: LabelContext): Labeller {
+    this.current ??= new Labeller(ctx, this.scripted?.factory, this.scripted?.idleMs, this.scripted?.clock);
+    return this.current;
+  }
+
+  /** Ends the job: the model, if loaded, is freed; the next document starts a new job. */
+  async release(): Promise<void> {
+    const labeller = this.current;
+    this.current = undefined;
+    await labeller?.release();
+  }
+
+  /** Tests: a scripted scorer for the jobs from now on, and optionally a shorter idle release on a clock of their own. */
+  useScorerFactory(factory: ScorerFactory, idle: { idleMs?: number; clock?: Clock } = {}): void {
+    this.scripted = { factory, ...idle };
+    this.current = undefined;
+  }
+}
+
+/** What labelling belongs to: an App, which holds its LabelJobs. */
+export interface LabelOwner {
+  readonly labelJobs: LabelJobs;
+}
 
 /** The labeller of an owner (an app): one per job, until releaseLabeller. */
-export function labellerFor(owner: object, ctx: LabelContext): Labeller {
-  let labeller = byOwner.get(owner);
-  if (!labeller) {
-    const scripted = factories.get(owner);
-    labeller = new Labeller(ctx, scripted?.factory, scripted?.idleMs, scripted?.clock);
-    byOwner.set(owner, labeller);
-  }
-  return labeller;
+export function labellerFor(owner: LabelOwner, ctx: LabelContext): Labeller {
+  return owner.labelJobs.labeller(ctx);
 }
 
 /** Ends the owner's labelling job: the model, if loaded, is freed; the next document starts a new job. */
-export async function releaseLabeller(owner: object): Promise<void> {
-  const labeller = byOwner.get(owner);
-  byOwner.delete(owner);
-  await labeller?.release();
+export async function releaseLabeller(owner: LabelOwner): Promise<void> {
+  await owner.labelJobs.release();
 }
 
 /** Tests: the scorer an owner's jobs use instead of llama.cpp (a scripted one), and optionally a shorter idle release on a clock of their own. */
-export function useScorerFactory(owner: object, factory: ScorerFactory, idle: { idleMs?: number; clock?: Clock } = {}): void {
-  factories.set(owner, { factory, ...idle });
-  byOwner.delete(owner);
+export function useScorerFactory(owner: LabelOwner, factory: ScorerFactory, idle: { idleMs?: number; clock?: Clock } = {}): void {
+  owner.labelJobs.useScorerFactory(factory, idle);
 }
 
 /** The label context of a configuration. */

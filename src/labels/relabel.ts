@@ -11,7 +11,7 @@ import { inScope } from "../scan/scope.ts";
 import { storedText } from "./ingest-labels.ts";
 import { decodeLabels, encodeLabels } from "./label-codec.ts";
 import { labelProblem } from "./label-document.ts";
-import { labellerFor, type LabelContext } from "./labeller.ts";
+import { labellerFor, type LabelContext, type LabelOwner } from "./labeller.ts";
 
 /** Documents per read and commit. */
 const BATCH = 50;
@@ -40,7 +40,7 @@ function waitsForModel(row: LabelRow, hash: string, moved: Set<string>): boolean
  * this sync moved; `labelled` the documents it just ingested (and labelled),
  * which are not asked twice.
  */
-export async function relabelStored(owner: object, ctx: LabelContext, store: ChunkStore, options: { moved?: string[]; scope?: string[]; labelled?: string[] } = {}): Promise<RelabelReport> {
+export async function relabelStored(owner: LabelOwner, ctx: LabelContext, store: ChunkStore, options: { moved?: string[]; scope?: string[]; labelled?: string[] } = {}): Promise<RelabelReport> {
   const report: RelabelReport = { relabelled: 0, problems: [] };
   const labeller = labellerFor(owner, ctx);
   const state = labeller.taxonomy();

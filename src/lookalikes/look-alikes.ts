@@ -30,39 +30,37 @@ export interface CachedSignatures {
 }
 
 /**
- * Per DB path, the latest version's signatures, or their build while it runs:
- * a build reads every document's signature and bands them (replicated
- * abstracts: about 30k documents at 100k chunks, 0.15-0.25 s; 298k at 1M,
- * 1.1-1.8 s on a slow evening, against 1.65-2.4 s when signatures were
- * read as strings and kept, 175 MB more, to skip decoding unchanged ones),
- * so a query that arrives during one (the server's warm-up,
- * search/warm-search.ts) waits for it instead of doing it again. The oldest
- * path is dropped past MAX_CACHED (a server serves one index, a test several).
+ * One index's signatures at its latest version, or their build while it
+ * runs, held by its App (one App, one index): a build reads every document's
+ * signature and bands them (replicated abstracts: about 30k documents at
+ * 100k chunks, 0.15-0.25 s; 298k at 1M, 1.1-1.8 s on a slow evening,
+ * against 1.65-2.4 s when signatures were read as strings and kept, 175 MB
+ * more, to skip decoding unchanged ones), so a query that arrives during one
+ * (the server's warm-up, search/warm-search.ts) waits for it instead of
+ * doing it again.
  */
-const cache = new Map<string, { version: string; ready: Promise<CachedSignatures> }>();
-const MAX_CACHED = 4;
+export class SignatureIndex {
+  private entry: { version: string; ready: Promise<CachedSignatures> } | undefined;
 
-/** The version whose signatures are built, or being built, for this DB path; undefined before any. */
-export function cachedSignatureVersion(dbPath: string): string | undefined {
-  return cache.get(dbPath)?.version;
-}
+  /** The version whose signatures are built, or being built; undefined before any. */
+  version(): string | undefined {
+    return this.entry?.version;
+  }
 
-/** The signatures of the version the store reads (pass a snapshot), read once per version (see cache; keyed by ChunkStore.contentVersion). */
-export async function signaturesAt(store: ChunkStore): Promise<CachedSignatures> {
-  const { dbPath } = store;
-  const version = (await store.contentVersion()) ?? "none";
-  const entry = cache.get(dbPath);
-  if (entry?.version === version) return entry.ready;
-  // One build at a time per path: at 1M chunks each holds about 150 MB of signatures and bands while it runs, and
-  // queries during a sync that commits often would otherwise start one for every version.
-  const previous = entry?.ready.catch(() => null);
-  const ready = previous ? previous.then(() => buildSignatures(store, version)) : buildSignatures(store, version);
-  cache.delete(dbPath);
-  cache.set(dbPath, { version, ready });
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
-  // A build that fails is not kept: the next query tries again.
-  ready.catch(() => cache.get(dbPath)?.ready === ready && cache.delete(dbPath));
-  return ready;
+  /** The signatures of the version the store reads (pass a snapshot), read once per version (keyed by ChunkStore.contentVersion). */
+  async at(store: ChunkStore): Promise<CachedSignatures> {
+    const version = (await store.contentVersion()) ?? "none";
+    const entry = this.entry;
+    if (entry?.version === version) return entry.ready;
+    // One build at a time: at 1M chunks each holds about 150 MB of signatures and bands while it runs, and
+    // queries during a sync that commits often would otherwise start one for every version.
+    const previous = entry?.ready.catch(() => null);
+    const ready = previous ? previous.then(() => buildSignatures(store, version)) : buildSignatures(store, version);
+    this.entry = { version, ready };
+    // A build that fails is not kept: the next query tries again.
+    ready.catch(() => this.entry?.ready === ready && (this.entry = undefined));
+    return ready;
+  }
 }
 
 async function buildSignatures(store: ChunkStore, version: string): Promise<CachedSignatures> {
@@ -74,13 +72,13 @@ async function buildSignatures(store: ChunkStore, version: string): Promise<Cach
 }
 
 /**
- * Look-alikes per source, for the sources that have any (store: the snapshot the response reads).
+ * Look-alikes per source, for the sources that have any (store: the snapshot the response reads; signatures: its App's).
  * `dated`: the corpus has a classify.toml now; dates stored under an earlier one are not shown without it.
  */
-export async function lookAlikesOf(store: ChunkStore, sources: string[], roots: string[], dated = false): Promise<Map<string, LookAlike[]>> {
+export async function lookAlikesOf(signatures: SignatureIndex, store: ChunkStore, sources: string[], roots: string[], dated = false): Promise<Map<string, LookAlike[]>> {
   const found = new Map<string, LookAlike[]>();
   if (sources.length === 0 || !(await store.hasTable())) return found;
-  const index = await signaturesAt(store);
+  const index = await signatures.at(store);
   for (const source of new Set(sources)) {
     const at = index.position.get(source);
     if (at === undefined) continue;
@@ -99,8 +97,8 @@ export async function lookAlikesOf(store: ChunkStore, sources: string[], roots: 
 }
 
 /** Each item with lookAlikes where it has any; an item with none gets no key. */
-export async function withLookAlikes<T extends { source: string }>(store: ChunkStore, items: T[], roots: string[], dated: boolean): Promise<(T & { lookAlikes?: LookAlike[] })[]> {
-  const found = await lookAlikesOf(store, items.map((i) => i.source), roots, dated);
+export async function withLookAlikes<T extends { source: string }>(signatures: SignatureIndex, store: ChunkStore, items: T[], roots: string[], dated: boolean): Promise<(T & { lookAlikes?: LookAlike[] })[]> {
+  const found = await lookAlikesOf(signatures, store, items.map((i) => i.source), roots, dated);
   return items.map((item) => {
     const lookAlikes = found.get(item.source);
     return lookAlikes ? { ...item, lookAlikes } : item;

@@ -23,13 +23,6 @@ interface CachedIndex {
   documents: MentionDocument[];
 }
 
-/** One cached index per DB path: a server serves one index, a test or a benchmark several (the oldest goes past MAX_CACHED). */
-const cache = new Map<string, CachedIndex>();
-const MAX_CACHED = 4;
-
-/** Loads under way, so a find asked while the server's background load runs waits for it instead of reading everything twice. */
-const loading = new Map<string, { version: string; documents: Promise<MentionDocument[]> }>();
-
 /**
  * A file in the index folder that says find_mentions has been used on this
  * index: a server started later loads its text in the background (warm-search.ts),
@@ -50,31 +43,37 @@ function markUsed(dbPath: string): void {
   }
 }
 
-/** The table version the cached text of this index was read at, or undefined when find_mentions has not been used on it. */
-export function cachedMentionVersion(dbPath: string): string | undefined {
-  return cache.get(dbPath)?.version;
-}
+/** One index's normalised text, held by its App (one App, one index). */
+export class MentionIndex {
+  private cached: CachedIndex | undefined;
+  /** A load under way, so a find asked while the server's background load runs waits for it instead of reading everything twice. */
+  private loading: { version: string; documents: Promise<MentionDocument[]> } | undefined;
 
-/** The documents of the index as the store reads it (pass a snapshot), normalised; cached by ChunkStore.contentVersion. */
-export async function mentionDocuments(store: ChunkStore): Promise<MentionDocument[]> {
-  const { dbPath } = store;
-  const version = (await store.contentVersion()) ?? "none";
-  const cached = cache.get(dbPath);
-  if (cached?.version === version) return cached.documents;
-  const running = loading.get(dbPath);
-  if (running?.version === version) return running.documents;
-  markUsed(dbPath);
-  const documents = load(store, version, cached);
-  loading.set(dbPath, { version, documents });
-  try {
-    return await documents;
-  } finally {
-    if (loading.get(dbPath)?.documents === documents) loading.delete(dbPath);
+  /** The table version the cached text was read at, or undefined when find_mentions has not been used on this index. */
+  version(): string | undefined {
+    return this.cached?.version;
+  }
+
+  /** The documents of the index as the store reads it (pass a snapshot), normalised; cached by ChunkStore.contentVersion. */
+  async documents(store: ChunkStore): Promise<MentionDocument[]> {
+    const version = (await store.contentVersion()) ?? "none";
+    if (this.cached?.version === version) return this.cached.documents;
+    if (this.loading?.version === version) return this.loading.documents;
+    markUsed(store.dbPath);
+    const documents = load(store, version, this.cached).then((next) => {
+      this.cached = next;
+      return next.documents;
+    });
+    this.loading = { version, documents };
+    try {
+      return await documents;
+    } finally {
+      if (this.loading?.documents === documents) this.loading = undefined;
+    }
   }
 }
 
-async function load(store: ChunkStore, version: string, cached: CachedIndex | undefined): Promise<MentionDocument[]> {
-  const { dbPath } = store;
+async function load(store: ChunkStore, version: string, cached: CachedIndex | undefined): Promise<CachedIndex> {
   const keys = await store.sourceKeys();
   const sources = new Map<string, { key: string; doc: MentionDocument }>();
   const stale: string[] = [];
@@ -89,11 +88,7 @@ async function load(store: ChunkStore, version: string, cached: CachedIndex | un
   const wanted = new Set(stale);
   for (const doc of toDocuments(rows.filter((r) => wanted.has(r.source)))) sources.set(doc.source, { key: keys.get(doc.source)!, doc });
   const documents = [...sources.values()].map((s) => s.doc).sort((a, b) => (a.source < b.source ? -1 : 1));
-  const next = { version, sources, documents };
-  cache.delete(dbPath);
-  cache.set(dbPath, next);
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
-  return documents;
+  return { version, sources, documents };
 }
 
 /** Rows grouped into documents, chunks in order, each chunk cut to its own text and normalised. */

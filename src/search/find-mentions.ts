@@ -10,7 +10,6 @@ import { AppError } from "../errors.ts";
 import { labelsOn } from "../labels/document-labels.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
 import { countMentions, type FormCount, type MatchMode } from "../mentions/count-mentions.ts";
-import { mentionDocuments } from "../mentions/mention-index.ts";
 import { snippetOf } from "../mentions/snippet.ts";
 import { parseTerms, type Term } from "../mentions/terms.ts";
 import { displayPath } from "../scan/display-path.ts";
@@ -68,7 +67,7 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   const store = await app.store.snapshot();
   const empty = { searchedDocuments: 0, matchedDocuments: 0, matchedChunks: 0, forms: [], documents: [] };
   if ((await store.countRows()) === 0) return { ...empty, notice: "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first." };
-  const searched = (await mentionDocuments(store)).filter((d) => inScope(d.source, input.scope));
+  const searched = (await app.mentions.documents(store)).filter((d) => inScope(d.source, input.scope));
   if (searched.length === 0) return { ...empty, notice: `No indexed documents under scope ${input.scope!.join(", ")}. A scope is an absolute path or source id prefix.` };
   const counts = countMentions(searched, terms, match);
   const page = counts.documents.slice(offset, offset + PAGE_SIZE);
@@ -88,7 +87,7 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
     matchedDocuments: counts.documents.length,
     matchedChunks: counts.matchedChunks,
     forms: counts.forms,
-    documents: await withLookAlikes(store, documents, roots, labelsOn(roots)),
+    documents: await withLookAlikes(app.signatures, store, documents, roots, labelsOn(roots)),
   };
   if (counts.formsLeftOut > 0) result.formsLeftOut = counts.formsLeftOut;
   if (offset + PAGE_SIZE < counts.documents.length) result.nextOffset = offset + PAGE_SIZE;

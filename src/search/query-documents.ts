@@ -120,7 +120,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   // The cited documents' look-alikes and labels need only their paths, so they are read beside the kept hits' rows.
   const citedPaths = [...new Set(kept.map((k) => k.source))].map((source) => ({ source }));
   const [extras, shown] = await Promise.all([
-    withLookAlikes(store, citedPaths, config.roots, labelsOn(config.roots)).then((cited) => withLabelFields(store, config.roots, cited)),
+    withLookAlikes(app.signatures, store, citedPaths, config.roots, labelsOn(config.roots)).then((cited) => withLabelFields(store, config.roots, cited)),
     shownRows(store, kept),
   ]);
   const results = kept.map((k) => toChunkResult(shown.row(k.hit), k.score, k.distance));

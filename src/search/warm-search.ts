@@ -9,8 +9,7 @@
  * is over (mcp/warm-up.ts), beside the model's load.
  */
 import type { App } from "../app.ts";
-import { signaturesAt } from "../lookalikes/look-alikes.ts";
-import { cachedMentionVersion, mentionDocuments, mentionsUsed } from "../mentions/mention-index.ts";
+import { mentionsUsed } from "../mentions/mention-index.ts";
 import { queryDocuments } from "./query-documents.ts";
 
 export async function warmSearch(app: App): Promise<void> {
@@ -21,11 +20,11 @@ export async function warmSearch(app: App): Promise<void> {
   const probe = width ? Float32Array.from({ length: width }, (_, i) => (i === 0 ? 1 : 0)) : null;
   // The signatures first, alone: the largest part, and a query that comes meanwhile waits for this same read
   // (look-alikes.ts). Loading the indexes beside it slowed a query asked at once at 1M chunks by 0.2-0.6 s.
-  await signaturesAt(store);
+  await app.signatures.at(store);
   await Promise.all([store.keywordSearch("index", 1), probe && store.vectorSearch(probe, 1), store.resultRows(["warm-up"], [])]);
   // find_mentions' text, once it has been used on this index (here or before a restart): from scratch it took 4-8 s at
   // 100k chunks, after a write 1-2 s. Never loaded for an index it was never used on (about 220 MB of heap at 100k chunks).
-  if (cachedMentionVersion(store.dbPath) !== undefined || mentionsUsed(store.dbPath)) await mentionDocuments(store);
+  if (app.mentions.version() !== undefined || mentionsUsed(store.dbPath)) await app.mentions.documents(store);
 }
 
 /** One question end to end, its answer thrown away: after warmSearch and the model's load, what is left cold is the code. */

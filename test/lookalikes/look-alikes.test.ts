@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { ChunkStore } from "../../src/store/chunk-store.ts";
 import type { App } from "../../src/app.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
-import { signaturesAt } from "../../src/lookalikes/look-alikes.ts";
+import { SignatureIndex } from "../../src/lookalikes/look-alikes.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { fullStatus } from "../../src/status.ts";
@@ -145,10 +145,8 @@ describe("look-alikes", () => {
     let finishFirst = () => {};
     const firstHeld = new Promise<void>((resolve) => (finishFirst = resolve));
     // Stores of one index at two versions with no signatures: a build reads them, finds nothing and ends.
-    const dbPath = `/serialised-builds-${process.pid}`;
     const store = (version: number, held?: Promise<void>) =>
       ({
-        dbPath,
         contentVersion: async () => `${version}:1`,
         signatureBytes: async () => {
           events.push(`build ${version} starts`);
@@ -157,9 +155,10 @@ describe("look-alikes", () => {
           return { sources: [], stored: [], dates: [] };
         },
       }) as unknown as ChunkStore;
-    const first = signaturesAt(store(1, firstHeld));
+    const signatures = new SignatureIndex();
+    const first = signatures.at(store(1, firstHeld));
     await Bun.sleep(10);
-    const second = signaturesAt(store(2));
+    const second = signatures.at(store(2));
     await Bun.sleep(10);
     expect(events).toEqual(["build 1 starts"]);
     finishFirst();
@@ -169,11 +168,11 @@ describe("look-alikes", () => {
 
   test("queries that arrive while a version's signatures are read share that one read; a write makes a new one", async () => {
     const { app } = await syncedApp({ "handbook.md": HANDBOOK, "lighthouses.md": LIGHTHOUSES });
-    const [first, second] = await Promise.all([signaturesAt(app.store), signaturesAt(app.store)]);
+    const [first, second] = await Promise.all([app.signatures.at(app.store), app.signatures.at(app.store)]);
     expect(second).toBe(first);
     expect(first.sources.length).toBe(2);
     await ingestData(app, { source: "pasted/handbook", content: HANDBOOK_V2, format: "markdown" });
-    const after = await signaturesAt(app.store);
+    const after = await app.signatures.at(app.store);
     expect(after).not.toBe(first);
     expect(after.sources.length).toBe(3);
     const handbook = after.position.get(first.sources.find((s) => s.endsWith("handbook.md"))!)!;

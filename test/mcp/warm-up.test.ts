@@ -7,8 +7,6 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { cachedSignatureVersion } from "../../src/lookalikes/look-alikes.ts";
-import { cachedMentionVersion } from "../../src/mentions/mention-index.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { warmSearch } from "../../src/search/warm-search.ts";
 import { cpSync } from "node:fs";
@@ -191,7 +189,7 @@ describe("after writes", () => {
     const ctx: ToolContext = { app };
     const builtForLatest = async () => {
       await ctx.rewarm!.idle();
-      expect(cachedSignatureVersion(app.config.dbPath)).toBe((await app.store.contentVersion())!);
+      expect(app.signatures.version()).toBe((await app.store.contentVersion())!);
     };
     await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
     await builtForLatest();
@@ -208,12 +206,12 @@ describe("after writes", () => {
     await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
     await ctx.rewarm!.idle();
     // Not before its first use.
-    expect(cachedMentionVersion(app.config.dbPath)).toBeUndefined();
+    expect(app.mentions.version()).toBeUndefined();
     await findMentions(app, { terms: ["agent"] });
     writeTree(root, { "b.md": "# B\n\nThe relay listens on port 9000 and never retries." });
     await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, {} as ToolExtra);
     await ctx.rewarm!.idle();
-    expect(cachedMentionVersion(app.config.dbPath)).toBe((await app.store.contentVersion())!);
+    expect(app.mentions.version()).toBe((await app.store.contentVersion())!);
   });
 
   test("an index find_mentions was used on has its text loaded in the background at the next start, before any find", async () => {
@@ -225,9 +223,9 @@ describe("after writes", () => {
     const copy = join(tempDir("minirag-mentions-restart-"), "lancedb");
     cpSync(app.config.dbPath, copy, { recursive: true });
     const restarted = (await testApp({ DB_PATH: copy }, [root])).app;
-    expect(cachedMentionVersion(copy)).toBeUndefined();
+    expect(restarted.mentions.version()).toBeUndefined();
     await warmSearch(restarted);
-    expect(cachedMentionVersion(copy)).toBe((await restarted.store.contentVersion())!);
+    expect(restarted.mentions.version()).toBe((await restarted.store.contentVersion())!);
   });
 
   test("a write while a sync job runs loads nothing: the job's end loads the version it leaves", async () => {
@@ -236,7 +234,7 @@ describe("after writes", () => {
     const ctx: ToolContext = { app, jobs: { busy: true } as SyncJobs };
     await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
     await ctx.rewarm!.idle();
-    expect(cachedSignatureVersion(app.config.dbPath)).toBeUndefined();
+    expect(app.signatures.version()).toBeUndefined();
   });
 
   test("the server's sync job leaves the new version's look-alike signatures built, or building, before any query", async () => {
@@ -249,7 +247,7 @@ describe("after writes", () => {
       const job = jobs.start();
       await waitFor(() => job.state !== "pending" && job.state !== "running", 60_000, "the sync job to end");
       const current = await app.store.contentVersion();
-      await waitFor(() => cachedSignatureVersion(app.config.dbPath) === current, 10_000, "the new version's signatures to be built, or building");
+      await waitFor(() => app.signatures.version() === current, 10_000, "the new version's signatures to be built, or building");
     }
   });
 });
