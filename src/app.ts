@@ -14,6 +14,7 @@ import { ChunkStore } from "./store/chunk-store.ts";
 import { MentionIndex } from "./mentions/mention-index.ts";
 import { SignatureIndex } from "./lookalikes/look-alikes.ts";
 import { LabelJobs } from "./labels/labeller.ts";
+import { TaxonomyFile } from "./labels/taxonomy-file.ts";
 import { chooseModel, type ModelChoice } from "./store/model-choice.ts";
 import { ANN_THRESHOLD } from "./store/vector-index.ts";
 import { SYSTEM_NETWORK, type Network } from "./url/network.ts";
@@ -53,6 +54,8 @@ export interface App {
   readonly signatures: SignatureIndex;
   /** The labelling job under way (labels/labeller.ts): its label model stays loaded until the job ends. */
   readonly labelJobs: LabelJobs;
+  /** The first root's classify.toml (labels/taxonomy-file.ts), parsed once per change. */
+  readonly taxonomy: TaxonomyFile;
   readonly metrics?: IngestMetrics;
   readonly network: Network;
   /** The model to embed with and why: MODEL_NAME, else what the index says (store/model-choice.ts). */
@@ -81,6 +84,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     mentions: new MentionIndex(),
     signatures: new SignatureIndex(),
     labelJobs: new LabelJobs(),
+    taxonomy: new TaxonomyFile(config.roots),
     metrics: options.metrics,
     network: options.network ?? SYSTEM_NETWORK,
     modelChoice: () => chooseModel(config.modelName, store),

@@ -81,7 +81,7 @@ export async function fullStatus(app: App): Promise<StatusReport> {
   const report: StatusReport = { ...configStatus(app.config, choice), ...rootHealth(app.config.roots) };
   // Only with a classify.toml; an index that cannot be opened counts as empty here and is reported below.
   const readable = app.store.exists() && !dbPathProblem(app.config.dbPath, false) && (await app.store.hasTable().catch(() => false));
-  const labels = await labelStatus(readable ? app.store : null, app.config.roots, app.config);
+  const labels = await labelStatus(readable ? app.store : null, app.taxonomy, app.config);
   if (labels) report.labels = labels;
   const unusable = dbPathProblem(app.config.dbPath, false);
   if (unusable) return { ...report, indexError: describeError(unusable) };

@@ -107,7 +107,7 @@ export async function embedDocuments(app: App, embedder: Embedder | NoModel, doc
 /** Swaps the embedded documents' sources in, in one commit. */
 export async function writeDocuments(app: App, { docs, vectors, dimensions, none }: EmbeddedDocuments): Promise<IngestResult[]> {
   // Labels and date go on chunk 0 in the same commit (store/label-rows.ts); nothing happens without a classify.toml.
-  const labelled = await labelsForIngest(app, labelContext(app.config, app.log), docs);
+  const labelled = await labelsForIngest(app, labelContext(app, app.log), docs);
   const ingestedAt = new Date().toISOString();
   let next = 0;
   const rows: ChunkRow[] = docs.flatMap((doc) => {

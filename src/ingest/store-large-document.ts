@@ -70,7 +70,7 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
   const first = pending.next();
   const firstChunks = first.done ? [] : first.value;
   // Labels read the text; a streamed document's is read from its first batch.
-  const labelled = await labelsForIngest(app, labelContext(app.config, app.log), [{ ...doc, chunks: "windows" in doc ? firstChunks : doc.chunks }]);
+  const labelled = await labelsForIngest(app, labelContext(app, app.log), [{ ...doc, chunks: "windows" in doc ? firstChunks : doc.chunks }]);
   const ctx = { ingestedAt: new Date().toISOString(), minhash: "", labels: labelled.get(doc.source), pending: none !== null };
   // The signature is the minimum over the document's shingles, so it is gathered batch by batch (shingles that
   // straddle two batches are left out), and chunk 0, which carries it, is written last.

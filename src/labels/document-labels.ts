@@ -9,7 +9,7 @@ import type { DateSource, DocumentLabels } from "./label-document.ts";
 import { checkFilter, judge, type LabelFilterInput } from "./label-filter.ts";
 import type { Label } from "./resolve-facet.ts";
 import { modelState } from "./model-state.ts";
-import { loadTaxonomy } from "./taxonomy-file.ts";
+import type { TaxonomyFile } from "./taxonomy-file.ts";
 import { facetUsesModel } from "./taxonomy.ts";
 
 /** The fields a result row gains: present only when the corpus has a classify.toml. */
@@ -34,8 +34,8 @@ export interface FilterOutcome {
 }
 
 /** True when the corpus has a taxonomy file (readable or not): rows then carry label fields. */
-export function labelsOn(roots: string[]): boolean {
-  return loadTaxonomy(roots).state !== "absent";
+export function labelsOn(taxonomy: TaxonomyFile): boolean {
+  return taxonomy.load().state !== "absent";
 }
 
 /** Every indexed document's stored labels (null: never labelled). */
@@ -58,8 +58,8 @@ export function labelFields(doc: DocumentLabels | null | undefined): DocumentLab
  * null when no filter is set. Throws the refusal for a bad filter or an
  * unreadable classify.toml.
  */
-export async function applyLabelFilter(store: ChunkStore | null, roots: string[], input: LabelFilterInput, inScope: (source: string) => boolean): Promise<FilterOutcome | null> {
-  const filter = checkFilter(loadTaxonomy(roots), input);
+export async function applyLabelFilter(store: ChunkStore | null, taxonomy: TaxonomyFile, input: LabelFilterInput, inScope: (source: string) => boolean): Promise<FilterOutcome | null> {
+  const filter = checkFilter(taxonomy.load(), input);
   if (!filter) return null;
   const outcome: FilterOutcome = { matches: new Set(), filterCounts: { unlabelled: 0, undated: 0 } };
   for (const [source, doc] of await readDocumentLabels(store)) {

@@ -9,7 +9,7 @@ import type { ChunkStore } from "../store/chunk-store.ts";
 import { readDocumentLabels } from "./document-labels.ts";
 import type { AddonPlace } from "./llama-addon.ts";
 import { modelState, type ModelState } from "./model-state.ts";
-import { loadTaxonomy } from "./taxonomy-file.ts";
+import type { TaxonomyFile } from "./taxonomy-file.ts";
 import { facetUsesModel } from "./taxonomy.ts";
 
 export interface FacetStatus {
@@ -34,8 +34,8 @@ export interface LabelStatus {
 }
 
 /** The labels block, or undefined when the corpus has no classify.toml; `addon` says where the llama.cpp add-on may be (CACHE_DIR). */
-export async function labelStatus(store: ChunkStore | null, roots: string[], addon: AddonPlace = {}): Promise<LabelStatus | undefined> {
-  const state = loadTaxonomy(roots);
+export async function labelStatus(store: ChunkStore | null, taxonomyFile: TaxonomyFile, addon: AddonPlace = {}): Promise<LabelStatus | undefined> {
+  const state = taxonomyFile.load();
   if (state.state === "absent") return undefined;
   if (state.state === "error") return { file: state.file, error: state.message };
   const { taxonomy } = state;

@@ -9,11 +9,13 @@ import { AppError, describeError } from "../errors.ts";
 import { labelDocument, type DistributionListener, type DocumentLabels, type LabelInput } from "./label-document.ts";
 import type { LabelScorer } from "./label-scorer.ts";
 import { modelKey, noteModelFailure, noteModelLoaded, noteModelReleased } from "./model-state.ts";
-import { loadTaxonomy, type TaxonomyState } from "./taxonomy-file.ts";
+import type { TaxonomyFile, TaxonomyState } from "./taxonomy-file.ts";
 import type { ModelSettings } from "./taxonomy.ts";
 
 export interface LabelContext {
   roots: string[];
+  /** The roots' classify.toml, as its App holds it. */
+  taxonomy: TaxonomyFile;
   cacheDir: string;
   hfEndpoint: string;
   /** MINIRAG_DOWNLOAD_URL: where the llama.cpp add-on comes from instead of this version's release. */
@@ -25,7 +27,10 @@ export interface LoadedScorer extends LabelScorer {
   release(): Promise<void>;
 }
 
-export type ScorerFactory = (model: ModelSettings, ctx: LabelContext) => Promise<LoadedScorer>;
+/** What loading the label model needs of the context: where to cache and fetch it, and where to log. */
+export type ScorerPlace = Pick<LabelContext, "cacheDir" | "hfEndpoint" | "downloadUrl" | "log">;
+
+export type ScorerFactory = (model: ModelSettings, ctx: ScorerPlace) => Promise<LoadedScorer>;
 
 /** The llama.cpp scorer, imported only when a document needs the model. */
 const llamaFactory: ScorerFactory = async (model, ctx) => (await import("./llama-scorer.ts")).loadLlamaScorer(model, ctx);
@@ -54,7 +59,7 @@ export class Labeller {
   ) {}
 
   taxonomy(): TaxonomyState {
-    return loadTaxonomy(this.ctx.roots);
+    return this.ctx.taxonomy.load();
   }
 
   /** The document's labels and date; null when labels are off or classify.toml cannot be read (`problem` says which). */
@@ -192,7 +197,11 @@ export function useScorerFactory(owner: LabelOwner, factory: ScorerFactory, idle
   owner.labelJobs.useScorerFactory(factory, idle);
 }
 
-/** The label context of a configuration. */
-export function labelContext(config: { roots: string[]; cacheDir: string; hfEndpoint: string; downloadUrl?: string }, log: (line: string) => void): LabelContext {
-  return { roots: config.roots, cacheDir: config.cacheDir, hfEndpoint: config.hfEndpoint, downloadUrl: config.downloadUrl, log };
+/** The label context of an App. */
+export function labelContext(
+  app: { config: { roots: string[]; cacheDir: string; hfEndpoint: string; downloadUrl?: string }; taxonomy: TaxonomyFile },
+  log: (line: string) => void,
+): LabelContext {
+  const { config } = app;
+  return { roots: config.roots, taxonomy: app.taxonomy, cacheDir: config.cacheDir, hfEndpoint: config.hfEndpoint, downloadUrl: config.downloadUrl, log };
 }

@@ -8,6 +8,7 @@ import { AppError } from "../errors.ts";
 import { inScope } from "../scan/scope.ts";
 import { applyLabelFilter, labelFields, labelsOn, readDocumentLabels, type DocumentLabelFields, type FilterCounts } from "./document-labels.ts";
 import type { LabelFilterInput } from "./label-filter.ts";
+import type { TaxonomyFile } from "./taxonomy-file.ts";
 
 export interface ListLabelInput extends LabelFilterInput {
   sort?: "date";
@@ -20,9 +21,9 @@ export interface LabelledListing<T> {
 }
 
 /** The listing with label fields, filtered and sorted as asked; unchanged without a classify.toml and without label arguments. */
-export async function labelListing<T extends { source: string }>(store: ChunkStore | null, roots: string[], files: T[], input: ListLabelInput, scope: string[] | undefined): Promise<LabelledListing<T>> {
-  const outcome = await applyLabelFilter(store, roots, input, (source) => inScope(source, scope));
-  if (!labelsOn(roots)) {
+export async function labelListing<T extends { source: string }>(store: ChunkStore | null, taxonomy: TaxonomyFile, files: T[], input: ListLabelInput, scope: string[] | undefined): Promise<LabelledListing<T>> {
+  const outcome = await applyLabelFilter(store, taxonomy, input, (source) => inScope(source, scope));
+  if (!labelsOn(taxonomy)) {
     if (input.sort === "date") throw new AppError("INVALID_ARGUMENT", "sort: \"date\" needs document dates, and this corpus has no classify.toml.", "Create .minirag/classify.toml in the first document root (see docs/labels.md), then sync.");
     return { files };
   }

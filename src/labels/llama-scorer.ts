@@ -12,7 +12,7 @@
  */
 import { AppError } from "../errors.ts";
 import { loadLlama } from "../native/llama.ts";
-import type { LabelContext, LoadedScorer } from "./labeller.ts";
+import type { LoadedScorer, ScorerPlace } from "./labeller.ts";
 import { ensureLlama } from "./llama-addon.ts";
 import type { ScoreRequest } from "./label-scorer.ts";
 import { ensureModelFile } from "./model-file.ts";
@@ -29,7 +29,7 @@ export function labelPrompt(request: ScoreRequest): string {
   return `${request.question}\n\n${options}\n\n${name}${request.text}\n\nAnswer with the letter of one option.`;
 }
 
-export async function loadLlamaScorer(model: ModelSettings, ctx: LabelContext): Promise<LoadedScorer> {
+export async function loadLlamaScorer(model: ModelSettings, ctx: ScorerPlace): Promise<LoadedScorer> {
   const { lib, llama } = await loadLlama(await ensureLlama({ cacheDir: ctx.cacheDir, downloadUrl: ctx.downloadUrl }, ctx.log));
   const modelPath = await ensureModelFile(model.source, { cacheDir: ctx.cacheDir, endpoint: ctx.hfEndpoint, log: ctx.log });
   const loaded = await llama.loadModel({ modelPath }).catch((error: Error) => {

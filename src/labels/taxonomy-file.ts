@@ -12,37 +12,42 @@ import type { Taxonomy } from "./taxonomy.ts";
 
 export type TaxonomyState = { state: "absent" } | { state: "ok"; taxonomy: Taxonomy; file: string } | { state: "error"; message: string; file: string };
 
-const cache = new Map<string, { key: string; result: TaxonomyState }>();
-
 /** Where the taxonomy file of these roots lives (null without roots). */
-export function taxonomyPath(roots: string[]): string | null {
+export function taxonomyPath(roots: readonly string[]): string | null {
   return roots[0] ? join(roots[0], ".minirag", "classify.toml") : null;
 }
 
-/** The roots' taxonomy now: absent (labels off), parsed, or the parse error. */
-export function loadTaxonomy(roots: string[]): TaxonomyState {
-  const file = taxonomyPath(roots);
-  if (!file) return { state: "absent" };
-  let key: string;
-  try {
-    const info = statSync(file);
-    if (!info.isFile()) return { state: "error", file, message: `${file} is not a file` };
-    key = `${info.mtimeMs}:${info.size}:${info.ino}`;
-  } catch (error) {
-    cache.delete(file);
-    const code = (error as NodeJS.ErrnoException).code;
-    // Only a file that is not there turns labels off; one that cannot be read is an error to fix.
-    if (code === "ENOENT" || code === "ENOTDIR") return { state: "absent" };
-    return { state: "error", file, message: `${file} cannot be read: ${(error as Error).message}` };
+/** The roots' classify.toml, held by their App: parsed once per change of the file. */
+export class TaxonomyFile {
+  /** The last parse, and the mtime, size and inode it was read at. */
+  private known: { key: string; result: TaxonomyState } | undefined;
+
+  constructor(readonly roots: readonly string[]) {}
+
+  /** The taxonomy now: absent (labels off), parsed, or the parse error. */
+  load(): TaxonomyState {
+    const file = taxonomyPath(this.roots);
+    if (!file) return { state: "absent" };
+    let key: string;
+    try {
+      const info = statSync(file);
+      if (!info.isFile()) return { state: "error", file, message: `${file} is not a file` };
+      key = `${info.mtimeMs}:${info.size}:${info.ino}`;
+    } catch (error) {
+      this.known = undefined;
+      const code = (error as NodeJS.ErrnoException).code;
+      // Only a file that is not there turns labels off; one that cannot be read is an error to fix.
+      if (code === "ENOENT" || code === "ENOTDIR") return { state: "absent" };
+      return { state: "error", file, message: `${file} cannot be read: ${(error as Error).message}` };
+    }
+    if (this.known?.key === key) return this.known.result;
+    let result: TaxonomyState;
+    try {
+      result = { state: "ok", taxonomy: parseTaxonomy(readFileSync(file, "utf8"), file), file };
+    } catch (error) {
+      result = { state: "error", file, message: describeError(error).split("\n")[0]! };
+    }
+    this.known = { key, result };
+    return result;
   }
-  const known = cache.get(file);
-  if (known?.key === key) return known.result;
-  let result: TaxonomyState;
-  try {
-    result = { state: "ok", taxonomy: parseTaxonomy(readFileSync(file, "utf8"), file), file };
-  } catch (error) {
-    result = { state: "error", file, message: describeError(error).split("\n")[0]! };
-  }
-  cache.set(file, { key, result });
-  return result;
 }

@@ -97,7 +97,7 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
     const shown = s.sourceType === "file" ? displayPath(s.source, roots) : s.source;
     files.push({ source: s.source, displayPath: shown, sourceType: s.sourceType, state, title: s.title, chunkCount: s.chunkCount, ocrEngine: s.ocrEngine });
   }
-  const listing: FileListing = await labelListing(app.store, roots, files, labels, scope);
+  const listing: FileListing = await labelListing(app.store, app.taxonomy, files, labels, scope);
   if (scan.unlisted.length) listing.unlistedFolders = scan.unlisted.map((u) => ({ folder: u.folder, reason: u.reason }));
   if (scan.ignored) listing.ignored = scan.ignored;
   const notice = await app.store.damageNotice();

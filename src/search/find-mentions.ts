@@ -87,7 +87,7 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
     matchedDocuments: counts.documents.length,
     matchedChunks: counts.matchedChunks,
     forms: counts.forms,
-    documents: await withLookAlikes(app.signatures, store, documents, roots, labelsOn(roots)),
+    documents: await withLookAlikes(app.signatures, store, documents, roots, labelsOn(app.taxonomy)),
   };
   if (counts.formsLeftOut > 0) result.formsLeftOut = counts.formsLeftOut;
   if (offset + PAGE_SIZE < counts.documents.length) result.nextOffset = offset + PAGE_SIZE;

@@ -69,7 +69,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const topK = validateQuery(input.query, input.topK);
   const { config } = app;
   // A label or date filter names the documents it keeps (labels/search-labels.ts); none kept answers at once.
-  const labelled = await searchLabelFilter(app.store, config.roots, input, input.scope);
+  const labelled = await searchLabelFilter(app.store, app.taxonomy, input, input.scope);
   if (labelled?.empty) return { results: [], sources: [], parents: {}, ...labelled.fields };
   const scoped: RowFilter | undefined = input.scope?.length ? { scope: input.scope } : undefined;
   const filter: RowFilter | undefined = labelled ? { ...scoped, sources: labelled.sources } : scoped;
@@ -120,7 +120,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   // The cited documents' look-alikes and labels need only their paths, so they are read beside the kept hits' rows.
   const citedPaths = [...new Set(kept.map((k) => k.source))].map((source) => ({ source }));
   const [extras, shown] = await Promise.all([
-    withLookAlikes(app.signatures, store, citedPaths, config.roots, labelsOn(config.roots)).then((cited) => withLabelFields(store, config.roots, cited)),
+    withLookAlikes(app.signatures, store, citedPaths, config.roots, labelsOn(app.taxonomy)).then((cited) => withLabelFields(store, app.taxonomy, cited)),
     shownRows(store, kept),
   ]);
   const results = kept.map((k) => toChunkResult(shown.row(k.hit), k.score, k.distance));

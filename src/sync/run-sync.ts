@@ -130,7 +130,7 @@ export async function runSync(app: App, options: SyncOptions = {}): Promise<Sync
 /** The sync itself, for a caller that holds the lock (lockIndex). */
 export async function syncLocked(app: App, options: SyncOptions = {}): Promise<SyncReport> {
   // One labelling job: a label model loaded by its first document stays until the sync ends, however it ends.
-  labellerFor(app, labelContext(app.config, app.log)).holdUntilReleased();
+  labellerFor(app, labelContext(app, app.log)).holdUntilReleased();
   try {
     return await syncBody(app, options);
   } finally {
@@ -261,7 +261,7 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   }
   await addWaitingVectors(app, report, scopes, progress);
   // Labels: re-label from stored text what changed, then free the label model this job loaded (labels/relabel.ts).
-  const labelling = await relabelStored(app, labelContext(app.config, app.log), app.store, { moved: moves.map((m) => m.to.path), scope: scopes, labelled: ingest.results.map((r) => r.source) });
+  const labelling = await relabelStored(app, labelContext(app, app.log), app.store, { moved: moves.map((m) => m.to.path), scope: scopes, labelled: ingest.results.map((r) => r.source) });
   await releaseLabeller(app);
   counts.relabelled = labelling.relabelled;
   const ingestProblems = ingest.results.flatMap((r) => (r.labelProblem ? [{ source: r.source, problem: r.labelProblem }] : []));

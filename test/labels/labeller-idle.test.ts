@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Labeller, type ScorerFactory } from "../../src/labels/labeller.ts";
+import { TaxonomyFile } from "../../src/labels/taxonomy-file.ts";
 import { fakeClock, type FakeClock } from "../fake-clock.ts";
 import { promisesSettled, tempDir, waitFor, writeTree } from "../helpers.ts";
 
@@ -52,7 +53,7 @@ describe("the idle release of a single ingest's label model", () => {
   test("a document that starts before the idle time is up stops the release: the model stays loaded, and is freed the idle time after the last document", async () => {
     const clock = fakeClock();
     const model = scriptedModel(clock);
-    const labeller = new Labeller({ roots: [root], cacheDir: root, hfEndpoint: "http://127.0.0.1:9", log: () => {} }, model.factory, IDLE_MS, clock);
+    const labeller = new Labeller({ roots: [root], taxonomy: new TaxonomyFile([root]), cacheDir: root, hfEndpoint: "http://127.0.0.1:9", log: () => {} }, model.factory, IDLE_MS, clock);
     await labeller.label(doc("a.md"));
     labeller.releaseWhenIdle();
     clock.advance(IDLE_MS - 1);
@@ -72,7 +73,7 @@ describe("the idle release of a single ingest's label model", () => {
   test("an idle release that falls due while a document is mid-answer waits for the answer, then frees the model", async () => {
     const clock = fakeClock();
     const model = scriptedModel(clock);
-    const labeller = new Labeller({ roots: [root], cacheDir: root, hfEndpoint: "http://127.0.0.1:9", log: () => {} }, model.factory, IDLE_MS, clock);
+    const labeller = new Labeller({ roots: [root], taxonomy: new TaxonomyFile([root]), cacheDir: root, hfEndpoint: "http://127.0.0.1:9", log: () => {} }, model.factory, IDLE_MS, clock);
     await labeller.label(doc("a.md"));
     const answer = Promise.withResolvers<void>();
     model.hold(answer.promise);

@@ -50,7 +50,7 @@ describe("a model that cannot run", () => {
 
   test("the llama.cpp scorer loads the prebuilt addon, then stops at the missing file with an error that names it", async () => {
     const model = parseTaxonomy(TAXONOMY).model!;
-    const error = await failure(loadLlamaScorer(model, { roots: [ctx.root], cacheDir: tempDir(), hfEndpoint: "http://127.0.0.1:9", log: () => {} }));
+    const error = await failure(loadLlamaScorer(model, { cacheDir: tempDir(), hfEndpoint: "http://127.0.0.1:9", log: () => {} }));
     expect(error.code).toBe("MODEL_FOLDER");
     expect(error.message).toBe(`The label model file ${missing} does not exist`);
   });

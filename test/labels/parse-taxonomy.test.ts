@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { utimesSync } from "node:fs";
 import { parseTaxonomy } from "../../src/labels/parse-taxonomy.ts";
-import { loadTaxonomy } from "../../src/labels/taxonomy-file.ts";
+import { TaxonomyFile } from "../../src/labels/taxonomy-file.ts";
 import { failure, tempDir, writeTree } from "../helpers.ts";
 
 const MODEL = `[model]\npath = "/models/x.gguf"\ntemperature = 2.07\n`;
@@ -103,28 +103,30 @@ describe("finding classify.toml", () => {
   test("no file means labels are off; the file in the first root turns them on; a later root's file is ignored", () => {
     const [first, second] = [tempDir(), tempDir()];
     writeTree(second, { ".minirag/classify.toml": `[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }` });
-    expect(loadTaxonomy([first, second])).toEqual({ state: "absent" });
+    const file = new TaxonomyFile([first, second]);
+    expect(file.load()).toEqual({ state: "absent" });
     writeTree(first, { ".minirag/classify.toml": `[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }` });
-    expect(loadTaxonomy([first, second]).state).toBe("ok");
+    expect(file.load().state).toBe("ok");
   });
 
   test("an edit is picked up by the next use, and a file that stops parsing becomes an error", () => {
     const root = tempDir();
     writeTree(root, { ".minirag/classify.toml": `[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }` });
-    const before = loadTaxonomy([root]);
+    const file = new TaxonomyFile([root]);
+    const before = file.load();
     writeTree(root, { ".minirag/classify.toml": `[facets.k]\ndefault = "b"\nvalues.b = { description = "B." }` });
     const later = new Date(Date.now() + 5000);
     utimesSync(`${root}/.minirag/classify.toml`, later, later);
-    const after = loadTaxonomy([root]);
+    const after = file.load();
     expect(after.state === "ok" && before.state === "ok" && after.taxonomy.hash !== before.taxonomy.hash).toBe(true);
     writeTree(root, { ".minirag/classify.toml": "[facets.k" });
     utimesSync(`${root}/.minirag/classify.toml`, new Date(Date.now() + 9000), new Date(Date.now() + 9000));
-    expect(loadTaxonomy([root])).toMatchObject({ state: "error", message: expect.stringContaining("not valid TOML") });
+    expect(file.load()).toMatchObject({ state: "error", message: expect.stringContaining("not valid TOML") });
   });
 
   test("a classify.toml that is a folder is an error, not silence", () => {
     const root = tempDir();
     writeTree(root, { ".minirag/classify.toml/x": "" });
-    expect(loadTaxonomy([root])).toMatchObject({ state: "error", message: expect.stringContaining("is not a file") });
+    expect(new TaxonomyFile([root]).load()).toMatchObject({ state: "error", message: expect.stringContaining("is not a file") });
   });
 });

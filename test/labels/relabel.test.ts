@@ -39,7 +39,7 @@ describe("re-labelling documents that wait for the label model", () => {
     writeTree(root, { ".minirag/classify.toml": taxonomy(missing), "a.md": "# Weekly sync\n\nNotes.", "b.md": "# Other\n\nText." });
     await runSync(app);
     const { store, textReads } = counting(app.store);
-    const report = await relabelStored(app, labelContext(app.config, () => {}), store);
+    const report = await relabelStored(app, labelContext(app, () => {}), store);
     expect(textReads()).toBe(0);
     expect(report.relabelled).toBe(0);
     expect(report.problems.map((p) => p.source).sort()).toEqual([join(root, "a.md"), join(root, "b.md")]);
@@ -54,7 +54,7 @@ describe("re-labelling documents that wait for the label model", () => {
     // A facet answered by a default now: a new taxonomy, so the document is labelled again from its text.
     writeTree(root, { ".minirag/classify.toml": `${taxonomy(missing)}\n[facets.project]\ndefault = "main"\nvalues.main = { description = "Main." }\n` });
     const { store, textReads } = counting(app.store);
-    const report = await relabelStored(app, labelContext(app.config, () => {}), store);
+    const report = await relabelStored(app, labelContext(app, () => {}), store);
     expect(textReads()).toBeGreaterThan(0);
     expect(report.relabelled).toBe(1);
   });

@@ -24,7 +24,7 @@ export default defineCommand({
     assertSupported(path);
     const bytes = new Uint8Array(await readFile(diskPath(path)));
     const converted = await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config) }).finally(releaseConverter);
-    const report = await classifyTry(app, labelContext(app.config, (line) => process.stderr.write(`${line}\n`)), { source: path, sourceType: "file", text: stripInlineImages(converted.markdown), mtimeMs: info.mtimeMs });
+    const report = await classifyTry(app, labelContext(app, (line) => process.stderr.write(`${line}\n`)), { source: path, sourceType: "file", text: stripInlineImages(converted.markdown), mtimeMs: info.mtimeMs });
     for (const [facet, problem] of Object.entries(report.problems)) warn(`${facet}: ${problem}`);
     if (Object.keys(report.problems).length) markFailed();
     if (args.json) return printJson(report);
