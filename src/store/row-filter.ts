@@ -38,6 +38,9 @@ function wholeNumber(name: string, value: number): string {
  * prefix unescaped, so a scope of /docs/100% also matched /docs/100x/a.md,
  * /docs/a_b matched /docs/axb, and a backslash (a Windows path) was dropped
  * and matched nothing; an ESCAPE clause did not help (LanceDB 0.31).
+ * At 100k chunks (5,000 sources) the range counted, vector- and keyword-
+ * searched a scope in 5.6-8.4, 34-42 and 25-48 ms against starts_with's
+ * 7.1-10.8, 41-56 and 34-38 ms (three rounds on a shared machine).
  */
 function scopeCondition(scope: string): string {
   const prefix = scopePrefix(scope);
