@@ -5,7 +5,8 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { AppError } from "../errors.ts";
 import { defaultCacheDir, homeDir } from "./cache-dir.ts";
-import { localDbPath } from "./db-location.ts";
+import { checkedDbPath, isLocalPath } from "./db-location.ts";
+import { objectStorageFromEnv, type ObjectStorage } from "./object-storage.ts";
 import { ENV_NAMES, EnvConfig } from "./env-schema.ts";
 
 /** Where the roots came from: a user's choice (a flag or a variable) or the current directory by default. */
@@ -20,7 +21,10 @@ export interface Config {
   watch: boolean;
   /** RAG_RESCAN_INTERVAL in milliseconds: how often a root whose events may not arrive is synced whole. */
   rescanMs: number;
+  /** A local folder (absolute), or an object-storage URI (s3://bucket/prefix) when `storage` is set. */
   dbPath: string;
+  /** Set when DB_PATH is on object storage: its endpoint and LanceDB storage options (config/object-storage.ts). */
+  storage?: ObjectStorage;
   cacheDir: string;
   /** MODEL_NAME (or --model-name) as set; unset, the index chooses (store/model-choice.ts). */
   modelName?: string;
@@ -97,7 +101,9 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const roots = [...new Set(rootList.map(absolute))];
   const flagDbPath = flags.dbPath?.trim();
   const givenDbPath = flagDbPath || e.DB_PATH;
-  const dbPath = givenDbPath && localDbPath(givenDbPath, flagDbPath ? "--db-path" : "DB_PATH");
+  const dbName = flagDbPath ? "--db-path" : "DB_PATH";
+  const dbPath = givenDbPath && checkedDbPath(givenDbPath, dbName);
+  const storage = dbPath && !isLocalPath(dbPath) ? objectStorageFromEnv(dbPath, env, dbName) : undefined;
   const cacheDir = flags.cacheDir?.trim() || e.CACHE_DIR;
   const modelName = flags.modelName?.trim() || e.MODEL_NAME;
   return {
@@ -106,7 +112,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     homeDir: home,
     watch: flags.watch ?? e.RAG_WATCH,
     rescanMs: Math.round(e.RAG_RESCAN_INTERVAL * 1000),
-    dbPath: dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
+    dbPath: storage ? storage.uri : dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
+    ...(storage && { storage }),
     cacheDir: cacheDir ? absolute(cacheDir) : defaultCacheDir(env, home),
     modelName: modelName?.startsWith("~") ? absolute(modelName) : modelName,
     maxFileSize: e.MAX_FILE_SIZE,

@@ -23,6 +23,7 @@ import { missingRootProblem } from "./db-path.ts";
 import { FailedFiles } from "./failed-files.ts";
 import { readStagingMarker, writerAlive } from "./staging-marker.ts";
 import { recoverStaging } from "./staged-source.ts";
+import { ensureSafeCommits } from "./lance-connect.ts";
 import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
 import { isReadableClone } from "./readable-clone.ts";
 import { repairTable, type IndexRepair } from "./index-repair.ts";
@@ -91,6 +92,8 @@ export class ChunkStore extends StoreReads {
     // where LanceDB would recreate the folders it writes into on the bare mount point.
     const missing = missingRootProblem(this.dbPath, this.roots);
     if (missing) throw missing;
+    // On object storage: refused before any commit when the store would let one commit overwrite another.
+    await ensureSafeCommits(this.dbPath);
     const marker = readStagingMarker(this.dbPath);
     if (!marker) return;
     if (!writerAlive(marker)) {

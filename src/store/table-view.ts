@@ -10,7 +10,8 @@ import type { Connection, Table } from "@lancedb/lancedb";
 import { existsSync } from "node:fs";
 import { dbPathProblem, missingRootProblem } from "./db-path.ts";
 import { openCommitted, TABLE_NAME } from "./create-table.ts";
-import { loadLanceDb } from "../native/lancedb.ts";
+import { isLocalPath } from "../config/db-location.ts";
+import { connectIndex } from "./lance-connect.ts";
 import { readStagingMarker } from "./staging-marker.ts";
 import { ANN_THRESHOLD } from "./vector-index.ts";
 import { DamageWatch } from "./damage-watch.ts";
@@ -41,17 +42,16 @@ export class TableView {
     this.damageWatch = new DamageWatch(dbPath);
   }
 
-  /** True when an index exists on disk (status and reads need not load LanceDB otherwise). */
+  /** True when an index exists on disk (status and reads need not load LanceDB otherwise); on object storage, LanceDB's table list decides. */
   exists(): boolean {
-    return existsSync(this.dbPath);
+    return !isLocalPath(this.dbPath) || existsSync(this.dbPath);
   }
 
   protected connect(): Promise<Connection> {
     // LanceDB's connect creates the folder and its parents, so a missing root is refused before it can (db-path.ts).
     const missing = this.exists() ? null : missingRootProblem(this.dbPath, this.roots);
     if (missing) return Promise.reject(missing);
-    // Interval 0: every read sees what another process (a terminal sync) committed.
-    this.connection ??= loadLanceDb().then((lance) => lance.connect(this.dbPath, { readConsistencyInterval: 0 }));
+    this.connection ??= connectIndex(this.dbPath);
     // A failed connect is not kept: the next call tries again.
     this.connection.catch(() => (this.connection = null));
     return this.connection;
