@@ -12,6 +12,8 @@ import { AppError } from "../errors.ts";
 export interface StoredObject {
   body: string;
   etag: string;
+  /** Milliseconds since it was last written, by the store's clock (Date minus Last-Modified), when the store says both. */
+  ageMs?: number;
 }
 
 /** A conditional write's outcome: written (with its new etag), or refused because the condition failed (412). */
@@ -57,7 +59,8 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
       const response = await send(key, "GET");
       if (response.status === 404 && !(await isMissingBucket(response))) return null;
       if (!response.ok) throw await storeRefusal(storage, response);
-      return { body: await response.text(), etag: response.headers.get("etag") ?? "" };
+      const age = Date.parse(response.headers.get("date") ?? "") - Date.parse(response.headers.get("last-modified") ?? "");
+      return { body: await response.text(), etag: response.headers.get("etag") ?? "", ...(Number.isFinite(age) && { ageMs: age }) };
     },
     async put(key, body, condition) {
       const headers: Record<string, string> = "ifNoneMatch" in condition ? { "If-None-Match": "*" } : { "If-Match": condition.ifMatch };
