@@ -14,6 +14,7 @@ import { s3Objects } from "./s3-objects.ts";
 
 const storageByLocation = new Map<string, ObjectStorage>();
 const commitChecks = new Map<string, Promise<void>>();
+const reachChecks = new Map<string, Promise<void>>();
 
 /** Records the storage every connection to `dbPath` uses (config.storage). */
 export function useObjectStorage(dbPath: string, storage: ObjectStorage): void {
@@ -27,9 +28,34 @@ export function objectStorageOf(dbPath: string): ObjectStorage | undefined {
 
 /** A connection to the index at `dbPath`. Interval 0: every read sees what another process (a terminal sync, another machine) committed. */
 export async function connectIndex(dbPath: string): Promise<Connection> {
+  await ensureReachable(dbPath);
   const lance = await loadLanceDb();
   const storageOptions = storageByLocation.get(dbPath)?.options;
   return lance.connect(dbPath, { readConsistencyInterval: 0, ...(storageOptions && { storageOptions }) });
+}
+
+/**
+ * Before the first connection of a process to an s3:// index signed with
+ * keys: one GET, so an unreachable endpoint, refused keys or a missing bucket
+ * is one line naming the fix (s3-objects.ts) rather than LanceDB's client
+ * retrying for seconds and then printing its error chain. A failure is not kept.
+ */
+function ensureReachable(dbPath: string): Promise<void> {
+  const storage = storageByLocation.get(dbPath);
+  if (storage?.scheme !== "s3" || !storage.options.aws_access_key_id) return Promise.resolve();
+  return once(reachChecks, dbPath, async () => {
+    await s3Objects(storage).get(".minirag/reach-check");
+  });
+}
+
+function once(checks: Map<string, Promise<void>>, dbPath: string, run: () => Promise<void>): Promise<void> {
+  let check = checks.get(dbPath);
+  if (!check) {
+    check = run();
+    checks.set(dbPath, check);
+    check.catch(() => checks.delete(dbPath));
+  }
+  return check;
 }
 
 /**
@@ -40,11 +66,5 @@ export async function connectIndex(dbPath: string): Promise<Connection> {
 export function ensureSafeCommits(dbPath: string): Promise<void> {
   const storage = storageByLocation.get(dbPath);
   if (storage?.scheme !== "s3") return Promise.resolve();
-  let check = commitChecks.get(dbPath);
-  if (!check) {
-    check = checkConditionalWrites(s3Objects(storage));
-    commitChecks.set(dbPath, check);
-    check.catch(() => commitChecks.delete(dbPath));
-  }
-  return check;
+  return once(commitChecks, dbPath, () => checkConditionalWrites(s3Objects(storage)));
 }

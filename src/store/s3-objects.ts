@@ -1,13 +1,13 @@
 /**
  * The few S3 requests the index makes beside LanceDB: small JSON objects
  * under its prefix (the sync lease, the commit-safety probe) written with
- * conditional PUTs. Bun's S3 client signs each request as a presigned URL
- * (only the host is signed), so a conditional header can ride along on a
- * plain fetch: If-None-Match: * (create only if absent) and If-Match: <etag>
- * (replace only the version read), which is what LanceDB's own commits rely on.
+ * conditional PUTs. Each request (signed in sigv4.ts) carries a conditional header: If-None-Match: * (create
+ * only if absent) and If-Match: <etag> (replace only the version read), which
+ * is what LanceDB's own commits rely on.
  */
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { AppError } from "../errors.ts";
+import { encodePath, signS3 } from "./sigv4.ts";
 
 export interface StoredObject {
   body: string;
@@ -30,25 +30,19 @@ export interface S3Objects {
   readonly where: string;
 }
 
-const PRESIGN_SECONDS = 300;
-
 /** The S3 objects of an index on s3:// storage, signed with its credentials (AWS_ACCESS_KEY_ID and friends). */
 export function s3Objects(storage: ObjectStorage): S3Objects {
   const o = storage.options;
-  const client = new Bun.S3Client({
-    bucket: storage.bucket,
-    region: o.aws_region ?? "us-east-1",
-    ...(o.aws_access_key_id && { accessKeyId: o.aws_access_key_id }),
-    ...(o.aws_secret_access_key && { secretAccessKey: o.aws_secret_access_key }),
-    ...(o.aws_session_token && { sessionToken: o.aws_session_token }),
-    ...(storage.endpoint && { endpoint: storage.endpoint }),
-  });
-  const keyOf = (key: string) => (storage.prefix ? `${storage.prefix}/${key}` : key);
+  const keys = { accessKeyId: o.aws_access_key_id ?? "", secretAccessKey: o.aws_secret_access_key ?? "", sessionToken: o.aws_session_token, region: o.aws_region ?? "us-east-1" };
+  // A custom endpoint (MinIO, R2, moto) is addressed path-style; AWS itself by the bucket's own host name.
+  const base = storage.endpoint ? `${storage.endpoint}/${storage.bucket}` : `https://${storage.bucket}.s3.${keys.region}.amazonaws.com`;
+  const urlOf = (key: string) => new URL(`${base}/${encodePath(storage.prefix ? `${storage.prefix}/${key}` : key)}`);
   const where = `${storage.uri} (${storage.endpoint ?? "AWS S3"})`;
-  const send = async (key: string, method: "GET" | "PUT" | "DELETE", init: RequestInit = {}): Promise<Response> => {
-    const url = client.presign(keyOf(key), { method, expiresIn: PRESIGN_SECONDS });
+  const send = async (key: string, method: "GET" | "PUT" | "DELETE", init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> => {
+    const url = urlOf(key);
+    const signed = keys.accessKeyId ? signS3(method, url, keys) : {};
     try {
-      return await fetch(url, { ...init, method });
+      return await fetch(url, { method, body: init.body, headers: { ...init.headers, ...signed } });
     } catch (error) {
       throw unreachable(storage, error);
     }
