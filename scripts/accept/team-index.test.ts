@@ -1,0 +1,210 @@
+/**
+ * Acceptance: a team index on a real S3 server (moto_server, PyPI's
+ * moto[server], started on a free port; scripts/accept/moto-server.ts).
+ *
+ * Machine A (its own HOME) syncs a folder into s3://team/<prefix>; machine B
+ * (another HOME, A's folder moved out of reach) asks the same questions and
+ * must get the same answers from the bucket alone. Two syncs started together
+ * from A and B: exactly one runs, the other names the holder. A sync killed
+ * with kill -9 leaves its lease; the next sync is refused until the lease
+ * expires, then takes it over and finishes, with every document indexed once.
+ * A wrong key, a missing bucket and an unreachable endpoint each give one line
+ * naming the fix, and status still answers.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, renameSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { LEASE_MS } from "../../src/sync/lease-record.ts";
+import { LEASE_KEY } from "../../src/sync/sync-lease.ts";
+import { BINARY, FIXTURES, TINY_MODEL, tempDir } from "../../test/helpers.ts";
+import { createBucket, startMoto, type Moto } from "./moto-server.ts";
+
+let moto: Moto;
+const scratch = tempDir("minirag-team-");
+const docs = join(scratch, "library");
+const FILES = 23;
+
+beforeAll(async () => {
+  moto = await startMoto();
+  await createBucket(moto.endpoint, "team");
+  cpSync(join(FIXTURES, "xquad-en", "docs"), docs, { recursive: true });
+  cpSync(join(FIXTURES, "formats", "markitdown"), join(docs, "formats"), { recursive: true });
+});
+afterAll(() => moto?.stop());
+
+interface Machine {
+  home: string;
+  env: Record<string, string>;
+}
+
+function machine(name: string, dbPath: string, extra: Record<string, string> = {}): Machine {
+  const home = join(scratch, `home-${name}`);
+  mkdirSync(home, { recursive: true });
+  return {
+    home,
+    env: {
+      HOME: home,
+      PATH: process.env.PATH ?? "",
+      NO_COLOR: "1",
+      RAG_WATCH: "false",
+      BASE_DIR: docs,
+      DB_PATH: dbPath,
+      MODEL_NAME: TINY_MODEL,
+      AWS_ACCESS_KEY_ID: "team-key",
+      AWS_SECRET_ACCESS_KEY: "team-secret",
+      AWS_ENDPOINT_URL: moto.endpoint,
+      AWS_ALLOW_HTTP: "true",
+      ...extra,
+    },
+  };
+}
+
+interface Run {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  pid: number;
+}
+
+async function cli(m: Machine, args: string[]): Promise<Run> {
+  const proc = Bun.spawn([BINARY, ...args], { env: m.env, cwd: m.home, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { exitCode, stdout, stderr, pid: proc.pid };
+}
+
+const json = (run: Run) => JSON.parse(run.stdout);
+
+/** The lease object as moto holds it (moto checks no signature here), or null. */
+async function lease(prefix: string): Promise<{ pid: number; host: string } | null> {
+  const response = await fetch(`${moto.endpoint}/team/${prefix}/${LEASE_KEY}`);
+  return response.ok ? ((await response.json()) as { pid: number; host: string }) : null;
+}
+
+describe("a team index on S3 (moto_server)", () => {
+  test("machine B answers query, find, list and read from the bucket exactly as machine A does, without A's folder", async () => {
+    const a = machine("a", "s3://team/library");
+    const started = performance.now();
+    const sync = await cli(a, ["sync"]);
+    expect(sync.stderr).toBe("");
+    expect(sync.exitCode).toBe(0);
+    console.log(`team index: sync of ${FILES} files to moto took ${Math.round(performance.now() - started)} ms`);
+    expect(sync.stdout).toContain(`scanned ${FILES}, ingested ${FILES}`);
+
+    const questions = [
+      ["query", "oil crisis prices", "--json"],
+      ["find", "Yom Kippur", "--json"],
+      ["list", "--json"],
+      ["read", "--source", join(docs, "1973_oil_crisis-p01.md"), "--json"],
+    ];
+    const fromA = await Promise.all(questions.map((q) => cli(a, q)));
+    renameSync(docs, `${docs}.away`);
+    try {
+      const b = machine("b", "s3://team/library");
+      for (const [i, q] of questions.entries()) {
+        const answer = await cli(b, q);
+        expect(answer.exitCode, `${q.join(" ")}: ${answer.stderr}`).toBe(0);
+        if (q[0] === "list") {
+          // A sees its files on disk, B does not: the indexed entries (source, title, chunks) are the same.
+          const entries = (r: Run) => json(r).files.map((f: Record<string, unknown>) => [f.source, f.title, f.chunkCount]);
+          expect(entries(answer)).toEqual(entries(fromA[i]!));
+          expect(entries(answer)).toHaveLength(FILES);
+        } else {
+          expect(json(answer)).toEqual(json(fromA[i]!));
+        }
+      }
+      expect(json(fromA[0]!).results.length).toBeGreaterThan(0);
+      expect(json(fromA[1]!).matchedDocuments).toBeGreaterThan(0);
+      expect(json(fromA[3]!).text).toContain("oil");
+      const status = json(await cli(b, ["status", "--json"]));
+      expect(status.storage).toEqual({ location: "s3://team/library", endpoint: moto.endpoint, credentials: "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY", region: "us-east-1" });
+      expect(status.storageAccess).toEqual({ read: true, write: true });
+      expect(status.sourceCount).toBe(FILES);
+      expect(JSON.stringify(status)).not.toContain("team-secret");
+    } finally {
+      renameSync(`${docs}.away`, docs);
+    }
+  }, 300_000);
+
+  test("two syncs started together from A and B: exactly one runs, the other is refused naming the holder's host and process", async () => {
+    const [a, b] = [machine("a", "s3://team/together"), machine("b", "s3://team/together")];
+    const [ra, rb] = await Promise.all([cli(a, ["sync"]), cli(b, ["sync"])]);
+    const ran = [ra, rb].filter((r) => r.exitCode === 0);
+    const refused = [ra, rb].filter((r) => r.exitCode !== 0);
+    expect(ran).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.stderr).toContain(`Another sync is already running on s3://team/together: host ${hostname()} (process ${ran[0]!.pid}) has held it for`);
+    expect(await lease("together")).toBeNull();
+    expect(json(await cli(b, ["status", "--json"])).sourceCount).toBe(FILES);
+  }, 300_000);
+
+  test("kill -9 of a sync: the next is refused until the lease expires, then takes it over and finishes with every document indexed once", async () => {
+    const a = machine("a", "s3://team/killed");
+    const proc = Bun.spawn([BINARY, "sync"], { env: a.env, cwd: a.home, stdout: "ignore", stderr: "ignore" });
+    const holder = await waitUntil(() => lease("killed"), 60_000, "the first sync's lease");
+    expect(holder.pid).toBe(proc.pid);
+    proc.kill(9);
+    await proc.exited;
+    const killedAt = Date.now();
+    const refused = await cli(a, ["sync"]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain(`(process ${proc.pid}) has held it for`);
+    // The lease expires LEASE_MS after its last renewal: syncs are refused until then, and the first after it takes over.
+    const taken = await waitUntil(async () => {
+      const run = await cli(a, ["sync"]);
+      return run.exitCode === 0 ? run : null;
+    }, LEASE_MS + 60_000, "a sync to take the expired lease over", 5_000);
+    expect(Date.now() - killedAt).toBeGreaterThan(LEASE_MS - 15_000);
+    expect(taken.stderr).toContain(`took over the sync lease of host ${hostname()} (process ${proc.pid})`);
+    const listed = json(await cli(a, ["list", "--json"])).files.map((f: { source: string }) => f.source);
+    expect(listed).toHaveLength(FILES);
+    expect(new Set(listed).size).toBe(FILES);
+    const status = json(await cli(a, ["status", "--json"]));
+    expect(status.sourceCount).toBe(FILES);
+  }, 300_000);
+
+  test("a wrong key, a missing bucket, an unreachable endpoint and a plain-HTTP endpoint without opt-in: one line each naming the fix, and status still answers", async () => {
+    // moto checks credentials once INITIAL_NO_AUTH_ACTION_COUNT actions have passed: the bucket's creation is the one.
+    const strict = await startMoto({ INITIAL_NO_AUTH_ACTION_COUNT: "1" });
+    try {
+      await createBucket(strict.endpoint, "team");
+      const closed = `http://127.0.0.1:${new URL(moto.endpoint).port === "1" ? 2 : 1}`;
+      const cases: [Machine, string, string][] = [
+        [machine("c", "s3://team/library", { AWS_ENDPOINT_URL: strict.endpoint }), "The store refused the credentials for s3://team/library", "AWS_SECRET_ACCESS_KEY"],
+        [machine("c", "s3://no-such-bucket/library"), "The bucket no-such-bucket does not exist", "Create the bucket"],
+        [machine("c", "s3://team/library", { AWS_ENDPOINT_URL: closed }), `The object store at ${closed} cannot be reached`, "AWS_ENDPOINT_URL"],
+      ];
+      for (const [m, message, fix] of cases) {
+        for (const args of [["sync"], ["query", "oil"]]) {
+          const run = await cli(m, args);
+          expect(run.exitCode).toBe(1);
+          const lines = run.stderr.trim().split("\n");
+          expect(lines[0]).toStartWith(`error: ${message}`);
+          expect(lines.join("\n")).toContain(fix);
+          expect(lines.length).toBeLessThanOrEqual(2);
+        }
+        const status = await cli(m, ["status", "--json"]);
+        expect(status.exitCode).toBe(0);
+        expect(json(status).indexError).toStartWith(message);
+        expect(json(status).storageAccess.read).toBe(false);
+      }
+      const plain = await cli(machine("c", "s3://team/library", { AWS_ALLOW_HTTP: "" }), ["sync"]);
+      expect(plain.exitCode).toBe(1);
+      expect(plain.stderr).toContain(`DB_PATH is on ${moto.endpoint}, a plain-HTTP endpoint`);
+      expect(plain.stderr).toContain("AWS_ALLOW_HTTP=true");
+    } finally {
+      await strict.stop();
+    }
+  }, 300_000);
+});
+
+/** Polls `probe` every `everyMs` until it gives a value, or fails naming what it waited for. */
+async function waitUntil<T>(probe: () => Promise<T | null>, timeoutMs: number, what: string, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
+    await Bun.sleep(everyMs);
+  }
+}
