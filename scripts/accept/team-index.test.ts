@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, renameSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { objectStorageFromEnv } from "../../src/config/object-storage.ts";
+import { s3Objects } from "../../src/store/s3-objects.ts";
 import { LEASE_MS } from "../../src/sync/lease-record.ts";
 import { LEASE_KEY } from "../../src/sync/sync-lease.ts";
 import { BINARY, FIXTURES, TINY_MODEL, tempDir } from "../../test/helpers.ts";
@@ -75,10 +77,11 @@ async function cli(m: Machine, args: string[]): Promise<Run> {
 
 const json = (run: Run) => JSON.parse(run.stdout);
 
-/** The lease object as moto holds it (moto checks no signature here), or null. */
+/** The lease object in the bucket, read with a signed request as the program reads it, or null. */
 async function lease(prefix: string): Promise<{ pid: number; host: string } | null> {
-  const response = await fetch(`${moto.endpoint}/team/${prefix}/${LEASE_KEY}`);
-  return response.ok ? ((await response.json()) as { pid: number; host: string }) : null;
+  const env = machine("reader", `s3://team/${prefix}`).env;
+  const found = await s3Objects(objectStorageFromEnv(env.DB_PATH!, env, "DB_PATH")).get(LEASE_KEY);
+  return found && (JSON.parse(found.body) as { pid: number; host: string });
 }
 
 describe("a team index on S3 (moto_server)", () => {
