@@ -12,10 +12,13 @@
  * naming the fix, and status still answers.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, renameSync } from "node:fs";
+import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
 import { objectStorageFromEnv } from "../../src/config/object-storage.ts";
+import { queryDocuments } from "../../src/search/query-documents.ts";
 import { s3Objects } from "../../src/store/s3-objects.ts";
 import { LEASE_MS } from "../../src/sync/lease-record.ts";
 import { LEASE_KEY } from "../../src/sync/sync-lease.ts";
@@ -126,6 +129,34 @@ describe("a team index on S3 (moto_server)", () => {
       expect(JSON.stringify(status)).not.toContain("team-secret");
     } finally {
       renameSync(`${docs}.away`, docs);
+    }
+  }, 300_000);
+
+  test("a reader's server follows the writer: B's open app sees A's next sync on its next query, without a restart", async () => {
+    const a = machine("a", "s3://team/follow");
+    expect((await cli(a, ["sync"])).exitCode).toBe(0);
+    const b = machine("b", "s3://team/follow");
+    const app = createApp(loadConfig({ env: b.env, cwd: b.home, home: b.home }), { log: () => {} });
+    const ask = () => queryDocuments(app, { query: "zebra quartz harbour", topK: 3 });
+    expect((await ask()).results.map((r) => r.source)).not.toContain(join(docs, "added.md"));
+    // Warm timings of B's hybrid query against moto on this machine (no added latency), for docs/team-index.md.
+    const times: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const start = performance.now();
+      await ask();
+      times.push(performance.now() - start);
+    }
+    times.sort((x, y) => x - y);
+    console.log(`team index: warm hybrid query from the bucket (${FILES} documents), p50 ${times[7]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
+    writeFileSync(join(docs, "added.md"), "# Added\n\nA zebra quartz harbour sentence that only the added document holds.\n");
+    try {
+      expect((await cli(a, ["sync"])).stdout).toContain("ingested 1");
+      const start = performance.now();
+      const after = await ask();
+      console.log(`team index: first query after the writer's commit took ${(performance.now() - start).toFixed(1)} ms`);
+      expect(after.results[0]!.source).toBe(join(docs, "added.md"));
+    } finally {
+      rmSync(join(docs, "added.md"));
     }
   }, 300_000);
 
