@@ -16,6 +16,16 @@ export interface LeaseRecord {
   started: string;
   /** When the holder last renewed it (ISO). */
   renewed: string;
+  /** Linux: the kernel's boot id and the process's start time, so a holder on this machine known dead is taken over at once. */
+  boot?: string | null;
+  pidStart?: string | null;
+}
+
+/** This machine and a way to ask whether one of its processes still runs. */
+export interface Here {
+  host: string;
+  boot: string | null;
+  alive(pid: number, pidStart: string | null | undefined): boolean;
 }
 
 /** A lease not renewed for this long is taken over: six missed renewals, so one slow request does not lose it, and a killed sync blocks the next for a minute at most. */
@@ -49,6 +59,17 @@ export function isExpired(record: LeaseRecord | null, now: number, storedAgeMs?:
   return sinceRenewal(record, now, storedAgeMs) > LEASE_MS;
 }
 
+/**
+ * A lease whose holder ran on this machine (same host name and, where known,
+ * the same boot) and is gone (a sync killed here, or one that lost the store
+ * and could not delete its lease): taken over at once, without waiting for
+ * expiry. A holder on another machine, or without a boot id, is judged by expiry alone.
+ */
+export function isAbandoned(record: LeaseRecord | null, here: Here): boolean {
+  if (!record || record.host !== here.host || !record.boot || record.boot !== here.boot) return false;
+  return !here.alive(record.pid, record.pidStart);
+}
+
 /** "host build-7 (process 4121) has held it for 3m 2s", for the refusal a second sync gets. */
 export function describeHolder(record: LeaseRecord | null, now: number): string {
   if (!record) return "another machine holds it";
@@ -58,7 +79,7 @@ export function describeHolder(record: LeaseRecord | null, now: number): string 
 }
 
 /** A new record for this process, or the same holder's record renewed at `now`. */
-export function leaseRecord(holder: string, host: string, pid: number, now: number, started?: string): LeaseRecord {
+export function leaseRecord(holder: string, host: string, pid: number, now: number, started?: string, machine: { boot?: string | null; pidStart?: string | null } = {}): LeaseRecord {
   const at = new Date(now).toISOString();
-  return { holder, host, pid, started: started ?? at, renewed: at };
+  return { holder, host, pid, started: started ?? at, renewed: at, ...(machine.boot && { boot: machine.boot }), ...(machine.pidStart && { pidStart: machine.pidStart }) };
 }

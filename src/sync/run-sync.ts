@@ -33,6 +33,7 @@ import type { SourceSummary } from "../store/chunk-store.ts";
 import { describeRepair } from "../store/index-repair.ts";
 import { lostSources, type LostSource } from "../store/source-catalog.ts";
 import { readMountPoints, writeMountPoints } from "../store/mount-points.ts";
+import { storageFailure } from "../store/storage-failure.ts";
 import { lockSync, type ReleaseLock } from "./sync-lock.ts";
 import { firstSort, moveCandidates, pairMoves, splitGone } from "./sync-plan.ts";
 import { describeUnlisted, type UnlistedReport } from "./unlisted.ts";
@@ -122,6 +123,9 @@ export async function runSync(app: App, options: SyncOptions = {}): Promise<Sync
   const release = await lockIndex(app);
   try {
     return await syncLocked(app, options);
+  } catch (error) {
+    // A store that went away mid-sync: one line, not LanceDB's chain of causes.
+    throw storageFailure(error) ?? error;
   } finally {
     await release();
   }

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { AppError, describeError } from "../errors.ts";
+import { storageFailure } from "../store/storage-failure.ts";
 import { emptySyncReport, lockIndex, syncLocked, type SyncReport } from "./run-sync.ts";
 import type { ReleaseLock } from "./sync-lock.ts";
 import type { IngestEvent } from "../ingest/ingest-progress.ts";
@@ -113,7 +114,7 @@ export class SyncJobs {
       await syncLocked(this.app, { scope, events, report: job });
     } catch (error) {
       outcome = "failed";
-      job.error = describeError(error);
+      job.error = describeError(storageFailure(error) ?? error);
       this.app.log(`sync job ${job.jobId} failed: ${job.error}`);
     }
     await this.finish(job, outcome, release);

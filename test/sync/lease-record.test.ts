@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { describeHolder, isExpired, LEASE_MS, leaseRecord, parseLease, sinceRenewal } from "../../src/sync/lease-record.ts";
+import { describeHolder, isAbandoned, isExpired, LEASE_MS, leaseRecord, parseLease, sinceRenewal } from "../../src/sync/lease-record.ts";
 
 const NOW = Date.parse("2026-12-02T12:00:00Z");
 
@@ -38,5 +38,20 @@ describe("the sync lease record", () => {
     const record = leaseRecord("h", "build-7", 4121, NOW - 182_000);
     expect(describeHolder(record, NOW)).toBe("host build-7 (process 4121) has held it for 3m 2s");
     expect(describeHolder(null, NOW)).toBe("another machine holds it");
+  });
+
+  test.each([
+    ["this machine, same boot, process gone", { host: "a", boot: "b1" }, false, true],
+    ["this machine, same boot, process running", { host: "a", boot: "b1" }, true, false],
+    ["another host with the same boot id", { host: "other", boot: "b1" }, false, false],
+    ["this host after a reboot (another boot id): judged by expiry", { host: "a", boot: "b0" }, false, false],
+    ["a holder that recorded no boot id", { host: "a", boot: null }, false, false],
+  ])("abandoned by a holder on %s: %p", (_, holder, running, abandoned) => {
+    const record = leaseRecord("h", holder.host, 77, NOW, undefined, { boot: holder.boot, pidStart: "123" });
+    const asked: [number, string | null | undefined][] = [];
+    const here = { host: "a", boot: "b1", alive: (pid: number, start: string | null | undefined) => (asked.push([pid, start]), running as boolean) };
+    expect(isAbandoned(record, here)).toBe(abandoned as boolean);
+    if (asked.length) expect(asked).toEqual([[77, "123"]]);
+    expect(isAbandoned(null, here)).toBe(false);
   });
 });

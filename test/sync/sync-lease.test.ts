@@ -64,4 +64,18 @@ describe("the sync lease on object storage", () => {
     await release();
     expect(stored()).toEqual(other);
   });
+
+  test("a lease left on this machine by a process that is gone is taken over at once, without waiting for expiry", async () => {
+    const { storage, objects, stored } = leaseSetup();
+    const here = { host: "laptop-a", boot: "boot-1", alive: () => false };
+    await objects.put(LEASE_KEY, JSON.stringify(leaseRecord("dead", "laptop-a", 4242, Date.now(), undefined, { boot: "boot-1" })), { ifNoneMatch: true });
+    const warnings: string[] = [];
+    const release = await acquireSyncLease(storage.uri, storage, (line) => warnings.push(line), objects, here);
+    expect(warnings).toEqual(["took over the sync lease of host laptop-a (process 4242), which is no longer running on this machine"]);
+    expect(stored()).toMatchObject({ host: "laptop-a", boot: "boot-1", pid: process.pid });
+    await release();
+    await objects.put(LEASE_KEY, JSON.stringify(leaseRecord("live", "laptop-a", 4243, Date.now(), undefined, { boot: "boot-1" })), { ifNoneMatch: true });
+    const running = { ...here, alive: () => true };
+    expect((await failure(() => acquireSyncLease(storage.uri, storage, noWarnings, objects, running))).message).toContain("host laptop-a (process 4243)");
+  });
 });
