@@ -79,6 +79,36 @@ export async function startMoto(env: Record<string, string> = {}): Promise<Moto>
   };
 }
 
+/** A Python that has boto3 (moto's dependency): the venv's when moto was installed there, else python3 on PATH. */
+export function motoPython(): string {
+  for (const python of [join(VENV, "bin", "python"), "python3"]) {
+    if (python.includes("/") && !existsSync(python)) continue;
+    if (Bun.spawnSync([python, "-c", "import boto3"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0) return python;
+  }
+  throw new Error("No Python with boto3 found (moto[server] installs it): install moto[server] on PATH or run bun scripts/accept/moto-server.ts");
+}
+
+/**
+ * On a moto that checks credentials: a user allowed everything and its access
+ * key, made through moto's IAM API with boto3 (these calls count among the
+ * INITIAL_NO_AUTH_ACTION_COUNT unchecked actions: four, with the bucket's).
+ */
+export function createAccessKey(endpoint: string, bucket: string): { accessKeyId: string; secretAccessKey: string } {
+  const script = `
+import boto3, json
+kw = dict(endpoint_url=${JSON.stringify(endpoint)}, region_name="us-east-1", aws_access_key_id="setup", aws_secret_access_key="setup")
+boto3.client("s3", **kw).create_bucket(Bucket=${JSON.stringify(bucket)})
+iam = boto3.client("iam", **kw)
+iam.create_user(UserName="team")
+iam.put_user_policy(UserName="team", PolicyName="all", PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}))
+key = iam.create_access_key(UserName="team")["AccessKey"]
+print(json.dumps({"accessKeyId": key["AccessKeyId"], "secretAccessKey": key["SecretAccessKey"]}))
+`;
+  const result = Bun.spawnSync([motoPython(), "-c", script], { stdout: "pipe", stderr: "pipe" });
+  if (result.exitCode !== 0) throw new Error(`creating an access key on ${endpoint} failed: ${result.stderr.toString().trim().split("\n").slice(-3).join(" ")}`);
+  return JSON.parse(result.stdout.toString());
+}
+
 /** Creates a bucket (moto needs no signature for it). */
 export async function createBucket(endpoint: string, bucket: string): Promise<void> {
   const response = await fetch(`${endpoint}/${bucket}`, { method: "PUT" });

@@ -23,7 +23,7 @@ import { s3Objects } from "../../src/store/s3-objects.ts";
 import { LEASE_MS } from "../../src/sync/lease-record.ts";
 import { LEASE_KEY } from "../../src/sync/sync-lease.ts";
 import { BINARY, FIXTURES, TINY_MODEL, tempDir } from "../../test/helpers.ts";
-import { createBucket, startMoto, type Moto } from "./moto-server.ts";
+import { createAccessKey, createBucket, startMoto, type Moto } from "./moto-server.ts";
 import { tcpProxy } from "./tcp-proxy.ts";
 
 let moto: Moto;
@@ -247,6 +247,22 @@ describe("a team index on S3 (moto_server)", () => {
       proxy.stop();
     }
   }, 300_000);
+
+  test("on a store that checks signatures, a valid key reads and writes (our SigV4 requests as the store computes them) and a wrong secret is refused by name", async () => {
+    const strict = await startMoto({ INITIAL_NO_AUTH_ACTION_COUNT: "4" });
+    try {
+      const key = createAccessKey(strict.endpoint, "team");
+      const valid = machine("s", "s3://team/signed", { AWS_ENDPOINT_URL: strict.endpoint, AWS_ACCESS_KEY_ID: key.accessKeyId, AWS_SECRET_ACCESS_KEY: key.secretAccessKey });
+      const status = json(await cli(valid, ["status", "--json"]));
+      expect(status.storageAccess).toEqual({ read: true, write: true });
+      const wrong = machine("s", "s3://team/signed", { AWS_ENDPOINT_URL: strict.endpoint, AWS_ACCESS_KEY_ID: key.accessKeyId, AWS_SECRET_ACCESS_KEY: "not-the-secret" });
+      const refused = await cli(wrong, ["sync"]);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toStartWith(`error: The store refused the credentials for s3://team/signed on ${strict.endpoint} (SignatureDoesNotMatch).`);
+    } finally {
+      await strict.stop();
+    }
+  }, 120_000);
 
   test("a wrong key, a missing bucket, an unreachable endpoint and a plain-HTTP endpoint without opt-in: one line each naming the fix, and status still answers", async () => {
     // moto checks credentials once INITIAL_NO_AUTH_ACTION_COUNT actions have passed: the bucket's creation is the one.
