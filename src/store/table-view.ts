@@ -13,6 +13,7 @@ import { openCommitted, TABLE_NAME } from "./create-table.ts";
 import { isLocalPath } from "../config/db-location.ts";
 import { connectIndex } from "./lance-connect.ts";
 import { readStagingMarker } from "./staging-marker.ts";
+import { canStage, stagingMarkers } from "./staging-markers.ts";
 import { ANN_THRESHOLD } from "./vector-index.ts";
 import { DamageWatch } from "./damage-watch.ts";
 import { damagedIndexError, damageNotice, type IndexDamage } from "./index-damage.ts";
@@ -104,7 +105,7 @@ export class TableView {
   /** The table as stored, damaged or not, if it exists. */
   protected async openStored(): Promise<Table | null> {
     // A large source is being written in batches: read the version from before it began (store/staged-source.ts).
-    const staging = readStagingMarker(this.dbPath);
+    const staging = isLocalPath(this.dbPath) ? readStagingMarker(this.dbPath) : canStage(this.dbPath) ? await stagingMarkers(this.dbPath).read() : null;
     if (staging) return this.openAt(staging.version);
     if (this.table) {
       if (this.exists()) return this.table;
