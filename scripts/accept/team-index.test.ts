@@ -269,7 +269,8 @@ describe("a team index on S3 (moto_server)", () => {
       expect(exitCode).toBe(1);
       const error = stderr.split("\n").filter((l) => l.startsWith("error: "));
       expect(error).toHaveLength(1);
-      expect(error[0]).toStartWith("error: The object store stopped answering");
+      // Cut during one of LanceDB's requests, or during one of ours (the staging marker's look-up before each write).
+      expect(error[0]).toMatch(new RegExp(`^error: The object store (stopped answering: |at ${proxy.endpoint} cannot be reached \\()`));
       expect(stderr).not.toContain("LanceError");
       proxy.start();
       const listed = json(await cli(a, ["list", "--json"])).files.map((f: { source: string; chunkCount: number }) => f.source);
