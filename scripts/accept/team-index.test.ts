@@ -26,6 +26,7 @@ import { LEASE_KEY } from "../../src/sync/sync-lease.ts";
 import { BINARY, FIXTURES, TINY_MODEL, tempDir } from "../../test/helpers.ts";
 import { createAccessKey, createBucket, startMoto, type Moto } from "./moto-server.ts";
 import { tcpProxy } from "./tcp-proxy.ts";
+import { openSession } from "../bench/lib/mcp-driver.ts";
 
 let moto: Moto;
 const scratch = tempDir("minirag-team-");
@@ -133,6 +134,24 @@ describe("a team index on S3 (moto_server)", () => {
       renameSync(`${docs}.away`, docs);
     }
   }, 300_000);
+
+  test("B's MCP server answers status (storage, access) and query_documents from the bucket, and does not watch by default", async () => {
+    expect((await cli(machine("a", "s3://team/served"), ["sync"])).exitCode).toBe(0);
+    const b = machine("b", "s3://team/served");
+    const session = await openSession({ command: BINARY, args: [], env: b.env, cwd: b.home });
+    try {
+      const status = (await session.client.callTool({ name: "status", arguments: {} })).structuredContent as Record<string, any>;
+      expect(status.storage.location).toBe("s3://team/served");
+      expect(status.storageAccess).toEqual({ read: true, write: true });
+      expect(status.sourceCount).toBe(FILES);
+      expect(status.watch.enabled).toBe(false);
+      const answer = (await session.client.callTool({ name: "query_documents", arguments: { query: "oil crisis prices" } })).structuredContent as { results: { source: string }[] };
+      expect(answer.results.length).toBeGreaterThan(0);
+      expect(answer.results[0]!.source.startsWith(docs)).toBe(true);
+    } finally {
+      await session.close();
+    }
+  }, 120_000);
 
   test("a reader's server follows the writer: B's open app sees A's next sync on its next query, without a restart", async () => {
     const a = machine("a", "s3://team/follow");

@@ -17,7 +17,7 @@ export interface Config {
   rootsFrom: RootsFrom;
   /** The user's home folder (the server never watches a whole one by itself: watch/watch-roots.ts). */
   homeDir: string;
-  /** RAG_WATCH (or serve --no-watch): the MCP server follows changes in the roots. */
+  /** RAG_WATCH (or serve --no-watch): the MCP server follows changes in the roots; off by default on object storage (a reader). */
   watch: boolean;
   /** RAG_RESCAN_INTERVAL in milliseconds: how often a root whose events may not arrive is synced whole. */
   rescanMs: number;
@@ -110,7 +110,9 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     roots,
     rootsFrom,
     homeDir: home,
-    watch: flags.watch ?? e.RAG_WATCH,
+    // On a team index a server is a reader unless told to sync: a reader's roots do not hold the writer's files,
+    // and its catch-up sync would take them for deleted. RAG_WATCH=1 (on the writer) turns watching on.
+    watch: flags.watch ?? (storage && !env.RAG_WATCH?.trim() ? false : e.RAG_WATCH),
     rescanMs: Math.round(e.RAG_RESCAN_INTERVAL * 1000),
     dbPath: storage ? storage.uri : dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
     ...(storage && { storage }),

@@ -127,6 +127,12 @@ describe("accepted values", () => {
 describe("DB_PATH is a folder on this machine or an object-storage URI", () => {
   const s3 = { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "sekrit", AWS_ENDPOINT_URL: "https://minio.example:9000/" };
 
+  test("a server on object storage does not watch unless RAG_WATCH asks (a reader's catch-up sync would drop the writer's files); a local index watches by default", () => {
+    expect(load({ ...s3, DB_PATH: "s3://team/index" }).watch).toBe(false);
+    expect(load({ ...s3, DB_PATH: "s3://team/index", RAG_WATCH: "1" }).watch).toBe(true);
+    expect(load({}).watch).toBe(true);
+  });
+
   test("s3://, gs:// and az:// are kept as URIs (scheme lower-cased, slashes trimmed), never resolved as relative paths", () => {
     expect(load({ ...s3, DB_PATH: "s3://team/index/" }).dbPath).toBe("s3://team/index");
     expect(load({ DB_PATH: "GS://bucket/x" }).dbPath).toBe("gs://bucket/x");
