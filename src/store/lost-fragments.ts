@@ -83,7 +83,8 @@ function endsInLanceFooter(path: string, size: number): boolean {
  * column, opens all of its files.
  */
 export async function probeFragments(table: Table): Promise<LostFragment[]> {
-  const addresses = (await table.query().select(["_rowaddr"]).toArrow()).getChild("_rowaddr")!.toArray() as BigUint64Array;
+  // An empty table answers with no column at all (LanceDB 0.31.0), hence none to read.
+  const addresses = ((await table.query().select(["_rowaddr"]).toArrow()).getChild("_rowaddr")?.toArray() ?? []) as BigUint64Array;
   const fragments = new Map<bigint, { first: bigint; rows: number }>();
   for (const address of addresses) {
     const id = address >> FRAGMENT_SHIFT;
