@@ -21,6 +21,7 @@ import { objectStorageFromEnv } from "../../src/config/object-storage.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { LARGE_DOCUMENT_CHUNKS } from "../../src/ingest/store-large-document.ts";
 import { s3Objects } from "../../src/store/s3-objects.ts";
+import { signS3 } from "../../src/store/sigv4.ts";
 import { LEASE_MS } from "../../src/sync/lease-record.ts";
 import { LEASE_KEY } from "../../src/sync/sync-lease.ts";
 import { BINARY, FIXTURES, TINY_MODEL, tempDir } from "../../test/helpers.ts";
@@ -301,6 +302,38 @@ describe("a team index on S3 (moto_server)", () => {
       expect(found.matchedDocuments).toBe(readdirSync(docs).filter((n) => n.endsWith(".md")).length);
     } finally {
       proxy.stop();
+    }
+  }, 300_000);
+
+  test("a data file lost from the bucket: status names it, reads refuse by name with the fix, and a sync repairs the index", async () => {
+    const a = machine("a", "s3://team/damaged");
+    expect((await cli(a, ["sync"])).exitCode).toBe(0);
+    writeFileSync(join(docs, "late.md"), "# Late\n\nA late document about a zebra quartz harbour.\n");
+    try {
+      expect((await cli(a, ["sync"])).stdout).toContain("ingested 1");
+      // The newest data file is the late document's own fragment.
+      const keys = { accessKeyId: a.env.AWS_ACCESS_KEY_ID!, secretAccessKey: a.env.AWS_SECRET_ACCESS_KEY!, region: "us-east-1" };
+      const listing = new URL(`${moto.endpoint}/team?list-type=2&prefix=damaged/chunks.lance/data/`);
+      const xml = await (await fetch(listing, { headers: signS3("GET", listing, keys) })).text();
+      const files = [...xml.matchAll(/<Key>([^<]+)<\/Key>\s*<LastModified>([^<]+)</g)].map((m) => ({ key: m[1]!, at: m[2]! }));
+      const newest = files.sort((x, y) => x.at.localeCompare(y.at)).at(-1)!.key;
+      const target = new URL(`${moto.endpoint}/team/${newest}`);
+      expect((await fetch(target, { method: "DELETE", headers: signS3("DELETE", target, keys) })).ok).toBe(true);
+      const name = `data/${newest.split("/").at(-1)}`;
+      const status = json(await cli(a, ["status", "--json"]));
+      expect(status.indexDamage).toContain(`(${name} is missing), with 1 chunk in it`);
+      const refused = await cli(a, ["query", "zebra quartz harbour"]);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toContain("Reads cannot go around lost files on object storage yet.");
+      expect(refused.stderr).toContain("Run sync");
+      const repaired = await cli(a, ["sync"]);
+      expect(repaired.exitCode).toBe(0);
+      expect(repaired.stderr).toContain(`Dropped 1 chunk whose data file was lost or damaged (${name} is missing)`);
+      const found = json(await cli(a, ["query", "zebra quartz harbour", "--json"]));
+      expect(found.results[0].source).toBe(join(docs, "late.md"));
+      expect(json(await cli(a, ["status", "--json"])).indexDamage).toBeUndefined();
+    } finally {
+      rmSync(join(docs, "late.md"));
     }
   }, 300_000);
 
