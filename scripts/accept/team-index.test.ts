@@ -24,7 +24,7 @@ import { s3Objects } from "../../src/store/s3-objects.ts";
 import { signS3 } from "../../src/store/sigv4.ts";
 import { LEASE_MS } from "../../src/sync/lease-record.ts";
 import { LEASE_KEY } from "../../src/sync/sync-lease.ts";
-import { BINARY, FIXTURES, TINY_MODEL, tempDir } from "../../test/helpers.ts";
+import { BINARY, FIXTURES, TINY_MODEL, tempDir, writeTree } from "../../test/helpers.ts";
 import { createAccessKey, createBucket, startMoto, type Moto } from "./moto-server.ts";
 import { tcpProxy } from "./tcp-proxy.ts";
 import { openSession } from "../bench/lib/mcp-driver.ts";
@@ -215,6 +215,21 @@ describe("a team index on S3 (moto_server)", () => {
     expect(after).toBeGreaterThan(before);
     expect([...seen.keys()].every((n) => n === before || n === after)).toBe(true);
     expect(seen.get(before)).toBeGreaterThan(0);
+  }, 300_000);
+
+  test("single-document ingests from B while A's sync creates the index: all of them and all of A's documents are indexed once (no create overwrites another)", async () => {
+    const side = join(scratch, "side");
+    for (let i = 1; i <= 8; i++) writeTree(side, { [`s${i}.md`]: `# Side ${i}\n\nSide document ${i} about harbour cranes.\n` });
+    const a = machine("a", "s3://team/created-together");
+    const b = machine("b", "s3://team/created-together", { BASE_DIR: side });
+    const runs = await Promise.all([cli(a, ["sync"]), ...Array.from({ length: 8 }, (_, i) => cli(b, ["ingest", join(side, `s${i + 1}.md`)]))]);
+    for (const run of runs) expect(run.exitCode, run.stderr).toBe(0);
+    expect(runs[0]!.stdout).toContain(`ingested ${FILES}`);
+    const listed = json(await cli(a, ["list", "--json"])).files.map((f: { source: string }) => f.source);
+    const sideListed = json(await cli(b, ["list", "--json"])).files.filter((f: { state: string }) => f.state !== "unlisted").map((f: { source: string }) => f.source);
+    expect(json(await cli(a, ["status", "--json"])).sourceCount).toBe(FILES + 8);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(sideListed).toHaveLength(8);
   }, 300_000);
 
   test("two syncs started together from A and B: exactly one runs, the other is refused naming the holder's host and process", async () => {
