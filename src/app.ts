@@ -15,6 +15,7 @@ import { MentionIndex } from "./mentions/mention-index.ts";
 import { SignatureIndex } from "./lookalikes/look-alikes.ts";
 import { LabelJobs } from "./labels/labeller.ts";
 import { TaxonomyFile } from "./labels/taxonomy-file.ts";
+import { useObjectStorage } from "./store/lance-connect.ts";
 import { chooseModel, type ModelChoice } from "./store/model-choice.ts";
 import { ANN_THRESHOLD } from "./store/vector-index.ts";
 import { SYSTEM_NETWORK, type Network } from "./url/network.ts";
@@ -75,6 +76,8 @@ export const RETRY_AFTER_MS = 60_000;
 export function createApp(config: Config, options: AppOptions = {}): App {
   const log = options.log ?? logLine;
   let embedder: Promise<Embedder> | undefined;
+  // An index on object storage: every connection to it carries its credentials and endpoint (store/lance-connect.ts).
+  if (config.storage) useObjectStorage(config.dbPath, config.storage);
   const store = new ChunkStore(config.dbPath, ANN_THRESHOLD, config.roots);
   let lastFailure: { at: number; none: NoModel } | undefined;
   const app: App = {

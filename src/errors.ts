@@ -26,6 +26,7 @@ export type ErrorCode =
   | "INDEX"
   | "ROOT_MISSING"
   | "SYNC_BUSY"
+  | "STORAGE"
   | "SYNC_JOB_UNKNOWN"
   | "URL_REFUSED"
   | "FETCH_FAILED"

@@ -9,6 +9,8 @@ import { ocrSettings } from "./ocr/settings.ts";
 import { rootHealth } from "./scan/root-health.ts";
 import { isInside } from "./scan/containment.ts";
 import { dbPathProblem } from "./store/db-path.ts";
+import { describeObjectStorage } from "./config/object-storage.ts";
+import { storageAccess } from "./store/storage-access.ts";
 import { labelStatus } from "./labels/label-status.ts";
 import type { IndexModel } from "./store/index-identity.ts";
 import { describeDamage, REPAIR_HINT } from "./store/index-damage.ts";
@@ -49,6 +51,7 @@ export function configStatus(config: Config, choice?: ModelChoice): StatusReport
     version: VERSION,
     roots: config.roots,
     dbPath: config.dbPath,
+    ...(config.storage && { storage: describeObjectStorage(config.storage) }),
     model,
     ...(choice && { modelReason: choice.why }),
     hybridWeight: config.hybridWeight,
@@ -76,6 +79,17 @@ export function configErrorStatus(message: string): StatusReport {
 
 /** Config status plus index figures; an index that cannot be opened is reported, not thrown. */
 export async function fullStatus(app: App): Promise<StatusReport> {
+  // Object storage first: an unreachable endpoint or a refused key is one line here, not a LanceDB retry loop below.
+  if (app.config.storage) {
+    const access = await storageAccess(app.config.dbPath, app.config.storage);
+    if (!access.read) return { ...configStatus(app.config), ...rootHealth(app.config.roots), storageAccess: access, indexError: access.problem };
+    const report = await indexStatus(app);
+    return { ...report, storageAccess: access, ...(access.problem && { indexWarning: access.problem }) };
+  }
+  return indexStatus(app);
+}
+
+async function indexStatus(app: App): Promise<StatusReport> {
   // Unset MODEL_NAME is resolved by reading the index; one that cannot be read is reported below, and the model with it.
   const choice = dbPathProblem(app.config.dbPath, false) ? undefined : await app.modelChoice().catch(() => undefined);
   const report: StatusReport = { ...configStatus(app.config, choice), ...rootHealth(app.config.roots) };

@@ -1,6 +1,7 @@
 /** The CLI shell: citty routing, errors as `error: …` plus the hint, exit code 1 on failure. */
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { describeError } from "../errors.ts";
+import { storageFailure } from "../store/storage-failure.ts";
 import { VERSION } from "../version.ts";
 import { commands } from "./commands/index.ts";
 import { forStdout } from "./output.ts";
@@ -36,7 +37,7 @@ export async function runCli(argv: string[]): Promise<void> {
     }
     await runCommand(command, { rawArgs: argv.slice(1) });
   } catch (error) {
-    process.stderr.write(`error: ${describeError(error)}\n`);
+    process.stderr.write(`error: ${describeError(storageFailure(error) ?? error)}\n`);
     if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     process.exitCode = 1;
   }

@@ -99,7 +99,7 @@ function doc(description: string, shownDefault?: string, docPath?: string): EnvD
 export const EnvConfig = z.object({
   BASE_DIR: optionalPath.meta(doc("one document root; file access never leaves the roots", "current directory")),
   BASE_DIRS: baseDirs.meta(doc('a JSON array of roots, e.g. `["/docs/a", "/docs/b"]`; wins over `BASE_DIR`')),
-  DB_PATH: optionalPath.meta(doc("the index folder, on this machine (a `file://` URI is read as its path; an object-storage URI such as `s3://…` is refused by name, as it is not supported yet)", "`<first root>/.minirag/lancedb`")),
+  DB_PATH: optionalPath.meta(doc("the index: a folder on this machine (a `file://` URI is read as its path), or a shared index on object storage, `s3://bucket/prefix`, `gs://…` or `az://…`, reached with the store's own variables (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION`, `AWS_ENDPOINT_URL`, `AWS_ALLOW_HTTP=true` for a plain-HTTP endpoint; `GOOGLE_APPLICATION_CREDENTIALS`; `AZURE_STORAGE_ACCOUNT_NAME` with `AZURE_STORAGE_ACCOUNT_KEY` or `AZURE_STORAGE_SAS_TOKEN`)", "`<first root>/.minirag/lancedb`", "docs/team-index.md")),
   CACHE_DIR: optionalPath.meta(doc(
     "downloaded model files, their optimised graphs (`optimized/`), OCR language data (`tessdata/`), label models (`classify/`) and the llama.cpp add-on (`addons/`)",
     "`$XDG_CACHE_HOME/minirag-mcp/models`, else `~/.cache/minirag-mcp/models` (Linux); `~/Library/Caches/minirag-mcp/models` (macOS); `%LOCALAPPDATA%\\minirag-mcp\\models` (Windows)",

@@ -5,7 +5,8 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { AppError } from "../errors.ts";
 import { defaultCacheDir, homeDir } from "./cache-dir.ts";
-import { localDbPath } from "./db-location.ts";
+import { checkedDbPath, isLocalPath } from "./db-location.ts";
+import { objectStorageFromEnv, type ObjectStorage } from "./object-storage.ts";
 import { ENV_NAMES, EnvConfig } from "./env-schema.ts";
 
 /** Where the roots came from: a user's choice (a flag or a variable) or the current directory by default. */
@@ -16,11 +17,14 @@ export interface Config {
   rootsFrom: RootsFrom;
   /** The user's home folder (the server never watches a whole one by itself: watch/watch-roots.ts). */
   homeDir: string;
-  /** RAG_WATCH (or serve --no-watch): the MCP server follows changes in the roots. */
+  /** RAG_WATCH (or serve --no-watch): the MCP server follows changes in the roots; off by default on object storage (a reader). */
   watch: boolean;
   /** RAG_RESCAN_INTERVAL in milliseconds: how often a root whose events may not arrive is synced whole. */
   rescanMs: number;
+  /** A local folder (absolute), or an object-storage URI (s3://bucket/prefix) when `storage` is set. */
   dbPath: string;
+  /** Set when DB_PATH is on object storage: its endpoint and LanceDB storage options (config/object-storage.ts). */
+  storage?: ObjectStorage;
   cacheDir: string;
   /** MODEL_NAME (or --model-name) as set; unset, the index chooses (store/model-choice.ts). */
   modelName?: string;
@@ -97,16 +101,21 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const roots = [...new Set(rootList.map(absolute))];
   const flagDbPath = flags.dbPath?.trim();
   const givenDbPath = flagDbPath || e.DB_PATH;
-  const dbPath = givenDbPath && localDbPath(givenDbPath, flagDbPath ? "--db-path" : "DB_PATH");
+  const dbName = flagDbPath ? "--db-path" : "DB_PATH";
+  const dbPath = givenDbPath && checkedDbPath(givenDbPath, dbName);
+  const storage = dbPath && !isLocalPath(dbPath) ? objectStorageFromEnv(dbPath, env, dbName) : undefined;
   const cacheDir = flags.cacheDir?.trim() || e.CACHE_DIR;
   const modelName = flags.modelName?.trim() || e.MODEL_NAME;
   return {
     roots,
     rootsFrom,
     homeDir: home,
-    watch: flags.watch ?? e.RAG_WATCH,
+    // On a team index a server is a reader unless told to sync: a reader's roots do not hold the writer's files,
+    // and its catch-up sync would take them for deleted. RAG_WATCH=1 (on the writer) turns watching on.
+    watch: flags.watch ?? (storage && !env.RAG_WATCH?.trim() ? false : e.RAG_WATCH),
     rescanMs: Math.round(e.RAG_RESCAN_INTERVAL * 1000),
-    dbPath: dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
+    dbPath: storage ? storage.uri : dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
+    ...(storage && { storage }),
     cacheDir: cacheDir ? absolute(cacheDir) : defaultCacheDir(env, home),
     modelName: modelName?.startsWith("~") ? absolute(modelName) : modelName,
     maxFileSize: e.MAX_FILE_SIZE,

@@ -10,6 +10,7 @@
 import { stat } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { releaseConverter } from "../convert/isolated-convert.ts";
+import { storageFailure } from "../store/storage-failure.ts";
 import { describeError } from "../errors.ts";
 import type { IngestResult, PreparedDocument } from "./index-markdown.ts";
 import { embedDocuments, writeDocuments } from "./index-markdown.ts";
@@ -75,7 +76,7 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
       .then((group) => writeDocuments(app, group))
       .then(
         (results) => void report.results.push(...results),
-        (error) => void report.errors.push(...docs.map((d) => ({ source: d.source, error: describeError(error) }))),
+        (error) => void report.errors.push(...docs.map((d) => ({ source: d.source, error: describeError(storageFailure(error) ?? error) }))),
       );
     embedding = embedded.catch(() => undefined);
   };
@@ -94,7 +95,7 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
         await writing;
         await storeLargeDocument(app, embedder, doc, undefined, events).then(
           (result) => void report.results.push(result),
-          (error) => void report.errors.push({ source: doc.source, error: describeError(error) }),
+          (error) => void report.errors.push({ source: doc.source, error: describeError(storageFailure(error) ?? error) }),
         );
       } else {
         group.push(doc);
@@ -103,7 +104,7 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
     } catch (error) {
       const problem = readProblem(path, error);
       if (problem) report.unreadable.push({ source: path, error: problem });
-      else report.errors.push({ source: path, error: describeError(error) });
+      else report.errors.push({ source: path, error: describeError(storageFailure(error) ?? error) });
       if (!problem && seen && isFileFault(error)) failed.push(failureOf(app, path, seen, error));
     }
     if (groupChunks >= groupLimit) {

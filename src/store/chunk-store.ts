@@ -21,8 +21,9 @@ import { StoreReads } from "./store-reads.ts";
 import { backfillSearchColumns } from "./search-columns.ts";
 import { missingRootProblem } from "./db-path.ts";
 import { FailedFiles } from "./failed-files.ts";
-import { readStagingMarker, writerAlive } from "./staging-marker.ts";
+import { canStage, stagingMarkers } from "./staging-markers.ts";
 import { recoverStaging } from "./staged-source.ts";
+import { ensureSafeCommits } from "./lance-connect.ts";
 import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
 import { isReadableClone } from "./readable-clone.ts";
 import { repairTable, type IndexRepair } from "./index-repair.ts";
@@ -96,15 +97,19 @@ export class ChunkStore extends StoreReads {
     // where LanceDB would recreate the folders it writes into on the bare mount point.
     const missing = missingRootProblem(this.dbPath, this.roots);
     if (missing) throw missing;
-    const marker = readStagingMarker(this.dbPath);
+    // On object storage: refused before any commit when the store would let one commit overwrite another.
+    await ensureSafeCommits(this.dbPath);
+    if (!canStage(this.dbPath)) return;
+    const markers = stagingMarkers(this.dbPath);
+    const marker = await markers.read(true);
     if (!marker) return;
-    if (!writerAlive(marker)) {
+    if (!markers.alive(marker)) {
       await recoverStaging(this.dbPath);
       this.stagingView = null;
       return;
     }
-    if (staged && marker.pid === process.pid) return;
-    const writer = marker.pid === process.pid ? "This process" : `Process ${marker.pid}`;
+    if (staged && markers.mine(marker)) return;
+    const writer = markers.mine(marker) ? "This process" : `Process ${marker.pid}`;
     throw new AppError(
       "INDEX",
       `${writer} is writing a large document (${marker.source}) into the index at ${this.dbPath} in batches; other writes wait until it finishes.`,

@@ -10,6 +10,10 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { join } from "node:path";
+import { isLocalPath } from "../config/db-location.ts";
+import { objectStorageOf } from "./lance-connect.ts";
+import { takeObjectLock } from "./object-lock.ts";
+import { s3Objects } from "./s3-objects.ts";
 import { tryLockFile } from "../native/file-lock.ts";
 import { chunkSchema, type ChunkRow } from "./chunk-row.ts";
 import { makeIndexFolder } from "./db-path.ts";
@@ -37,20 +41,39 @@ export async function openOrCreate(db: Connection, dbPath: string, roots: readon
 
 /** Opens a table of the index by name, or creates it with its first rows in one commit, under the same lock as the chunks table. */
 export async function openOrCreateNamed(db: Connection, dbPath: string, roots: readonly string[], name: string, firstRows: Record<string, unknown>[], schema: Schema): Promise<{ table: Table; created: boolean }> {
-  const existing = await openCommitted(db, name);
-  if (existing) return { table: existing, created: false };
-  makeIndexFolder(dbPath, roots);
-  const release = await waitForLock(join(dbPath, CREATE_LOCK));
-  try {
-    // Another writer may have created it while this one waited.
-    const table = await openCommitted(db, name);
-    if (table) return { table, created: false };
-    const leftover = (await db.tableNames()).includes(name);
-    return { table: await db.createTable(name, firstRows, { mode: leftover ? "overwrite" : "create", schema }), created: true };
-  } finally {
-    release();
+  for (let attempt = 1; ; attempt++) {
+    const existing = await openCommitted(db, name);
+    if (existing) return { table: existing, created: false };
+    makeIndexFolder(dbPath, roots);
+    const release = await createLock(dbPath, name);
+    try {
+      // Another writer may have created it while this one waited.
+      const table = await openCommitted(db, name);
+      if (table) return { table, created: false };
+      // On object storage no kernel lock holds other machines back, so an overwrite could replace the table another
+      // writer has just created, rows and all: there the create itself is the lock (its first manifest is a conditional PUT).
+      const leftover = isLocalPath(dbPath) && (await db.tableNames()).includes(name);
+      return { table: await db.createTable(name, firstRows, { mode: leftover ? "overwrite" : "create", schema }), created: true };
+    } catch (error) {
+      // Another writer created it first (measured on moto: 8 ingests and a sync creating one table at once failed
+      // with "Retryable commit conflict" or "already exists"): open theirs and write into it.
+      if (attempt < CREATE_ATTEMPTS && /commit conflict|already exists|preempted/i.test((error as Error).message)) continue;
+      throw error;
+    } finally {
+      await release();
+    }
   }
 }
+
+/** The lock creators take: a kernel lock beside a local index, a lock object in an s3:// store (object-lock.ts), none elsewhere. */
+async function createLock(dbPath: string, name: string): Promise<() => void | Promise<void>> {
+  if (isLocalPath(dbPath)) return waitForLock(join(dbPath, CREATE_LOCK));
+  const storage = objectStorageOf(dbPath);
+  if (storage?.scheme !== "s3" || !storage.options.aws_access_key_id) return () => {};
+  return takeObjectLock(s3Objects(storage), `.minirag/create-${name}.lock`, CREATE_WAIT_MS);
+}
+
+const CREATE_ATTEMPTS = 5;
 
 async function waitForLock(path: string): Promise<() => void> {
   const deadline = Date.now() + CREATE_WAIT_MS;

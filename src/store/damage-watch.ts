@@ -5,7 +5,8 @@
  * (readable-clone.ts) and writes are refused until a sync repairs it.
  */
 import type { Table } from "@lancedb/lancedb";
-import type { IndexDamage } from "./index-damage.ts";
+import { isLocalPath } from "../config/db-location.ts";
+import { damagedReadError, type IndexDamage } from "./index-damage.ts";
 import { findLostFragments } from "./lost-fragments.ts";
 import { readableClone, type ReadableClone } from "./readable-clone.ts";
 
@@ -39,6 +40,7 @@ export class DamageWatch {
       if (this.clone) this.retire();
       return table;
     }
+    if (!isLocalPath(this.dbPath)) throw damagedReadError(this.dbPath, damage);
     if (this.clone?.version !== damage.version) {
       this.retire();
       const clone = readableClone(this.dbPath, damage.version, damage.fragments);

@@ -10,6 +10,7 @@
  */
 import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, sep } from "node:path";
+import { isLocalPath } from "../config/db-location.ts";
 import { AppError } from "../errors.ts";
 
 function existing(path: string): { path: string; isDir: boolean } | null {
@@ -24,6 +25,8 @@ function existing(path: string): { path: string; isDir: boolean } | null {
 
 /** Why the index folder cannot be used (for writing, when asked), or null. */
 export function dbPathProblem(dbPath: string, forWrite: boolean): AppError | null {
+  // Object storage has no folders to check: what LanceDB says of the bucket is reported instead.
+  if (!isLocalPath(dbPath)) return null;
   const found = existing(dbPath);
   if (!found) return null;
   if (!found.isDir) {
@@ -50,6 +53,7 @@ function lexicallyInside(path: string, folder: string): boolean {
 
 /** Why the index folder may not be written or created: a document root it lies in is missing (or not a folder), or null. */
 export function missingRootProblem(dbPath: string, roots: readonly string[]): AppError | null {
+  if (!isLocalPath(dbPath)) return null;
   for (const root of roots) {
     if (!lexicallyInside(dbPath, root)) continue;
     let why: string;
@@ -74,5 +78,6 @@ export function missingRootProblem(dbPath: string, roots: readonly string[]): Ap
 export function makeIndexFolder(dbPath: string, roots: readonly string[]): void {
   const problem = missingRootProblem(dbPath, roots);
   if (problem) throw problem;
-  mkdirSync(dbPath, { recursive: true });
+  // On object storage a prefix needs no creating (and a local mkdir would make a folder named s3:).
+  if (isLocalPath(dbPath)) mkdirSync(dbPath, { recursive: true });
 }

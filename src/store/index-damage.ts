@@ -1,4 +1,5 @@
 /** What a damaged index tells its users: status's sentence, the notice on answers, the error a write gets. */
+import { isLocalPath } from "../config/db-location.ts";
 import { AppError } from "../errors.ts";
 import type { LostFragment } from "./lost-fragments.ts";
 
@@ -31,7 +32,13 @@ function damageFacts(dbPath: string, damage: IndexDamage): string {
 
 /** Status's account of the damage: which files, how many chunks, and what still works. */
 export function describeDamage(dbPath: string, damage: IndexDamage): string {
-  return `${damageFacts(dbPath, damage)} Searches, listings and reads answer from the rest of the index.`;
+  const reads = isLocalPath(dbPath) ? "Searches, listings and reads answer from the rest of the index." : "Searches, listings and reads fail until then (on object storage they cannot go around lost files yet).";
+  return `${damageFacts(dbPath, damage)} ${reads}`;
+}
+
+/** Reads of a damaged index on object storage: LanceDB 0.31.0's shallow clone of an s3:// table, which reads go around lost files with locally, fails inside Lance, so the reads are refused by name. */
+export function damagedReadError(dbPath: string, damage: IndexDamage): AppError {
+  return new AppError("INDEX", `${damageFacts(dbPath, damage)} Reads cannot go around lost files on object storage yet.`, REPAIR_HINT);
 }
 
 /** The notice an answer read from a damaged index carries. */

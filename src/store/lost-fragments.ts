@@ -83,7 +83,8 @@ function endsInLanceFooter(path: string, size: number): boolean {
  * column, opens all of its files.
  */
 export async function probeFragments(table: Table): Promise<LostFragment[]> {
-  const addresses = (await table.query().select(["_rowaddr"]).toArrow()).getChild("_rowaddr")!.toArray() as BigUint64Array;
+  // An empty table answers with no column at all (LanceDB 0.31.0), hence none to read.
+  const addresses = ((await table.query().select(["_rowaddr"]).toArrow()).getChild("_rowaddr")?.toArray() ?? []) as BigUint64Array;
   const fragments = new Map<bigint, { first: bigint; rows: number }>();
   for (const address of addresses) {
     const id = address >> FRAGMENT_SHIFT;
@@ -96,16 +97,23 @@ export async function probeFragments(table: Table): Promise<LostFragment[]> {
     try {
       await table.takeRowIds([first]).toArray();
     } catch (error) {
-      lost.push({ id: Number(id), rows, problems: [lanceReason(error)] });
+      lost.push({ id: Number(id), rows, problems: [missingObject(error) ?? lanceReason(error)] });
     }
   }
   return lost;
 }
 
+/** "data/<file>.lance is missing" for an object store's not-found answer, as a local disk's check says it; else null. */
+function missingObject(error: unknown): string | null {
+  const file = /Object at location \S*?(data\/[^\s/]+\.lance) not found/.exec(error instanceof Error ? error.message : String(error))?.[1];
+  return file ? `${file} is missing` : null;
+}
+
 /** A Lance error's first line without the Rust source location it carries. */
 export function lanceReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split(/\s+Caused by:/)[0]!.replace(/,\s*\/\S+\.rs:\d+:\d+/g, "").trim();
+  // An object store's answer follows as XML (the S3 error document): its status line says enough.
+  return message.split(/\s+Caused by:/)[0]!.split(/:\s*<\?xml/)[0]!.replace(/,\s*\/\S+\.rs:\d+:\d+/g, "").trim();
 }
 
 /** The filter that selects every row of the given fragments, by row address (Lance drops a fragment so selected whole, without reading it). */

@@ -10,10 +10,11 @@
  * several commits, and the readers are kept off the versions in between:
  *
  *   1. With the table ready (model, columns, indexes), the marker
- *      (staging-marker.ts) is written beside the index, naming the current
+ *      (staging-markers.ts) is written beside the index (in the store on s3://), naming the current
  *      version V. From then on every ChunkStore.open() reads V, in this
  *      process and in others, so the batches that follow are out of sight.
- *   2. A pause of MARKER_GRACE_MS lets a reader that looked for the marker
+ *   2. A pause (the marker store's graceMs: 1 s beside a local index, 2.5 s
+ *      on s3://, where readers look at most once a second) lets a reader that looked for the marker
  *      just before it was written finish resolving the version it reads.
  *   3. The new rows are appended in batches under ids ending in @token,
  *      beside the source's old rows (each batch one commit, on a table
@@ -33,16 +34,16 @@
  */
 import type { Table } from "@lancedb/lancedb";
 import { randomBytes } from "node:crypto";
-import { loadLanceDb } from "../native/lancedb.ts";
+import { AppError } from "../errors.ts";
+import { connectIndex } from "./lance-connect.ts";
 import { sqlString, type ChunkRow } from "./chunk-row.ts";
 import type { ChunkStore } from "./chunk-store.ts";
 import { TABLE_NAME } from "./create-table.ts";
 import { makeIndexFolder } from "./db-path.ts";
 import { stampRow } from "./table-writes.ts";
-import { processStart, readStagingMarker, removeStagingMarker, writerAlive, writeStagingMarker, type StagingMarker } from "./staging-marker.ts";
+import { processStart, type StagingMarker } from "./staging-marker.ts";
+import { canStage, stagingMarkers } from "./staging-markers.ts";
 
-/** Longer than any reader takes between looking for the marker and resolving the version its query reads (microseconds to a few ms). */
-export const MARKER_GRACE_MS = 1000;
 
 export interface StagedSource {
   /** Appends a batch of the source's new rows (one commit, unseen until commit()). */
@@ -54,8 +55,7 @@ export interface StagedSource {
 }
 
 async function liveTable(dbPath: string): Promise<Table | null> {
-  const lance = await loadLanceDb();
-  const db = await lance.connect(dbPath, { readConsistencyInterval: 0 });
+  const db = await connectIndex(dbPath);
   return (await db.tableNames()).includes(TABLE_NAME) ? db.openTable(TABLE_NAME) : null;
 }
 
@@ -65,11 +65,13 @@ function stagedRows(marker: StagingMarker): string {
 
 /** Settles a staged write whose process died: undone before its switch, finished after it; then the marker goes. A live writer's marker is left alone. */
 export async function recoverStaging(dbPath: string): Promise<boolean> {
-  const marker = readStagingMarker(dbPath);
-  if (!marker || writerAlive(marker)) return false;
+  if (!canStage(dbPath)) return false;
+  const markers = stagingMarkers(dbPath);
+  const marker = await markers.read(true);
+  if (!marker || markers.alive(marker)) return false;
   const table = await liveTable(dbPath);
   if (table) await table.delete(marker.switched ? oldRows(marker.source, marker.token) : stagedRows(marker));
-  removeStagingMarker(dbPath);
+  await markers.remove();
   return true;
 }
 
@@ -79,14 +81,23 @@ function oldRows(source: string, token: string): string {
 
 /** Starts a staged write of `source`; see the top of this file. */
 export async function beginStagedSource(store: ChunkStore, source: string, dimensions: number): Promise<StagedSource> {
+  // The marker that hides the batches lives beside a local index or in an s3:// store; elsewhere (gs://, az://, s3:// without keys) it has no place yet.
+  if (!canStage(store.dbPath)) {
+    throw new AppError(
+      "INDEX",
+      `${source} is too large to write to this index in one commit, and on ${store.dbPath} this version cannot keep the marker that hides a batched write from readers.`,
+      "Split the document, index it into a local DB_PATH, or use s3:// with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; everything else in the folder is indexed as usual.",
+    );
+  }
   await recoverStaging(store.dbPath);
   const current = await store.open();
   // Model check, missing columns and indexes, as every write does, while the table is still the store's live one.
   if (current) await store.openForWrite(dimensions, []);
   const marker: StagingMarker = { pid: process.pid, pidStart: processStart(process.pid), token: randomBytes(6).toString("hex"), source, version: current ? await current.version() : 0 };
   makeIndexFolder(store.dbPath, store.roots);
-  writeStagingMarker(store.dbPath, marker);
-  await Bun.sleep(MARKER_GRACE_MS);
+  const markers = stagingMarkers(store.dbPath);
+  await markers.begin(marker);
+  await Bun.sleep(markers.graceMs);
   let table = current ? await liveTable(store.dbPath) : null;
 
   return {
@@ -104,13 +115,13 @@ export async function beginStagedSource(store: ChunkStore, source: string, dimen
     },
     async commit() {
       // Said before it happens: a crash between the two leaves a marker that recovery finishes rather than undoes.
-      writeStagingMarker(store.dbPath, { ...marker, switched: true });
+      await markers.update({ ...marker, switched: true });
       if (table) await table.delete(oldRows(source, marker.token));
-      removeStagingMarker(store.dbPath);
+      await markers.remove();
     },
     async abort() {
       if (table) await table.delete(stagedRows(marker));
-      removeStagingMarker(store.dbPath);
+      await markers.remove();
     },
   };
 }

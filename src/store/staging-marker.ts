@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isLocalPath } from "../config/db-location.ts";
 import { readProcStat } from "../native/proc-stat.ts";
 
 export const STAGING_MARKER = ".staging.json";
@@ -36,6 +37,8 @@ export function markerPath(dbPath: string): string {
 
 /** The marker, or null. A marker cut short by a crash mid-write reads as none: it was written before any staged row. */
 export function readStagingMarker(dbPath: string): StagingMarker | null {
+  // On object storage no staged write runs (staged-source.ts refuses it), so there is no marker to look for.
+  if (!isLocalPath(dbPath)) return null;
   const path = markerPath(dbPath);
   if (!existsSync(path)) return null;
   try {

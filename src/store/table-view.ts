@@ -10,8 +10,10 @@ import type { Connection, Table } from "@lancedb/lancedb";
 import { existsSync } from "node:fs";
 import { dbPathProblem, missingRootProblem } from "./db-path.ts";
 import { openCommitted, TABLE_NAME } from "./create-table.ts";
-import { loadLanceDb } from "../native/lancedb.ts";
+import { isLocalPath } from "../config/db-location.ts";
+import { connectIndex } from "./lance-connect.ts";
 import { readStagingMarker } from "./staging-marker.ts";
+import { canStage, stagingMarkers } from "./staging-markers.ts";
 import { ANN_THRESHOLD } from "./vector-index.ts";
 import { DamageWatch } from "./damage-watch.ts";
 import { damagedIndexError, damageNotice, type IndexDamage } from "./index-damage.ts";
@@ -41,17 +43,16 @@ export class TableView {
     this.damageWatch = new DamageWatch(dbPath);
   }
 
-  /** True when an index exists on disk (status and reads need not load LanceDB otherwise). */
+  /** True when an index exists on disk (status and reads need not load LanceDB otherwise); on object storage, LanceDB's table list decides. */
   exists(): boolean {
-    return existsSync(this.dbPath);
+    return !isLocalPath(this.dbPath) || existsSync(this.dbPath);
   }
 
   protected connect(): Promise<Connection> {
     // LanceDB's connect creates the folder and its parents, so a missing root is refused before it can (db-path.ts).
     const missing = this.exists() ? null : missingRootProblem(this.dbPath, this.roots);
     if (missing) return Promise.reject(missing);
-    // Interval 0: every read sees what another process (a terminal sync) committed.
-    this.connection ??= loadLanceDb().then((lance) => lance.connect(this.dbPath, { readConsistencyInterval: 0 }));
+    this.connection ??= connectIndex(this.dbPath);
     // A failed connect is not kept: the next call tries again.
     this.connection.catch(() => (this.connection = null));
     return this.connection;
@@ -104,7 +105,7 @@ export class TableView {
   /** The table as stored, damaged or not, if it exists. */
   protected async openStored(): Promise<Table | null> {
     // A large source is being written in batches: read the version from before it began (store/staged-source.ts).
-    const staging = readStagingMarker(this.dbPath);
+    const staging = isLocalPath(this.dbPath) ? readStagingMarker(this.dbPath) : canStage(this.dbPath) ? await stagingMarkers(this.dbPath).read() : null;
     if (staging) return this.openAt(staging.version);
     if (this.table) {
       if (this.exists()) return this.table;

@@ -33,7 +33,8 @@ import type { SourceSummary } from "../store/chunk-store.ts";
 import { describeRepair } from "../store/index-repair.ts";
 import { lostSources, type LostSource } from "../store/source-catalog.ts";
 import { readMountPoints, writeMountPoints } from "../store/mount-points.ts";
-import { acquireSyncLock, type ReleaseLock } from "./sync-lock.ts";
+import { storageFailure } from "../store/storage-failure.ts";
+import { lockSync, type ReleaseLock } from "./sync-lock.ts";
 import { firstSort, moveCandidates, pairMoves, splitGone } from "./sync-plan.ts";
 import { describeUnlisted, type UnlistedReport } from "./unlisted.ts";
 import { fillVectors } from "./fill-vectors.ts";
@@ -111,19 +112,22 @@ export function describeFailedBefore(failure: { error: string; failedAt: string 
   return `not tried again: it failed on ${failure.failedAt.slice(0, 10)} and has not changed since (${failure.error.split("\n")[0]}). Edit or replace the file, or ingest it by hand, to try again.`;
 }
 
-/** Checks DB_PATH, then takes the index's sync lock: refuses at once when another sync holds it. */
-export function lockIndex(app: App): ReleaseLock {
+/** Checks DB_PATH, then takes the index's sync lock (a lease on object storage): refuses at once when another sync holds it. */
+export async function lockIndex(app: App): Promise<ReleaseLock> {
   app.store.checkPath(true);
-  return acquireSyncLock(app.config.dbPath, (line) => app.log(`warn: ${line}`), app.config.roots);
+  return lockSync(app.config.dbPath, (line) => app.log(`warn: ${line}`), app.config.roots, app.config.storage);
 }
 
 /** Locks, syncs, unlocks. */
 export async function runSync(app: App, options: SyncOptions = {}): Promise<SyncReport> {
-  const release = lockIndex(app);
+  const release = await lockIndex(app);
   try {
     return await syncLocked(app, options);
+  } catch (error) {
+    // A store that went away mid-sync: one line, not LanceDB's chain of causes.
+    throw storageFailure(error) ?? error;
   } finally {
-    release();
+    await release();
   }
 }
 

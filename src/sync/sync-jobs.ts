@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { AppError, describeError } from "../errors.ts";
+import { storageFailure } from "../store/storage-failure.ts";
 import { emptySyncReport, lockIndex, syncLocked, type SyncReport } from "./run-sync.ts";
 import type { ReleaseLock } from "./sync-lock.ts";
 import type { IngestEvent } from "../ingest/ingest-progress.ts";
@@ -46,16 +47,24 @@ export class SyncJobs {
    * returned record is live. While this server's watcher syncs, the job stays
    * pending and runs right after it.
    */
-  start(scope?: string, onProgress?: ProgressListener): SyncJob {
+  async start(scope?: string, onProgress?: ProgressListener): Promise<SyncJob> {
     if (this.running) throw new AppError("SYNC_BUSY", "A sync job is already running", "Poll sync_status with its jobId until it finishes.");
     const before = this.watched;
-    const release = before ? null : lockIndex(this.app);
+    // Marked running before the lock is awaited (a lease on object storage is a request), so a second start meanwhile is refused here.
     this.running = true;
+    let release: ReleaseLock | null = null;
+    try {
+      release = before ? null : await lockIndex(this.app);
+    } catch (error) {
+      this.running = false;
+      throw error;
+    }
     const job: SyncJob = { jobId: randomUUID().replace(/-/g, ""), state: "pending", startedAt: new Date().toISOString(), finishedAt: null, error: null, ...emptySyncReport() };
     this.latest = job;
     const { promise, resolve } = Promise.withResolvers<void>();
     this.jobDone = promise;
-    queueMicrotask(async () => {
+    // After the caller has its record (state pending): start awaits the lock, so a microtask would already be running.
+    setImmediate(async () => {
       try {
         await this.run(job, release ?? (await this.lockAfter(before!, job)), scope, onProgress);
       } finally {
@@ -85,7 +94,7 @@ export class SyncJobs {
   private async lockAfter(watched: Promise<unknown>, job: SyncJob): Promise<ReleaseLock | null> {
     await watched.catch(() => {});
     try {
-      return lockIndex(this.app);
+      return await lockIndex(this.app);
     } catch (error) {
       job.error = describeError(error);
       return null;
@@ -94,7 +103,7 @@ export class SyncJobs {
 
   private async run(job: SyncJob, release: ReleaseLock | null, scope: string | undefined, onProgress?: ProgressListener): Promise<void> {
     if (!release) {
-      this.finish(job, "failed", () => {});
+      await this.finish(job, "failed", () => {});
       return;
     }
     job.state = "running";
@@ -105,16 +114,16 @@ export class SyncJobs {
       await syncLocked(this.app, { scope, events, report: job });
     } catch (error) {
       outcome = "failed";
-      job.error = describeError(error);
+      job.error = describeError(storageFailure(error) ?? error);
       this.app.log(`sync job ${job.jobId} failed: ${job.error}`);
     }
-    this.finish(job, outcome, release);
+    await this.finish(job, outcome, release);
   }
 
-  private finish(job: SyncJob, outcome: JobState, release: ReleaseLock): void {
+  private async finish(job: SyncJob, outcome: JobState, release: ReleaseLock): Promise<void> {
     // Finish and unlock before publishing the terminal state, so start -> poll -> start is never refused.
     job.finishedAt = new Date().toISOString();
-    release();
+    await release();
     this.running = false;
     job.state = outcome;
     // A failed job may still have committed some files, so the index may have moved either way.

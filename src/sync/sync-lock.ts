@@ -12,6 +12,8 @@ import { AppError } from "../errors.ts";
 import { formatDuration } from "../log.ts";
 import { lockInfoPath, tryLockFile } from "../native/file-lock.ts";
 import { makeIndexFolder } from "../store/db-path.ts";
+import type { ObjectStorage } from "../config/object-storage.ts";
+import { acquireSyncLease } from "./sync-lease.ts";
 
 export const LOCK_FILE = ".sync.lock";
 
@@ -20,15 +22,22 @@ interface LockContent {
   startedAt: string;
 }
 
-/** A held sync lock; release() is safe to call more than once. */
-export type ReleaseLock = () => void;
+/** A held sync lock; release() is safe to call more than once. The lease on object storage is released asynchronously: await it. */
+export type ReleaseLock = () => void | Promise<void>;
 
 /**
- * Where a writer's lock lives. A local DB_PATH uses a lock file; an index on
- * object storage will need a lock of its own kind behind the same call.
+ * Takes the sync lock of an index, whatever it lives on: a kernel lock on a
+ * local DB_PATH (acquireSyncLock), a lease object on s3:// (sync-lease.ts).
+ * Google and Azure have no lease yet: their syncs run unserialised, said once.
  * roots: the document roots, which making the lock's folder must never create.
  */
-export type SyncLockProvider = (dbPath: string, warn: (line: string) => void, roots?: readonly string[]) => ReleaseLock;
+export async function lockSync(dbPath: string, warn: (line: string) => void, roots: readonly string[] = [], storage?: ObjectStorage): Promise<ReleaseLock> {
+  if (!storage) return acquireSyncLock(dbPath, warn, roots);
+  if (storage.scheme === "s3" && storage.options.aws_access_key_id) return acquireSyncLease(dbPath, storage, warn);
+  const why = storage.scheme === "s3" ? "its lease is signed with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, which are not set" : `${storage.scheme}:// has no sync lease yet`;
+  warn(`syncing ${dbPath} without a lock (${why}), so start no second sync of it on any machine meanwhile`);
+  return () => {};
+}
 
 function elapsed(startedAt: string | undefined): string | null {
   const ms = Date.now() - Date.parse(startedAt ?? "");
@@ -72,7 +81,8 @@ export function busyError(dbPath: string, holder: Partial<LockContent>): AppErro
   );
 }
 
-export const acquireSyncLock: SyncLockProvider = (dbPath, warn, roots = []) => {
+/** The kernel lock of a local DB_PATH. */
+export function acquireSyncLock(dbPath: string, warn: (line: string) => void, roots: readonly string[] = []): () => void {
   const path = join(dbPath, LOCK_FILE);
   try {
     makeIndexFolder(dbPath, roots);
@@ -95,4 +105,4 @@ export const acquireSyncLock: SyncLockProvider = (dbPath, warn, roots = []) => {
     released = true;
     result.lock.release();
   };
-};
+}

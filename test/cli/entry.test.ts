@@ -73,13 +73,13 @@ describe("bad configuration", () => {
     expect(JSON.parse(r.stdout).dimensions).toBe(32);
   });
 
-  test("a DB_PATH on object storage: sync refuses it by name and writes nothing, where it used to make a folder s3: in the working directory", () => {
+  test("a DB_PATH that is a URI of no supported store: sync refuses it by name and writes nothing, where s3:// used to make a folder s3: in the working directory", () => {
     const [root, cwd] = [tempDir(), tempDir()];
     writeTree(root, { "a.md": "# A\n\nSome text." });
-    const r = runCli(["sync"], { cwd, env: { BASE_DIR: root, DB_PATH: "s3://bucket/index", MODEL_NAME: TINY_MODEL } });
+    const r = runCli(["sync"], { cwd, env: { BASE_DIR: root, DB_PATH: "ftp://host/index", MODEL_NAME: TINY_MODEL } });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('DB_PATH="s3://bucket/index" names object storage');
-    expect(r.stderr).toContain("Set DB_PATH to a local folder");
+    expect(r.stderr).toContain('DB_PATH="ftp://host/index" is a URI this version cannot keep an index at');
+    expect(r.stderr).toContain("s3://bucket/prefix");
     expect(readdirSync(cwd)).toEqual([]);
     expect(existsSync(join(root, ".minirag"))).toBe(false);
   });

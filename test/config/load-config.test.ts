@@ -124,12 +124,26 @@ describe("accepted values", () => {
   });
 });
 
-describe("DB_PATH is a folder on this machine", () => {
+describe("DB_PATH is a folder on this machine or an object-storage URI", () => {
+  const s3 = { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "sekrit", AWS_ENDPOINT_URL: "https://minio.example:9000/" };
+
+  test("a server on object storage does not watch unless RAG_WATCH asks (a reader's catch-up sync would drop the writer's files); a local index watches by default", () => {
+    expect(load({ ...s3, DB_PATH: "s3://team/index" }).watch).toBe(false);
+    expect(load({ ...s3, DB_PATH: "s3://team/index", RAG_WATCH: "1" }).watch).toBe(true);
+    expect(load({}).watch).toBe(true);
+  });
+
+  test("s3://, gs:// and az:// are kept as URIs (scheme lower-cased, slashes trimmed), never resolved as relative paths", () => {
+    expect(load({ ...s3, DB_PATH: "s3://team/index/" }).dbPath).toBe("s3://team/index");
+    expect(load({ DB_PATH: "GS://bucket/x" }).dbPath).toBe("gs://bucket/x");
+    expect(load({ DB_PATH: "/local/index", AZURE_STORAGE_ACCOUNT_NAME: "acct" }, { flags: { dbPath: "az://container/index" } }).dbPath).toBe("az://container/index");
+  });
+
   test.each([
-    [{ DB_PATH: "s3://bucket/index" }, {}, 'DB_PATH="s3://bucket/index" names object storage'],
-    [{ DB_PATH: "GS://bucket/x" }, {}, 'DB_PATH="GS://bucket/x" names object storage'],
-    [{ DB_PATH: "/local/index" }, { dbPath: "az://container/index" }, '--db-path="az://container/index" names object storage'],
-  ])("%o %o: refused by name, never resolved as a relative path", (env, flags, message) => {
+    [{ DB_PATH: "ftp://host/index" }, {}, 'DB_PATH="ftp://host/index" is a URI this version cannot keep an index at'],
+    [{ DB_PATH: "s3://" }, {}, 'DB_PATH="s3://" names no bucket'],
+    [{}, { dbPath: "http://host/index" }, '--db-path="http://host/index" is a URI'],
+  ])("%o %o: refused by name", (env, flags, message) => {
     const error = (() => {
       try {
         load(env, { flags });
@@ -140,7 +154,6 @@ describe("DB_PATH is a folder on this machine", () => {
     expect(error).toBeInstanceOf(AppError);
     expect(error!.code).toBe("CONFIG");
     expect(error!.message).toContain(message);
-    expect(error!.hint).toContain("local folder");
   });
 
   test("a file:// URI is its path; a relative path stays a path", () => {

@@ -244,7 +244,7 @@ describe("after writes", () => {
     const jobs = syncJobs(ctx);
     for (const files of [{}, { "b.md": "# B\n\nThe relay listens on port 9000 and never retries." }] as Record<string, string>[]) {
       writeTree(root, files);
-      const job = jobs.start();
+      const job = await jobs.start();
       await waitFor(() => job.state !== "pending" && job.state !== "running", 60_000, "the sync job to end");
       const current = await app.store.contentVersion();
       await waitFor(() => app.signatures.version() === current, 10_000, "the new version's signatures to be built, or building");

@@ -25,6 +25,13 @@ describe("lost data files", () => {
     expect(await probeFragments(table)).toEqual([]);
   });
 
+  test("a table whose every row was deleted has none when LanceDB is asked (it answers with no row-address column)", async () => {
+    const dbPath = await threeFragments();
+    const store = new ChunkStore(dbPath);
+    for (const source of ["a", "b", "c"]) await store.deleteSource(source);
+    expect(await probeFragments(await openChunks(dbPath))).toEqual([]);
+  });
+
   test("a missing data file is found with its fragment's rows, by the manifest and by asking LanceDB", async () => {
     const dbPath = await threeFragments();
     const file = await dataFileOf(dbPath, "b");

@@ -21,7 +21,7 @@ describe("sync jobs", () => {
     const jobs = new SyncJobs(app);
     const seen: { scanned: number; ingested: number }[] = [];
     let job: SyncJob | undefined;
-    job = jobs.start(undefined, () => job && seen.push({ scanned: job.counts.scanned, ingested: job.counts.ingested }));
+    job = await jobs.start(undefined, () => job && seen.push({ scanned: job.counts.scanned, ingested: job.counts.ingested }));
     const done = await finished(jobs, job.jobId);
     expect(done.state).toBe("succeeded");
     expect(done.counts).toMatchObject({ scanned: 120, ingested: 120 });
@@ -33,10 +33,10 @@ describe("sync jobs", () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "alpha" });
     const jobs = new SyncJobs(app);
-    const first = jobs.start();
+    const first = await jobs.start();
     expect((await failure(() => jobs.start())).message).toBe("A sync job is already running");
     await finished(jobs, first.jobId);
-    const second = jobs.start();
+    const second = await jobs.start();
     expect((await finished(jobs, second.jobId)).counts).toMatchObject({ skipped: 1 });
     expect((await failure(() => jobs.status(first.jobId))).message).toBe(`Unknown sync job '${first.jobId}' (only the latest job is retained)`);
   });
@@ -49,7 +49,7 @@ describe("sync jobs", () => {
     const error = await failure(() => jobs.start());
     expect(error.message).toStartWith(`Another sync is already running on ${app.config.dbPath}: process ${process.pid}`);
     release();
-    const job = jobs.start();
+    const job = await jobs.start();
     expect(job.state).toBe("pending");
     expect((await finished(jobs, job.jobId)).state).toBe("succeeded");
   });
@@ -62,14 +62,14 @@ describe("after a job", () => {
     const seen: string[] = [];
     let job: SyncJob;
     const jobs = new SyncJobs(app, () => seen.push(job.state));
-    job = jobs.start();
+    job = await jobs.start();
     await finished(jobs, job.jobId);
-    job = jobs.start();
+    job = await jobs.start();
     await finished(jobs, job.jobId);
     expect(seen).toEqual(["succeeded", "succeeded"]);
     // The index cannot be read mid-job (as on a disk error): the job fails.
     app.store.listSources = () => Promise.reject(new Error("read error"));
-    job = jobs.start();
+    job = await jobs.start();
     expect((await finished(jobs, job.jobId)).state).toBe("failed");
     expect(seen).toEqual(["succeeded", "succeeded", "failed"]);
   });
@@ -91,7 +91,7 @@ describe("jobs and the watcher's syncs in one server", () => {
     });
     expect(jobs.busy).toBe(true);
     // Not refused as busy (the watcher holds the lock in this process): it waits its turn.
-    const job = jobs.start();
+    const job = await jobs.start();
     expect(job.state).toBe("pending");
     await waitFor(() => order.length === 1, 30_000, "the watched sync to have run and be holding");
     expect(jobs.status(job.jobId).state).toBe("pending");
@@ -101,7 +101,7 @@ describe("jobs and the watcher's syncs in one server", () => {
     order.push(`job ${done.state}`);
     expect(order).toEqual(["watched sync ran", "job succeeded"]);
     // The other way round: a watched sync asked for while a job runs starts after the job's end.
-    const second = jobs.start();
+    const second = await jobs.start();
     await jobs.whenFree(async () => order.push(`watched sync after a job in state ${jobs.status(second.jobId).state}`));
     expect(order.at(-1)).toBe("watched sync after a job in state succeeded");
   });
@@ -115,7 +115,7 @@ describe("converter warnings", () => {
     const bytes = new Uint8Array([...text, 0xe9, 0x20, 0xfc, 0x0a]);
     writeTree(root, { "notes.txt": bytes });
     const jobs = new SyncJobs(app);
-    const job = await finished(jobs, jobs.start().jobId);
+    const job = await finished(jobs, (await jobs.start()).jobId);
     expect(job.counts).toMatchObject({ ingested: 1, failed: 0 });
     expect(job.warnings).toHaveLength(1);
     expect(job.warnings[0]!.source).toContain("notes.txt");

@@ -9,7 +9,7 @@ export const statusTool = defineTool({
   name: "status",
   title: "Index status",
   description:
-    "Report the configuration (roots, index path, the model a sync or query uses and why, hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
+    "Report the configuration (roots, index path and, on object storage, its endpoint and access, the model a sync or query uses and why, hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
     "whether any chunks predate the current chunking scheme, a missing index, lost or damaged index files (indexDamage, indexWarning) and ingest_data or ingest_url items that lost their chunks (lostSources), each .miniragignore with its rule count, and roots that do not exist or cannot be listed; " +
     "watch: whether the index follows changes in the roots by itself, pending changes and the last watched sync; outsideRootsCount: indexed files outside the roots (a moved folder not yet synced). Answers even when the configuration is invalid, with configError.",
   input: z.object({}),
@@ -18,6 +18,14 @@ export const statusTool = defineTool({
     configError: z.string().optional(),
     roots: z.array(z.string()).optional(),
     dbPath: z.string().optional(),
+    storage: z
+      .object({ location: z.string(), endpoint: z.string(), credentials: z.string(), region: z.string().optional() })
+      .optional()
+      .describe("An index on object storage: where, through which endpoint, and the names (never the values) of the variables its credentials came from"),
+    storageAccess: z
+      .object({ read: z.boolean(), write: z.boolean().nullable(), problem: z.string().optional() })
+      .optional()
+      .describe("Whether this machine can read and write the index on object storage (write null: not checked), and why not"),
     model: z.string().optional().describe("The embedding model a sync or query uses"),
     modelReason: z.string().optional().describe("Why that model: MODEL_NAME, the model the index records, an index older than model records (the old default), or the default for a new index"),
     indexModel: IndexModel.optional(),

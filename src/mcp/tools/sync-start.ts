@@ -11,7 +11,7 @@ export const syncStartTool = defineTool({
   input: z.object({ path: z.string().optional().describe("Absolute folder or file inside a root; default: every root.") }),
   output: z.object({ jobId: z.string(), state: z.string(), startedAt: z.string() }),
   annotations: { ...WRITES_INDEX, destructiveHint: true },
-  run(args, ctx, extra) {
+  async run(args, ctx, extra) {
     const app = requireApp(ctx);
     const scope = args.path ? mcpPath(app, args.path) : undefined;
     const token = extra._meta?.progressToken;
@@ -21,7 +21,7 @@ export const syncStartTool = defineTool({
         : (done: number, total: number, message: string) => {
             extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, total, message } }).catch(() => {});
           };
-    const job = syncJobs(ctx).start(scope, onProgress);
+    const job = await syncJobs(ctx).start(scope, onProgress);
     return { jobId: job.jobId, state: job.state, startedAt: job.startedAt };
   },
 });

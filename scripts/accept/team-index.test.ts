@@ -1,0 +1,415 @@
+/**
+ * Acceptance: a team index on a real S3 server (moto_server, PyPI's
+ * moto[server], started on a free port; scripts/accept/moto-server.ts).
+ *
+ * Machine A (its own HOME) syncs a folder into s3://team/<prefix>; machine B
+ * (another HOME, A's folder moved out of reach) asks the same questions and
+ * must get the same answers from the bucket alone. Two syncs started together
+ * from A and B: exactly one runs, the other names the holder. A sync killed
+ * with kill -9 leaves its lease; the next sync is refused until the lease
+ * expires, then takes it over and finishes, with every document indexed once.
+ * A wrong key, a missing bucket and an unreachable endpoint each give one line
+ * naming the fix, and status still answers.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
+import { objectStorageFromEnv } from "../../src/config/object-storage.ts";
+import { queryDocuments } from "../../src/search/query-documents.ts";
+import { LARGE_DOCUMENT_CHUNKS } from "../../src/ingest/store-large-document.ts";
+import { s3Objects } from "../../src/store/s3-objects.ts";
+import { signS3 } from "../../src/store/sigv4.ts";
+import { LEASE_MS } from "../../src/sync/lease-record.ts";
+import { LEASE_KEY } from "../../src/sync/sync-lease.ts";
+import { BINARY, FIXTURES, TINY_MODEL, tempDir, writeTree } from "../../test/helpers.ts";
+import { createAccessKey, createBucket, startMoto, type Moto } from "./moto-server.ts";
+import { tcpProxy } from "./tcp-proxy.ts";
+import { openSession } from "../bench/lib/mcp-driver.ts";
+
+let moto: Moto;
+const scratch = tempDir("minirag-team-");
+const docs = join(scratch, "library");
+const FILES = 23;
+
+beforeAll(async () => {
+  moto = await startMoto();
+  await createBucket(moto.endpoint, "team");
+  cpSync(join(FIXTURES, "xquad-en", "docs"), docs, { recursive: true });
+  cpSync(join(FIXTURES, "formats", "markitdown"), join(docs, "formats"), { recursive: true });
+});
+afterAll(() => moto?.stop());
+
+interface Machine {
+  home: string;
+  env: Record<string, string>;
+}
+
+function machine(name: string, dbPath: string, extra: Record<string, string> = {}): Machine {
+  const home = join(scratch, `home-${name}`);
+  mkdirSync(home, { recursive: true });
+  return {
+    home,
+    env: {
+      HOME: home,
+      PATH: process.env.PATH ?? "",
+      NO_COLOR: "1",
+      RAG_WATCH: "false",
+      BASE_DIR: docs,
+      DB_PATH: dbPath,
+      MODEL_NAME: TINY_MODEL,
+      AWS_ACCESS_KEY_ID: "team-key",
+      AWS_SECRET_ACCESS_KEY: "team-secret",
+      AWS_ENDPOINT_URL: moto.endpoint,
+      AWS_ALLOW_HTTP: "true",
+      ...extra,
+    },
+  };
+}
+
+interface Run {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  pid: number;
+}
+
+async function cli(m: Machine, args: string[]): Promise<Run> {
+  const proc = Bun.spawn([BINARY, ...args], { env: m.env, cwd: m.home, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { exitCode, stdout, stderr, pid: proc.pid };
+}
+
+const json = (run: Run) => JSON.parse(run.stdout);
+
+/** The lease object in the bucket, read with a signed request as the program reads it, or null. */
+async function lease(prefix: string): Promise<{ pid: number; host: string } | null> {
+  const env = machine("reader", `s3://team/${prefix}`).env;
+  const found = await s3Objects(objectStorageFromEnv(env.DB_PATH!, env, "DB_PATH")).get(LEASE_KEY);
+  return found && (JSON.parse(found.body) as { pid: number; host: string });
+}
+
+describe("a team index on S3 (moto_server)", () => {
+  test("machine B answers query, find, list and read from the bucket exactly as machine A does, without A's folder", async () => {
+    const a = machine("a", "s3://team/library");
+    const started = performance.now();
+    const sync = await cli(a, ["sync"]);
+    expect(sync.stderr).toBe("");
+    expect(sync.exitCode).toBe(0);
+    console.log(`team index: sync of ${FILES} files to moto took ${Math.round(performance.now() - started)} ms`);
+    expect(sync.stdout).toContain(`scanned ${FILES}, ingested ${FILES}`);
+
+    const questions = [
+      ["query", "oil crisis prices", "--json"],
+      ["find", "Yom Kippur", "--json"],
+      ["list", "--json"],
+      ["read", "--source", join(docs, "1973_oil_crisis-p01.md"), "--json"],
+    ];
+    const fromA = await Promise.all(questions.map((q) => cli(a, q)));
+    renameSync(docs, `${docs}.away`);
+    try {
+      const b = machine("b", "s3://team/library");
+      for (const [i, q] of questions.entries()) {
+        const answer = await cli(b, q);
+        expect(answer.exitCode, `${q.join(" ")}: ${answer.stderr}`).toBe(0);
+        if (q[0] === "list") {
+          // A sees its files on disk, B does not: the indexed entries (source, title, chunks) are the same.
+          const entries = (r: Run) => json(r).files.map((f: Record<string, unknown>) => [f.source, f.title, f.chunkCount]);
+          expect(entries(answer)).toEqual(entries(fromA[i]!));
+          expect(entries(answer)).toHaveLength(FILES);
+        } else {
+          expect(json(answer)).toEqual(json(fromA[i]!));
+        }
+      }
+      expect(json(fromA[0]!).results.length).toBeGreaterThan(0);
+      expect(json(fromA[1]!).matchedDocuments).toBeGreaterThan(0);
+      expect(json(fromA[3]!).text).toContain("oil");
+      const status = json(await cli(b, ["status", "--json"]));
+      expect(status.storage).toEqual({ location: "s3://team/library", endpoint: moto.endpoint, credentials: "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY", region: "us-east-1" });
+      expect(status.storageAccess).toEqual({ read: true, write: true });
+      expect(status.sourceCount).toBe(FILES);
+      expect(JSON.stringify(status)).not.toContain("team-secret");
+    } finally {
+      renameSync(`${docs}.away`, docs);
+    }
+  }, 300_000);
+
+  test("B's MCP server answers status (storage, access) and query_documents from the bucket, and does not watch by default", async () => {
+    expect((await cli(machine("a", "s3://team/served"), ["sync"])).exitCode).toBe(0);
+    const b = machine("b", "s3://team/served");
+    const session = await openSession({ command: BINARY, args: [], env: b.env, cwd: b.home });
+    try {
+      const status = (await session.client.callTool({ name: "status", arguments: {} })).structuredContent as Record<string, any>;
+      expect(status.storage.location).toBe("s3://team/served");
+      expect(status.storageAccess).toEqual({ read: true, write: true });
+      expect(status.sourceCount).toBe(FILES);
+      expect(status.watch.enabled).toBe(false);
+      const answer = (await session.client.callTool({ name: "query_documents", arguments: { query: "oil crisis prices" } })).structuredContent as { results: { source: string }[] };
+      expect(answer.results.length).toBeGreaterThan(0);
+      expect(answer.results[0]!.source.startsWith(docs)).toBe(true);
+    } finally {
+      await session.close();
+    }
+  }, 120_000);
+
+  test("a reader's server follows the writer: B's open app sees A's next sync on its next query, without a restart", async () => {
+    const a = machine("a", "s3://team/follow");
+    expect((await cli(a, ["sync"])).exitCode).toBe(0);
+    const b = machine("b", "s3://team/follow");
+    const app = createApp(loadConfig({ env: b.env, cwd: b.home, home: b.home }), { log: () => {} });
+    const ask = () => queryDocuments(app, { query: "zebra quartz harbour", topK: 3 });
+    expect((await ask()).results.map((r) => r.source)).not.toContain(join(docs, "added.md"));
+    // Warm timings of B's hybrid query against moto on this machine (no added latency), for docs/team-index.md.
+    const times: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const start = performance.now();
+      await ask();
+      times.push(performance.now() - start);
+    }
+    times.sort((x, y) => x - y);
+    console.log(`team index: warm hybrid query from the bucket (${FILES} documents), p50 ${times[7]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
+    writeFileSync(join(docs, "added.md"), "# Added\n\nA zebra quartz harbour sentence that only the added document holds.\n");
+    try {
+      expect((await cli(a, ["sync"])).stdout).toContain("ingested 1");
+      const start = performance.now();
+      const after = await ask();
+      console.log(`team index: first query after the writer's commit took ${(performance.now() - start).toFixed(1)} ms`);
+      expect(after.results[0]!.source).toBe(join(docs, "added.md"));
+    } finally {
+      rmSync(join(docs, "added.md"));
+    }
+  }, 300_000);
+
+  test("a document too large for one commit is written in batches on S3, and a reader on another machine sees the old chunks or the new, never a mix", async () => {
+    const folder = join(scratch, "large");
+    mkdirSync(folder, { recursive: true });
+    // About 5,400 chunks for the tiny model: past LARGE_DOCUMENT_CHUNKS, so the write is staged behind the marker in the bucket.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const words = Array.from({ length: 3000 }, () => Array.from({ length: 3 + Math.floor(random() * 7) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join(""));
+    const paragraph = () => `${Array.from({ length: 40 }, () => words[Math.floor(random() * words.length)]).join(" ")}.\n\n`;
+    writeFileSync(join(folder, "huge.txt"), Array.from({ length: 2000 }, paragraph).join(""));
+    const a = machine("a", "s3://team/large", { BASE_DIR: folder });
+    const first = await cli(a, ["sync"]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const b = machine("b", "s3://team/large", { BASE_DIR: folder });
+    const reader = createApp(loadConfig({ env: b.env, cwd: b.home, home: b.home }), { log: () => {} });
+    const total = async () => (await reader.store.listSources()).reduce((sum, s) => sum + s.chunkCount, 0);
+    const before = await total();
+    expect(before).toBeGreaterThan(LARGE_DOCUMENT_CHUNKS);
+    writeFileSync(join(folder, "huge.txt"), `${readFileSync(join(folder, "huge.txt"), "utf8")}${"An appended closing paragraph.\n\n".repeat(300)}`);
+    const seen = new Map<number, number>();
+    const started = performance.now();
+    const second = cli(a, ["sync"]);
+    let done = false;
+    void second.then(() => (done = true));
+    while (!done) {
+      const n = await total();
+      seen.set(n, (seen.get(n) ?? 0) + 1);
+    }
+    expect((await second).exitCode).toBe(0);
+    const after = await total();
+    console.log(`team index: staged rewrite of ${after} chunks on moto took ${Math.round(performance.now() - started)} ms; the reader's totals meanwhile: ${JSON.stringify([...seen])}`);
+    expect(after).toBeGreaterThan(before);
+    expect([...seen.keys()].every((n) => n === before || n === after)).toBe(true);
+    expect(seen.get(before)).toBeGreaterThan(0);
+  }, 300_000);
+
+  test("single-document ingests from B while A's sync creates the index: all of them and all of A's documents are indexed once (no create overwrites another)", async () => {
+    const side = join(scratch, "side");
+    for (let i = 1; i <= 8; i++) writeTree(side, { [`s${i}.md`]: `# Side ${i}\n\nSide document ${i} about harbour cranes.\n` });
+    const a = machine("a", "s3://team/created-together");
+    const b = machine("b", "s3://team/created-together", { BASE_DIR: side });
+    const runs = await Promise.all([cli(a, ["sync"]), ...Array.from({ length: 8 }, (_, i) => cli(b, ["ingest", join(side, `s${i + 1}.md`)]))]);
+    for (const run of runs) expect(run.exitCode, run.stderr).toBe(0);
+    expect(runs[0]!.stdout).toContain(`ingested ${FILES}`);
+    const listed = json(await cli(a, ["list", "--json"])).files.map((f: { source: string }) => f.source);
+    const sideListed = json(await cli(b, ["list", "--json"])).files.filter((f: { state: string }) => f.state !== "unlisted").map((f: { source: string }) => f.source);
+    expect(json(await cli(a, ["status", "--json"])).sourceCount).toBe(FILES + 8);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(sideListed).toHaveLength(8);
+  }, 300_000);
+
+  test("two syncs started together from A and B: exactly one runs, the other is refused naming the holder's host and process", async () => {
+    const [a, b] = [machine("a", "s3://team/together"), machine("b", "s3://team/together")];
+    const [ra, rb] = await Promise.all([cli(a, ["sync"]), cli(b, ["sync"])]);
+    const ran = [ra, rb].filter((r) => r.exitCode === 0);
+    const refused = [ra, rb].filter((r) => r.exitCode !== 0);
+    expect(ran).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.stderr).toContain(`Another sync is already running on s3://team/together: host ${hostname()} (process ${ran[0]!.pid}) has held it for`);
+    expect(await lease("together")).toBeNull();
+    expect(json(await cli(b, ["status", "--json"])).sourceCount).toBe(FILES);
+  }, 300_000);
+
+  test("kill -9 of a sync at random points (10 runs): the next sync on this machine takes its lease over at once, finishes, and holds every document once", async () => {
+    // Seeded, so a failing run can be repeated: kill points from 0.3 s (start-up, the lease) to 2.5 s (mid-write).
+    let seed = 37;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    let takenOver = 0;
+    for (let run = 0; run < 10; run++) {
+      // Each run on a prefix of its own, so the kill lands in the first write of each file.
+      const a = machine("a", `s3://team/killed-${run}`);
+      const proc = Bun.spawn([BINARY, "sync"], { env: a.env, cwd: a.home, stdout: "ignore", stderr: "ignore" });
+      await Bun.sleep(300 + Math.floor(random() * 2200));
+      proc.kill(9);
+      await proc.exited;
+      const next = await cli(a, ["sync"]);
+      expect(next.exitCode, next.stderr).toBe(0);
+      if (next.stderr) takenOver++;
+      if (next.stderr) expect(next.stderr).toContain(`took over the sync lease of host ${hostname()} (process ${proc.pid}), which is no longer running on this machine`);
+      const listed = json(await cli(a, ["list", "--json"])).files.map((f: { source: string; chunkCount: number }) => `${f.source}:${f.chunkCount}`);
+      expect(listed).toHaveLength(FILES);
+      expect(new Set(listed).size).toBe(FILES);
+      const status = json(await cli(a, ["status", "--json"]));
+      expect(status.sourceCount).toBe(FILES);
+      expect(await lease(`killed-${run}`)).toBeNull();
+    }
+    console.log(`team index: ${takenOver} of 10 killed syncs left a lease that the next sync took over at once`);
+  }, 600_000);
+
+  test("a lease held by another machine that stops renewing it is taken over once it expires, and not before", async () => {
+    const a = machine("a", "s3://team/expired");
+    const env = a.env;
+    const objects = s3Objects(objectStorageFromEnv(env.DB_PATH!, env, "DB_PATH"));
+    const other = { holder: "0dead0dead0dead0", host: "laptop-b", pid: 4242, started: new Date().toISOString(), renewed: new Date().toISOString(), boot: "another-boot" };
+    expect((await objects.put(LEASE_KEY, JSON.stringify(other), { ifNoneMatch: true })).written).toBe(true);
+    const plantedAt = Date.now();
+    const refused = await cli(a, ["sync"]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain("Another sync is already running on s3://team/expired: host laptop-b (process 4242) has held it for");
+    // The lease expires LEASE_MS after its last write, by moto's clock: syncs are refused until then, and the first after it takes over.
+    const taken = await waitUntil(async () => {
+      const run = await cli(a, ["sync"]);
+      return run.exitCode === 0 ? run : null;
+    }, LEASE_MS + 60_000, "a sync to take the expired lease over", 5_000);
+    expect(Date.now() - plantedAt).toBeGreaterThan(LEASE_MS - 1_000);
+    expect(taken.stderr).toContain("took over the sync lease of host laptop-b (process 4242), not renewed for 1m");
+    expect(json(await cli(a, ["status", "--json"])).sourceCount).toBe(FILES);
+  }, 300_000);
+
+  test("the store stopped in the middle of a sync and started again: the sync fails with one clear line, nothing indexed is lost, the next sync completes", async () => {
+    const proxy = tcpProxy({ host: "127.0.0.1", port: Number(new URL(moto.endpoint).port) });
+    try {
+      const a = machine("a", "s3://team/interrupted", { AWS_ENDPOINT_URL: proxy.endpoint });
+      expect((await cli(a, ["sync"])).exitCode).toBe(0);
+      const before = json(await cli(a, ["list", "--json"])).files.map((f: { source: string; chunkCount: number }) => `${f.source}:${f.chunkCount}`);
+      for (const f of readdirSync(docs).filter((n) => n.endsWith(".md"))) writeFileSync(join(docs, f), `${readFileSync(join(docs, f), "utf8")}\nAn edit that changes every document.\n`);
+      const proc = Bun.spawn([BINARY, "sync"], { env: a.env, cwd: a.home, stdout: "pipe", stderr: "pipe" });
+      await waitUntil(() => lease("interrupted"), 60_000, "the sync's lease");
+      proxy.stop();
+      const [stderr, exitCode] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+      expect(exitCode).toBe(1);
+      const error = stderr.split("\n").filter((l) => l.startsWith("error: "));
+      expect(error).toHaveLength(1);
+      // Cut during one of LanceDB's requests, or during one of ours (the staging marker's look-up before each write).
+      expect(error[0]).toMatch(new RegExp(`^error: The object store (stopped answering: |at ${proxy.endpoint} cannot be reached \\()`));
+      expect(stderr).not.toContain("LanceError");
+      proxy.start();
+      const listed = json(await cli(a, ["list", "--json"])).files.map((f: { source: string; chunkCount: number }) => f.source);
+      expect(new Set(listed)).toEqual(new Set(before.map((b: string) => b.slice(0, b.lastIndexOf(":")))));
+      const next = await cli(a, ["sync"]);
+      expect(next.exitCode, next.stderr).toBe(0);
+      expect(json(await cli(a, ["status", "--json"])).sourceCount).toBe(FILES);
+      const found = json(await cli(a, ["find", "edit that changes every document", "--json"]));
+      expect(found.matchedDocuments).toBe(readdirSync(docs).filter((n) => n.endsWith(".md")).length);
+    } finally {
+      proxy.stop();
+    }
+  }, 300_000);
+
+  test("a data file lost from the bucket: status names it, reads refuse by name with the fix, and a sync repairs the index", async () => {
+    const a = machine("a", "s3://team/damaged");
+    expect((await cli(a, ["sync"])).exitCode).toBe(0);
+    writeFileSync(join(docs, "late.md"), "# Late\n\nA late document about a zebra quartz harbour.\n");
+    try {
+      expect((await cli(a, ["sync"])).stdout).toContain("ingested 1");
+      // The newest data file is the late document's own fragment.
+      const keys = { accessKeyId: a.env.AWS_ACCESS_KEY_ID!, secretAccessKey: a.env.AWS_SECRET_ACCESS_KEY!, region: "us-east-1" };
+      const listing = new URL(`${moto.endpoint}/team?list-type=2&prefix=damaged/chunks.lance/data/`);
+      const xml = await (await fetch(listing, { headers: signS3("GET", listing, keys) })).text();
+      const files = [...xml.matchAll(/<Key>([^<]+)<\/Key>\s*<LastModified>([^<]+)</g)].map((m) => ({ key: m[1]!, at: m[2]! }));
+      const newest = files.sort((x, y) => x.at.localeCompare(y.at)).at(-1)!.key;
+      const target = new URL(`${moto.endpoint}/team/${newest}`);
+      expect((await fetch(target, { method: "DELETE", headers: signS3("DELETE", target, keys) })).ok).toBe(true);
+      const name = `data/${newest.split("/").at(-1)}`;
+      const status = json(await cli(a, ["status", "--json"]));
+      expect(status.indexDamage).toContain(`(${name} is missing), with 1 chunk in it`);
+      const refused = await cli(a, ["query", "zebra quartz harbour"]);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toContain("Reads cannot go around lost files on object storage yet.");
+      expect(refused.stderr).toContain("Run sync");
+      const repaired = await cli(a, ["sync"]);
+      expect(repaired.exitCode).toBe(0);
+      expect(repaired.stderr).toContain(`Dropped 1 chunk whose data file was lost or damaged (${name} is missing)`);
+      const found = json(await cli(a, ["query", "zebra quartz harbour", "--json"]));
+      expect(found.results[0].source).toBe(join(docs, "late.md"));
+      expect(json(await cli(a, ["status", "--json"])).indexDamage).toBeUndefined();
+    } finally {
+      rmSync(join(docs, "late.md"));
+    }
+  }, 300_000);
+
+  test("on a store that checks signatures, a valid key reads and writes (our SigV4 requests as the store computes them) and a wrong secret is refused by name", async () => {
+    const strict = await startMoto({ INITIAL_NO_AUTH_ACTION_COUNT: "4" });
+    try {
+      const key = createAccessKey(strict.endpoint, "team");
+      const valid = machine("s", "s3://team/signed", { AWS_ENDPOINT_URL: strict.endpoint, AWS_ACCESS_KEY_ID: key.accessKeyId, AWS_SECRET_ACCESS_KEY: key.secretAccessKey });
+      const status = json(await cli(valid, ["status", "--json"]));
+      expect(status.storageAccess).toEqual({ read: true, write: true });
+      const wrong = machine("s", "s3://team/signed", { AWS_ENDPOINT_URL: strict.endpoint, AWS_ACCESS_KEY_ID: key.accessKeyId, AWS_SECRET_ACCESS_KEY: "not-the-secret" });
+      const refused = await cli(wrong, ["sync"]);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toStartWith(`error: The store refused the credentials for s3://team/signed on ${strict.endpoint} (SignatureDoesNotMatch).`);
+    } finally {
+      await strict.stop();
+    }
+  }, 120_000);
+
+  test("a wrong key, a missing bucket, an unreachable endpoint and a plain-HTTP endpoint without opt-in: one line each naming the fix, and status still answers", async () => {
+    // moto checks credentials once INITIAL_NO_AUTH_ACTION_COUNT actions have passed: the bucket's creation is the one.
+    const strict = await startMoto({ INITIAL_NO_AUTH_ACTION_COUNT: "1" });
+    try {
+      await createBucket(strict.endpoint, "team");
+      const closed = `http://127.0.0.1:${new URL(moto.endpoint).port === "1" ? 2 : 1}`;
+      const cases: [Machine, string, string][] = [
+        [machine("c", "s3://team/library", { AWS_ENDPOINT_URL: strict.endpoint }), "The store refused the credentials for s3://team/library", "AWS_SECRET_ACCESS_KEY"],
+        [machine("c", "s3://no-such-bucket/library"), "The bucket no-such-bucket does not exist", "Create the bucket"],
+        [machine("c", "s3://team/library", { AWS_ENDPOINT_URL: closed }), `The object store at ${closed} cannot be reached`, "AWS_ENDPOINT_URL"],
+      ];
+      for (const [m, message, fix] of cases) {
+        for (const args of [["sync"], ["query", "oil"]]) {
+          const run = await cli(m, args);
+          expect(run.exitCode).toBe(1);
+          const lines = run.stderr.trim().split("\n");
+          expect(lines[0]).toStartWith(`error: ${message}`);
+          expect(lines.join("\n")).toContain(fix);
+          expect(lines.length).toBeLessThanOrEqual(2);
+        }
+        const status = await cli(m, ["status", "--json"]);
+        expect(status.exitCode).toBe(0);
+        expect(json(status).indexError).toStartWith(message);
+        expect(json(status).storageAccess.read).toBe(false);
+      }
+      const plain = await cli(machine("c", "s3://team/library", { AWS_ALLOW_HTTP: "" }), ["sync"]);
+      expect(plain.exitCode).toBe(1);
+      expect(plain.stderr).toContain(`DB_PATH is on ${moto.endpoint}, a plain-HTTP endpoint`);
+      expect(plain.stderr).toContain("AWS_ALLOW_HTTP=true");
+    } finally {
+      await strict.stop();
+    }
+  }, 300_000);
+});
+
+/** Polls `probe` every `everyMs` until it gives a value, or fails naming what it waited for. */
+async function waitUntil<T>(probe: () => Promise<T | null>, timeoutMs: number, what: string, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
+    await Bun.sleep(everyMs);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The few S3 requests the index makes beside LanceDB: small JSON objects
+ * under its prefix (the sync lease, the commit-safety probe) written with
+ * conditional PUTs. Each request (signed in sigv4.ts) carries a conditional header: If-None-Match: * (create
+ * only if absent) and If-Match: <etag> (replace only the version read), which
+ * is what LanceDB's own commits rely on.
+ */
+import type { ObjectStorage } from "../config/object-storage.ts";
+import { AppError } from "../errors.ts";
+import { encodePath, signS3 } from "./sigv4.ts";
+
+export interface StoredObject {
+  body: string;
+  etag: string;
+  /** Milliseconds since it was last written, by the store's clock (Date minus Last-Modified), when the store says both. */
+  ageMs?: number;
+}
+
+/** A conditional write's outcome: written (with its new etag), or refused because the condition failed (412). */
+export type PutResult = { written: true; etag: string } | { written: false };
+
+export interface S3Objects {
+  /** The object's text and etag, or null when there is none. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Writes only when absent (ifNoneMatch) or when still at the etag read (ifMatch). */
+  put(key: string, body: string, condition: { ifNoneMatch: true } | { ifMatch: string }): Promise<PutResult>;
+  /** Deletes the object, only while it is at `ifMatch` when given; a missing object is no error. */
+  delete(key: string, ifMatch?: string): Promise<void>;
+  /** Where the objects live, for messages: s3://bucket/prefix on the endpoint. */
+  readonly where: string;
+}
+
+/** The S3 objects of an index on s3:// storage, signed with its credentials (AWS_ACCESS_KEY_ID and friends). */
+export function s3Objects(storage: ObjectStorage): S3Objects {
+  const o = storage.options;
+  const keys = { accessKeyId: o.aws_access_key_id ?? "", secretAccessKey: o.aws_secret_access_key ?? "", sessionToken: o.aws_session_token, region: o.aws_region ?? "us-east-1" };
+  // A custom endpoint (MinIO, R2, moto) is addressed path-style; AWS itself by the bucket's own host name.
+  const base = storage.endpoint ? `${storage.endpoint}/${storage.bucket}` : `https://${storage.bucket}.s3.${keys.region}.amazonaws.com`;
+  const urlOf = (key: string) => new URL(`${base}/${encodePath(storage.prefix ? `${storage.prefix}/${key}` : key)}`);
+  const where = `${storage.uri} (${storage.endpoint ?? "AWS S3"})`;
+  const send = async (key: string, method: "GET" | "PUT" | "DELETE", init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> => {
+    const url = urlOf(key);
+    const signed = keys.accessKeyId ? signS3(method, url, keys) : {};
+    try {
+      return await fetch(url, { method, body: init.body, headers: { ...init.headers, ...signed } });
+    } catch (error) {
+      throw unreachable(storage, error);
+    }
+  };
+  return {
+    where,
+    async get(key) {
+      const response = await send(key, "GET");
+      if (response.status === 404 && !(await isMissingBucket(response))) return null;
+      if (!response.ok) throw await storeRefusal(storage, response);
+      const age = Date.parse(response.headers.get("date") ?? "") - Date.parse(response.headers.get("last-modified") ?? "");
+      return { body: await response.text(), etag: response.headers.get("etag") ?? "", ...(Number.isFinite(age) && { ageMs: age }) };
+    },
+    async put(key, body, condition) {
+      const headers: Record<string, string> = "ifNoneMatch" in condition ? { "If-None-Match": "*" } : { "If-Match": condition.ifMatch };
+      const response = await send(key, "PUT", { body, headers: { ...headers, "Content-Type": "application/json" } });
+      // 409: S3 itself answers a conditional write that races another one in flight with ConditionalRequestConflict.
+      if (response.status === 412 || response.status === 409) return { written: false };
+      if (!response.ok) throw await storeRefusal(storage, response);
+      return { written: true, etag: response.headers.get("etag") ?? "" };
+    },
+    async delete(key, ifMatch) {
+      const response = await send(key, "DELETE", ifMatch ? { headers: { "If-Match": ifMatch } } : {});
+      if (response.ok || response.status === 404 || response.status === 412) return;
+      throw await storeRefusal(storage, response);
+    },
+  };
+}
+
+async function isMissingBucket(response: Response): Promise<boolean> {
+  return /NoSuchBucket/.test(await response.clone().text());
+}
+
+/** One line for a refused request, naming what to fix; the store's error code is kept, its request ids are not. */
+export async function storeRefusal(storage: ObjectStorage, response: Response): Promise<AppError> {
+  const text = await response.text().catch(() => "");
+  const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? `HTTP ${response.status}`;
+  const at = `${storage.uri} on ${storage.endpoint ?? "AWS S3"}`;
+  if (code === "NoSuchBucket") {
+    return new AppError("STORAGE", `The bucket ${storage.bucket} does not exist (${at}).`, `Create the bucket, or correct DB_PATH; a wrong AWS_ENDPOINT_URL or AWS_REGION also shows as this.`);
+  }
+  if (response.status === 403 || response.status === 401 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch/.test(code)) {
+    return new AppError("STORAGE", `The store refused the credentials for ${at} (${code}).`, `Check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) and that they may read and write ${storage.bucket}.`);
+  }
+  return new AppError("STORAGE", `The store answered ${code} for ${at}.`, "Check the store's status and DB_PATH, then try again.");
+}
+
+function unreachable(storage: ObjectStorage, error: unknown): AppError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new AppError(
+    "STORAGE",
+    `The object store at ${storage.endpoint ?? "AWS S3"} cannot be reached (${reason}).`,
+    "Check AWS_ENDPOINT_URL and the network, or start the store; the index itself is untouched.",
+  );
+}

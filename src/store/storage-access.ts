@@ -1,0 +1,48 @@
+/**
+ * What status says of an index on object storage: whether this machine can
+ * read it and write it, found with a request or two rather than a LanceDB
+ * call (whose client retries an unreachable endpoint for many seconds).
+ * On s3:// the write check is the commit-safety probe itself; Google and
+ * Azure are read through LanceDB's table list and their writes not tried.
+ */
+import type { ObjectStorage } from "../config/object-storage.ts";
+import { AppError } from "../errors.ts";
+import { checkConditionalWrites } from "./commit-safety.ts";
+import { connectIndex } from "./lance-connect.ts";
+import { lanceReason } from "./lost-fragments.ts";
+import { s3Objects } from "./s3-objects.ts";
+
+export interface StorageAccess {
+  read: boolean;
+  /** null: not checked (Google, Azure, or unreadable). */
+  write: boolean | null;
+  /** Why reading or writing failed: one line naming the fix. */
+  problem?: string;
+}
+
+export async function storageAccess(dbPath: string, storage: ObjectStorage): Promise<StorageAccess> {
+  if (storage.scheme !== "s3") {
+    try {
+      await (await connectIndex(dbPath)).tableNames();
+      return { read: true, write: null };
+    } catch (error) {
+      return { read: false, write: null, problem: lanceReason(error) };
+    }
+  }
+  const objects = s3Objects(storage);
+  try {
+    await objects.get(".minirag/status-read-check");
+  } catch (error) {
+    return { read: false, write: null, problem: describe(error) };
+  }
+  try {
+    await checkConditionalWrites(objects);
+    return { read: true, write: true };
+  } catch (error) {
+    return { read: true, write: false, problem: describe(error) };
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof AppError ? `${error.message} ${error.hint ?? ""}`.trim() : lanceReason(error);
+}

@@ -1,0 +1,74 @@
+import { describe, expect, test } from "bun:test";
+import { describeObjectStorage, objectStorageFromEnv } from "../../src/config/object-storage.ts";
+import { AppError } from "../../src/errors.ts";
+
+const SECRET = "wJalrXUtnFEMI-secret";
+
+function refusal(run: () => unknown): AppError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("S3 storage options from the AWS variables", () => {
+  test("keys, session token, region and endpoint map to LanceDB's option names", () => {
+    const storage = objectStorageFromEnv("s3://team/lib/index", {
+      AWS_ACCESS_KEY_ID: "AKID",
+      AWS_SECRET_ACCESS_KEY: SECRET,
+      AWS_SESSION_TOKEN: "tok",
+      AWS_REGION: "eu-west-1",
+      AWS_ENDPOINT_URL: "https://r2.example.com/",
+    }, "DB_PATH");
+    expect(storage).toMatchObject({ scheme: "s3", bucket: "team", prefix: "lib/index", uri: "s3://team/lib/index", endpoint: "https://r2.example.com", region: "eu-west-1" });
+    expect(storage.options).toEqual({ aws_access_key_id: "AKID", aws_secret_access_key: SECRET, aws_session_token: "tok", aws_region: "eu-west-1", aws_endpoint: "https://r2.example.com" });
+  });
+
+  test("a plain-HTTP endpoint is refused without AWS_ALLOW_HTTP, and the refusal names it", () => {
+    const error = refusal(() => objectStorageFromEnv("s3://b/i", { AWS_ENDPOINT_URL: "http://127.0.0.1:9000" }, "--db-path"));
+    expect(error.code).toBe("CONFIG");
+    expect(error.message).toContain("--db-path is on http://127.0.0.1:9000");
+    expect(error.hint).toContain("AWS_ALLOW_HTTP=true");
+  });
+
+  test("AWS_ALLOW_HTTP=true lets it through as allow_http, with a signing region for stores that take any", () => {
+    const storage = objectStorageFromEnv("s3://b", { AWS_ENDPOINT_URL: "http://127.0.0.1:9000", AWS_ALLOW_HTTP: "true" }, "DB_PATH");
+    expect(storage.options).toEqual({ aws_endpoint: "http://127.0.0.1:9000", allow_http: "true", aws_region: "us-east-1" });
+    expect(storage.prefix).toBe("");
+  });
+
+  test("an endpoint that is not an http(s) URL is refused by name", () => {
+    expect(refusal(() => objectStorageFromEnv("s3://b/i", { AWS_ENDPOINT_URL: "minio:9000" }, "DB_PATH")).message).toContain('AWS_ENDPOINT_URL="minio:9000"');
+  });
+
+  test("without keys the credentials are LanceDB's default chain, and no option is invented", () => {
+    const storage = objectStorageFromEnv("s3://b/i", {}, "DB_PATH");
+    expect(storage.options).toEqual({});
+    expect(storage.credentials).toContain("AWS_PROFILE");
+  });
+});
+
+describe("Google and Azure", () => {
+  test("GOOGLE_APPLICATION_CREDENTIALS becomes the service-account path", () => {
+    expect(objectStorageFromEnv("gs://b/i", { GOOGLE_APPLICATION_CREDENTIALS: "/k.json" }, "DB_PATH").options).toEqual({ google_service_account: "/k.json" });
+  });
+
+  test("Azure takes the account with a key or a SAS token, and refuses by name without an account", () => {
+    const env = { AZURE_STORAGE_ACCOUNT_NAME: "acct", AZURE_STORAGE_ACCOUNT_KEY: SECRET, AZURE_STORAGE_SAS_TOKEN: "sv=1" };
+    expect(objectStorageFromEnv("az://c/i", env, "DB_PATH").options).toEqual({ azure_storage_account_name: "acct", azure_storage_account_key: SECRET, azure_storage_sas_key: "sv=1" });
+    expect(refusal(() => objectStorageFromEnv("az://c/i", {}, "DB_PATH")).hint).toContain("AZURE_STORAGE_ACCOUNT_NAME");
+  });
+});
+
+describe("what status shows", () => {
+  test("location, endpoint and the names of the credential variables, never a secret", () => {
+    const storage = objectStorageFromEnv("s3://team/i", { AWS_ACCESS_KEY_ID: "AKID", AWS_SECRET_ACCESS_KEY: SECRET, AWS_SESSION_TOKEN: SECRET }, "DB_PATH");
+    const shown = describeObjectStorage(storage);
+    expect(shown).toEqual({ location: "s3://team/i", endpoint: "AWS S3", credentials: "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN" });
+    expect(JSON.stringify(shown)).not.toContain(SECRET);
+    expect(JSON.stringify(shown)).not.toContain("AKID");
+  });
+});
