@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../test/helpers.ts";
+import { runChecked } from "./checked-run.ts";
 
 export const PYTHON_MCP_VERSION = "2.3.0";
 export const INSPECTOR_VERSION = "2.12.0";
@@ -17,21 +18,6 @@ export const INSPECTOR_VERSION = "2.12.0";
 const DIR = join(REPO_ROOT, ".ci", "interop");
 const VENV = join(DIR, "venv");
 const NPM_PREFIX = join(DIR, "npm");
-
-/** Runs a command; throws with its output's tail and `why` when it fails or cannot start. */
-function run(command: string[], why: string): string {
-  let result: Bun.SyncSubprocess<"pipe", "pipe">;
-  try {
-    result = Bun.spawnSync(command, { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
-  } catch (error) {
-    throw new Error(`${why}: ${command[0]} could not start (${(error as Error).message}).`);
-  }
-  if (result.exitCode !== 0) {
-    const output = `${result.stdout.toString()}${result.stderr.toString()}`.trim().split("\n").slice(-8).join("\n");
-    throw new Error(`${why}: \`${command.join(" ")}\` exited ${result.exitCode}.\n${output}`);
-  }
-  return result.stdout.toString();
-}
 
 /** The venv's python, with mcp==PYTHON_MCP_VERSION installed from PyPI if it is not there yet. */
 export function pythonWithMcp(): string {
@@ -41,8 +27,8 @@ export function pythonWithMcp(): string {
   const why = `Installing the Python MCP SDK (mcp==${PYTHON_MCP_VERSION}) from PyPI into ${VENV} failed; the interop acceptance tests need python3 with venv and pip, and PyPI`;
   rmSync(VENV, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
-  run(["python3", "-m", "venv", VENV], why);
-  run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", `mcp==${PYTHON_MCP_VERSION}`], why);
+  runChecked(["python3", "-m", "venv", VENV], why);
+  runChecked([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", `mcp==${PYTHON_MCP_VERSION}`], why);
   if (version() !== PYTHON_MCP_VERSION) throw new Error(`${why}: after the install, mcp reports version "${version()}".`);
   return python;
 }
@@ -55,7 +41,7 @@ export function inspectorCli(): string[] {
   if (version() !== INSPECTOR_VERSION || !existsSync(bin)) {
     const why = `Installing the MCP Inspector (@modelcontextprotocol/inspector@${INSPECTOR_VERSION}) from npm into ${NPM_PREFIX} failed; the interop acceptance tests need npm and its registry`;
     mkdirSync(NPM_PREFIX, { recursive: true });
-    run(["npm", "install", "--prefix", NPM_PREFIX, "--no-audit", "--no-fund", "--loglevel=error", `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`], why);
+    runChecked(["npm", "install", "--prefix", NPM_PREFIX, "--no-audit", "--no-fund", "--loglevel=error", `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`], why);
     if (version() !== INSPECTOR_VERSION) throw new Error(`${why}: after the install, the package reports version "${version()}".`);
   }
   return [bin, "--cli"];

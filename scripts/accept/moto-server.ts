@@ -11,22 +11,10 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../test/helpers.ts";
+import { runChecked } from "./checked-run.ts";
 
 export const MOTO_VERSION = "5.2.1";
 const VENV = join(REPO_ROOT, ".ci", "moto", "venv");
-
-function run(command: string[], why: string): void {
-  let result: Bun.SyncSubprocess<"pipe", "pipe">;
-  try {
-    result = Bun.spawnSync(command, { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
-  } catch (error) {
-    throw new Error(`${why}: ${command[0]} could not start (${(error as Error).message}).`);
-  }
-  if (result.exitCode !== 0) {
-    const output = `${result.stdout.toString()}${result.stderr.toString()}`.trim().split("\n").slice(-8).join("\n");
-    throw new Error(`${why}: \`${command.join(" ")}\` exited ${result.exitCode}.\n${output}`);
-  }
-}
 
 /** The moto_server command: on PATH, or installed (moto[server]==MOTO_VERSION) into the venv. */
 export function motoServer(): string {
@@ -37,8 +25,8 @@ export function motoServer(): string {
   const why = `Installing moto[server]==${MOTO_VERSION} from PyPI into ${VENV} failed; the team-index acceptance tests need a real S3 server, python3 with venv and pip, and PyPI`;
   rmSync(VENV, { recursive: true, force: true });
   mkdirSync(join(VENV, ".."), { recursive: true });
-  run(["python3", "-m", "venv", VENV], why);
-  run([join(VENV, "bin", "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", `moto[server]==${MOTO_VERSION}`], why);
+  runChecked(["python3", "-m", "venv", VENV], why);
+  runChecked([join(VENV, "bin", "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", `moto[server]==${MOTO_VERSION}`], why);
   if (!existsSync(bin)) throw new Error(`${why}: after the install there is no ${bin}.`);
   return bin;
 }
