@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { S3Objects } from "./s3-objects.ts";
-import { processStart, writerAlive } from "./staging-marker.ts";
+import { processAlive, processStart } from "./staging-marker.ts";
 import { bootId } from "./staging-markers.ts";
 
 const STALE_MS = 30_000;
@@ -37,7 +37,7 @@ function deadHereHolder(body: string, boot: string | null): boolean {
   try {
     const h = JSON.parse(body) as { host?: string; boot?: string | null; pid?: number; pidStart?: string | null };
     if (!boot || h.boot !== boot || h.host !== hostname() || typeof h.pid !== "number") return false;
-    return !writerAlive({ pid: h.pid, pidStart: h.pidStart ?? null, token: "", source: "", version: 0 });
+    return !processAlive(h.pid, h.pidStart);
   } catch {
     return false;
   }

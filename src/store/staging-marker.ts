@@ -60,15 +60,20 @@ export function removeStagingMarker(dbPath: string): void {
   rmSync(markerPath(dbPath), { force: true });
 }
 
-/** True while the process that wrote the marker runs: its pid is alive and, where start times are known, started when the marker says. */
+/** True while the process that wrote the marker runs. */
 export function writerAlive(marker: StagingMarker): boolean {
-  if (marker.pid === process.pid) return true;
+  return processAlive(marker.pid, marker.pidStart);
+}
+
+/** True while process `pid` of this machine runs and, where start times are known, started at `pidStart` (so a reused pid does not pass). */
+export function processAlive(pid: number, pidStart: string | null | undefined): boolean {
+  if (pid === process.pid) return true;
   try {
-    process.kill(marker.pid, 0);
+    process.kill(pid, 0);
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
     if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
-  const started = processStart(marker.pid);
-  return !marker.pidStart || !started || started === marker.pidStart;
+  const started = processStart(pid);
+  return !pidStart || !started || started === pidStart;
 }

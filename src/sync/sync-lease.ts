@@ -9,27 +9,18 @@
  * not take it: LanceDB commits them safely beside a sync.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { AppError } from "../errors.ts";
 import { formatDuration } from "../log.ts";
 import { ensureSafeCommits } from "../store/lance-connect.ts";
 import { s3Objects, type S3Objects } from "../store/s3-objects.ts";
-import { processStart, writerAlive } from "../store/staging-marker.ts";
+import { processAlive, processStart } from "../store/staging-marker.ts";
+import { bootId } from "../store/staging-markers.ts";
 import { describeHolder, isAbandoned, isExpired, leaseRecord, parseLease, RENEW_MS, sinceRenewal, type Here, type LeaseRecord } from "./lease-record.ts";
 
-/** The kernel's boot id (Linux), or null elsewhere. */
-function bootId(): string | null {
-  try {
-    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || null;
-  } catch {
-    return null;
-  }
-}
-
 function thisMachine(): Here {
-  return { host: hostname(), boot: bootId(), alive: (pid, pidStart) => writerAlive({ pid, pidStart: pidStart ?? null, token: "", source: "", version: 0 }) };
+  return { host: hostname(), boot: bootId(), alive: processAlive };
 }
 
 export const LEASE_KEY = ".minirag/sync-lease.json";
