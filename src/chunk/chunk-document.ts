@@ -7,6 +7,7 @@
  * a `# Title` context line at the top of chunk 0 (unless the first section
  * already carries it), before packing, so chunk 0 is sized with it.
  */
+import { countWithLongRuns } from "../embed/long-runs.ts";
 import { capSection } from "./cap-section.ts";
 import { DocText, type Span } from "./doc-text.ts";
 import { detectCategory, type Category } from "./markdown-summary.ts";
@@ -45,7 +46,9 @@ export function normalizeLineBreaks(markdown: string): string {
 }
 
 export function chunkDocument(markdown: string, options: ChunkOptions): ChunkedDocument {
-  const { budget, count } = options;
+  const { budget } = options;
+  // Runs without spaces are sized by their length, as the model reads only their head (embed/long-runs.ts).
+  const count = countWithLongRuns(options.count);
   const doc = new DocText(normalizeLineBreaks(markdown));
   const category = options.category ?? detectCategory(doc.text);
   // Each piece of a section cut at the cap is a parent of its own, as in the reference.

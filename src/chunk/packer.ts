@@ -7,6 +7,7 @@
  * reader drops. Own text is never rewritten: it is measured as it will be
  * stored, up to the next unit's start (the whitespace between is its).
  */
+import { LONG_RUN_CHARS, longRunAt } from "../embed/long-runs.ts";
 import type { Block } from "./blocks.ts";
 import { DocText, type Span } from "./doc-text.ts";
 import { ATX_HEADING } from "./markdown-lines.ts";
@@ -250,12 +251,16 @@ export class Packer {
    * The end of the longest stretch from `start` that fits (at least one
    * character): doubling from a short probe, then halving. The probes stay
    * within about twice the unit's length, where a search over the whole text
-   * tokenized a 1 MB line without spaces dozens of times per unit.
+   * tokenized a 1 MB line without spaces dozens of times per unit. Inside a
+   * long run (embed/long-runs.ts) the first probe is a whole run's length:
+   * shorter stretches of it are tokenized and fit far less, so probing from
+   * 64 characters stopped at about 120 a unit.
    */
   private longestFit(start: number, end: number, header: string[], note: boolean): number {
     let lo = start + 1;
     let hi = end;
-    for (let probe = start + FIRST_PROBE_CHARS; probe < end; probe = start + 2 * (probe - start)) {
+    const first = longRunAt(this.doc.text, start) ? LONG_RUN_CHARS : FIRST_PROBE_CHARS;
+    for (let probe = start + first; probe < end; probe = start + 2 * (probe - start)) {
       if (!this.fits(start, probe, header, note)) {
         hi = probe - 1;
         break;

@@ -17,6 +17,7 @@ import type { BatchInput, ThreadSpin } from "./model-session.ts";
 import { ModelTokenizer, type Encoded } from "./model-tokenizer.ts";
 import { DEFAULT_BATCH_TOKENS, planBatches } from "./batch-plan.ts";
 import { KindSessions, type SpinPolicy } from "./kind-sessions.ts";
+import { modelText } from "./long-runs.ts";
 import type { RemoteSession } from "./model-thread.ts";
 
 /**
@@ -124,8 +125,9 @@ export class OnnxEmbedder implements Embedder {
     return new OnnxEmbedder(model, sessions, tokenizer, dimensions, batchTokens);
   }
 
+  /** What the encoder reads for text: the kind's prefix, then the text with each long run cut to its head (long-runs.ts). */
   private prefixed(text: string, kind: EmbedKind): string {
-    return (kind === "query" ? this.profile.queryPrefix : this.profile.passagePrefix) + text;
+    return (kind === "query" ? this.profile.queryPrefix : this.profile.passagePrefix) + modelText(text);
   }
 
   countTokens(text: string, kind: EmbedKind = "passage"): number {
