@@ -15,16 +15,18 @@ const LAYERS: string[][] = [
   ["errors.ts", "log.ts", "version.ts", "bounded-memo.ts", "protobuf-fields.ts", "clock.ts", "library-shape.ts"],
   // The writer uses the reader's wire-type constants.
   ["protobuf-writer.ts"],
+  // Pure text helpers: line-level Markdown, the one-pass summary, word characters, normalisation.
+  ["text"],
   ["config"],
   ["native"],
   ["download"],
   ["store", "embed", "url", "ocr"],
-  ["chunk"],
-  ["convert", "title"],
+  // The pipeline's stages in its order, so a later stage may take an earlier one's types, never the reverse.
   ["scan"],
-  ["mentions"],
-  ["lookalikes"],
-  ["labels"],
+  ["convert"],
+  ["title"],
+  ["chunk"],
+  ["mentions", "lookalikes", "labels"],
   ["results.ts"],
   ["app.ts"],
   ["ingest"],
