@@ -30,7 +30,8 @@ export type ErrorCode =
   | "SYNC_JOB_UNKNOWN"
   | "URL_REFUSED"
   | "FETCH_FAILED"
-  | "NOT_AVAILABLE";
+  | "NOT_AVAILABLE"
+  | "LIBRARY_CHANGED";
 
 export class AppError extends Error {
   constructor(

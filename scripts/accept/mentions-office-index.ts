@@ -8,7 +8,8 @@
 import { join } from "node:path";
 import { createApp, type App } from "../../src/app.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
-import { runSync, type SyncReport } from "../../src/sync/run-sync.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import type { SyncReport } from "../../src/sync/sync-report.ts";
 import { CORPUS } from "../bench/lib/datasets.ts";
 import { TINY_MODEL, tempDir } from "../../test/helpers.ts";
 

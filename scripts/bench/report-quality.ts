@@ -5,21 +5,11 @@
  */
 import type { PeerQuality } from "./peers/peer-quality.ts";
 import { BEIR_SCIFACT_DOCS, BEIR_SCIFACT_REFERENCES, type BeirFigures } from "./sections/beir-scifact.ts";
-import type { QualityFigures } from "./sections/quality-section.ts";
+import type { QualityBanner, QualityFigures } from "./sections/quality-section.ts";
 import type { HalfScores, QualityRow, Scores } from "./sections/quality.ts";
 import { renderNavigation } from "./report-navigation.ts";
 import { markdownTable as table } from "./lib/markdown-table.ts";
 import { fmt } from "./lib/stats.ts";
-
-export interface QualityBanner {
-  name: string;
-  dir: string;
-  real: boolean;
-  fingerprint: string;
-  prefixes: string;
-  /** Our chunk size in tokens for this model (unknown when no set was indexed). */
-  chunkTokens?: number;
-}
 
 export type Target = [name: string, measured: string, ok: boolean | null];
 

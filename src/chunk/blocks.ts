@@ -4,7 +4,7 @@
  * and paragraphs. Blocks are spans; blank lines between them belong to none.
  */
 import type { DocText, Span } from "./doc-text.ts";
-import { TABLE_DELIMITER, fencedLines, isTableRow } from "./markdown-lines.ts";
+import { TABLE_DELIMITER, fencedLines, isTableRow } from "../text/markdown-lines.ts";
 
 export type Block =
   /** `cut`: part of a fence too long for one section, so every unit of it carries the split-code note. */

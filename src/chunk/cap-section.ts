@@ -8,7 +8,7 @@
  * of the document, in order, covering all of the section's text.
  */
 import type { DocText, Span } from "./doc-text.ts";
-import { ATX_HEADING, TABLE_DELIMITER, fencedLines, isTableRow } from "./markdown-lines.ts";
+import { ATX_HEADING, TABLE_DELIMITER, fencedLines, isTableRow } from "../text/markdown-lines.ts";
 
 export const SECTION_CHAR_CAP = 4000;
 const SENTENCE_END = /(?<=[.!?…])\s+/g;

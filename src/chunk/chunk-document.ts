@@ -10,7 +10,7 @@
 import { countWithLongRuns } from "../embed/long-runs.ts";
 import { capSection } from "./cap-section.ts";
 import { DocText, type Span } from "./doc-text.ts";
-import { detectCategory, type Category } from "./markdown-summary.ts";
+import { detectCategory, type Category } from "../text/markdown-summary.ts";
 import { choosePrefix, packSection } from "./pack-section.ts";
 import type { CountTokens, PackedUnit } from "./packer.ts";
 import { splitSections } from "./sections.ts";

@@ -10,7 +10,7 @@
  * across windows, as in one pass.
  */
 import { chunkDocument, normalizeLineBreaks, type ChunkDraft, type ChunkOptions } from "./chunk-document.ts";
-import { detectCategory, type Category } from "./markdown-summary.ts";
+import { detectCategory, type Category } from "../text/markdown-summary.ts";
 
 /** Characters per window: about 6k chunks of prose, a few MB of drafts. */
 export const WINDOW_CHARS = 1_000_000;

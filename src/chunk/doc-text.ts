@@ -10,7 +10,7 @@ export interface Span {
   end: number;
 }
 
-import { splitsWord } from "./word-chars.ts";
+import { splitsWord } from "../text/word-chars.ts";
 
 const SPACE = /\s/;
 

@@ -8,7 +8,7 @@
  * by an older scheme are read back as before (legacy-join.ts).
  */
 import { legacyJoinDocument, legacyJoinParent } from "./legacy-join.ts";
-import { TABLE_DELIMITER, isTableRow } from "./markdown-lines.ts";
+import { TABLE_DELIMITER, isTableRow } from "../text/markdown-lines.ts";
 import { ownText } from "./own-text.ts";
 
 /** The first chunk scheme whose own texts are exact slices of the document. */

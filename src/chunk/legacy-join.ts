@@ -8,7 +8,7 @@
  * from before that count was stored get the reference's guess (leading lines
  * shared with the previous unit).
  */
-import { FENCE, TABLE_DELIMITER, isTableRow, timestampSeconds } from "./markdown-lines.ts";
+import { FENCE, TABLE_DELIMITER, isTableRow, timestampSeconds } from "../text/markdown-lines.ts";
 
 export interface LegacyUnit {
   text: string;

@@ -10,7 +10,7 @@
 import { LONG_RUN_CHARS, longRunAt } from "../embed/long-runs.ts";
 import type { Block } from "./blocks.ts";
 import { DocText, type Span } from "./doc-text.ts";
-import { ATX_HEADING } from "./markdown-lines.ts";
+import { ATX_HEADING } from "../text/markdown-lines.ts";
 
 export type CountTokens = (text: string) => number;
 

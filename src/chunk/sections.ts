@@ -8,8 +8,8 @@
  * later units repeat the whole label.
  */
 import { DocText, type Span } from "./doc-text.ts";
-import type { Category } from "./markdown-summary.ts";
-import { ATX_HEADING, SLIDE_MARKER, cleanHeading, fencedLines, timestampSeconds } from "./markdown-lines.ts";
+import type { Category } from "../text/markdown-summary.ts";
+import { ATX_HEADING, SLIDE_MARKER, TRANSCRIPT_WINDOW_SECONDS, cleanHeading, fencedLines, timestampSeconds } from "../text/markdown-lines.ts";
 
 export interface Section extends Span {
   /** Labels for the units after the section's first. */
@@ -25,7 +25,6 @@ interface LineGroup {
   firstLadder: string[];
 }
 
-export const TRANSCRIPT_WINDOW_SECONDS = 120;
 const NO_LABEL = [""];
 
 export function splitSections(doc: DocText, category: Category, title: string): Section[] {

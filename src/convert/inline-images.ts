@@ -3,7 +3,7 @@
  * fences: the base64 payload would otherwise fill chunks with noise. Path and
  * http images stay. A document made only of placeholders keeps them.
  */
-import { fencedLines } from "../chunk/markdown-lines.ts";
+import { fencedLines } from "../text/markdown-lines.ts";
 
 const DATA_IMAGE = /!\[([^\]]*)\]\(\s*data:[^)]*\)/g;
 

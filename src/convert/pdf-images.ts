@@ -7,6 +7,8 @@
  * several images and skewed placements are composed the same way. Vector
  * drawing is not rendered: a page drawn in outlines has nothing to read here.
  */
+import { AppError } from "../errors.ts";
+import { checkLibraryShape, pinnedVersion, type LibraryShape } from "../library-shape.ts";
 import type { GrayImage } from "../ocr/gray-image.ts";
 
 type Matrix = [number, number, number, number, number, number];
@@ -40,8 +42,29 @@ export interface PageImage {
   undecodable: number;
 }
 
+/** pdf.js's ImageKind codes for the decoded images it hands over (checked against its export: checkImageKinds). */
 const GRAYSCALE_1BPP = 1;
+const RGB_24BPP = 2;
 const RGBA_32BPP = 3;
+
+const PDFJS = "pdfjs-dist";
+const PDFJS_CHECKED_WITH = "6.1.200";
+
+/** A page's stores of decoded objects: declared in pdf.js's types but not documented, so checked at each use. */
+export const PDF_PAGE_FIELDS: LibraryShape = { library: PDFJS, checkedWith: PDFJS_CHECKED_WITH, object: "its PDFPageProxy", usedIn: "src/convert/pdf-images.ts", fields: { objs: ["object"], commonObjs: ["object"] } };
+export const PDF_OBJECTS_FIELDS: LibraryShape = { library: PDFJS, checkedWith: PDFJS_CHECKED_WITH, object: "its PDFObjects store", usedIn: "src/convert/pdf-images.ts", fields: { get: ["function"] } };
+
+/** Throws unless pdf.js's ImageKind (its export) still gives the codes the samplers here read pixels by. */
+export function checkImageKinds(kinds: Record<string, number>): void {
+  const expected: Record<string, number> = { GRAYSCALE_1BPP, RGB_24BPP, RGBA_32BPP };
+  const changed = Object.entries(expected).filter(([name, code]) => kinds[name] !== code);
+  if (changed.length === 0) return;
+  throw new AppError(
+    "LIBRARY_CHANGED",
+    `${PDFJS} ${pinnedVersion(PDFJS)} numbers its decoded image kinds differently from ${PDFJS_CHECKED_WITH}, which src/convert/pdf-images.ts reads pixels by: ${changed.map(([name, code]) => `${name} ${kinds[name]} (was ${code})`).join(", ")}.`,
+    `Pin ${PDFJS} back to ${PDFJS_CHECKED_WITH} in package.json, or update the codes in src/convert/pdf-images.ts (test/convert/pdf-ocr*.test.ts read scans of each kind).`,
+  );
+}
 /**
  * Tesseract reads best at 300 dpi; more only costs time. A page is never made
  * larger than A3 at 300 dpi: recognition time grows with the pixels, and text
@@ -115,11 +138,13 @@ function paint(page: GrayImage, placed: Placed, view: Matrix): void {
 
 function resolveObject(page: PdfPageProxy, id: string): Promise<PdfImage | null> {
   const store = id.startsWith("g_") ? page.commonObjs : page.objs;
+  checkLibraryShape(store, PDF_OBJECTS_FIELDS);
   return new Promise((resolve) => store.get(id, (data) => resolve((data as PdfImage | null) ?? null)));
 }
 
 /** The images a page paints, each with its placement; ops are pdf.js's OPS codes. */
 async function placedImages(page: PdfPageProxy, ops: Record<string, number>): Promise<{ placed: Placed[]; undecodable: number }> {
+  checkLibraryShape(page, PDF_PAGE_FIELDS);
   const list = await page.getOperatorList();
   const placed: Placed[] = [];
   let undecodable = 0;

@@ -7,7 +7,7 @@
  */
 import { toPgm } from "../ocr/gray-image.ts";
 import { ocrPages } from "./ocr-pages.ts";
-import { pageImage, type PdfPageProxy } from "./pdf-images.ts";
+import { checkImageKinds, pageImage, type PdfPageProxy } from "./pdf-images.ts";
 import type { OpenPdf, PdfPageText } from "./pdf-read.ts";
 import type { ConvertOptions } from "./types.ts";
 
@@ -33,7 +33,8 @@ export async function ocrScannedPages(pdf: OpenPdf, pages: PdfPageText[], name: 
   const result: PdfOcr = { texts: new Map(), undecodable: [], scanned: scans.length, warnings: [] };
   if (scans.length === 0) return result;
   const { pdfEngine } = await import("./pdf-engine.ts");
-  const { OPS } = await pdfEngine();
+  const { OPS, ImageKind } = await pdfEngine();
+  checkImageKinds(ImageKind as unknown as Record<string, number>);
   const { texts, warnings } = await ocrPages(name, options, scans.length, async (i) => {
     const page = await pdf.getPage(scans[i]!);
     try {

@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
-import { MarkdownSummary, type Summary } from "../chunk/markdown-summary.ts";
+import { MarkdownSummary, type Summary } from "../text/markdown-summary.ts";
 import { AppError } from "../errors.ts";
 import { diskPath } from "../native/file-names.ts";
 

@@ -7,7 +7,7 @@
  * joined back into one turn.
  */
 import { basename } from "node:path";
-import { TRANSCRIPT_WINDOW_SECONDS } from "../chunk/sections.ts";
+import { TRANSCRIPT_WINDOW_SECONDS } from "../text/markdown-lines.ts";
 import { AppError } from "../errors.ts";
 import { decodeText } from "./decode-text.ts";
 import type { Converted } from "./types.ts";

@@ -13,9 +13,11 @@
  * scifact, xquad-en and xquad-ru documents.
  */
 import type { Tokenizer } from "@huggingface/tokenizers";
+import { checkLibraryShape } from "../library-shape.ts";
+import { COUNTED_TOKENIZER_FIELDS } from "./tokenizer-fields.ts";
 import { rememberWord } from "./word-memo.ts";
 
-/** The library's Tokenizer fields this reads (the same ones its tokenize() uses). */
+/** The library's Tokenizer fields this reads (the same ones its tokenize() uses; checked against COUNTED_TOKENIZER_FIELDS). */
 interface TokenizerParts {
   normalizer: ((text: string) => string) | null;
   pre_tokenizer: ((text: string, options: { section_index: number }) => string[]) | null;
@@ -47,6 +49,8 @@ export interface WordPieces {
  * and the fields above): then callers count with the library.
  */
 export function fastTokenCounter(tokenizer: Tokenizer, postProcessor: string | undefined, words: WordPieces): ((text: string) => number) | null {
+  // The probes below catch a count that differs; a field renamed away would first be read as absent, so it is checked by name.
+  checkLibraryShape(tokenizer, COUNTED_TOKENIZER_FIELDS);
   const parts = tokenizer as unknown as TokenizerParts;
   if (parts.remove_space || parts.do_lowercase_and_remove_accent || !parts.pre_tokenizer) return null;
   if (postProcessor !== undefined && !ADDITIVE_POST_PROCESSORS.has(postProcessor)) return null;

@@ -11,7 +11,9 @@
  * own code, and the ids are the same.
  */
 import { Tokenizer, Unigram } from "@huggingface/tokenizers";
+import { checkLibraryShape } from "../library-shape.ts";
 import { fastTokenCounter } from "./fast-count.ts";
+import { TOKENIZER_MODEL_FIELDS, UNIGRAM_FIELDS, checkTokenizeReachesModel } from "./tokenizer-fields.ts";
 import { segmentWord } from "./unigram-lattice.ts";
 import { VocabIndex, WORD_MARKER, type VocabTables } from "./vocab-index.ts";
 import { rememberWord } from "./word-memo.ts";
@@ -98,6 +100,9 @@ export function unigramTokenizer(json: TokenizerJson, config: { eos_token?: stri
   for (const key of Object.keys(source)) if (key !== "vocab" && key !== "unk_id") shell[key] = source[key as keyof UnigramJson];
   const tokenizer = new Tokenizer({ ...json, model: shell }, config);
   const model = new Unigram(shell as never, config.eos_token as never) as unknown as Record<string, unknown>;
+  // The fields written below are the library's own, not its API: a version that renamed one fails here, not with wrong ids.
+  checkLibraryShape(tokenizer, TOKENIZER_MODEL_FIELDS);
+  checkLibraryShape(model, UNIGRAM_FIELDS);
   const index = new VocabIndex(tokens, tables);
   const lookup = (token: string | undefined) => (token === undefined ? undefined : index.get(token));
   model.config = source;
@@ -126,6 +131,7 @@ export function unigramTokenizer(json: TokenizerJson, config: { eos_token?: stri
     vocab[token.id] = token.content;
   }
   (tokenizer as unknown as { model: unknown }).model = model;
+  checkTokenizeReachesModel(tokenizer, model as { tokenize: (text: string) => string[] });
   const isUnknown = (piece: string) => (index.get(piece) ?? unkId) === unkId;
   const count = marker ? fastTokenCounter(tokenizer, json.post_processor?.type, { pieces: model.tokenize as (word: string) => string[], isUnknown, marker }) : null;
   return { tokenizer, count };

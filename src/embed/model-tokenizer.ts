@@ -4,7 +4,9 @@
  * off, so the chunker can tell 128 tokens from 900.
  */
 import { Tokenizer } from "@huggingface/tokenizers";
+import { checkLibraryShape } from "../library-shape.ts";
 import { isUnigram, unigramTokenizer } from "./fast-unigram.ts";
+import { MODEL_VOCAB_FIELDS, TOKENIZER_MODEL_FIELDS } from "./tokenizer-fields.ts";
 
 export interface Encoded {
   ids: number[];
@@ -42,7 +44,11 @@ export class ModelTokenizer {
 
   /** The highest token id this tokenizer can give: its vocabulary's last, added tokens included. */
   highestId(): number {
-    return (this.tokenizer as unknown as { model: { vocab: unknown[] } }).model.vocab.length - 1;
+    // The library has no public vocabulary size; its model's vocab by id, added tokens included, is the one place that holds it.
+    checkLibraryShape(this.tokenizer, TOKENIZER_MODEL_FIELDS);
+    const model = (this.tokenizer as unknown as { model: { vocab: unknown[] } }).model;
+    checkLibraryShape(model, MODEL_VOCAB_FIELDS);
+    return model.vocab.length - 1;
   }
 
   /** Tokens in text including the special tokens, never truncated. */

@@ -7,30 +7,17 @@
 import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import { AppError, describeError } from "../errors.ts";
 import { labelDocument, type DistributionListener, type DocumentLabels, type LabelInput } from "./label-document.ts";
-import type { LabelScorer } from "./label-scorer.ts";
+import type { LoadedScorer, ScorerFactory, ScorerPlace } from "./label-scorer.ts";
 import { modelKey, noteModelFailure, noteModelLoaded, noteModelReleased } from "./model-state.ts";
 import type { TaxonomyFile, TaxonomyState } from "./taxonomy-file.ts";
 import type { ModelSettings } from "./taxonomy.ts";
 
-export interface LabelContext {
+/** A labelling job's context: the roots, their taxonomy, and where the model is cached, fetched and logged. */
+export interface LabelContext extends ScorerPlace {
   roots: string[];
   /** The roots' classify.toml, as its App holds it. */
   taxonomy: TaxonomyFile;
-  cacheDir: string;
-  hfEndpoint: string;
-  /** MINIRAG_DOWNLOAD_URL: where the llama.cpp add-on comes from instead of this version's release. */
-  downloadUrl?: string;
-  log: (line: string) => void;
 }
-
-export interface LoadedScorer extends LabelScorer {
-  release(): Promise<void>;
-}
-
-/** What loading the label model needs of the context: where to cache and fetch it, and where to log. */
-export type ScorerPlace = Pick<LabelContext, "cacheDir" | "hfEndpoint" | "downloadUrl" | "log">;
-
-export type ScorerFactory = (model: ModelSettings, ctx: ScorerPlace) => Promise<LoadedScorer>;
 
 /** The llama.cpp scorer, imported only when a document needs the model. */
 const llamaFactory: ScorerFactory = async (model, ctx) => (await import("./llama-scorer.ts")).loadLlamaScorer(model, ctx);

@@ -12,9 +12,8 @@
  */
 import { AppError } from "../errors.ts";
 import { loadLlama } from "../native/llama.ts";
-import type { LoadedScorer, ScorerPlace } from "./labeller.ts";
 import { ensureLlama } from "./llama-addon.ts";
-import type { ScoreRequest } from "./label-scorer.ts";
+import type { LoadedScorer, ScorerPlace, ScoreRequest } from "./label-scorer.ts";
 import { ensureModelFile } from "./model-file.ts";
 import type { ModelSettings } from "./taxonomy.ts";
 

@@ -5,7 +5,7 @@
  * syntax, punctuation and line breaks never separate two versions of a text.
  * Tables are read column by column (table-columns.ts).
  */
-import { normalizeText } from "../mentions/normalize.ts";
+import { normalizeText } from "../text/normalize.ts";
 import { hashString, hashWords } from "./hash32.ts";
 import { tablesByColumn } from "./table-columns.ts";
 

@@ -3,7 +3,7 @@
  * the cached index: 100k chunks of 600 characters in about 60-110 ms per
  * term here) checked at the word boundaries the term requires.
  */
-import { isWordAt } from "./normalize.ts";
+import { isWordAt } from "../text/normalize.ts";
 import type { Term } from "./terms.ts";
 
 export interface Match {

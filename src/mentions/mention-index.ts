@@ -10,7 +10,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChunkStore, MentionRow } from "../store/chunk-store.ts";
 import type { MentionChunk, MentionDocument } from "./count-mentions.ts";
-import { normalizeText } from "./normalize.ts";
+import { normalizeText } from "../text/normalize.ts";
 import { ownText } from "../chunk/own-text.ts";
 import { contextLineCount } from "./own-text.ts";
 

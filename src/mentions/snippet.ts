@@ -4,7 +4,7 @@
  * the snippet shows the document's own spelling (ОТЧЁТ for отчет).
  */
 import { findMatch } from "./match.ts";
-import { normalizeWithMap } from "./normalize.ts";
+import { normalizeWithMap } from "../text/normalize.ts";
 import { ownText } from "../chunk/own-text.ts";
 import type { Term } from "./terms.ts";
 

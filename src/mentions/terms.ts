@@ -5,7 +5,7 @@
  * (-15%) has no word start to find, so only its text is required there.
  */
 import { AppError } from "../errors.ts";
-import { isWordAt, normalizeText } from "./normalize.ts";
+import { isWordAt, normalizeText } from "../text/normalize.ts";
 
 export interface Term {
   /** As the caller wrote it, for messages and the forms list. */

@@ -8,8 +8,13 @@
 import { gunzipSync } from "node:zlib";
 // @ts-expect-error tesseract.js ships no types for its worker internals.
 import dispatcher from "tesseract.js/src/worker-script/index.js";
+import { checkLibraryShape } from "../library-shape.ts";
+import { DISPATCHER_FIELDS } from "./dispatcher-fields.ts";
 
 declare const self: Worker;
+
+// The dispatcher is tesseract.js's internal module, not its API: a version that changed it stops here, naming what changed.
+checkLibraryShape(dispatcher, DISPATCHER_FIELDS);
 
 type CoreFactory = (options: Record<string, unknown>) => Promise<unknown>;
 

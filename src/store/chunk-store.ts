@@ -22,7 +22,7 @@ import { backfillSearchColumns } from "./search-columns.ts";
 import { missingRootProblem } from "./db-path.ts";
 import { FailedFiles } from "./failed-files.ts";
 import { canStage, stagingMarkers } from "./staging-markers.ts";
-import { recoverStaging } from "./staged-source.ts";
+import { recoverStaging } from "./staging-recovery.ts";
 import { ensureSafeCommits } from "./lance-connect.ts";
 import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
 import { isReadableClone } from "./readable-clone.ts";

@@ -25,25 +25,22 @@
  *
  * A reader therefore sees V (old chunks) until step 5, then the new set;
  * never a mix. If the writer dies before step 5 the marker stays, readers go
- * on reading V, and the next write or sync (recoverStaging) settles it: before
+ * on reading V, and the next write or sync (recoverStaging, staging-recovery.ts) settles it: before
  * step 4 the marker is rewritten with `switched`, so a write that died before
  * that has its staged rows deleted (the old chunks stay), and one that died
  * after has its switch finished (the new chunks stay). Either way the source
  * stays indexed. The writer is known dead by its pid and, on Linux, the
  * process's start time, so a reused pid does not keep readers on V.
  */
-import type { Table } from "@lancedb/lancedb";
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors.ts";
-import { connectIndex } from "./lance-connect.ts";
-import { sqlString, type ChunkRow } from "./chunk-row.ts";
+import type { ChunkRow } from "./chunk-row.ts";
 import type { ChunkStore } from "./chunk-store.ts";
-import { TABLE_NAME } from "./create-table.ts";
 import { makeIndexFolder } from "./db-path.ts";
 import { stampRow } from "./table-writes.ts";
 import { processStart, type StagingMarker } from "./staging-marker.ts";
 import { canStage, stagingMarkers } from "./staging-markers.ts";
-
+import { liveTable, oldRows, recoverStaging, stagedRows } from "./staging-recovery.ts";
 
 export interface StagedSource {
   /** Appends a batch of the source's new rows (one commit, unseen until commit()). */
@@ -52,31 +49,6 @@ export interface StagedSource {
   commit(): Promise<void>;
   /** Deletes the rows added so far and lets readers go on with the old ones. */
   abort(): Promise<void>;
-}
-
-async function liveTable(dbPath: string): Promise<Table | null> {
-  const db = await connectIndex(dbPath);
-  return (await db.tableNames()).includes(TABLE_NAME) ? db.openTable(TABLE_NAME) : null;
-}
-
-function stagedRows(marker: StagingMarker): string {
-  return `source = ${sqlString(marker.source)} AND id LIKE '%@${marker.token}'`;
-}
-
-/** Settles a staged write whose process died: undone before its switch, finished after it; then the marker goes. A live writer's marker is left alone. */
-export async function recoverStaging(dbPath: string): Promise<boolean> {
-  if (!canStage(dbPath)) return false;
-  const markers = stagingMarkers(dbPath);
-  const marker = await markers.read(true);
-  if (!marker || markers.alive(marker)) return false;
-  const table = await liveTable(dbPath);
-  if (table) await table.delete(marker.switched ? oldRows(marker.source, marker.token) : stagedRows(marker));
-  await markers.remove();
-  return true;
-}
-
-function oldRows(source: string, token: string): string {
-  return `source = ${sqlString(source)} AND NOT (id LIKE '%@${token}')`;
 }
 
 /** Starts a staged write of `source`; see the top of this file. */

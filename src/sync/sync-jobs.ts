@@ -7,7 +7,8 @@ import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { AppError, describeError } from "../errors.ts";
 import { storageFailure } from "../store/storage-failure.ts";
-import { emptySyncReport, lockIndex, syncLocked, type SyncReport } from "./run-sync.ts";
+import { lockIndex, syncLocked } from "./run-sync.ts";
+import { emptySyncReport, type SyncReport } from "./sync-report.ts";
 import type { ReleaseLock } from "./sync-lock.ts";
 import type { IngestEvent } from "../ingest/ingest-progress.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The pure part of sync: what the scan saw against what the index holds.
- * I/O (hashing, reading) happens between these steps in run-sync.ts.
+ * I/O (hashing, reading) happens between these steps in sync-compare.ts.
  */
 import { basename } from "node:path";
 import { isInside } from "../scan/containment.ts";

@@ -5,7 +5,7 @@
  */
 import { basename } from "node:path";
 import { plainName } from "../native/file-names.ts";
-import { MarkdownSummary } from "../chunk/markdown-summary.ts";
+import { MarkdownSummary } from "../text/markdown-summary.ts";
 import { BOILERPLATE_HEADINGS, GENERIC_FILENAME_WORDS } from "./title-words.ts";
 
 const KNOWN_EXTENSIONS = /\.(md|markdown|txt|pdf|docx|pptx|xlsx|html|htm|csv|epub|ipynb|vtt|png|jpe?g|tiff?|bmp|webp)$/i;

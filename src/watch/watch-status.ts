@@ -1,5 +1,5 @@
 /** What status and sync_status show about watching (the shapes; watcher.ts fills them). */
-import type { SyncCounts } from "../sync/run-sync.ts";
+import type { SyncCounts } from "../sync/sync-report.ts";
 
 export interface WatchedRootStatus {
   root: string;

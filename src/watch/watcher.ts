@@ -14,7 +14,7 @@ import type { Config } from "../config/load-config.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { AppError, describeError } from "../errors.ts";
 import { loadRootRules, type RootRules } from "../scan/ignore-rules.ts";
-import { emptySyncReport, type SyncReport } from "../sync/run-sync.ts";
+import { emptySyncReport, type SyncReport } from "../sync/sync-report.ts";
 import { ChangeQueue, QUEUE_TIMES, type QueueTimes } from "./change-queue.ts";
 import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import { diskEntries, stillWritten } from "./disk-entries.ts";

@@ -10,10 +10,10 @@
 import { describe, expect, test } from "bun:test";
 import { chunkDocument, normalizeLineBreaks } from "../../src/chunk/chunk-document.ts";
 import { joinDocument, joinParent } from "../../src/chunk/join-parent.ts";
-import { ATX_HEADING, FENCE } from "../../src/chunk/markdown-lines.ts";
+import { ATX_HEADING, FENCE } from "../../src/text/markdown-lines.ts";
 import { CODE_SPLIT_NOTE, FENCE_BUDGETS } from "../../src/chunk/packer.ts";
 import { ownText } from "../../src/chunk/own-text.ts";
-import { normalizeText } from "../../src/mentions/normalize.ts";
+import { normalizeText } from "../../src/text/normalize.ts";
 import { fakeCount } from "./fake-counter.ts";
 import { tinyCount } from "./tiny-counter.ts";
 import { countWithLongRuns } from "../../src/embed/long-runs.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { breadcrumbLadder, splitSections } from "../../src/chunk/sections.ts";
 import { capSection, SECTION_CHAR_CAP } from "../../src/chunk/cap-section.ts";
 import { DocText } from "../../src/chunk/doc-text.ts";
-import type { Category } from "../../src/chunk/markdown-summary.ts";
+import type { Category } from "../../src/text/markdown-summary.ts";
 
 /** Each section as its text, label ladder and first unit's ladder. */
 function sections(markdown: string, category: Category, title = "") {

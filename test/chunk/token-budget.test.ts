@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { chunkDocument } from "../../src/chunk/chunk-document.ts";
-import { ATX_HEADING, FENCE } from "../../src/chunk/markdown-lines.ts";
+import { ATX_HEADING, FENCE } from "../../src/text/markdown-lines.ts";
 import { FENCE_BUDGETS } from "../../src/chunk/packer.ts";
 import { readBackFixtures } from "./read-back.ts";
 import { tinyCount } from "./tiny-counter.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { strToU8, zipSync } from "fflate";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { detectCategory } from "../../src/chunk/markdown-summary.ts";
+import { detectCategory } from "../../src/text/markdown-summary.ts";
 import { convertPptx } from "../../src/convert/pptx.ts";
 import { converterFor } from "../../src/convert/registry.ts";
 import { FIXTURES, failure } from "../helpers.ts";

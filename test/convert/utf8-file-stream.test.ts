@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { summarizeMarkdown } from "../../src/chunk/markdown-summary.ts";
+import { summarizeMarkdown } from "../../src/text/markdown-summary.ts";
 import { decodeText } from "../../src/convert/decode-text.ts";
 import { scanUtf8File, utf8TextPieces } from "../../src/convert/utf8-file-stream.ts";
 import { AppError } from "../../src/errors.ts";

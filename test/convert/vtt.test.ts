@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { timestampSeconds } from "../../src/chunk/markdown-lines.ts";
+import { timestampSeconds } from "../../src/text/markdown-lines.ts";
 import { chunkDocument } from "../../src/chunk/chunk-document.ts";
 import { converterFor } from "../../src/convert/registry.ts";
 import { convertVtt } from "../../src/convert/vtt.ts";

@@ -4,7 +4,7 @@ import { ingestFile, prepareFile } from "../../src/ingest/ingest-file.ts";
 import { storeLargeDocument } from "../../src/ingest/store-large-document.ts";
 import type { PreparedDocument } from "../../src/ingest/index-markdown.ts";
 import { chunkPieces, chunkWindows } from "../../src/chunk/chunk-windows.ts";
-import { detectCategory } from "../../src/chunk/markdown-summary.ts";
+import { detectCategory } from "../../src/text/markdown-summary.ts";
 import { chunkBudget } from "../../src/config/chunk-budget.ts";
 import { STREAM_MARKDOWN_CHARS } from "../../src/ingest/ingest-file.ts";
 import { createHash } from "node:crypto";

@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { Labeller, type ScorerFactory } from "../../src/labels/labeller.ts";
+import type { ScorerFactory } from "../../src/labels/label-scorer.ts";
+import { Labeller } from "../../src/labels/labeller.ts";
 import { TaxonomyFile } from "../../src/labels/taxonomy-file.ts";
 import { fakeClock, type FakeClock } from "../fake-clock.ts";
 import { promisesSettled, tempDir, waitFor, writeTree } from "../helpers.ts";

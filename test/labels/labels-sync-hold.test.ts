@@ -6,7 +6,8 @@
  */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { useScorerFactory, type ScorerFactory } from "../../src/labels/labeller.ts";
+import type { ScorerFactory } from "../../src/labels/label-scorer.ts";
+import { useScorerFactory } from "../../src/labels/labeller.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { fakeClock } from "../fake-clock.ts";
 import { tempDir, testApp, writeTree } from "../helpers.ts";

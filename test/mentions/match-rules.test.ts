@@ -1,7 +1,7 @@
 /** The matching rules of find_mentions, one row per rule and language: normalised text, word starts, open and closed ends. */
 import { describe, expect, test } from "bun:test";
 import { findMatch, formsIn } from "../../src/mentions/match.ts";
-import { isWordAt, normalizeText, normalizeWithMap } from "../../src/mentions/normalize.ts";
+import { isWordAt, normalizeText, normalizeWithMap } from "../../src/text/normalize.ts";
 import { parseTerm } from "../../src/mentions/terms.ts";
 import { failure } from "../helpers.ts";
 

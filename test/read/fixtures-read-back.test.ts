@@ -15,7 +15,7 @@ import { convertForIngest, ingestFile } from "../../src/ingest/ingest-file.ts";
 import { documentText } from "../../src/ingest/index-markdown.ts";
 import { countMentions } from "../../src/mentions/count-mentions.ts";
 import { toDocuments } from "../../src/mentions/mention-index.ts";
-import { normalizeText } from "../../src/mentions/normalize.ts";
+import { normalizeText } from "../../src/text/normalize.ts";
 import { parseTerms } from "../../src/mentions/terms.ts";
 import { readMentionRows } from "../../src/store/mention-rows.ts";
 import { readSource } from "../../src/read/read-source.ts";

@@ -6,7 +6,8 @@ import { resolveModelFolder } from "../../src/embed/model-folder.ts";
 import type { ChunkRow } from "../../src/store/chunk-row.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
-import { beginStagedSource, recoverStaging } from "../../src/store/staged-source.ts";
+import { beginStagedSource } from "../../src/store/staged-source.ts";
+import { recoverStaging } from "../../src/store/staging-recovery.ts";
 import { markerPath, processStart, readStagingMarker, writerAlive, writeStagingMarker } from "../../src/store/staging-marker.ts";
 import { TINY_MODEL, failure, tempDir } from "../helpers.ts";
 

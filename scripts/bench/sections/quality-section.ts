@@ -4,7 +4,6 @@
  * full runs all of scifact (BEIR's setting) and the navigation-page questions.
  */
 import { FULL, QUICK, qualitySets } from "../lib/quality-sets.ts";
-import type { QualityBanner } from "../report-quality.ts";
 import { benchPeerQuality, type PeerQuality } from "../peers/peer-quality.ts";
 import { PEERS } from "../peers/peers.ts";
 import { benchBeirScifact, type BeirFigures } from "./beir-scifact.ts";
@@ -21,6 +20,17 @@ export interface QualityOptions {
   beir: boolean;
   /** Table-of-contents pages against content pages (navigation-judgments.json). */
   navigation: boolean;
+}
+
+/** The model the quality figures were made with, as the report's banner names it. */
+export interface QualityBanner {
+  name: string;
+  dir: string;
+  real: boolean;
+  fingerprint: string;
+  prefixes: string;
+  /** Our chunk size in tokens for this model (unknown when no set was indexed). */
+  chunkTokens?: number;
 }
 
 export interface QualityFigures {

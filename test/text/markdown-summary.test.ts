@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { MarkdownSummary, detectCategory, summarizeMarkdown } from "../../src/chunk/markdown-summary.ts";
-import { ATX_HEADING, fencedLines } from "../../src/chunk/markdown-lines.ts";
-import { timestampSeconds } from "../../src/chunk/markdown-lines.ts";
+import { MarkdownSummary, detectCategory, summarizeMarkdown } from "../../src/text/markdown-summary.ts";
+import { ATX_HEADING, fencedLines } from "../../src/text/markdown-lines.ts";
+import { timestampSeconds } from "../../src/text/markdown-lines.ts";
 
 const stamps = (n: number) => Array.from({ length: n }, (_, i) => `**A** 0:${String(i + 10)}\nsaid something`).join("\n\n");
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`).join("\n");

@@ -1,6 +1,6 @@
 /**
  * What a word is made of, for the chunker's cuts and for find_mentions'
- * matching alike (mentions/normalize.ts builds on these): letters, digits and
+ * matching alike (normalize.ts builds on these): letters, digits and
  * combining marks, with soft hyphens and zero-width characters inside words
  * invisible. A cut between two such characters would split a word no search
  * could then find whole.

@@ -1,4 +1,4 @@
-/** Line-level Markdown facts the chunker shares: fences, headings, table rows, timestamps, slide markers. */
+/** Line-level Markdown facts the converters, the title and the chunker share: fences, headings, table rows, timestamps, slide markers. */
 
 export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 export const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
@@ -7,6 +7,8 @@ export const TABLE_ROW = /^\s*\|.*\|\s*$/;
 export const TABLE_DELIMITER = /^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$/;
 /** An optional **speaker** (1-80 chars), then M:SS, MM:SS or H:MM:SS, alone on its line. */
 export const TIMESTAMP_LINE = /^\s*(?:\*\*([^*\n]{1,80})\*\*\s+)?(?:(\d):([0-5]\d):([0-5]\d)|(\d{1,2}):([0-5]\d))\s*$/;
+/** A transcript is sectioned in windows of this many seconds (chunk/sections.ts), and the VTT converter starts a new turn at each window, so no turn straddles two sections. */
+export const TRANSCRIPT_WINDOW_SECONDS = 120;
 
 /** Whether a line whose FENCE match is `marker` closes a fence opened with `opening`: the same character, at least as long, alone on its line. */
 export function closesFence(line: string, marker: string | undefined, opening: string): boolean {

@@ -8,7 +8,7 @@
  * from, for cutting a snippet out of the original text. Both give the same
  * string (a test holds them to that).
  */
-import { INVISIBLE, WORD_CHAR } from "../chunk/word-chars.ts";
+import { INVISIBLE, WORD_CHAR } from "./word-chars.ts";
 
 /** A markdown escape: a backslash before ASCII punctuation (markitdown writes ТЗ\_2024\_015). */
 const ESCAPE = /\\([!-/:-@[-`{-~])/;

@@ -1,0 +1,40 @@
+/**
+ * Settling a staged write (staged-source.ts) whose process died. The store
+ * runs this before every write (ChunkStore.settleStagedWrite) and a new
+ * staged write runs it before it begins, so it sits below both: the store
+ * imports it, and staged-source.ts imports the store and it.
+ */
+import type { Table } from "@lancedb/lancedb";
+import { sqlString } from "./chunk-row.ts";
+import { TABLE_NAME } from "./create-table.ts";
+import { connectIndex } from "./lance-connect.ts";
+import type { StagingMarker } from "./staging-marker.ts";
+import { canStage, stagingMarkers } from "./staging-markers.ts";
+
+/** The live table, on a handle of its own (not the store's pinned one); null before the first write. */
+export async function liveTable(dbPath: string): Promise<Table | null> {
+  const db = await connectIndex(dbPath);
+  return (await db.tableNames()).includes(TABLE_NAME) ? db.openTable(TABLE_NAME) : null;
+}
+
+/** The rows a staged write added: ids ending in @token. */
+export function stagedRows(marker: StagingMarker): string {
+  return `source = ${sqlString(marker.source)} AND id LIKE '%@${marker.token}'`;
+}
+
+/** Settles a staged write whose process died: undone before its switch, finished after it; then the marker goes. A live writer's marker is left alone. */
+export async function recoverStaging(dbPath: string): Promise<boolean> {
+  if (!canStage(dbPath)) return false;
+  const markers = stagingMarkers(dbPath);
+  const marker = await markers.read(true);
+  if (!marker || markers.alive(marker)) return false;
+  const table = await liveTable(dbPath);
+  if (table) await table.delete(marker.switched ? oldRows(marker.source, marker.token) : stagedRows(marker));
+  await markers.remove();
+  return true;
+}
+
+/** The source's rows that are not this staged write's: the ones its switch deletes. */
+export function oldRows(source: string, token: string): string {
+  return `source = ${sqlString(source)} AND NOT (id LIKE '%@${token}')`;
+}
