@@ -54,23 +54,37 @@ interface Group {
   items: PdfItem[];
 }
 
-/** Joins the items of one line left to right, with a space where the gap is a word gap and a new cell where it is wide. */
+/** A cell being built: its pieces are joined and their whitespace collapsed once, at the end. */
+interface OpenCell extends PdfCell {
+  parts: string[];
+  endsInSpace: boolean;
+}
+
+/**
+ * Joins the items of one line left to right, with a space where the gap is a
+ * word gap and a new cell where it is wide. Pieces are collected and joined
+ * once: joining and collapsing the whole cell at every item made a line of
+ * 50,000 items (a hostile page) take minutes and most of a gigabyte.
+ */
 function toLine(group: Group): PdfLine {
   const items = group.items.sort((a, b) => a.x - b.x);
-  const cells: PdfCell[] = [];
-  let cell: PdfCell | undefined;
+  const open: OpenCell[] = [];
+  let cell: OpenCell | undefined;
   for (const item of items) {
     const gap = cell ? item.x - cell.x1 : 0;
     if (!cell || gap > CELL_GAP * Math.max(group.size * 0.8, item.size)) {
-      cell = { x0: item.x, x1: item.x + item.width, text: item.text.trim() };
-      cells.push(cell);
+      const text = item.text.trim();
+      cell = { x0: item.x, x1: item.x + item.width, text: "", parts: [text], endsInSpace: false };
+      open.push(cell);
       continue;
     }
-    const space = gap > WORD_GAP * item.size && !/\s$/.test(cell.text) && !/^\s/.test(item.text);
-    cell.text = `${cell.text}${space ? " " : ""}${item.text}`.replace(/\s+/g, " ");
+    const space = gap > WORD_GAP * item.size && !cell.endsInSpace && !/^\s/.test(item.text);
+    if (space) cell.parts.push(" ");
+    cell.parts.push(item.text);
+    cell.endsInSpace = /\s$/.test(item.text);
     cell.x1 = Math.max(cell.x1, item.x + item.width);
   }
-  for (const c of cells) c.text = c.text.trim();
+  const cells: PdfCell[] = open.map(({ x0, x1, parts }) => ({ x0, x1, text: parts.join("").replace(/\s+/g, " ").trim() }));
   const kept = cells.filter((c) => c.text !== "");
   return {
     y: group.y,

@@ -23,6 +23,19 @@ describe("lines from text items", () => {
     expect(lines.map((l) => l.text)).toEqual(["Hello world", "below"]);
   });
 
+  test("items that end or start with a space join without a second one, and whitespace inside collapses", () => {
+    const lines = buildLines([item("two  words ", 50, 700), item(" and", 106, 700), item("more", 130, 700)]);
+    expect(lines[0]!.text).toBe("two words and more");
+  });
+
+  test("a line of 50,000 items (a hostile page) is one line holding every item once, in order", () => {
+    // Joining and collapsing the whole cell at every item took minutes and most of a gigabyte on such a line.
+    const items = Array.from({ length: 50_000 }, (_, i) => item(`w${i}`, 50 + i * 40, 700));
+    const lines = buildLines(items.reverse());
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.text).toBe(Array.from({ length: 50_000 }, (_, i) => `w${i}`).join(" "));
+  });
+
   test("a superscript footnote mark joins the line it sits on", () => {
     const lines = buildLines([item("approaches,", 50, 700), item("3", 106, 703.6, 7), item("we present", 114, 700)]);
     expect(lines).toHaveLength(1);
