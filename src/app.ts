@@ -46,6 +46,9 @@ export interface AppOptions {
   network?: Network;
 }
 
+/** How soon the index's new version is worth loading: "soon" after a single-document write (an agent writes in runs), "now" after a sync. */
+export type IndexChange = "soon" | "now";
+
 export interface App {
   readonly config: Config;
   readonly log: (line: string) => void;
@@ -68,6 +71,14 @@ export interface App {
    * RETRY_AFTER_MS instead of retrying a download on every question.
    */
   embedderOrNone(options?: { cached?: boolean }): Promise<Embedder | NoModel>;
+  /** Said by an operation once its write is finished (ingest/finish-write.ts, sync/sync-jobs.ts); heard by the listener, if any. */
+  indexChanged(when: IndexChange): void;
+  /**
+   * Sets the one listener of indexChanged: the MCP server, which loads the new
+   * version's search structures in the background (mcp/warm-up.ts). The CLI
+   * sets none: it exits after the write.
+   */
+  onIndexChanged(listener: (when: IndexChange) => void): void;
 }
 
 /** How long queries keep using a failed load before trying again (a sync always tries again). */
@@ -80,6 +91,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   if (config.storage) useObjectStorage(config.dbPath, config.storage);
   const store = new ChunkStore(config.dbPath, ANN_THRESHOLD, config.roots);
   let lastFailure: { at: number; none: NoModel } | undefined;
+  let changeListener: ((when: IndexChange) => void) | undefined;
   const app: App = {
     config,
     log,
@@ -123,6 +135,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         lastFailure = { at: Date.now(), none: new NoModel((await app.modelChoice()).name, error) };
         return lastFailure.none;
       }
+    },
+    indexChanged: (when) => changeListener?.(when),
+    onIndexChanged(listener) {
+      changeListener = listener;
     },
   };
   return app;

@@ -25,7 +25,7 @@ import { releaseConverter } from "../../src/convert/isolated-convert.ts";
 import { SUPPORTED_EXTENSIONS } from "../../src/convert/registry.ts";
 import type { Embedder } from "../../src/embed/embedder.ts";
 import { documentText } from "../../src/ingest/index-markdown.ts";
-import { convertForIngest } from "../../src/ingest/ingest-file.ts";
+import { convertForIngest } from "../../src/ingest/prepare-file.ts";
 import { normalizeText } from "../../src/text/normalize.ts";
 import { chooseFileTitle } from "../../src/title/choose-title.ts";
 import { BINARY, runCli, tempDir, testApp } from "../../test/helpers.ts";

@@ -5,7 +5,7 @@
  * Runs the document-date extractor over every file under
  * ../shared/corpus/office (or the folder given), each converted the way a
  * sync converts it (the isolated converter worker with the configuration's
- * time limit, size cap and OCR settings, as ingest-file.ts passes them), so a
+ * time limit, size cap and OCR settings, as ingest/prepare-file.ts passes them), so a
  * PDF whose pages carry too little text is OCRed, and prints a Markdown table: file, date, source. A file that
  * fails to convert is listed with its error. Reports, never asserts; exits 0
  * with a message when the shared corpus is not beside the checkout.

@@ -8,7 +8,8 @@ import { isInsideRoots } from "../scan/containment.ts";
 import { hasUrlScheme, looksLikePath } from "../scan/scope.ts";
 import { chooseSourceTitle } from "../title/choose-title.ts";
 import { indexMarkdown, type IngestResult } from "./index-markdown.ts";
-import { sha256, tooLarge } from "./ingest-file.ts";
+import { finishWrite } from "./finish-write.ts";
+import { sha256, tooLarge } from "./prepare-file.ts";
 
 export const DATA_FORMATS = ["text", "markdown", "html"] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
@@ -64,7 +65,7 @@ export async function ingestData(app: App, input: DataInput): Promise<IngestResu
   const converted = format === "html" ? htmlToMarkdown(input.content) : { markdown: input.content, metadataTitle: undefined, warnings: undefined };
   for (const warning of converted.warnings ?? []) app.log(`warn: ${source}: ${warning}`);
   const { title, seed } = chooseSourceTitle(source, converted.markdown, input.title, converted.metadataTitle);
-  return indexMarkdown(app, {
+  const result = await indexMarkdown(app, {
     source,
     sourceType: "data",
     markdown: converted.markdown,
@@ -74,4 +75,6 @@ export async function ingestData(app: App, input: DataInput): Promise<IngestResu
     mtime: Date.now(),
     fileSize: size,
   });
+  await finishWrite(app, 1);
+  return result;
 }

@@ -14,7 +14,7 @@ import { storageFailure } from "../store/storage-failure.ts";
 import { describeError } from "../errors.ts";
 import type { IngestResult, PreparedDocument } from "./index-markdown.ts";
 import { embedDocuments, writeDocuments } from "./index-markdown.ts";
-import { prepareFile } from "./ingest-file.ts";
+import { prepareFile } from "./prepare-file.ts";
 import { NoModel } from "../embed/no-model.ts";
 import type { IngestEvents } from "./ingest-progress.ts";
 import { diskPath } from "../native/file-names.ts";
@@ -37,10 +37,12 @@ export interface IngestFilesReport {
   warnings: { source: string; warning: string }[];
   /** Set when no model could load: the files were stored for keyword search and wait for vectors. */
   notice?: string;
+  /** What each file in errors or unreadable threw, as it was thrown: ingestFile passes it on with its code and hint. */
+  causes: Map<string, unknown>;
 }
 
 export function emptyIngestReport(): IngestFilesReport {
-  return { results: [], errors: [], unreadable: [], warnings: [] };
+  return { results: [], errors: [], unreadable: [], warnings: [], causes: new Map() };
 }
 
 /** Ingests paths; `report`, when given, is filled as groups are stored, so a caller can show live counts; events tell how far it is (ingest-progress.ts). */
@@ -63,6 +65,11 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
   let writing: Promise<void> = Promise.resolve();
   let writingBefore: Promise<void> = Promise.resolve();
 
+  const failed = (source: string, error: unknown) => {
+    report.errors.push({ source, error: describeError(error) });
+    report.causes.set(source, error);
+  };
+
   /** Starts a group's embedding and queues its write, once the pipeline has room for it. */
   const launch = async (docs: PreparedDocument[]) => {
     // At most one group embeds while the next is prepared, and at most one embedded group waits behind the write under way.
@@ -76,12 +83,12 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
       .then((group) => writeDocuments(app, group))
       .then(
         (results) => void report.results.push(...results),
-        (error) => void report.errors.push(...docs.map((d) => ({ source: d.source, error: describeError(storageFailure(error) ?? error) }))),
+        (error) => docs.forEach((d) => failed(d.source, storageFailure(error) ?? error)),
       );
     embedding = embedded.catch(() => undefined);
   };
 
-  const failed: FailedFile[] = [];
+  const faults: FailedFile[] = [];
   for (const [i, path] of paths.entries()) {
     events?.({ kind: "file", index: i, total: paths.length, path, bytes: sizes[i]!, totalBytes });
     // Before the read: a failure is remembered for the file as it was then, so a change made meanwhile is tried.
@@ -95,7 +102,7 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
         await writing;
         await storeLargeDocument(app, embedder, doc, undefined, events).then(
           (result) => void report.results.push(result),
-          (error) => void report.errors.push({ source: doc.source, error: describeError(storageFailure(error) ?? error) }),
+          (error) => failed(doc.source, storageFailure(error) ?? error),
         );
       } else {
         group.push(doc);
@@ -103,9 +110,11 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
       }
     } catch (error) {
       const problem = readProblem(path, error);
-      if (problem) report.unreadable.push({ source: path, error: problem });
-      else report.errors.push({ source: path, error: describeError(storageFailure(error) ?? error) });
-      if (!problem && seen && isFileFault(error)) failed.push(failureOf(app, path, seen, error));
+      if (problem) {
+        report.unreadable.push({ source: path, error: problem });
+        report.causes.set(path, error);
+      } else failed(path, storageFailure(error) ?? error);
+      if (!problem && seen && isFileFault(error)) faults.push(failureOf(app, path, seen, error));
     }
     if (groupChunks >= groupLimit) {
       await launch(group);
@@ -118,6 +127,6 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
   releaseConverter();
   await launch(group);
   await writing;
-  await rememberOutcomes(app, failed, report.results.map((r) => r.source));
+  await rememberOutcomes(app, faults, report.results.map((r) => r.source));
   return report;
 }

@@ -12,7 +12,8 @@ import { chooseSourceTitle } from "../title/choose-title.ts";
 import { fetchUrl } from "../url/fetch-url.ts";
 import { dataIdProblem } from "./ingest-data.ts";
 import { indexMarkdown, type IngestResult } from "./index-markdown.ts";
-import { sha256 } from "./ingest-file.ts";
+import { finishWrite } from "./finish-write.ts";
+import { sha256 } from "./prepare-file.ts";
 import { extensionFor, standInPath, textInUtf8 } from "./url-format.ts";
 
 export interface UrlInput {
@@ -62,7 +63,7 @@ export async function ingestUrl(app: App, input: UrlInput): Promise<IngestResult
   }
   for (const warning of converted.warnings ?? []) app.log(`warn: ${warning}`);
   const { title, seed } = chooseSourceTitle(source, converted.markdown, input.title, converted.metadataTitle);
-  return indexMarkdown(app, {
+  const result = await indexMarkdown(app, {
     source,
     sourceType: "url",
     markdown: converted.markdown,
@@ -73,4 +74,6 @@ export async function ingestUrl(app: App, input: UrlInput): Promise<IngestResult
     fileSize: fetched.bytes.length,
     ocrEngine: converted.ocrEngine,
   });
+  await finishWrite(app, 1);
+  return result;
 }

@@ -16,41 +16,35 @@ export interface ToolContext {
   watcher?: Watcher;
 }
 
-/** The app, or the configuration error as the tool's failure. */
+/**
+ * The app, or the configuration error as the tool's failure. The server's
+ * re-warm listens to the app from its first use on: the operations say when
+ * they changed the index (App.indexChanged), the server decides what follows.
+ */
 export function requireApp(ctx: ToolContext): App {
-  if (ctx.app) return ctx.app;
-  throw new AppError("CONFIG", ctx.configError ?? "Configuration error", "Fix the server's environment and restart it; the status tool shows the error.");
+  if (!ctx.app) throw new AppError("CONFIG", ctx.configError ?? "Configuration error", "Fix the server's environment and restart it; the status tool shows the error.");
+  if (!ctx.rewarm) listenForWrites(ctx, ctx.app);
+  return ctx.app;
 }
 
-/** Loads the new version's search structures in the background after writes (mcp/warm-up.ts searchRewarmer). */
-function rewarmer(ctx: ToolContext): SearchRewarmer {
-  if (!ctx.rewarm) {
-    const app = requireApp(ctx);
-    // Not while a sync job runs (a load due from a write just before it, or asked for during it): the job's end loads
-    // the version it leaves, and a load meanwhile would take the model's cores from the job.
-    ctx.rewarm = searchRewarmer(async () => {
-      if (!ctx.jobs?.busy) await warmSearch(app);
-    }, app.log);
-  }
-  return ctx.rewarm;
+/**
+ * Loads the new version's search structures in the background after writes
+ * (mcp/warm-up.ts searchRewarmer): once writes pause after a single-document
+ * write ("soon": the reply is not held up), at once after a sync ("now").
+ */
+function listenForWrites(ctx: ToolContext, app: App): void {
+  // Not while a sync job runs (a load due from a write just before it, or asked for during it): the job's end loads
+  // the version it leaves, and a load meanwhile would take the model's cores from the job.
+  const rewarm = searchRewarmer(async () => {
+    if (!ctx.jobs?.busy) await warmSearch(app);
+  }, app.log);
+  ctx.rewarm = rewarm;
+  app.onIndexChanged((when) => (when === "now" ? rewarm.start() : rewarm.soon()));
 }
 
 export function syncJobs(ctx: ToolContext): SyncJobs {
-  ctx.jobs ??= new SyncJobs(requireApp(ctx), rewarmer(ctx).start);
+  ctx.jobs ??= new SyncJobs(requireApp(ctx));
   return ctx.jobs;
-}
-
-/** After a write: its new version's search structures load once writes pause (a single-document tool), or now (a watched sync). */
-export function indexChanged(ctx: ToolContext, when: "soon" | "now" = "soon"): void {
-  if (when === "now") rewarmer(ctx).start();
-  else rewarmer(ctx).soon();
-}
-
-/** How an ingest tool ends: small fragments compacted once they pile up (ChunkStore.tidy), then indexChanged. */
-export async function ingested<T>(ctx: ToolContext, result: T): Promise<T> {
-  await requireApp(ctx).store.tidy();
-  indexChanged(ctx);
-  return result;
 }
 
 /** An MCP file path: absolute, inside a root, an existing file. */

@@ -5,11 +5,10 @@
  * index's lock across processes), and loads the new version's search
  * structures after each sync, as after a job.
  */
-import { runSync } from "../sync/run-sync.ts";
 import { chooseWatchedRoots } from "../watch/watch-roots.ts";
 import { Watcher } from "../watch/watcher.ts";
 import type { WatchStatus } from "../watch/watch-status.ts";
-import { syncJobs, indexChanged, type ToolContext } from "./context.ts";
+import { syncJobs, type ToolContext } from "./context.ts";
 
 /** Starts watching unless RAG_WATCH is off or no root may be watched; never throws (a failure is logged and shown by status). */
 export function startLiveIndex(ctx: ToolContext): void {
@@ -23,11 +22,8 @@ export function startLiveIndex(ctx: ToolContext): void {
     {
       config: app.config,
       log: app.log,
-      sync: (scopes) => jobs.whenFree(() => runSync(app, { scopes, keepOutsideRoots: true })),
-      afterSync: (record) => {
-        const c = record.counts;
-        if (c.ingested + c.moved + c.deleted + c.embedded + c.signed + c.relabelled > 0) indexChanged(ctx, "now");
-      },
+      // The job runner says when the sync changed the index, and the server's re-warm (context.ts) hears it.
+      sync: (scopes) => jobs.syncWatched(scopes),
     },
     choice,
   );

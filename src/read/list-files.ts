@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
-import { sha256 } from "../ingest/ingest-file.ts";
+import { sha256 } from "../ingest/prepare-file.ts";
 import { diskPath } from "../native/file-names.ts";
 import { conversionConditions, stillFailing } from "../ingest/failure-memory.ts";
 import { isInside } from "../scan/containment.ts";

@@ -98,5 +98,6 @@ export async function deleteSource(app: App, source: string): Promise<{ source: 
   const { chunks, forgotten } = await app.store.deleteSource(source);
   // Not "ingest it first": there is nothing to delete, and nothing to ingest for that.
   if (chunks === 0 && !forgotten) throw new AppError("SOURCE_NOT_FOUND", `${source} is not in the index; nothing was deleted.`, "list_files (minirag-mcp list) shows what is indexed.");
+  app.indexChanged("soon");
   return { source, deletedChunks: chunks };
 }

@@ -11,7 +11,7 @@ import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { describeError } from "../errors.ts";
 import { conversionConditions, stillFailing } from "../ingest/failure-memory.ts";
-import { sha256, tooLarge } from "../ingest/ingest-file.ts";
+import { sha256, tooLarge } from "../ingest/prepare-file.ts";
 import { readProblem } from "../ingest/read-problem.ts";
 import { diskPath } from "../native/file-names.ts";
 import { isInside } from "../scan/containment.ts";

@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { AppError, describeError } from "../errors.ts";
 import { storageFailure } from "../store/storage-failure.ts";
-import { lockIndex, syncLocked } from "./run-sync.ts";
-import { emptySyncReport, type SyncReport } from "./sync-report.ts";
+import { lockIndex, runSync, syncLocked } from "./run-sync.ts";
+import { changedIndex, emptySyncReport, type SyncReport } from "./sync-report.ts";
 import type { ReleaseLock } from "./sync-lock.ts";
 import type { IngestEvent } from "../ingest/ingest-progress.ts";
 
@@ -32,11 +32,7 @@ export class SyncJobs {
   /** A watched sync under way here (watch/watcher.ts): it holds the lock, so a job started meanwhile waits for it. */
   private watched: Promise<unknown> | null = null;
 
-  /** afterJob: called once each job has ended, whatever its outcome (the server loads the new version's search structures then: mcp/warm-up.ts). */
-  constructor(
-    private readonly app: App,
-    private readonly afterJob?: () => void,
-  ) {}
+  constructor(private readonly app: App) {}
 
   /** Whether a job, or a watched sync, of this server is under way. */
   get busy(): boolean {
@@ -91,6 +87,17 @@ export class SyncJobs {
     }
   }
 
+  /**
+   * A watched sync of this server (watch/watcher.ts) through whenFree; a
+   * change it made is said (App.indexChanged) once it has ended, when no
+   * longer busy, so the server loads the version it left.
+   */
+  async syncWatched(scopes: string[] | undefined): Promise<SyncReport> {
+    const report = await this.whenFree(() => runSync(this.app, { scopes, keepOutsideRoots: true }));
+    if (changedIndex(report.counts)) this.app.indexChanged("now");
+    return report;
+  }
+
   /** The lock for a job that waited for a watched sync; null when another process took it meanwhile (the job then fails saying so). */
   private async lockAfter(watched: Promise<unknown>, job: SyncJob): Promise<ReleaseLock | null> {
     await watched.catch(() => {});
@@ -127,8 +134,8 @@ export class SyncJobs {
     await release();
     this.running = false;
     job.state = outcome;
-    // A failed job may still have committed some files, so the index may have moved either way.
-    this.afterJob?.();
+    // Said once the job has ended, whatever its outcome: a failed job may still have committed some files.
+    this.app.indexChanged("now");
   }
 
   status(jobId: string): SyncJob {

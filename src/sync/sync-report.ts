@@ -45,6 +45,11 @@ export interface SyncReport {
   failedBefore: { source: string; error: string; failedAt: string }[];
 }
 
+/** Whether a sync wrote to the index: stored, moved or removed a document, or gave stored ones vectors, signatures or labels. */
+export function changedIndex(c: SyncCounts): boolean {
+  return c.ingested + c.moved + c.deleted + c.embedded + c.signed + c.relabelled > 0;
+}
+
 /** A report with nothing counted yet; the sync fills it as it goes. */
 export function emptySyncReport(): SyncReport {
   return {

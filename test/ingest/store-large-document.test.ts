@@ -1,12 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { ingestFile, prepareFile } from "../../src/ingest/ingest-file.ts";
+import { ingestFile } from "../../src/ingest/ingest-file.ts";
+import { prepareFile } from "../../src/ingest/prepare-file.ts";
 import { storeLargeDocument } from "../../src/ingest/store-large-document.ts";
 import type { PreparedDocument } from "../../src/ingest/index-markdown.ts";
 import { chunkPieces, chunkWindows } from "../../src/chunk/chunk-windows.ts";
 import { detectCategory } from "../../src/text/markdown-summary.ts";
 import { chunkBudget } from "../../src/config/chunk-budget.ts";
-import { STREAM_MARKDOWN_CHARS } from "../../src/ingest/ingest-file.ts";
+import { STREAM_MARKDOWN_CHARS } from "../../src/ingest/prepare-file.ts";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { chunkDocument } from "../../src/chunk/chunk-document.ts";

@@ -1,6 +1,6 @@
 /**
  * Tests run tesseract.js for real with the system's language data (CI installs
- * tesseract-ocr-eng, -rus and -osd from apt; see .ci/run). A machine without it
+ * tesseract-ocr-eng, -rus and -osd from apt; see .ci/steps). A machine without it
  * runs the same tests against the "no language data" error path instead, so a
  * bare clone still passes and still checks something real.
  */

@@ -56,22 +56,23 @@ describe("sync jobs", () => {
 });
 
 describe("after a job", () => {
-  test("afterJob runs once per job, once its end is visible, whether it succeeded or failed", async () => {
+  test("a job says once it has ended that it changed the index, whether it succeeded or failed", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "alpha" });
     const seen: string[] = [];
     let job: SyncJob;
-    const jobs = new SyncJobs(app, () => seen.push(job.state));
+    app.onIndexChanged((when) => seen.push(`${job.state} ${when}`));
+    const jobs = new SyncJobs(app);
     job = await jobs.start();
     await finished(jobs, job.jobId);
     job = await jobs.start();
     await finished(jobs, job.jobId);
-    expect(seen).toEqual(["succeeded", "succeeded"]);
+    expect(seen).toEqual(["succeeded now", "succeeded now"]);
     // The index cannot be read mid-job (as on a disk error): the job fails.
     app.store.listSources = () => Promise.reject(new Error("read error"));
     job = await jobs.start();
     expect((await finished(jobs, job.jobId)).state).toBe("failed");
-    expect(seen).toEqual(["succeeded", "succeeded", "failed"]);
+    expect(seen).toEqual(["succeeded now", "succeeded now", "failed now"]);
   });
 });
 

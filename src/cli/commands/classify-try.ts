@@ -1,15 +1,11 @@
 import { defineCommand } from "citty";
-import { readFile, stat } from "node:fs/promises";
-import { diskPath } from "../../native/file-names.ts";
 import { resolve } from "node:path";
-import { convertIsolated, releaseConverter } from "../../convert/isolated-convert.ts";
-import { assertSupported } from "../../convert/registry.ts";
+import { releaseConverter } from "../../convert/isolated-convert.ts";
 import { stripInlineImages } from "../../convert/inline-images.ts";
 import { classifyTry } from "../../labels/classify-try.ts";
 import { labelContext } from "../../labels/labeller.ts";
-import { ocrSettings } from "../../ocr/settings.ts";
 import { inRootForm } from "../../scan/containment.ts";
-import { tooLarge } from "../../ingest/ingest-file.ts";
+import { checkFile, readConverted } from "../../ingest/prepare-file.ts";
 import { markFailed, printJson, printLines, warn } from "../output.ts";
 import { appFromArgs, sharedArgs } from "../shared-args.ts";
 
@@ -19,11 +15,9 @@ export default defineCommand({
   async run({ rawArgs, args }) {
     const app = appFromArgs(rawArgs, args);
     const path = inRootForm(resolve(args.file), app.config.roots);
-    const info = await stat(diskPath(path));
-    if (info.size > app.config.maxFileSize) throw tooLarge(path, info.size, app.config.maxFileSize);
-    assertSupported(path);
-    const bytes = new Uint8Array(await readFile(diskPath(path)));
-    const converted = await convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config) }).finally(releaseConverter);
+    // Checked, read and converted as an ingest does it (ingest/prepare-file.ts), so the labels are the ones an ingest would store.
+    const info = await checkFile(app, path);
+    const { converted } = await readConverted(app, path).finally(releaseConverter);
     const report = await classifyTry(app, labelContext(app, (line) => process.stderr.write(`${line}\n`)), { source: path, sourceType: "file", text: stripInlineImages(converted.markdown), mtimeMs: info.mtimeMs });
     for (const [facet, problem] of Object.entries(report.problems)) warn(`${facet}: ${problem}`);
     if (Object.keys(report.problems).length) markFailed();

@@ -4,7 +4,7 @@ import { basename, extname, resolve } from "node:path";
 import { decodeText } from "../../convert/decode-text.ts";
 import { AppError } from "../../errors.ts";
 import { DATA_FORMATS, ingestData } from "../../ingest/ingest-data.ts";
-import { tooLarge } from "../../ingest/ingest-file.ts";
+import { tooLarge } from "../../ingest/prepare-file.ts";
 import { escapeControls, printJson, printLines, warn } from "../output.ts";
 import { writerAppFromArgs, positionals, sharedArgs } from "../shared-args.ts";
 
@@ -53,7 +53,6 @@ export default defineCommand({
     for (const w of warnings ?? []) warn(w);
     app.store.checkPath(true);
     const result = await ingestData(app, { content: text, source: args.source, format: args.format ?? (file ? formatOfName(file) : "text"), title: args.title });
-    await app.store.tidy();
     if (result.notice) warn(result.notice);
     if (result.labelProblem) warn(`${result.source}: ${result.labelProblem}`);
     if (args.json) return printJson(result);

@@ -15,7 +15,6 @@ export default defineCommand({
     const app = writerAppFromArgs(rawArgs, args);
     app.store.checkPath(true);
     const result = await ingestUrl(app, { url: args.url, source: args.source, title: args.title });
-    await app.store.tidy();
     if (result.notice) warn(result.notice);
     if (result.labelProblem) warn(`${result.source}: ${result.labelProblem}`);
     if (args.json) return printJson(result);

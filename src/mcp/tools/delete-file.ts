@@ -2,7 +2,7 @@ import { z } from "zod";
 import { deleteSource } from "../../read/read-source.ts";
 import { resolveIndexedPath } from "../../scan/containment.ts";
 import { defineTool } from "../define-tool.ts";
-import { indexChanged, oneSource, requireApp } from "../context.ts";
+import { oneSource, requireApp } from "../context.ts";
 import { FilePath, SourceId } from "../schemas.ts";
 
 export const deleteFileTool = defineTool({
@@ -15,8 +15,6 @@ export const deleteFileTool = defineTool({
   run: async (args, ctx) => {
     const app = requireApp(ctx);
     const { filePath, source } = oneSource(args.filePath, args.source);
-    const deleted = await deleteSource(app, filePath === undefined ? source! : resolveIndexedPath(filePath, app.config.roots, { requireAbsolute: true }));
-    indexChanged(ctx);
-    return deleted;
+    return deleteSource(app, filePath === undefined ? source! : resolveIndexedPath(filePath, app.config.roots, { requireAbsolute: true }));
   },
 });

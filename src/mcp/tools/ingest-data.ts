@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DATA_FORMATS, ingestData } from "../../ingest/ingest-data.ts";
 import { defineTool, WRITES_INDEX } from "../define-tool.ts";
-import { ingested, requireApp } from "../context.ts";
+import { requireApp } from "../context.ts";
 import { IngestResult } from "../schemas.ts";
 
 export const ingestDataTool = defineTool({
@@ -18,8 +18,5 @@ export const ingestDataTool = defineTool({
   }),
   output: IngestResult,
   annotations: WRITES_INDEX,
-  run: async (args, ctx) => {
-    const app = requireApp(ctx);
-    return ingested(ctx, await ingestData(app, args));
-  },
+  run: (args, ctx) => ingestData(requireApp(ctx), args),
 });

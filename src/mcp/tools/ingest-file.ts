@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ingestFile } from "../../ingest/ingest-file.ts";
 import { defineTool, WRITES_INDEX } from "../define-tool.ts";
-import { ingested, mcpFile, requireApp } from "../context.ts";
+import { mcpFile, requireApp } from "../context.ts";
 import { FilePath, IngestResult } from "../schemas.ts";
 
 export const ingestFileTool = defineTool({
@@ -13,6 +13,6 @@ export const ingestFileTool = defineTool({
   annotations: WRITES_INDEX,
   run: async (args, ctx) => {
     const app = requireApp(ctx);
-    return ingested(ctx, await ingestFile(app, mcpFile(app, args.filePath)));
+    return ingestFile(app, mcpFile(app, args.filePath));
   },
 });

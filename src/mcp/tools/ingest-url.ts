@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ingestUrl } from "../../ingest/ingest-url.ts";
 import { defineTool } from "../define-tool.ts";
-import { ingested, requireApp } from "../context.ts";
+import { requireApp } from "../context.ts";
 import { IngestResult } from "../schemas.ts";
 
 export const ingestUrlTool = defineTool({
@@ -18,8 +18,5 @@ export const ingestUrlTool = defineTool({
   }),
   output: IngestResult,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  run: async (args, ctx) => {
-    const app = requireApp(ctx);
-    return ingested(ctx, await ingestUrl(app, args));
-  },
+  run: (args, ctx) => ingestUrl(requireApp(ctx), args),
 });
