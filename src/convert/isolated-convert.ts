@@ -21,6 +21,16 @@ export type ConvertReply = { id: number; ok: true; converted: Converted } | ({ i
 /** A page recognized: the conversion is making progress. */
 export type ConvertProgress = { id: number; progress: true };
 
+/**
+ * A conversion this long leaves the worker for a fresh one: the parsers'
+ * memory for a huge file (90 MB of markup in a 100 KB zip, a 20 MB sheet)
+ * stayed in the worker's heap, and each such file raised a sync's floor
+ * (211 MiB at start, 550-650 MiB after the hostile files' first few), so the
+ * next one peaked on top of it. A fresh worker costs about 0.1 s, nothing
+ * beside a conversion this slow.
+ */
+const HEAVY_CONVERSION_MS = 2_000;
+
 let worker: Worker | null = null;
 let nextId = 0;
 const waiting = new Map<number, (reply: ConvertReply) => void>();
@@ -62,6 +72,7 @@ export async function convertIsolated(path: string, bytes: Uint8Array, limits: {
   const { timeoutMs, onPage, ...options } = limits;
   worker ??= startWorker();
   const id = nextId++;
+  const began = performance.now();
   const copy = bytes.slice().buffer; // transferred to the worker; the caller keeps its bytes for hashing
   let timer: ReturnType<typeof setTimeout> | undefined;
   const reply = await new Promise<ConvertReply>((resolve) => {
@@ -87,6 +98,7 @@ export async function convertIsolated(path: string, bytes: Uint8Array, limits: {
   });
   clearTimeout(timer);
   restartClock.delete(id);
+  if (performance.now() - began >= HEAVY_CONVERSION_MS && waiting.size === 0) stopWorker();
   if (!reply.ok) throw fromErrorReply(reply);
   return reply.converted;
 }
