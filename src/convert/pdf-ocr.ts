@@ -5,7 +5,7 @@
  * stamp). Decided per page, so a typed cover cannot hide the scanned pages
  * behind it, and a page with a real text layer is never recognized.
  */
-import { toPgm } from "../ocr/gray-image.ts";
+import { shrinkToFit, toPgm } from "../ocr/gray-image.ts";
 import { ocrPages } from "./ocr-pages.ts";
 import { checkImageKinds, pageImage, type PdfPageProxy } from "./pdf-images.ts";
 import type { OpenPdf, PdfPageText } from "./pdf-read.ts";
@@ -40,7 +40,10 @@ export async function ocrScannedPages(pdf: OpenPdf, pages: PdfPageText[], name: 
     try {
       const { image, dpi, undecodable } = await pageImage(page as unknown as PdfPageProxy, OPS as Record<string, number>);
       if (!image && undecodable > 0) result.undecodable.push(scans[i]!);
-      return image ? { bytes: toPgm(image), dpi } : null;
+      if (!image) return null;
+      // A huge image is recognized smaller, at a resolution that still reads (gray-image.ts MAX_OCR_PIXELS).
+      const fit = shrinkToFit(image);
+      return { bytes: toPgm(fit.image), dpi: dpi && dpi / fit.factor };
     } finally {
       page.cleanup(); // drops the page's decoded images
     }
