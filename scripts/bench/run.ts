@@ -9,6 +9,7 @@
  * bun run bench --beir: all 5,183 scifact abstracts alone, beside published figures
  * bun run bench --navigation: the navigation-page questions alone
  * bun run bench --freshness [--quick]: the live index alone (sections/freshness.ts)
+ * bun run bench --object-storage [--quick]: a team index on moto_server against a local one (sections/object-storage.ts)
  *
  * Measures ingest, query latency, start-up, memory and retrieval quality, and
  * the peers (mcp-local-rag, the reference Python minirag-mcp) on the same
@@ -44,6 +45,7 @@ import { renderQualityReport } from "./report-quality.ts";
 import { PEERS, benchPeer, type PeerFigures } from "./peers/peers.ts";
 import { renderReport } from "./report.ts";
 import { FRESHNESS_PLAN, FRESHNESS_QUICK, benchFreshness, renderFreshness } from "./sections/freshness.ts";
+import { OBJECT_STORAGE_CHUNKS, benchObjectStorage, renderObjectStorage, type ObjectStorageRow } from "./sections/object-storage.ts";
 
 if (process.argv.includes("--convert")) {
   await import("./convert.ts");
@@ -82,6 +84,22 @@ if (process.argv.includes("--freshness")) {
   process.exit(0);
 }
 
+if (process.argv.includes("--object-storage")) {
+  const scifact = loadSet("scifact");
+  const model = speedModel();
+  const chunks = quick ? 5000 : OBJECT_STORAGE_CHUNKS;
+  log(`object storage: ingest 300 scifact abstracts, ${model.name}, replicated to ${chunks} chunks`);
+  const base = await benchIngest(scifact.docs.slice(0, 300), model.dir, ensureBinary());
+  const { dbPath } = await replicateIndex(base.dbPath, chunks, base.root);
+  const queries = Array.from({ length: quick ? 20 : 100 }, (_, i) => scifact.queries[i % scifact.queries.length]!.text);
+  const report = renderObjectStorage(await benchObjectStorage(dbPath, base.root, chunks, model.dir, queries, log), model.name);
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(join(RESULTS, "object-storage.md"), report);
+  process.stdout.write(report);
+  log(`done; report in ${join(RESULTS, "object-storage.md")}`);
+  process.exit(0);
+}
+
 const withPeers = !quick && !process.argv.includes("--no-peers");
 const plan = quick
   ? { ingestDocs: 40, sizes: [1000], queries: 20, startupRuns: 3, memory: { fileMb: [0.05, 0.1], keywordOnlyMb: 1, folderFiles: 200 } }
@@ -100,11 +118,13 @@ const ingest = await benchIngest(scifact.docs.slice(0, plan.ingestDocs), model.d
 
 const latency: LatencyRow[] = [];
 const builds: (IndexBuild & { recall: VectorRecall })[] = [];
+const objectStorage: ObjectStorageRow[] = [];
 for (const size of plan.sizes) {
   log(`latency: building a ${size}-chunk index`);
   const { dbPath, build } = await replicateIndex(ingest.dbPath, size, ingest.root);
   builds.push({ ...build, recall: await vectorRecall(dbPath, model.dir, queries.slice(0, 50)) });
   latency.push(...(await benchLatency(dbPath, ingest.root, size, model.dir, binary, queries)));
+  if (size === OBJECT_STORAGE_CHUNKS || (quick && size === plan.sizes[0])) objectStorage.push(...(await benchObjectStorage(dbPath, ingest.root, size, model.dir, queries, log)));
 }
 
 log(`ingest as the index grows: steps to ${scaleSteps.at(-1)} chunks`);
@@ -130,7 +150,7 @@ if (withPeers) {
 
 writeFileSync(join(RESULTS, "latency.svg"), latencyChartSvg(latency));
 
-const report = renderReport({ quick, withPeers, model, scale, memory, ingest, latency, startup, quality, peers, minutes: (performance.now() - began) / 60000 }) + renderScale(builds, scale, model.name) + renderMemory(memory, model.name) + renderFreshness(freshness);
+const report = renderReport({ quick, withPeers, model, scale, memory, ingest, latency, startup, quality, peers, minutes: (performance.now() - began) / 60000 }) + renderScale(builds, scale, model.name) + renderMemory(memory, model.name) + renderFreshness(freshness) + renderObjectStorage(objectStorage, model.name);
 writeFileSync(join(RESULTS, "report.md"), report);
 process.stdout.write(report);
 log(`done; report in ${join(RESULTS, "report.md")}, chart in ${join(RESULTS, "latency.svg")}`);
