@@ -20,6 +20,8 @@ export const MAX_TREE_MARKUP = 3 * 1024 * 1024;
 
 /** Characters handed to the parser per write. */
 const PIECE = 64 * 1024;
+/** Pieces between collections: the parser's per-tag objects and strings for 4 MB of markup. */
+const PIECES_PER_COLLECTION = 64;
 
 export type MarkupDialect = "html" | "wordprocessingml" | "drawingml";
 
@@ -123,8 +125,13 @@ export function streamedText(markup: string | ((write: (piece: string) => void) 
     { xmlMode: dialect !== "html", decodeEntities: true },
   );
   // In pieces: htmlparser2 keeps what it was given until the tokenizer is past it, so one write of 50 MB held all of it, sliced.
-  if (typeof markup === "string") for (let at = 0; at < markup.length; at += PIECE) parser.write(markup.slice(at, at + PIECE));
-  else markup((piece) => parser.write(piece));
+  let written = 0;
+  const write = (piece: string) => {
+    parser.write(piece);
+    if (++written % PIECES_PER_COLLECTION === 0) Bun.gc(false);
+  };
+  if (typeof markup === "string") for (let at = 0; at < markup.length; at += PIECE) write(markup.slice(at, at + PIECE));
+  else markup(write);
   parser.end();
   end();
   const cleanTitle = title.replace(/\s+/g, " ").trim();
