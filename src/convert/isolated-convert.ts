@@ -68,12 +68,15 @@ export function releaseConverter(): void {
  * Converts bytes read from path in the worker; throws the converter's own error, or a timeout error naming the file.
  * The limit restarts at each recognized page, and onPage hears of each.
  */
-export async function convertIsolated(path: string, bytes: Uint8Array, limits: { timeoutMs: number; onPage?: () => void } & Omit<ConvertOptions, "onProgress">): Promise<Converted> {
-  const { timeoutMs, onPage, ...options } = limits;
+export async function convertIsolated(path: string, bytes: Uint8Array, limits: { timeoutMs: number; onPage?: () => void; handOver?: boolean } & Omit<ConvertOptions, "onProgress">): Promise<Converted> {
+  const { timeoutMs, onPage, handOver, ...options } = limits;
   worker ??= startWorker();
   const id = nextId++;
   const began = performance.now();
-  const copy = bytes.slice().buffer; // transferred to the worker; the caller keeps its bytes for hashing
+  // Transferred to the worker. A caller that is done with its bytes hands them over (they are detached here) and saves
+  // a copy of the file at the peak; a view into a larger buffer (Node's pool of small reads) is copied all the same.
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  const copy = handOver && whole ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const reply = await new Promise<ConvertReply>((resolve) => {
     waiting.set(id, resolve);

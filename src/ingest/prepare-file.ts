@@ -60,9 +60,9 @@ function streamedTextFile(app: App, embedder: TokenCounter, scan: Utf8FileScan, 
  * anything else in the conversion worker with the time limit. onPage hears of
  * each page OCR recognizes.
  */
-export function convertForIngest(app: App, path: string, bytes: Uint8Array, onPage?: () => void): Promise<Converted> | Converted {
+export function convertForIngest(app: App, path: string, bytes: Uint8Array, onPage?: () => void, handOver = false): Promise<Converted> | Converted {
   if (PLAIN_TEXT.has(extname(path).toLowerCase())) return convertPlainText(bytes, path);
-  return convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config), onPage });
+  return convertIsolated(path, bytes, { timeoutMs: app.config.convertTimeoutMs, maxBytes: app.config.maxFileSize, ocrMinCharsPerPage: app.config.ocrMinCharsPerPage, ocr: ocrSettings(app.config), onPage, handOver });
 }
 
 /** A file's stat, once it is known to be no larger than MAX_FILE_SIZE and of a type a converter reads: refused before a byte is read. */
@@ -73,13 +73,15 @@ export async function checkFile(app: App, path: string): Promise<Stats> {
   return info;
 }
 
-/** A checked file's bytes and their conversion (convertForIngest), timed as the ingest's convertMs; onPage hears of each page OCR recognizes. */
-export async function readConverted(app: App, path: string, onPage?: () => void): Promise<{ bytes: Uint8Array; converted: Converted }> {
+/** A checked file's content hash and conversion (convertForIngest), timed as the ingest's convertMs; onPage hears of each page OCR recognizes. */
+export async function readConverted(app: App, path: string, onPage?: () => void): Promise<{ contentHash: string; converted: Converted }> {
   return timed(app.metrics, "convertMs", async () => {
     const read = await readFile(diskPath(path));
-    // A view, not a copy: a second copy of a 100 MB file is 100 MB more at the peak.
+    // A view, not a copy: a second copy of a 100 MB file is 100 MB more at the peak. Hashed first, so the bytes
+    // can be handed over to the conversion worker instead of copied to it.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
-    return { bytes, converted: await convertForIngest(app, path, bytes, onPage) };
+    const contentHash = sha256(bytes);
+    return { contentHash, converted: await convertForIngest(app, path, bytes, onPage, true) };
   });
 }
 
@@ -92,11 +94,11 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
     const scan = await timed(app.metrics, "convertMs", async () => scanUtf8File(path));
     if (scan && scan.chars > STREAM_MARKDOWN_CHARS) return streamedTextFile(app, embedder, scan, info);
   }
-  const { bytes, converted } = await readConverted(app, path, onPage);
+  const { contentHash, converted } = await readConverted(app, path, onPage);
   const title = chooseFileTitle(path, converted.markdown, converted.metadataTitle);
   if (!converted.pages && converted.markdown.length > STREAM_MARKDOWN_CHARS) {
     for (const warning of converted.warnings ?? []) app.log(`warn: ${warning}`);
-    const meta = { source: path, sourceType: "file" as const, title, contentHash: sha256(bytes), mtime: info.mtimeMs, fileSize: info.size, ocrEngine: converted.ocrEngine };
+    const meta = { source: path, sourceType: "file" as const, title, contentHash, mtime: info.mtimeMs, fileSize: info.size, ocrEngine: converted.ocrEngine };
     return { ...meta, ...(converted.warnings?.length && { warnings: converted.warnings }), windows: chunkWindows(documentText(converted.markdown), windowOptions(app, embedder, title)) };
   }
   const prepared = await prepareDocument(app, embedder, {
@@ -105,7 +107,7 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
     markdown: converted.markdown,
     title,
     seedTitle: true,
-    contentHash: sha256(bytes),
+    contentHash,
     mtime: info.mtimeMs,
     fileSize: info.size,
     pages: converted.pages,

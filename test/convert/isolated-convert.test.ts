@@ -20,6 +20,23 @@ describe("conversion under a time limit", () => {
     expect(converted.markdown).toContain("# Head");
   });
 
+  test("bytes handed over go to the worker without a copy (the caller's view is detached); others are copied and kept", async () => {
+    const page = () => new TextEncoder().encode("<h1>Head</h1><p>Body</p>");
+    const kept = page();
+    const handed = page();
+    const limits = { timeoutMs: 10_000, maxBytes: 1_000_000 };
+    const [a, b] = [await convertIsolated("/x/a.html", kept, limits), await convertIsolated("/x/b.html", handed, { ...limits, handOver: true })];
+    expect(a.markdown).toBe(b.markdown);
+    expect(kept.byteLength).toBeGreaterThan(0);
+    expect(handed.byteLength).toBe(0);
+    // A view into a larger buffer (Node's pool of small reads) is copied even when handed over.
+    const pool = new Uint8Array(4096);
+    const view = pool.subarray(100, 100 + kept.byteLength);
+    view.set(kept);
+    expect((await convertIsolated("/x/c.html", view, { ...limits, handOver: true })).markdown).toBe(a.markdown);
+    expect(pool.byteLength).toBe(4096);
+  });
+
   test("a converter's own error comes back as that error", async () => {
     const error = await failure(convertIsolated("/x/bad.txt", Uint8Array.from({ length: 300 }, (_, i) => [0x81, 0x02, 0xff][i % 3]!), { timeoutMs: 10_000, maxBytes: 1_000_000 }));
     expect(error.message).toContain("bad.txt");

@@ -39,7 +39,7 @@ describe("a document stored in batches", () => {
     const hits = await queryDocuments(app, { query: "pears number 17", topK: 5 });
     expect(hits.results.every((r) => r.source === path)).toBe(true);
     expect(hits.results.length).toBeGreaterThan(0);
-  });
+  }, 30_000); // 2-3 s alone; a loaded machine passed the default 5 s
 
   test("a document chunked window by window is stored with every chunk, in order, with its signature on chunk 0", async () => {
     const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "40" });
@@ -62,7 +62,7 @@ describe("a document stored in batches", () => {
     const table = (await app.store.open())!;
     expect(await table.countRows("minhash IS NOT NULL")).toBe(1);
     expect(await table.countRows("minhash IS NOT NULL AND chunk_index = 0")).toBe(1);
-  });
+  }, 30_000); // 2-3 s alone; a loaded machine passed the default 5 s
 });
 
 describe("chunking window by window", () => {
