@@ -26,7 +26,7 @@ const { values: flags } = parseArgs({ options: { beir: { type: "boolean" }, quic
 const log = (line: string) => console.error(line);
 
 interface Collected {
-  indexes: Record<string, Omit<IndexVectors, "opening" | "meanChunk">>;
+  indexes: Record<string, Omit<IndexVectors, "opening" | "meanChunk" | "joined">>;
   sets: Record<string, QuestionLists[]>;
 }
 
@@ -45,7 +45,7 @@ async function collect(): Promise<Collected> {
     const embedder = await app.embedder();
     // The whole of scifact is only searched: its ingest cost is scifact's (1,000) cost again, and it would take minutes.
     const vectors = await indexVectors(app, embedder, log, key === "scifact-all" ? 0 : 2);
-    const { opening: _o, meanChunk: _m, ...kept } = vectors;
+    const { opening: _o, meanChunk: _m, joined: _j, ...kept } = vectors;
     out.indexes[key] = kept;
     for (const set of mine) {
       log(`${set.name}: ${set.queries.length} questions`);
@@ -77,7 +77,8 @@ for (const [key, ix] of Object.entries(collected.indexes)) {
   console.log(
     `${key}: ${ix.sources.length} documents, ${c.chunks} chunks (${(c.chunks / ix.sources.length).toFixed(2)} a document); ` +
       `chunks ${c.chunkTokens} tokens, ${per(c.chunkMs, c.chunks)}; openings ${c.openingTokens} tokens, ${per(c.openingMs, c.openings)}; ` +
-      `openings cost ${((100 * Math.min(...c.openingMs)) / Math.min(...c.chunkMs)).toFixed(0)}% of the chunks' embedding time`,
+      `openings cost ${((100 * Math.min(...c.openingMs)) / Math.min(...c.chunkMs)).toFixed(0)}% of the chunks' embedding time` +
+      (c.joinedMs ? `; joined openings: ${c.joinedFresh} not already a chunk, ${c.joinedTokens} tokens, ${((100 * Math.min(...c.joinedMs)) / Math.min(...c.chunkMs)).toFixed(0)}% of the chunks' time` : ""),
   );
 }
 
@@ -87,12 +88,14 @@ const rules: Rule[] = [
   { name: "today, rrf", rank: (l) => today(l, "rrf") },
   // Controls: a document vector adds vector evidence, so is its gain only a lower keyword weight?
   ...[0.5, 0.4, 0.3, 0].map((w) => ({ name: `control: today at w=${w}`, rank: (l: QuestionLists) => today(l, "relative", w) })),
+  ...[0.3, 0.2, 0.1].map((w) => ({ name: `control: today, w=${w} where coverage is under 0.5`, rank: (l: QuestionLists) => today(l, "relative", w, true) })),
 ];
-for (const kind of ["opening", "meanChunk"] as DocVector[]) {
+for (const kind of ["opening", "joined", "meanChunk"] as DocVector[]) {
   rules.push({ name: `reference: ${kind} alone`, rank: (l) => docOnly(l, kind) });
   for (const g of [0.25, 0.5, 0.75, 1, 1.5]) rules.push({ name: `${kind} blend g=${g}`, rank: (l) => docBlend(l, kind, g) });
   for (const g of [0.5, 1]) rules.push({ name: `${kind} rrf3 g=${g}`, rank: (l) => docBlend(l, kind, g, { rule: "rrf" }) });
   for (const [g, rankG] of [[0.75, 0], [0, 1], [0.75, 1.5], [0.75, 2], [0.75, 3], [1, 2]] as const) rules.push({ name: `${kind} blend g=${g}, rank path g=${rankG}`, rank: (l) => docBlend(l, kind, g, { rankG }) });
+  rules.push({ name: `${kind} blend g=0.75, rank path g=2, documents with a chunk hit only`, rank: (l) => docBlend(l, kind, 0.75, { rankG: 2, withChunk: true }) });
   for (const size of [20, 50, 200]) rules.push({ name: `${kind} blend g=0.75, ${size} documents`, rank: (l) => docBlend(l, kind, 0.75, { size }) });
   rules.push({ name: `${kind} as a chunk`, rank: (l) => docAsChunk(l, kind) });
 }
@@ -111,6 +114,8 @@ const listsOf = (set: QualitySet) => {
 console.log(`\n| rule | ${present.map((s) => s.name).join(" | ")} |\n|---|${present.map(() => "---|").join("")}`);
 for (const rule of rules) {
   const cells = present.map((set) => {
+    // Lists collected before the joined opening have none.
+    if (rule.name.startsWith("joined") && !listsOf(set)[0]?.joined) return "n/a";
     const sources = collected.indexes[set.indexKey]!.sources;
     const per = listsOf(set).map((l) => ({ half: halfOf(l.id), ...scoreQuestion(set, l.id, rule.rank(l).map((d) => sources[d]!)) }));
     const s = (h?: "A" | "B") => f3(summarise(per.filter((p) => !h || p.half === h)).ndcg10);

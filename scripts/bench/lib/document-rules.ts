@@ -37,8 +37,12 @@ function fused(lists: QuestionLists, rule: "relative" | "rrf", vector = candidat
   return fuse(rule, vector, candidates(lists).keyword, weight, lists.coverage);
 }
 
-/** Documents in order of their first chunk in the fused list, cut as query_documents cuts it (topK 100 chunks); another weight is a control. */
-export function today(lists: QuestionLists, rule: "relative" | "rrf" = "relative", weight = WEIGHT): number[] {
+/**
+ * Documents in order of their first chunk in the fused list, cut as query_documents cuts it (topK 100 chunks).
+ * Another weight is a control, on every question or (rankPathOnly) only where rank fusion ranks (coverage under 0.5).
+ */
+export function today(lists: QuestionLists, rule: "relative" | "rrf" = "relative", w = WEIGHT, rankPathOnly = false): number[] {
+  const weight = rankPathOnly && lists.coverage >= RELATIVE_MIN_COVERAGE ? WEIGHT : w;
   const kept = applyResultFilters(fused(lists, rule, undefined, weight).map((f) => ({ ...f, source: f.item.source, doc: f.item.doc })), { topK: MAX_TOP_K });
   return [...new Set(kept.map((k) => k.doc))];
 }
@@ -60,27 +64,30 @@ function bestChunk(f: Fused<Cand>[]): Map<number, number> {
   return best;
 }
 
-export type DocVector = "opening" | "meanChunk";
+export type DocVector = "opening" | "meanChunk" | "joined";
 
 /** The documents' cosines, best DOC_LIST first. */
 function docList(lists: QuestionLists, kind: DocVector, size = DOC_LIST): { doc: number; cos: number }[] {
-  return lists[kind].map((cos, doc) => ({ doc, cos })).sort((a, b) => b.cos - a.cos).slice(0, size);
+  return lists[kind]!.map((cos, doc) => ({ doc, cos })).sort((a, b) => b.cos - a.cos).slice(0, size);
 }
 
 export interface BlendOptions {
   rule?: "relative" | "rrf";
   /** The document list's weight on rank fusion's path, when it differs from g. */
   rankG?: number;
+  /** Lift only documents that have a chunk among the fused candidates (an answer shows chunks, so a document needs one to show). */
+  withChunk?: boolean;
   size?: number;
 }
 
 export function docBlend(lists: QuestionLists, kind: DocVector, g: number, options: BlendOptions = {}): number[] {
-  const { rule = "relative", rankG = g, size = DOC_LIST } = options;
+  const { rule = "relative", rankG = g, size = DOC_LIST, withChunk = false } = options;
   const scores = bestChunk(fused(lists, rule));
   const docs = docList(lists, kind, size);
   const rankPath = rule === "rrf" || lists.coverage < RELATIVE_MIN_COVERAGE;
   const closeness = rescale(docs.map((d) => d.cos));
   docs.forEach((d, i) => {
+    if (withChunk && !scores.has(d.doc)) return;
     const part = rankPath ? (rankG * (1 - WEIGHT)) / (RRF_K + 1 + i) : g * (1 - WEIGHT) * closeness[i]!;
     scores.set(d.doc, (scores.get(d.doc) ?? 0) + part);
   });

@@ -36,6 +36,8 @@ export interface QuestionLists {
   opening: number[];
   /** Cosine of the query to each document's mean chunk vector, by document number. */
   meanChunk: number[];
+  /** Cosine to each document's joined opening: its chunk texts in order, joined, cut at 512 tokens (absent in lists from before it). */
+  joined?: number[];
 }
 
 export interface IndexVectors {
@@ -43,8 +45,14 @@ export interface IndexVectors {
   chunksPerDoc: number[];
   opening: Float32Array[];
   meanChunk: Float32Array[];
+  /**
+   * The opening rebuilt from the stored chunks, which is what a sync could
+   * fill an old index with, and which for a one-chunk document is that
+   * chunk's text: its stored vector serves, so only longer documents cost.
+   */
+  joined: Float32Array[];
   /** Ingest cost of the openings beside the chunks', embedded alternately in this run (ms, one entry a round; no chunk timings with 0 rounds). */
-  cost: { chunkMs: number[]; openingMs: number[]; chunks: number; openings: number; openingTokens: number; chunkTokens: number };
+  cost: { chunkMs: number[]; openingMs: number[]; chunks: number; openings: number; openingTokens: number; chunkTokens: number; joinedMs?: number[]; joinedFresh?: number; joinedTokens?: number };
 }
 
 const dot = (a: Float32Array, b: Float32Array) => {
@@ -83,9 +91,13 @@ export async function indexVectors(app: App, embedder: Embedder, log: (line: str
   });
   const openings = sources.map((s) => readFileSync(s, "utf8").slice(0, OPENING_CHARS));
   const allChunks = chunkTexts.flat();
-  const cost = { chunkMs: [] as number[], openingMs: [] as number[], chunks: allChunks.length, openings: openings.length, openingTokens: 0, chunkTokens: 0 };
+  const cost: IndexVectors["cost"] = { chunkMs: [], openingMs: [], chunks: allChunks.length, openings: openings.length, openingTokens: 0, chunkTokens: 0 };
   cost.openingTokens = openings.reduce((s, t) => s + Math.min(embedder.maxLength, embedder.countTokens(t, "passage")), 0);
   cost.chunkTokens = allChunks.reduce((s, t) => s + Math.min(embedder.maxLength, embedder.countTokens(t, "passage")), 0);
+  const joinedTexts = chunkTexts.map((texts) => texts.join("\n\n").slice(0, OPENING_CHARS));
+  const fresh = [...new Set(joinedTexts.filter((t) => !stored.has(t)))];
+  Object.assign(cost, { joinedMs: [], joinedFresh: fresh.length, joinedTokens: fresh.reduce((s, t) => s + Math.min(embedder.maxLength, embedder.countTokens(t, "passage")), 0) });
+  let freshVectors = new Map<string, Float32Array>();
   let opening: Float32Array[] = [];
   // Alternating, twice each by default: the machine is shared, so one pass of each alone says little.
   for (let round = 0; round < Math.max(rounds, 1); round++) {
@@ -96,9 +108,13 @@ export async function indexVectors(app: App, embedder: Embedder, log: (line: str
     const o = await timedEmbed(embedder, openings);
     cost.openingMs.push(o.ms);
     opening = o.vectors.map(normalised);
-    log(`  embed round ${round + 1}: ${allChunks.length} chunks ${cost.chunkMs.at(-1)?.toFixed(0) ?? "not timed"} ms, ${openings.length} openings ${o.ms.toFixed(0)} ms`);
+    const j = await timedEmbed(embedder, fresh);
+    cost.joinedMs!.push(j.ms);
+    freshVectors = new Map(fresh.map((t, i) => [t, j.vectors[i]!]));
+    log(`  embed round ${round + 1}: ${allChunks.length} chunks ${cost.chunkMs.at(-1)?.toFixed(0) ?? "not timed"} ms, ${openings.length} openings ${o.ms.toFixed(0)} ms, ${fresh.length} joined openings not already a chunk ${cost.joinedMs!.at(-1)!.toFixed(0)} ms`);
   }
-  return { sources, chunksPerDoc: chunkTexts.map((t) => t.length), opening, meanChunk, cost };
+  const joined = joinedTexts.map((t) => normalised(stored.get(t) ?? freshVectors.get(t)!));
+  return { sources, chunksPerDoc: chunkTexts.map((t) => t.length), opening, meanChunk, joined, cost };
 }
 
 /** One question's lists from the index, as query_documents would search it. */
@@ -115,5 +131,6 @@ export async function questionLists(app: App, embedder: Embedder, vectors: Index
     coverage: keywordCoverage(query, keywordHits),
     opening: vectors.opening.map((v) => dot(q, v)),
     meanChunk: vectors.meanChunk.map((v) => dot(q, v)),
+    joined: vectors.joined.map((v) => dot(q, v)),
   };
 }
