@@ -1,0 +1,127 @@
+/**
+ * Ways to rank documents from one question's lists (evidence-lists.ts), for
+ * document-evidence.ts. `today` is the product's rule (fusion.ts, then the
+ * result filters at topK 100, a document ranked by its best chunk); the
+ * others add document-level evidence to it:
+ *
+ * - docBlend: a document vector (its opening, or its mean chunk vector) as a
+ *   third list beside the fused chunks: on relative fusion's path its cosines
+ *   rescaled over the DOC_LIST best documents, weighted g * (1 - w), the
+ *   vector side's own weight times g; on rank fusion's path (rrf, or keyword
+ *   coverage under 0.5) g * (1 - w) / (k + 1 + rank).
+ * - docAsChunk: the document vector as one more chunk on the vector side,
+ *   before fusion (squared L2 distance of unit vectors, 2 - 2 cos).
+ * - second: a document's best fused chunk plus b times its second best.
+ * - count: a document's best fused chunk times 1 + g * ln(its chunks in the fused list).
+ *   Both only on relative fusion's path; on rank fusion's they keep today's rule.
+ */
+import { fuse, FOUND_FLOOR, RRF_K, RELATIVE_MIN_COVERAGE, type Fused } from "../../../src/search/fusion.ts";
+import { applyResultFilters } from "../../../src/search/result-filters.ts";
+import { MAX_TOP_K } from "../../../src/search/query-documents.ts";
+import type { QuestionLists } from "./evidence-lists.ts";
+
+export const WEIGHT = 0.6;
+/** Documents a document-vector search would return (one side's candidates). */
+export const DOC_LIST = 100;
+
+type Cand = { source: string; chunk_index: number; distance: number | null; _score?: number; doc: number };
+
+function candidates(lists: QuestionLists): { vector: Cand[]; keyword: Cand[] } {
+  return {
+    vector: lists.vector.map((h) => ({ source: String(h.doc), chunk_index: h.chunk, distance: h.value, doc: h.doc })),
+    keyword: lists.keyword.map((h) => ({ source: String(h.doc), chunk_index: h.chunk, distance: null, _score: h.value, doc: h.doc })),
+  };
+}
+
+function fused(lists: QuestionLists, rule: "relative" | "rrf", vector = candidates(lists).vector, weight = WEIGHT): Fused<Cand>[] {
+  return fuse(rule, vector, candidates(lists).keyword, weight, lists.coverage);
+}
+
+/**
+ * Documents in order of their first chunk in the fused list, cut as query_documents cuts it (topK 100 chunks).
+ * Another weight is a control, on every question or (rankPathOnly) only where rank fusion ranks (coverage under 0.5).
+ */
+export function today(lists: QuestionLists, rule: "relative" | "rrf" = "relative", w = WEIGHT, rankPathOnly = false): number[] {
+  const weight = rankPathOnly && lists.coverage >= RELATIVE_MIN_COVERAGE ? WEIGHT : w;
+  const kept = applyResultFilters(fused(lists, rule, undefined, weight).map((f) => ({ ...f, source: f.item.source, doc: f.item.doc })), { topK: MAX_TOP_K });
+  return [...new Set(kept.map((k) => k.doc))];
+}
+
+function rescale(values: number[]): number[] {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return values.map((v) => (hi > lo ? FOUND_FLOOR + ((1 - FOUND_FLOOR) * (v - lo)) / (hi - lo) : 1));
+}
+
+function ranked(scores: Map<number, number>): number[] {
+  return [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([d]) => d);
+}
+
+/** Best fused chunk score per document (all fused chunks, not only the first 100). */
+function bestChunk(f: Fused<Cand>[]): Map<number, number> {
+  const best = new Map<number, number>();
+  for (const x of f) if (!best.has(x.item.doc)) best.set(x.item.doc, x.score);
+  return best;
+}
+
+export type DocVector = "opening" | "meanChunk" | "joined";
+
+/** The documents' cosines, best DOC_LIST first. */
+function docList(lists: QuestionLists, kind: DocVector, size = DOC_LIST): { doc: number; cos: number }[] {
+  return lists[kind]!.map((cos, doc) => ({ doc, cos })).sort((a, b) => b.cos - a.cos).slice(0, size);
+}
+
+export interface BlendOptions {
+  rule?: "relative" | "rrf";
+  /** The document list's weight on rank fusion's path, when it differs from g. */
+  rankG?: number;
+  /** Lift only documents that have a chunk among the fused candidates (an answer shows chunks, so a document needs one to show). */
+  withChunk?: boolean;
+  size?: number;
+}
+
+export function docBlend(lists: QuestionLists, kind: DocVector, g: number, options: BlendOptions = {}): number[] {
+  const { rule = "relative", rankG = g, size = DOC_LIST, withChunk = false } = options;
+  const scores = bestChunk(fused(lists, rule));
+  const docs = docList(lists, kind, size);
+  const rankPath = rule === "rrf" || lists.coverage < RELATIVE_MIN_COVERAGE;
+  const closeness = rescale(docs.map((d) => d.cos));
+  docs.forEach((d, i) => {
+    if (withChunk && !scores.has(d.doc)) return;
+    const part = rankPath ? (rankG * (1 - WEIGHT)) / (RRF_K + 1 + i) : g * (1 - WEIGHT) * closeness[i]!;
+    scores.set(d.doc, (scores.get(d.doc) ?? 0) + part);
+  });
+  return ranked(scores);
+}
+
+/** The document vector alone (the ranking of a tool that embeds each document whole): a reference, not a candidate. */
+export function docOnly(lists: QuestionLists, kind: DocVector): number[] {
+  return docList(lists, kind).map((d) => d.doc);
+}
+
+export function docAsChunk(lists: QuestionLists, kind: DocVector, rule: "relative" | "rrf" = "relative"): number[] {
+  const vector = candidates(lists).vector;
+  const pseudo: Cand[] = docList(lists, kind).map((d) => ({ source: String(d.doc), chunk_index: -1, distance: 2 - 2 * d.cos, doc: d.doc }));
+  const merged = [...vector, ...pseudo].sort((a, b) => a.distance! - b.distance!).slice(0, vector.length);
+  return ranked(bestChunk(fused(lists, rule, merged)));
+}
+
+/** Fused chunk scores per document, best first; null on rank fusion's path, whose scores sit too close together to add up (measured: ru→en fell from 0.90 to 0.42-0.67). */
+function perDocScores(lists: QuestionLists): Map<number, number[]> | null {
+  if (lists.coverage < RELATIVE_MIN_COVERAGE) return null;
+  const perDoc = new Map<number, number[]>();
+  for (const x of fused(lists, "relative")) (perDoc.get(x.item.doc) ?? perDoc.set(x.item.doc, []).get(x.item.doc)!).push(x.score);
+  return perDoc;
+}
+
+export function second(lists: QuestionLists, b: number): number[] {
+  const perDoc = perDocScores(lists);
+  if (!perDoc) return today(lists);
+  return ranked(new Map([...perDoc].map(([d, s]) => [d, s[0]! + b * (s[1] ?? 0)])));
+}
+
+export function count(lists: QuestionLists, g: number): number[] {
+  const perDoc = perDocScores(lists);
+  if (!perDoc) return today(lists);
+  return ranked(new Map([...perDoc].map(([d, s]) => [d, s[0]! * (1 + g * Math.log(s.length))])));
+}
