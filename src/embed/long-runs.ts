@@ -22,10 +22,20 @@ const LONG_RUN = new RegExp(`[!-~]{${LONG_RUN_CHARS},}`, "g");
 const LONG_RUN_FROM = new RegExp(`[!-~]{${LONG_RUN_CHARS}}`, "y");
 const MARK = " …";
 
-/** The text the model reads for text: each long run cut to its head and a mark. Idempotent; text without a run is returned as is. */
+/** Each long run of text cut to its head and a mark, and how many characters the runs held; text without a run is returned as is. */
+function cutLongRuns(text: string): { read: string; runChars: number[] } {
+  const runChars: number[] = [];
+  if (text.length < LONG_RUN_CHARS) return { read: text, runChars };
+  const read = text.replace(LONG_RUN, (run) => {
+    runChars.push(run.length);
+    return run.slice(0, LONG_RUN_HEAD) + MARK;
+  });
+  return { read, runChars };
+}
+
+/** The text the model reads for text: each long run cut to its head and a mark. Idempotent. */
 export function modelText(text: string): string {
-  if (text.length < LONG_RUN_CHARS) return text;
-  return text.replace(LONG_RUN, (run) => run.slice(0, LONG_RUN_HEAD) + MARK);
+  return cutLongRuns(text).read;
 }
 
 /** True when text holds a long run from `at` on: a cut there is measured by the run's length, not tokenized. */
@@ -37,12 +47,7 @@ export function longRunAt(text: string, at: number): boolean {
 /** The chunker's measure of text: the model's count of what it reads, plus the long runs' share by their length. */
 export function countWithLongRuns(count: (text: string) => number): (text: string) => number {
   return (text) => {
-    if (text.length < LONG_RUN_CHARS) return count(text);
-    let runTokens = 0;
-    const read = text.replace(LONG_RUN, (run) => {
-      runTokens += Math.ceil(run.length / LONG_RUN_CHARS_PER_TOKEN);
-      return run.slice(0, LONG_RUN_HEAD) + MARK;
-    });
-    return count(read) + runTokens;
+    const { read, runChars } = cutLongRuns(text);
+    return runChars.reduce((tokens, chars) => tokens + Math.ceil(chars / LONG_RUN_CHARS_PER_TOKEN), count(read));
   };
 }
