@@ -13,6 +13,7 @@ import { logLine } from "./log.ts";
 import { ChunkStore } from "./store/chunk-store.ts";
 import { MentionIndex } from "./mentions/mention-index.ts";
 import { SignatureIndex } from "./lookalikes/look-alikes.ts";
+import { DocumentVectorIndex } from "./store/document-vector-index.ts";
 import { LabelJobs } from "./labels/labeller.ts";
 import { TaxonomyFile } from "./labels/taxonomy-file.ts";
 import { useObjectStorage } from "./store/lance-connect.ts";
@@ -56,6 +57,7 @@ export interface App {
   /** What this App keeps in memory about its index, checked against the table version on each use. */
   readonly mentions: MentionIndex;
   readonly signatures: SignatureIndex;
+  readonly documentVectors: DocumentVectorIndex;
   /** The labelling job under way (labels/labeller.ts): its label model stays loaded until the job ends. */
   readonly labelJobs: LabelJobs;
   /** The first root's classify.toml (labels/taxonomy-file.ts), parsed once per change. */
@@ -98,6 +100,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     store,
     mentions: new MentionIndex(),
     signatures: new SignatureIndex(),
+    documentVectors: new DocumentVectorIndex(),
     labelJobs: new LabelJobs(),
     taxonomy: new TaxonomyFile(config.roots),
     metrics: options.metrics,

@@ -56,7 +56,7 @@ async function collect(): Promise<Collected> {
         lists.push(l);
         // The rebuilt rule must be query_documents' own: checked on the first questions of each set.
         if (i < 25) {
-          const product = [...new Set((await queryDocuments(app, { query: q.text, topK: MAX_TOP_K })).results.map((r) => r.source))];
+          const product = [...new Set((await queryDocuments(app, { query: q.text, topK: MAX_TOP_K, documentVectors: false })).results.map((r) => r.source))];
           if (JSON.stringify(product.slice(0, 10)) !== JSON.stringify(today(l).slice(0, 10).map((d) => vectors.sources[d]))) differ++;
         }
       }
@@ -95,6 +95,7 @@ for (const kind of ["opening", "joined", "meanChunk"] as DocVector[]) {
   for (const g of [0.25, 0.5, 0.75, 1, 1.5]) rules.push({ name: `${kind} blend g=${g}`, rank: (l) => docBlend(l, kind, g) });
   for (const g of [0.5, 1]) rules.push({ name: `${kind} rrf3 g=${g}`, rank: (l) => docBlend(l, kind, g, { rule: "rrf" }) });
   for (const [g, rankG] of [[0.75, 0], [0, 1], [0.75, 1.5], [0.75, 2], [0.75, 3], [1, 2]] as const) rules.push({ name: `${kind} blend g=${g}, rank path g=${rankG}`, rank: (l) => docBlend(l, kind, g, { rankG }) });
+  for (const [g, rankG] of [[0.75, 2], [1, 2], [1.5, 2], [1, 3], [2, 3]] as const) rules.push({ name: `${kind} capped blend g=${g}, rank path g=${rankG}`, rank: (l) => docBlend(l, kind, g, { rankG, capped: true }) });
   rules.push({ name: `${kind} blend g=0.75, rank path g=2, documents with a chunk hit only`, rank: (l) => docBlend(l, kind, 0.75, { rankG: 2, withChunk: true }) });
   for (const size of [20, 50, 200]) rules.push({ name: `${kind} blend g=0.75, ${size} documents`, rank: (l) => docBlend(l, kind, 0.75, { size }) });
   rules.push({ name: `${kind} as a chunk`, rank: (l) => docAsChunk(l, kind) });

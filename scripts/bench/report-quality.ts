@@ -6,7 +6,7 @@
 import type { PeerQuality } from "./peers/peer-quality.ts";
 import { BEIR_SCIFACT_DOCS, BEIR_SCIFACT_REFERENCES, type BeirFigures } from "./sections/beir-scifact.ts";
 import type { QualityBanner, QualityFigures } from "./sections/quality-section.ts";
-import type { HalfScores, QualityRow, Scores } from "./sections/quality.ts";
+import { isBaseline, type HalfScores, type QualityRow, type Scores } from "./sections/quality.ts";
 import { renderNavigation } from "./report-navigation.ts";
 import { markdownTable as table } from "./lib/markdown-table.ts";
 import { fmt } from "./lib/stats.ts";
@@ -37,7 +37,7 @@ function renderOurs(q: QualityFigures): string[] {
       "scifact: every judged abstract plus distractors up to 1,000; xquad ru→en: the Russian questions over the English paragraphs (scripts/bench/lib/quality-sets.ts). " +
       "A question's ranking is the documents of the tool's hits (up to 100) in order of each document's first hit.",
   );
-  out.push(table(["set", "ranking", "questions (A / B)", "nDCG@10", "Recall@10", "MRR@10"], q.rows.map((r) => [r.set, r.fusion ? `baseline: rank fusion, RAG_FUSION=rrf (w = ${r.weight})` : (WEIGHT_NAMES[r.weight] ?? `w = ${r.weight}`), questions(r), cell(r, "ndcg10"), cell(r, "recall10"), cell(r, "mrr10")])));
+  out.push(table(["set", "ranking", "questions (A / B)", "nDCG@10", "Recall@10", "MRR@10"], q.rows.map((r) => [r.set, r.fusion ? `baseline: rank fusion, RAG_FUSION=rrf (w = ${r.weight})` : r.documentVectors === false ? `baseline: no document vectors (w = ${r.weight})` : (WEIGHT_NAMES[r.weight] ?? `w = ${r.weight}`), questions(r), cell(r, "ndcg10"), cell(r, "recall10"), cell(r, "mrr10")])));
   const chunks = Object.entries(q.chunks).map(([key, n]) => `${key} ${n}`);
   if (chunks.length) out.push(`Our chunks per index: ${chunks.join(", ")}.`);
   if (q.quick) out.push("A --quick slice: with so few questions per half, one question moves a figure by several points, so the targets below are a smoke test, not a verdict.");
@@ -47,7 +47,7 @@ function renderOurs(q: QualityFigures): string[] {
 /** Ours at the default weight beside each peer's default, per set. */
 function renderPeers(q: QualityFigures): string[] {
   if (q.peers.length === 0) return [];
-  const ours = q.rows.filter((r) => r.weight === DEFAULT_WEIGHT && !r.fusion);
+  const ours = q.rows.filter((r) => r.weight === DEFAULT_WEIGHT && !isBaseline(r));
   const rows: (string | number)[][] = [];
   for (const o of ours) {
     rows.push([o.set, OURS, questions(o), cell(o, "ndcg10"), cell(o, "recall10"), cell(o, "mrr10")]);
@@ -99,7 +99,7 @@ export function renderQuality(q: QualityFigures): string[] {
 function peerTargets(q: QualityFigures): Target[] {
   if (q.peers.length === 0) return [];
   return q.rows
-    .filter((r) => r.weight === DEFAULT_WEIGHT && !r.fusion)
+    .filter((r) => r.weight === DEFAULT_WEIGHT && !isBaseline(r))
     .map((o) => {
       const theirs = q.peers.map((p) => p.rows.find((x) => x.set === o.set));
       const measured = `A ${fmt(o.A.ndcg10, 3)} vs ${theirs.map((t) => (t ? fmt(t.A.ndcg10, 3) : "n/a")).join(" / ")}, B ${fmt(o.B.ndcg10, 3)} vs ${theirs.map((t) => (t ? fmt(t.B.ndcg10, 3) : "n/a")).join(" / ")}`;
@@ -121,7 +121,7 @@ function beirTargets(beir: BeirFigures | undefined): Target[] {
 
 /** Target rows: keyword-only xquad-ru >= 0.93; on every set hybrid >= vector only and the best of the three tools, in each half; all of scifact against published figures. */
 export function qualityTargets(q: QualityFigures): Target[] {
-  const at = (set: string, weight: number) => q.rows.find((r) => r.set === set && r.weight === weight && !r.fusion);
+  const at = (set: string, weight: number) => q.rows.find((r) => r.set === set && r.weight === weight && !isBaseline(r));
   const ru = at("xquad-ru", 1);
   const targets: Target[] = [["keyword only, xquad-ru nDCG@10 >= 0.93", ru ? `${fmt(ru.all.ndcg10, 3)} (${fmt(ru.A.ndcg10, 3)} / ${fmt(ru.B.ndcg10, 3)})` : "n/a", ru ? ru.all.ndcg10 >= 0.93 : null]];
   for (const set of [...new Set(q.rows.map((r) => r.set))]) {
@@ -134,6 +134,11 @@ export function qualityTargets(q: QualityFigures): Target[] {
     if (rrf) {
       const ahead = hybrid.A.ndcg10 >= rrf.A.ndcg10 && hybrid.B.ndcg10 >= rrf.B.ndcg10;
       targets.push([`${set}: relative fusion >= rank fusion (nDCG@10, both halves)`, `A ${fmt(hybrid.A.ndcg10, 3)} vs ${fmt(rrf.A.ndcg10, 3)}, B ${fmt(hybrid.B.ndcg10, 3)} vs ${fmt(rrf.B.ndcg10, 3)}`, ahead]);
+    }
+    const flat = q.rows.find((r) => r.set === set && r.documentVectors === false);
+    if (flat) {
+      const ahead = hybrid.A.ndcg10 >= flat.A.ndcg10 && hybrid.B.ndcg10 >= flat.B.ndcg10;
+      targets.push([`${set}: with document vectors >= without (nDCG@10, both halves)`, `A ${fmt(hybrid.A.ndcg10, 3)} vs ${fmt(flat.A.ndcg10, 3)}, B ${fmt(hybrid.B.ndcg10, 3)} vs ${fmt(flat.B.ndcg10, 3)}`, ahead]);
     }
   }
   return [...targets, ...peerTargets(q), ...beirTargets(q.beir)];

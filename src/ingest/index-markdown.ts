@@ -17,6 +17,8 @@ import { labelColumnsFor, labelProblemField, labelsForIngest, type IngestLabels 
 import { labelContext } from "../labels/labeller.ts";
 import { chunkPages, type PageStart } from "./chunk-pages.ts";
 import { embedPassages, storedVectorsOf } from "./embed-passages.ts";
+import { normalised, openingText } from "./document-openings.ts";
+import { encodeDocumentVector } from "../store/document-vectors.ts";
 import { timed } from "./ingest-metrics.ts";
 
 export interface DocumentToIndex {
@@ -85,6 +87,8 @@ export async function prepareDocument(app: App, embedder: TokenCounter, doc: Doc
 export interface EmbeddedDocuments {
   docs: PreparedDocument[];
   vectors: Float32Array[];
+  /** Each document's own vector (document-openings.ts); null in keyword-only mode. */
+  docVectors: (Float32Array | null)[];
   dimensions: number;
   /** Keyword-only mode: the vectors are placeholders, and why. */
   none: NoModel | null;
@@ -98,22 +102,36 @@ export async function embedDocuments(app: App, embedder: Embedder | NoModel, doc
   const dimensions = none ? ((await app.store.vectorWidth()) ?? none.guessDimensions()) : (embedder as Embedder).dimensions;
   if (none) {
     onEmbedded?.(texts.length);
-    return { docs, vectors: texts.map(() => new Float32Array(dimensions)), dimensions, none };
+    return { docs, vectors: texts.map(() => new Float32Array(dimensions)), docVectors: docs.map(() => null), dimensions, none };
   }
-  const vectors = await embedPassages(app, embedder as Embedder, storedVectorsOf(app, embedder as Embedder, docs.map((d) => d.source)), texts, onEmbedded);
-  return { docs, vectors, dimensions, none };
+  // One pass over the chunks and the documents' openings (document-openings.ts): a one-chunk document's opening
+  // is its chunk's text, which embedPassages embeds once. Progress counts the chunks alone.
+  const openings = docs.map((d) => openingText(d.chunks.map((c) => c.text)));
+  const stored = storedVectorsOf(app, embedder as Embedder, docs.map((d) => d.source));
+  const all = await embedPassages(app, embedder as Embedder, stored, [...texts, ...openings], onEmbedded && chunksOnly(texts.length, onEmbedded));
+  return { docs, vectors: all.slice(0, texts.length), docVectors: all.slice(texts.length).map(normalised), dimensions, none };
+}
+
+/** Progress for a pass that embeds `chunks` chunks and then more (openings): it hears of at most the chunks. */
+function chunksOnly(chunks: number, onEmbedded: (texts: number) => void): (texts: number) => void {
+  let heard = 0;
+  return (texts) => {
+    const counted = Math.min(texts, chunks - heard);
+    heard += counted;
+    if (counted > 0) onEmbedded(counted);
+  };
 }
 
 /** Swaps the embedded documents' sources in, in one commit. */
-export async function writeDocuments(app: App, { docs, vectors, dimensions, none }: EmbeddedDocuments): Promise<IngestResult[]> {
+export async function writeDocuments(app: App, { docs, vectors, docVectors, dimensions, none }: EmbeddedDocuments): Promise<IngestResult[]> {
   // Labels and date go on chunk 0 in the same commit (store/label-rows.ts); nothing happens without a classify.toml.
   const labelled = await labelsForIngest(app, labelContext(app, app.log), docs);
   const ingestedAt = new Date().toISOString();
   let next = 0;
-  const rows: ChunkRow[] = docs.flatMap((doc) => {
+  const rows: ChunkRow[] = docs.flatMap((doc, d) => {
     // Stored on chunk 0 in the same commit as the chunks (store/signatures.ts).
     const minhash = documentSignature(doc.chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
-    return doc.chunks.map((c) => chunkRow(doc, c, vectors[next++]!, { ingestedAt, minhash, labels: labelled.get(doc.source), pending: none !== null }));
+    return doc.chunks.map((c) => chunkRow(doc, c, vectors[next++]!, { ingestedAt, minhash, labels: labelled.get(doc.source), pending: none !== null, docVector: docVectors[d]! }));
   });
   await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, dimensions));
   return docs.map((d) => ({ source: d.source, sourceType: d.sourceType, title: d.title, chunkCount: d.chunks.length, ...labelProblemField(labelled.get(d.source)), ...(none && { notice: none.describe() }) }));
@@ -132,6 +150,8 @@ export interface RowContext {
   minhash: string;
   labels: IngestLabels | undefined;
   pending: boolean;
+  /** The document's own vector (document-openings.ts), stored on chunk 0; null in keyword-only mode. */
+  docVector: Float32Array | null;
 }
 
 /** One stored row of a prepared document's chunk (also used by ingest/store-large-document.ts, which writes in batches). */
@@ -154,6 +174,7 @@ export function chunkRow(doc: PreparedDocument, c: PreparedDocument["chunks"][nu
     context_lines: c.contextLines,
     pages: c.pages ?? null,
     minhash: c.chunkIndex === 0 ? ctx.minhash : null,
+    doc_vector: c.chunkIndex === 0 && ctx.docVector ? encodeDocumentVector(ctx.docVector) : null,
     ...labelColumnsFor(ctx.labels, c.chunkIndex),
     vector_pending: ctx.pending,
   };

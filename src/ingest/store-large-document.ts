@@ -16,8 +16,9 @@ import { encodeSignature, minhash } from "../lookalikes/minhash.ts";
 import { shingleHashes } from "../lookalikes/shingles.ts";
 import type { ChunkRow } from "../store/chunk-row.ts";
 import { beginStagedSource } from "../store/staged-source.ts";
-import { chunkRow, type IngestResult, type PreparedDocument } from "./index-markdown.ts";
+import { chunkRow, type IngestResult, type PreparedDocument, type RowContext } from "./index-markdown.ts";
 import { embedPassages, storedVectorsOfLarge } from "./embed-passages.ts";
+import { embedOpenings } from "./document-openings.ts";
 import { timed } from "./ingest-metrics.ts";
 import type { IngestEvents } from "./ingest-progress.ts";
 
@@ -71,7 +72,7 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
   const firstChunks = first.done ? [] : first.value;
   // Labels read the text; a streamed document's is read from its first batch.
   const labelled = await labelsForIngest(app, labelContext(app, app.log), [{ ...doc, chunks: "windows" in doc ? firstChunks : doc.chunks }]);
-  const ctx = { ingestedAt: new Date().toISOString(), minhash: "", labels: labelled.get(doc.source), pending: none !== null };
+  const ctx: RowContext = { ingestedAt: new Date().toISOString(), minhash: "", labels: labelled.get(doc.source), pending: none !== null, docVector: null };
   // The signature is the minimum over the document's shingles, so it is gathered batch by batch (shingles that
   // straddle two batches are left out), and chunk 0, which carries it, is written last.
   const exact = "windows" in doc ? null : documentSignature(joinable(doc.chunks));
@@ -85,6 +86,10 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
     for (let chunks = firstChunks; chunks.length > 0; ) {
       if (streamed) events?.({ kind: "chunks", path: doc.source, chunks: chunks.length, final: false });
       const vectors = await embed(chunks);
+      // The document's own vector is read from its opening, which the first batch holds (thousands of chunks).
+      if (!none && chunks[0]?.chunkIndex === 0) {
+        ctx.docVector = (await embedOpenings(app, embedder as Embedder, stored!, [{ chunkTexts: chunks.map((c) => c.text), chunkVectors: vectors }]))[0]!;
+      }
       if (!exact) {
         const part = minhash(shingleHashes(joinDocument(joinable(chunks))));
         signature = signature ? signature.map((v, i) => Math.min(v, part[i]!)) : part;

@@ -62,9 +62,14 @@ export interface Fused<T> {
  */
 export const RELATIVE_MIN_COVERAGE = 0.5;
 
+/** Whether fusion goes by ranks: RAG_FUSION=rrf, or relative fusion's fallback below RELATIVE_MIN_COVERAGE. */
+export function fusesRanks(rule: "relative" | "rrf", coverage: number): boolean {
+  return rule === "rrf" || coverage < RELATIVE_MIN_COVERAGE;
+}
+
 /** Fuses by the configured rule (RAG_FUSION); relative falls back to rank fusion below RELATIVE_MIN_COVERAGE. */
 export function fuse<T extends Candidate & { _score?: number }>(rule: "relative" | "rrf", vectorHits: T[], keywordHits: T[], weight: number, coverage = 1): Fused<T>[] {
-  return rule === "rrf" || coverage < RELATIVE_MIN_COVERAGE ? fuseRankings(vectorHits, keywordHits, weight, coverage) : fuseRelative(vectorHits, keywordHits, weight, coverage);
+  return fusesRanks(rule, coverage) ? fuseRankings(vectorHits, keywordHits, weight, coverage) : fuseRelative(vectorHits, keywordHits, weight, coverage);
 }
 
 /**
@@ -75,7 +80,7 @@ export function fuse<T extends Candidate & { _score?: number }>(rule: "relative"
 export const FOUND_FLOOR = 0.01;
 
 /** Each value's place between the list's lowest (FOUND_FLOOR) and highest (1); all equal, or only one: 1. */
-function rescale(values: number[]): number[] {
+export function rescale(values: number[]): number[] {
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of values) {

@@ -14,6 +14,7 @@ import { fuse, fuseRankings, hitKey, vectorOnly, type Fused } from "./fusion.ts"
 import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { keywordCoverage } from "./keyword-coverage.ts";
+import { fuseWithDocuments } from "./document-evidence.ts";
 import { searchKept } from "./kept-documents.ts";
 import { applyResultFilters } from "./result-filters.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
@@ -34,6 +35,8 @@ export interface QueryInput extends LabelFilterInput {
   hybridWeight?: number;
   /** Overrides RAG_FUSION (for benchmarks: both rules over one index in one run). */
   fusion?: "relative" | "rrf";
+  /** False leaves the document vectors out of fusion (for benchmarks: with and without over one index). */
+  documentVectors?: boolean;
 }
 
 /** With a classify.toml, each source also carries its labels and date. */
@@ -95,17 +98,22 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   if (none) keywordSide ??= searchKeywords();
   const weight = none ? 1 : configured;
   let vectorHits: Candidate[] = [];
+  let queryVector: Float32Array | undefined;
   if (!none) {
-    const [queryVector] = await (model as Embedder).embed([input.query], "query");
+    [queryVector] = await (model as Embedder).embed([input.query], "query");
     vectorHits = (await searchKept((limit, where) => store.vectorSearch(queryVector!, limit, where), candidates, scoped, labelled)).map((h) => ({ ...h, distance: h._distance ?? null }));
   }
   const keywordHits = keywordSide ? await keywordSide : null;
   if (none && !keywordHits) throw none.reason; // neither side can answer: the model's own error says why
-  const fused: Fused<Candidate>[] = none
-    ? fuseRankings([], keywordHits!, 1)
-    : keywordHits
-      ? fuse(input.fusion ?? config.fusion, vectorHits, keywordHits, weight, keywordCoverage(input.query, keywordHits))
-      : vectorOnly(vectorHits);
+  let fused: Fused<Candidate>[] = none ? fuseRankings([], keywordHits!, 1) : keywordHits ? [] : vectorOnly(vectorHits);
+  if (!none && keywordHits) {
+    const fusion = { rule: input.fusion ?? config.fusion, coverage: keywordCoverage(input.query, keywordHits), weight };
+    // Each document's own vector as a third list (document-evidence.ts).
+    fused =
+      input.documentVectors === false
+        ? fuse(fusion.rule, vectorHits, keywordHits, weight, fusion.coverage)
+        : await fuseWithDocuments(app, store, queryVector!, filter, { vectorHits, keywordHits }, fusion);
+  }
   // A damaged index answers from the rest of it and says so first (store/readable-clone.ts).
   const modeNotice = [await store.damageNotice(), await keywordOnlyNotice(store, none, config.maxDistance !== undefined)].filter(Boolean).join(" ") || undefined;
   // RAG_MAX_DISTANCE drops hits without a distance, which in keyword-only mode is every hit: it has nothing to judge then.

@@ -42,6 +42,8 @@ export interface ChunkRow {
    * a model. Null or false on every embedded row.
    */
   vector_pending?: boolean | null;
+  /** The document's own vector (store/document-vectors.ts): on chunk 0 only, null elsewhere and until a sync fills an older index. */
+  doc_vector?: string | null;
 }
 
 /** The filter that keeps rows without a real vector out of vector search. */
@@ -76,6 +78,7 @@ export function chunkSchema(dimensions: number): Schema {
     new Field("doc_date", new Utf8(), true),
     new Field("date_source", new Utf8(), true),
     new Field("vector_pending", new Bool(), true),
+    new Field("doc_vector", new Utf8(), true),
   ]);
 }
 

@@ -30,6 +30,7 @@ import { repairTable, type IndexRepair } from "./index-repair.ts";
 import { forgetSources, recordSources } from "./source-catalog.ts";
 import { writeLabelRows, type LabelColumns } from "./label-rows.ts";
 import { ensureSignatureColumn, writeSignatures } from "./signatures.ts";
+import { writeDocumentVectors } from "./document-vectors.ts";
 
 export { TABLE_NAME } from "./create-table.ts";
 export type { Hit, SectionChunk } from "./chunk-reads.ts";
@@ -278,6 +279,12 @@ export class ChunkStore extends StoreReads {
     if (rows.length === 0) return 0;
     const table = await this.openWritable();
     return table ? writeSignatures(table, rows) : 0;
+  }
+
+  /** Sets document vectors on chunk-0 rows by id, in one commit (document-vectors.ts); returns how many took one. */
+  async writeDocumentVectors(rows: { id: string; vector: Float32Array }[]): Promise<number> {
+    const table = rows.length ? await this.openWritable() : null;
+    return table ? writeDocumentVectors(table, rows) : 0;
   }
 
   /** Gives waiting rows their vectors, in one commit, under the same model checks as any write. */

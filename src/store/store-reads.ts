@@ -16,6 +16,7 @@ import { brokenIndexes, lostIndexFolders, missingIndexes } from "./table-upkeep.
 import { TableView } from "./table-view.ts";
 import { tablePlan } from "./vector-index.ts";
 import { countUnsigned, readSignatureBytes, unsignedSources } from "./signatures.ts";
+import { countWithoutDocumentVector, readDocumentVectorKeys, readDocumentVectors, sourcesWithoutDocumentVector, type DocumentVectorKey } from "./document-vectors.ts";
 import { compileFilter, type RowFilter } from "./row-filter.ts";
 import { readLabelRows, type LabelRow } from "./label-rows.ts";
 import { readChunkTexts, readMentionRows, readSourceKeys, type MentionRow } from "./mention-rows.ts";
@@ -154,6 +155,30 @@ export class StoreReads extends TableView {
   async unsignedSources(limit: number): Promise<{ source: string; id: string }[]> {
     const table = await this.open();
     return table ? unsignedSources(table, limit) : [];
+  }
+
+  /** Every stored document vector's key (document-vectors.ts): what changed since a cache was built. */
+  async documentVectorKeys(): Promise<DocumentVectorKey[]> {
+    const table = await this.open();
+    return table ? readDocumentVectorKeys(table) : [];
+  }
+
+  /** The stored document vectors of these sources. */
+  async documentVectors(sources: string[]): Promise<Map<string, Float32Array>> {
+    const table = await this.open();
+    return table ? readDocumentVectors(table, sources) : new Map();
+  }
+
+  /** Documents with vectors but no document vector, counted once per table version (a sync asks before it fills any). */
+  async withoutDocumentVectorCount(): Promise<number> {
+    const table = await this.open();
+    return table ? this.atVersion(table, "without-document-vector", countWithoutDocumentVector) : 0;
+  }
+
+  /** Up to `limit` documents without a document vector, with the id of the chunk-0 row that takes it. */
+  async sourcesWithoutDocumentVector(limit: number): Promise<{ source: string; id: string }[]> {
+    const table = await this.open();
+    return table ? sourcesWithoutDocumentVector(table, limit) : [];
   }
 
   async vectorSearch(vector: Float32Array, limit: number, filter?: RowFilter): Promise<Hit[]> {

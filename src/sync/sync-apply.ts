@@ -14,6 +14,7 @@ import { labelContext, releaseLabeller } from "../labels/labeller.ts";
 import { labelErrors, relabelStored } from "../labels/relabel.ts";
 import { taxonomyPath } from "../labels/taxonomy-file.ts";
 import { signUnsigned } from "../lookalikes/sign-unsigned.ts";
+import { fillDocumentVectors } from "../ingest/fill-document-vectors.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { mountPointsToRemember } from "../scan/emptied-folders.ts";
@@ -23,7 +24,7 @@ import { writeMountPoints } from "../store/mount-points.ts";
 import type { SyncWork } from "./sync-compare.ts";
 import { fillVectors } from "./fill-vectors.ts";
 import { splitGone } from "./sync-plan.ts";
-import type { SyncReport } from "./sync-report.ts";
+import { changedIndex, type SyncReport } from "./sync-report.ts";
 import { describeUnlisted } from "./unlisted.ts";
 
 /** Moved files keep their chunks under the new path; unchanged bytes get their new mtime. */
@@ -127,10 +128,15 @@ export async function relabelChanged(app: App, report: SyncReport, work: SyncWor
   report.errors.push(...labelErrors([...ingestProblems, ...labelling.problems], taxonomyPath(app.config.roots)));
 }
 
-/** Look-alike signatures for documents stored without one, then the table's upkeep when anything was written. */
+/** Look-alike signatures and document vectors for documents stored without them, then the table's upkeep when anything was written. */
 export async function signAndOptimize(app: App, report: SyncReport, work: SyncWork): Promise<void> {
   const { counts } = report;
   // Asked first, once per table version: an unchanged sync (a watching server's rescan) must not scan the table for them each time.
   if ((await app.store.unsignedCount()) > 0) counts.signed = await signUnsigned(app.store);
-  if (work.moves.length + counts.ingested + counts.deleted + counts.relabelled + counts.signed + counts.embedded > 0) await app.store.optimize();
+  if ((await app.store.withoutDocumentVectorCount()) > 0) {
+    // Keyword-only mode has no model to make them with; the next sync with one does.
+    const model = await app.embedderOrNone();
+    if (!(model instanceof NoModel)) counts.docVectors = await fillDocumentVectors(app, model);
+  }
+  if (changedIndex(counts)) await app.store.optimize();
 }

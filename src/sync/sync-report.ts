@@ -14,6 +14,8 @@ export interface SyncCounts {
   deleted: number;
   /** Documents given a look-alike signature from their stored text (an index from before signatures). */
   signed: number;
+  /** Documents given their own vector from their stored chunks (an index from before document vectors; ingest/fill-document-vectors.ts). */
+  docVectors: number;
   /** Documents whose labels were rewritten from their stored text (classify.toml changed, a model problem, a move); 0 without a classify.toml. */
   relabelled: number;
   /** Documents stored in keyword-only mode whose chunks got their vectors, from the stored text (fill-vectors.ts). */
@@ -47,13 +49,13 @@ export interface SyncReport {
 
 /** Whether a sync wrote to the index: stored, moved or removed a document, or gave stored ones vectors, signatures or labels. */
 export function changedIndex(c: SyncCounts): boolean {
-  return c.ingested + c.moved + c.deleted + c.embedded + c.signed + c.relabelled > 0;
+  return c.ingested + c.moved + c.deleted + c.embedded + c.signed + c.docVectors + c.relabelled > 0;
 }
 
 /** A report with nothing counted yet; the sync fills it as it goes. */
 export function emptySyncReport(): SyncReport {
   return {
-    counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, relabelled: 0, signed: 0, embedded: 0, ignored: 0, unreadable: 0, unsupported: 0, failed: 0, failedBefore: 0 },
+    counts: { scanned: 0, ingested: 0, skipped: 0, moved: 0, deleted: 0, relabelled: 0, signed: 0, docVectors: 0, embedded: 0, ignored: 0, unreadable: 0, unsupported: 0, failed: 0, failedBefore: 0 },
     errors: [],
     failedBefore: [],
     unlistedFolders: [],

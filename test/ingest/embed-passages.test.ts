@@ -14,6 +14,7 @@ import { ingestFile } from "../../src/ingest/ingest-file.ts";
 import { prepareFile } from "../../src/ingest/prepare-file.ts";
 import type { PreparedDocument } from "../../src/ingest/index-markdown.ts";
 import { storeLargeDocument } from "../../src/ingest/store-large-document.ts";
+import { openingText } from "../../src/ingest/document-openings.ts";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
 import { MODEL_KEY } from "../../src/store/index-identity.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
@@ -47,10 +48,28 @@ async function chunksTable(dbPath: string) {
   return (await lance.connect(dbPath)).openTable("chunks");
 }
 
+type StoredRow = { source: string; chunk: number; text: string; vector: Float32Array; pending: boolean | null };
+
 /** Every stored row's text and vector. */
-async function storedRows(dbPath: string): Promise<{ text: string; vector: Float32Array; pending: boolean | null }[]> {
-  const rows = await (await chunksTable(dbPath)).query().select(["text", "vector", "vector_pending"]).toArray();
-  return rows.map((r: { text: string; vector: { toArray(): Float32Array }; vector_pending: boolean | null }) => ({ text: r.text, vector: Float32Array.from(r.vector.toArray()), pending: r.vector_pending }));
+async function storedRows(dbPath: string): Promise<StoredRow[]> {
+  const rows = await (await chunksTable(dbPath)).query().select(["source", "chunk_index", "text", "vector", "vector_pending"]).toArray();
+  return rows.map((r: { source: string; chunk_index: number; text: string; vector: { toArray(): Float32Array }; vector_pending: boolean | null }) => ({
+    source: r.source,
+    chunk: r.chunk_index,
+    text: r.text,
+    vector: Float32Array.from(r.vector.toArray()),
+    pending: r.vector_pending,
+  }));
+}
+
+/**
+ * The distinct openings of the stored documents of more than one chunk (of their first `chunks` chunks, for a
+ * document written in batches of that many): each is embedded once beside the chunks (ingest/document-openings.ts).
+ */
+function openings(rows: StoredRow[], chunks = Infinity): string[] {
+  const bySource = Map.groupBy(rows, (r) => r.source);
+  const texts = [...bySource.values()].filter((c) => c.length > 1).map((c) => openingText(c.sort((a, b) => a.chunk - b.chunk).slice(0, chunks).map((r) => r.text)));
+  return [...new Set(texts)];
 }
 
 function expectClose(actual: Float32Array, expected: Float32Array): void {
@@ -84,8 +103,8 @@ describe("embedding an edited document again", () => {
     await ingestFile(app, path);
     const before = await storedRows(dbPath);
     expect(before.length).toBeGreaterThan(6);
-    // The budget cuts each paragraph in two, and the tails ("own.") repeat: each distinct text is embedded once.
-    expect(calls.flat().length).toBe(new Set(before.map((r) => r.text)).size);
+    // The budget cuts each paragraph in two, and the tails ("own.") repeat: each distinct text is embedded once, and the opening.
+    expect(calls.flat().length).toBe(new Set(before.map((r) => r.text)).size + 1);
     expect(calls.flat().length).toBeLessThan(before.length);
 
     writeTree(root, { "notes.md": document(edited) });
@@ -96,7 +115,8 @@ describe("embedding an edited document again", () => {
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.length).toBeLessThan(after.length / 2);
     expect(changed.some((t) => t.includes("lighthouses 5"))).toBe(true);
-    expect(calls.flat().sort()).toEqual(changed.sort());
+    // The document's opening holds the edit too.
+    expect(calls.flat().sort()).toEqual([...changed, ...openings(after)].sort());
 
     await expectModelVectors(embedder, after);
   });
@@ -108,8 +128,10 @@ describe("embedding an edited document again", () => {
     expect(report.counts).toMatchObject({ ingested: 2, failed: 0 });
     const rows = await storedRows(dbPath);
     const distinct = new Set(rows.map((r) => r.text));
-    expect(calls.length).toBe(1); // both documents in one batch
-    expect(calls.flat().length).toBe(distinct.size);
+    // Both documents in one batch, with their one opening (the same text for both).
+    expect(calls.length).toBe(1);
+    expect(openings(rows).length).toBe(1);
+    expect(calls[0]!.sort()).toEqual([...distinct, ...openings(rows)].sort());
     expect(rows.length).toBeGreaterThan(2 * distinct.size - 1);
     await expectModelVectors(embedder, rows);
   });
@@ -132,7 +154,7 @@ describe("embedding an edited document again", () => {
     await ingestFile(online, join(root, "notes.md"));
     const rows = await storedRows(dbPath);
     expect(rows.some((r) => r.pending)).toBe(false);
-    expect(calls.flat().length).toBe(new Set(rows.map((r) => r.text)).size);
+    expect(calls.flat().length).toBe(new Set(rows.map((r) => r.text)).size + openings(rows).length);
     await expectModelVectors(embedder, rows);
   });
 });
@@ -167,7 +189,7 @@ describe("what an older index allows", () => {
     writeTree(root, { "notes.md": document(edited) });
     await ingestFile(later.app, path);
     const rows = await storedRows(dbPath);
-    expect(calls.flat().length).toBe(new Set(rows.map((r) => r.text)).size);
+    expect(calls.flat().length).toBe(new Set(rows.map((r) => r.text)).size + openings(rows).length);
   });
 });
 
@@ -193,7 +215,8 @@ describe("embedding an edited document written in batches", () => {
     expect(changed.some((t) => t.includes("lighthouses 2"))).toBe(true);
     expect(changed.some((t) => t.includes("tides 13"))).toBe(true);
     expect(changed.length).toBeLessThan(after.length / 2);
-    expect(calls.flat().sort()).toEqual(changed.sort());
+    // The opening is read from the first batch, which holds the edit.
+    expect(calls.flat().sort()).toEqual([...changed, ...openings(after, 4)].sort());
     expect(after.some((r) => r.text.includes("rivers 2"))).toBe(false);
 
     await expectModelVectors(embedder, after);

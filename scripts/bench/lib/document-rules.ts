@@ -78,18 +78,27 @@ export interface BlendOptions {
   /** Lift only documents that have a chunk among the fused candidates (an answer shows chunks, so a document needs one to show). */
   withChunk?: boolean;
   size?: number;
+  /**
+   * The vector side and the document list share the vector weight (1 - w): the vector side scaled by
+   * 1 / (1 + g), the list's part by g / (1 + g), so a chunk the keyword side found with every query word
+   * still outranks any document the keyword side did not find, as it does without the list.
+   */
+  capped?: boolean;
 }
 
 export function docBlend(lists: QuestionLists, kind: DocVector, g: number, options: BlendOptions = {}): number[] {
-  const { rule = "relative", rankG = g, size = DOC_LIST, withChunk = false } = options;
-  const scores = bestChunk(fused(lists, rule));
-  const docs = docList(lists, kind, size);
+  const { rule = "relative", rankG = g, size = DOC_LIST, withChunk = false, capped = false } = options;
   const rankPath = rule === "rrf" || lists.coverage < RELATIVE_MIN_COVERAGE;
+  // Capped: the vector side scaled by s is fusion at the weight w' below, times k (k * fused(w') = (1 - w) s v + w c r).
+  const s = capped ? 1 / (1 + (rankPath ? rankG : g)) : 1;
+  const k = WEIGHT + (1 - WEIGHT) * s;
+  const scores = bestChunk(fused(lists, rule, undefined, WEIGHT / k));
+  const docs = docList(lists, kind, size);
   const closeness = rescale(docs.map((d) => d.cos));
   docs.forEach((d, i) => {
     if (withChunk && !scores.has(d.doc)) return;
     const part = rankPath ? (rankG * (1 - WEIGHT)) / (RRF_K + 1 + i) : g * (1 - WEIGHT) * closeness[i]!;
-    scores.set(d.doc, (scores.get(d.doc) ?? 0) + part);
+    scores.set(d.doc, (scores.get(d.doc) ?? 0) + (part * s) / k);
   });
   return ranked(scores);
 }

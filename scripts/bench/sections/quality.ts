@@ -56,6 +56,8 @@ export interface QualityRow {
   weight: number;
   /** Set on the baseline row: the reference's rank fusion at the default weight, beside ours. */
   fusion?: "rrf";
+  /** Set on the baseline row without document vectors (search/document-evidence.ts) at the default weight. */
+  documentVectors?: false;
   all: Scores;
   A: Scores;
   B: Scores;
@@ -95,14 +97,17 @@ export async function scoreSet(set: QualitySet, sourcesFor: (query: string) => P
   return { all: summarise(per), A: summarise(per.filter((p) => p.half === "A")), B: summarise(per.filter((p) => p.half === "B")) };
 }
 
-/** Every question of the set through query_documents at one weight (and, for the baseline row, the reference's fusion rule). */
-export async function evaluate(app: App, set: QualitySet, weight: number, fusion?: "rrf"): Promise<QualityRow> {
+/** A baseline row: another fusion rule, or no document vectors, beside ours at the same weight. */
+export const isBaseline = (r: Pick<QualityRow, "fusion" | "documentVectors">): boolean => r.fusion !== undefined || r.documentVectors === false;
+
+/** Every question of the set through query_documents at one weight (and, for a baseline row, the reference's fusion rule or no document vectors). */
+export async function evaluate(app: App, set: QualitySet, weight: number, fusion?: "rrf", documentVectors?: false): Promise<QualityRow> {
   const scores = await scoreSet(set, async (query) => {
-    const results = (await queryDocuments(app, { query, topK: MAX_TOP_K, hybridWeight: weight, fusion })).results;
+    const results = (await queryDocuments(app, { query, topK: MAX_TOP_K, hybridWeight: weight, fusion, documentVectors })).results;
     // At w = 1 a hit only the vector side found scores 0 and trails the keyword hits: keyword only means without them.
     return results.filter((r) => weight < 1 || r.score > 0).map((r) => r.source);
   });
-  return { set: set.name, weight, ...(fusion && { fusion }), ...scores };
+  return { set: set.name, weight, ...(fusion && { fusion }), ...(documentVectors === false && { documentVectors }), ...scores };
 }
 
 /** The prefixes the embedder put before queries and passages and the chunk size it was given, as the banner states them. */
@@ -135,6 +140,8 @@ export async function benchQuality(sets: QualitySet[], model: QualityModel, log:
     if (model.real) {
       log(`quality: ${set.name}, the baseline: rank fusion (RAG_FUSION=rrf) at w = ${DEFAULT_HYBRID_WEIGHT}`);
       rows.push(await evaluate(indexed.app, set, DEFAULT_HYBRID_WEIGHT, "rrf"));
+      log(`quality: ${set.name}, the baseline without document vectors at w = ${DEFAULT_HYBRID_WEIGHT}`);
+      rows.push(await evaluate(indexed.app, set, DEFAULT_HYBRID_WEIGHT, undefined, false));
     }
   }
   return { rows, embedding, chunks };

@@ -12,6 +12,7 @@ const Counts = z.object({
   deleted: z.number(),
   relabelled: z.number().describe("Documents whose labels were rewritten from their stored text (classify.toml changed, a model problem, a move); 0 without a classify.toml."),
   signed: z.number().describe("Documents given a look-alike signature from their stored text, such as every document of an index built before signatures existed."),
+  docVectors: z.number().describe("Documents given their own document vector from their stored chunks, such as every document of an index built before document vectors existed."),
   embedded: z.number().describe("Documents stored while no embedding model could load whose chunks got their vectors now, from the stored text."),
   ignored: z.number(),
   unreadable: z.number(),
@@ -25,7 +26,7 @@ export const syncStatusTool = defineTool({
   title: "Sync job status",
   description:
     "Poll a sync started by sync_start: its state (pending, running, succeeded, failed), counts that fill in while it runs " +
-    "(scanned, ingested, skipped, moved, deleted, relabelled, signed, embedded, ignored, unreadable, unsupported, failed, failedBefore), per-file errors, failedBefore (files that failed on an earlier sync and are unchanged, not tried again), unlistedFolders (folders it could not list; " +
+    "(scanned, ingested, skipped, moved, deleted, relabelled, signed, docVectors, embedded, ignored, unreadable, unsupported, failed, failedBefore), per-file errors, failedBefore (files that failed on an earlier sync and are unchanged, not tried again), unlistedFolders (folders it could not list; " +
     "everything indexed under them was kept), repair and lostSources when it repaired a damaged index first, startedAt and finishedAt. Only the latest job is kept. " +
     "watch shows the live index: the server syncs changed files by itself, so a job is needed only after watching was off.",
   input: z.object({ jobId: z.string().describe("The jobId sync_start returned.") }),

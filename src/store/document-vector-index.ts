@@ -1,0 +1,96 @@
+/**
+ * Every document's own vector (ingest/document-openings.ts), held in memory
+ * by its App and searched exhaustively: one dot product per document, which
+ * for 30,000 documents is about 11 million multiply-adds, a few ms. The set
+ * follows the table version; after a write only the documents whose key
+ * changed are read again (a vector is 2 kB of base64), so a sync that touched
+ * one file costs one key read and one vector.
+ */
+import type { ChunkStore } from "./chunk-store.ts";
+
+export interface DocumentVector {
+  source: string;
+  /** Chunk 0's section: a document found by its vector alone is shown by its opening chunk. */
+  parentId: string | null;
+  /** The unit vector in 8 bits a component: each component is `vector[i] * scale`. */
+  vector: Int8Array;
+  scale: number;
+}
+
+/**
+ * A unit vector in 8 bits a component, scaled by its largest: a quarter of
+ * float32's memory (at 300k documents 115 MB, not 460), for a cosine off by
+ * well under 0.01, which moves no document far in a list of 100.
+ */
+export function quantize(vector: Float32Array): { vector: Int8Array; scale: number } {
+  let largest = 0;
+  for (const x of vector) largest = Math.max(largest, Math.abs(x));
+  const scale = largest > 0 ? largest / 127 : 1;
+  return { vector: Int8Array.from(vector, (x) => Math.round(x / scale)), scale };
+}
+
+interface Cached {
+  key: string;
+  entry: DocumentVector;
+}
+
+export interface NearDocument {
+  doc: DocumentVector;
+  /** Cosine of the query to the document vector. */
+  cos: number;
+}
+
+export class DocumentVectorIndex {
+  private current: { version: string; ready: Promise<DocumentVector[]> } | undefined;
+  private bySource = new Map<string, Cached>();
+
+  /** The document vectors of the version the store reads (pass a snapshot), read once per version. */
+  async at(store: ChunkStore): Promise<DocumentVector[]> {
+    const version = (await store.contentVersion()) ?? "none";
+    if (this.current?.version === version) return this.current.ready;
+    // One build at a time: each reuses what the one before it read.
+    const previous = this.current?.ready.catch(() => null);
+    const ready = (previous ?? Promise.resolve()).then(() => this.build(store));
+    this.current = { version, ready };
+    ready.catch(() => this.current?.ready === ready && (this.current = undefined));
+    return ready;
+  }
+
+  private async build(store: ChunkStore): Promise<DocumentVector[]> {
+    const keys = await store.documentVectorKeys();
+    const changed = keys.filter((k) => this.bySource.get(k.source)?.key !== k.key).map((k) => k.source);
+    const read = await store.documentVectors(changed);
+    const next = new Map<string, Cached>();
+    for (const k of keys) {
+      const fresh = read.get(k.source);
+      const kept = this.bySource.get(k.source)?.entry;
+      // Replaced between the two reads (another process's write): the next version reads it.
+      if (!fresh && !kept) continue;
+      next.set(k.source, { key: k.key, entry: { source: k.source, parentId: k.parentId, ...(fresh ? quantize(fresh) : { vector: kept!.vector, scale: kept!.scale }) } });
+    }
+    this.bySource = next;
+    return [...next.values()].map((c) => c.entry);
+  }
+}
+
+/** The `limit` documents nearest the query vector, nearest first; `keep` leaves out documents outside the search's filter. */
+export function nearestDocuments(docs: readonly DocumentVector[], query: Float32Array, limit: number, keep?: (source: string) => boolean): NearDocument[] {
+  let norm = 0;
+  for (const x of query) norm += x * x;
+  const inverseNorm = norm > 0 ? 1 / Math.sqrt(norm) : 1;
+  // The best `limit` so far, kept sorted; most documents fall below its last and cost one comparison.
+  const best: NearDocument[] = [];
+  for (const doc of docs) {
+    if (keep && !keep(doc.source)) continue;
+    const v = doc.vector;
+    let dot = 0;
+    for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
+    const cos = dot * doc.scale * inverseNorm;
+    if (best.length === limit && cos <= best[limit - 1]!.cos) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1]!.cos < cos) at--;
+    best.splice(at, 0, { doc, cos });
+    if (best.length > limit) best.pop();
+  }
+  return best;
+}

@@ -1,0 +1,100 @@
+/**
+ * Document vectors live in the chunks table, in the doc_vector column of each
+ * source's chunk 0 (null on every other row), like look-alike signatures
+ * (signatures.ts): written in the same commit as the document's chunks, moved
+ * and deleted with them. The value is the base64 of the vector's float32
+ * bytes. A document stored in keyword-only mode, or indexed before the column
+ * existed, has none until a sync fills it (ingest/document-openings.ts).
+ */
+import type { Table } from "@lancedb/lancedb";
+import { Field, Schema, Utf8 } from "apache-arrow";
+import { loadLanceDb } from "../native/lancedb.ts";
+import { chunkSchema, sqlString } from "./chunk-row.ts";
+import { ensureColumns } from "./table-upkeep.ts";
+import { utf8Views } from "./signatures.ts";
+
+export const DOC_VECTOR_COLUMN = "doc_vector";
+const DOC_VECTOR_UPDATE = new Schema([new Field("id", new Utf8(), false), new Field(DOC_VECTOR_COLUMN, new Utf8(), true)]);
+/** Sources per `source IN (…)` read: a longer list costs LanceDB more than several short ones. */
+const IN_LIST = 500;
+
+/** Where a stored document vector stands: it changes only when its document is written again. */
+export interface DocumentVectorKey {
+  source: string;
+  /** The document's content hash and ingest time: a new ingest changes the latter even for the same bytes. */
+  key: string;
+  /** Chunk 0's section, so a document found by its vector alone can be shown by its opening chunk. */
+  parentId: string | null;
+}
+
+export function encodeDocumentVector(vector: Float32Array): string {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64");
+}
+
+/** The stored base64 (as text or its UTF-8 bytes) back as a vector. */
+export function decodeDocumentVector(stored: string | Uint8Array): Float32Array {
+  const bytes = Buffer.from(typeof stored === "string" ? stored : Buffer.from(stored).toString("latin1"), "base64");
+  // A copy into a fresh buffer: Buffer.from may hand back a view into a pool at an offset float32 cannot start at.
+  return new Float32Array(new Uint8Array(bytes).buffer);
+}
+
+async function columnsOf(table: Table): Promise<Set<string>> {
+  return new Set((await table.schema()).fields.map((f) => f.name));
+}
+
+/** Chunk-0 rows that have a real vector but no document vector: what a sync fills. */
+function missingCondition(columns: Set<string>): string {
+  const pending = columns.has("vector_pending") ? " AND vector_pending IS NOT TRUE" : "";
+  return columns.has(DOC_VECTOR_COLUMN) ? `chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NULL${pending}` : `chunk_index = 0${pending}`;
+}
+
+/** Every stored document vector's key (no vectors: those are read only where the key changed). */
+export async function readDocumentVectorKeys(table: Table): Promise<DocumentVectorKey[]> {
+  if (!(await columnsOf(table)).has(DOC_VECTOR_COLUMN)) return [];
+  const rows = await table
+    .query()
+    .where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL`)
+    .select(["source", "content_hash", "ingested_at", "parent_id"])
+    .toArray();
+  return rows.map((r) => ({ source: r.source as string, key: `${r.content_hash} ${r.ingested_at}`, parentId: (r.parent_id as string | null) ?? null }));
+}
+
+/** The stored document vectors of these sources (those that have one). */
+export async function readDocumentVectors(table: Table, sources: string[]): Promise<Map<string, Float32Array>> {
+  const found = new Map<string, Float32Array>();
+  if (sources.length === 0 || !(await columnsOf(table)).has(DOC_VECTOR_COLUMN)) return found;
+  for (let at = 0; at < sources.length; at += IN_LIST) {
+    const part = sources.slice(at, at + IN_LIST);
+    const arrow = await table
+      .query()
+      .where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL AND source IN (${part.map(sqlString).join(", ")})`)
+      .select(["source", DOC_VECTOR_COLUMN])
+      .toArrow();
+    if (arrow.numRows === 0) continue;
+    const names = arrow.getChild("source")!.toArray() as string[];
+    const stored = utf8Views(arrow.getChild(DOC_VECTOR_COLUMN)!);
+    names.forEach((source, i) => found.set(source, decodeDocumentVector(stored[i]!)));
+  }
+  return found;
+}
+
+/** How many documents with vectors have no document vector yet (0 without a table). */
+export async function countWithoutDocumentVector(table: Table | null): Promise<number> {
+  return table ? table.countRows(missingCondition(await columnsOf(table))) : 0;
+}
+
+/** Up to `limit` documents without a document vector, with the id of the chunk-0 row that takes it. */
+export async function sourcesWithoutDocumentVector(table: Table, limit: number): Promise<{ source: string; id: string }[]> {
+  const rows = await table.query().where(missingCondition(await columnsOf(table))).select(["source", "id"]).limit(limit).toArray();
+  return rows.map((r) => ({ source: r.source as string, id: r.id as string }));
+}
+
+/** Sets document vectors on chunk-0 rows by id, in one commit; returns how many took one. A row replaced meanwhile (new id) is not matched. */
+export async function writeDocumentVectors(table: Table, rows: { id: string; vector: Float32Array }[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  await ensureColumns(table, chunkSchema(rows[0]!.vector.length)); // a table from before the column gains it first
+  const lance = await loadLanceDb();
+  const update = rows.map((r) => ({ id: r.id, [DOC_VECTOR_COLUMN]: encodeDocumentVector(r.vector) }));
+  const result = await table.mergeInsert("id").whenMatchedUpdateAll().execute(lance.makeArrowTable(update, { schema: DOC_VECTOR_UPDATE }));
+  return result.numUpdatedRows;
+}

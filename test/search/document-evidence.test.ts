@@ -1,0 +1,153 @@
+/**
+ * Document vectors in search: the exhaustive nearest-document list
+ * (store/document-vector-index.ts), its cache per table version, and the
+ * third list's fusion (search/document-evidence.ts), whose keyword side keeps
+ * its say.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DocumentVectorIndex, nearestDocuments, quantize, type DocumentVector, type NearDocument } from "../../src/store/document-vector-index.ts";
+import { DOC_LIST, withDocumentEvidence } from "../../src/search/document-evidence.ts";
+import { fuse, RELATIVE_MIN_COVERAGE } from "../../src/search/fusion.ts";
+import { queryDocuments } from "../../src/search/query-documents.ts";
+import { ingestData } from "../../src/ingest/ingest-data.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { FIXTURES, testApp, writeTree } from "../helpers.ts";
+
+/** Pseudo-random unit-free vectors, the same on every run. */
+function vectors(count: number, dims: number, seed = 7): Float32Array[] {
+  let a = seed;
+  const next = () => ((a = (a * 1664525 + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
+  return Array.from({ length: count }, () => Float32Array.from({ length: dims }, next));
+}
+
+const cosine = (a: Float32Array, b: Float32Array) => {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return dot / Math.sqrt(na * nb);
+};
+
+describe("the nearest documents", () => {
+  test("are those nearest by cosine, within the filter, best first, from vectors held in 8 bits", () => {
+    const all = vectors(600, 384);
+    // Stored document vectors are unit length; the query need not be.
+    const docs: DocumentVector[] = all.map((v, i) => ({ source: `/d/${i % 2 ? "odd" : "even"}/${i}.md`, parentId: null, ...quantize(v.map((x) => x / Math.hypot(...v))) }));
+    const [query] = vectors(1, 384, 99);
+    for (const keep of [undefined, (s: string) => s.includes("/odd/")]) {
+      const exact = all
+        .map((v, i) => ({ source: docs[i]!.source, cos: cosine(v, query!) }))
+        .filter((d) => !keep || keep(d.source))
+        .sort((a, b) => b.cos - a.cos);
+      const found = nearestDocuments(docs, query!, DOC_LIST, keep);
+      expect(found.length).toBe(DOC_LIST);
+      // Best first, each cosine within 0.01 of the exact one, and the list the exact list but for near ties at its end.
+      found.forEach((n, i) => i > 0 && expect(n.cos).toBeLessThanOrEqual(found[i - 1]!.cos));
+      const exactCos = new Map(exact.map((e) => [e.source, e.cos]));
+      for (const n of found) expect(Math.abs(n.cos - exactCos.get(n.doc.source)!)).toBeLessThan(0.01);
+      const top = new Set(exact.slice(0, DOC_LIST).map((e) => e.source));
+      expect(found.filter((n) => top.has(n.doc.source)).length).toBeGreaterThanOrEqual(DOC_LIST - 3);
+      expect(found[0]!.doc.source).toBe(exact[0]!.source);
+    }
+    expect(nearestDocuments(docs, query!, 3).length).toBe(3);
+    expect(nearestDocuments([], query!, 3)).toEqual([]);
+  });
+});
+
+type Hit = { source: string; chunk_index: number; parent_id: string | null; distance: number | null; _score?: number };
+const hit = (source: string, chunk: number, distance: number | null, score?: number): Hit => ({ source, chunk_index: chunk, parent_id: null, distance, ...(score !== undefined && { _score: score }) });
+const near = (source: string, cos: number): NearDocument => ({ doc: { source, parentId: `${source}#p0`, vector: new Int8Array(1), scale: 1 }, cos });
+const opening = (n: NearDocument): Hit => ({ source: n.doc.source, chunk_index: 0, parent_id: n.doc.parentId, distance: 2 - 2 * n.cos });
+
+describe("fusing the document list", () => {
+  const relative = { rule: "relative" as const, coverage: 1, weight: 0.6 };
+
+  test("with no list, or at keyword weight 1, it is the two sides' fusion unchanged", () => {
+    const vector = [hit("a", 0, 0.2), hit("b", 1, 0.5)];
+    const keyword = [hit("b", 1, null, 3), hit("c", 0, null, 1)];
+    expect(withDocumentEvidence(vector, keyword, [], relative, opening)).toEqual(fuse("relative", vector, keyword, 0.6, 1));
+    expect(withDocumentEvidence(vector, keyword, [near("a", 0.9)], { ...relative, weight: 1 }, opening)).toEqual(fuse("relative", vector, keyword, 1, 1));
+  });
+
+  test("of two documents level on their chunks, the one nearer by its own vector ranks first", () => {
+    const vector = [hit("a", 3, 0.4), hit("b", 2, 0.4), hit("z", 0, 0.9)];
+    const keyword = [hit("a", 3, null, 2), hit("b", 2, null, 2), hit("z", 0, null, 1)];
+    const plain = fuse("relative", vector, keyword, 0.6, 1);
+    expect(plain.map((f) => f.item.source).slice(0, 2)).toEqual(["a", "b"]);
+    const fused = withDocumentEvidence(vector, keyword, [near("b", 0.9), near("a", 0.5), near("z", 0.1)], relative, opening);
+    expect(fused.map((f) => f.item.source)).toEqual(["b", "a", "z"]);
+  });
+
+  test("a listed document with no chunk among the candidates enters with its opening chunk, at the distance of its vector", () => {
+    const fused = withDocumentEvidence([hit("a", 1, 0.3)], [hit("a", 1, null, 2)], [near("a", 0.8), near("new", 0.7)], relative, opening);
+    const entered = fused.find((f) => f.item.source === "new")!;
+    expect(entered.item).toEqual({ source: "new", chunk_index: 0, parent_id: "new#p0", distance: 2 - 2 * 0.7 });
+    expect(entered.distance).toBeCloseTo(0.6, 10);
+    expect(fused.map((f) => f.item.source)).toEqual(["a", "new"]);
+  });
+
+  test("a chunk that matched every query word still outranks a document first on the vector side and the list but not found by keywords", () => {
+    // The keyword side's best hit is the vector side's last; "v" leads both vector lists.
+    const vector = [hit("v", 0, 0.1), ...Array.from({ length: 20 }, (_, i) => hit(`o${i}`, 0, 0.5 + i / 100)), hit("k", 0, 1.9)];
+    const keyword = [hit("k", 0, null, 9), hit("x", 0, null, 1)];
+    const list = [near("v", 0.95), ...Array.from({ length: 20 }, (_, i) => near(`o${i}`, 0.6 - i / 100)), near("k", 0.05)];
+    expect(withDocumentEvidence(vector, keyword, list, relative, opening)[0]!.item.source).toBe("k");
+    expect(withDocumentEvidence(vector, keyword, list, { ...relative, rule: "rrf" }, opening)[0]!.item.source).toBe("k");
+  });
+
+  test("below half keyword coverage it goes by ranks, as fusion does: a cross-lingual question's list lifts the document it ranks first", () => {
+    // The keyword side matched a stray number in "a"; the list ranks "b" first and "a" 32nd.
+    const vector = [hit("b", 0, 0.5), hit("a", 0, 0.51)];
+    const keyword = [hit("a", 0, null, 5)];
+    const lowCoverage = { rule: "relative" as const, coverage: RELATIVE_MIN_COVERAGE / 2, weight: 0.6 };
+    expect(fuse("relative", vector, keyword, 0.6, lowCoverage.coverage)[0]!.item.source).toBe("a");
+    const list = [near("b", 0.9), ...Array.from({ length: 30 }, (_, i) => near(`o${i}`, 0.8 - i / 100)), near("a", 0.2)];
+    const fused = withDocumentEvidence(vector, keyword, list, lowCoverage, opening);
+    expect(fused.slice(0, 2).map((f) => f.item.source)).toEqual(["b", "a"]);
+  });
+});
+
+describe("document vectors in the index", () => {
+  test("are read once per version, and after a write only the changed document's vector is read again", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nAlpha notes on pumps.\n", "b.md": "# B\n\nBravo notes on valves.\n", "c.md": "# C\n\nCharlie notes on rivers.\n" });
+    await runSync(app);
+    const index = new DocumentVectorIndex();
+    const store = app.store;
+    const asked: string[][] = [];
+    const read = store.documentVectors.bind(store);
+    store.documentVectors = (sources) => {
+      asked.push([...sources].sort());
+      return read(sources);
+    };
+    expect((await index.at(store)).length).toBe(3);
+    expect((await index.at(store)).length).toBe(3);
+    expect(asked).toEqual([[join(root, "a.md"), join(root, "b.md"), join(root, "c.md")]]);
+
+    writeTree(root, { "b.md": "# B\n\nBravo notes on valves and gauges.\n" });
+    await runSync(app);
+    const after = await index.at(store);
+    expect(after.length).toBe(3);
+    expect(asked[1]).toEqual([join(root, "b.md")]);
+  });
+
+  test("a query over a scope lists only the scope's documents, and the answer's chunks stay inside it", async () => {
+    const { app, root } = await testApp();
+    const handbook = readFileSync(join(FIXTURES, "chunk/warehouse-handbook.md"), "utf8");
+    writeTree(root, { "kept/handbook.md": handbook, "other/handbook.md": handbook, "other/notes.md": "# Notes\n\nShelves and pallets.\n" });
+    await runSync(app);
+    await ingestData(app, { source: "memo", content: "Pallets are stacked two high at most." });
+    const scope = [join(root, "kept")];
+    const r = await queryDocuments(app, { query: "how high are pallets stacked", topK: 20, scope });
+    expect(r.results.length).toBeGreaterThan(0);
+    expect(r.results.every((h) => h.source.startsWith(`${scope[0]}/`))).toBe(true);
+    const all = await queryDocuments(app, { query: "how high are pallets stacked", topK: 100 });
+    expect(new Set(all.results.map((h) => h.source)).size).toBe(4);
+  });
+});
