@@ -115,6 +115,7 @@ export const EnvConfig = z.object({
   RAG_HYBRID_WEIGHT: numberVar({ integer: false, min: 0, max: 1 }).default(DEFAULT_HYBRID_WEIGHT).meta(doc("0 = vector ranking only, 1 = keyword ranking only", undefined, "docs/search.md#hybrid-search")),
   /** Ours: how the two rankings are fused; rrf is the reference's rule (search/fusion.ts). */
   RAG_FUSION: z.enum(["relative", "rrf"], { message: "must be relative or rrf" }).default("relative").meta(doc("how the two rankings are blended: `relative` (rescaled scores) or `rrf` (the Python version's rank fusion) (ours)", undefined, "docs/search.md#hybrid-search")),
+  RAG_DOC_VECTORS: switchVar(true).meta(doc("each document's opening is embedded beside its chunks and ranks whole documents as a third list; `0/false/no/off` leaves it out: about half the embedding time for a folder of short documents, slightly weaker ranking (ours)", "on", "docs/search.md#document-vectors")),
   RAG_GROUPING: z.enum(["similar", "related"], { message: "must be similar or related" }).optional().meta(doc("`similar` or `related`: cut results at a jump in distance")),
   RAG_MAX_DISTANCE: numberVar({ integer: false, min: 0 }).optional().meta(doc("drop results farther than this")),
   RAG_MAX_FILES: numberVar({ integer: true, min: 1 }).optional().meta(doc("keep results from the first N documents only")),

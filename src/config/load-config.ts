@@ -34,6 +34,8 @@ export interface Config {
   hybridWeight: number;
   /** relative: min-max normalised scores blended by the weight (ours); rrf: weighted reciprocal rank fusion (the reference's). */
   fusion: "relative" | "rrf";
+  /** RAG_DOC_VECTORS: documents get their own vector at ingest, and search fuses it (search/document-evidence.ts). */
+  documentVectors: boolean;
   grouping?: "similar" | "related";
   maxDistance?: number;
   maxFiles?: number;
@@ -122,6 +124,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     chunkTokenBudget: e.CHUNK_TOKEN_BUDGET,
     hybridWeight: e.RAG_HYBRID_WEIGHT,
     fusion: e.RAG_FUSION,
+    documentVectors: e.RAG_DOC_VECTORS,
     grouping: e.RAG_GROUPING,
     maxDistance: e.RAG_MAX_DISTANCE,
     maxFiles: e.RAG_MAX_FILES,

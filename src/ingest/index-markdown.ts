@@ -106,10 +106,11 @@ export async function embedDocuments(app: App, embedder: Embedder | NoModel, doc
   }
   // One pass over the chunks and the documents' openings (document-openings.ts): a one-chunk document's opening
   // is its chunk's text, which embedPassages embeds once. Progress counts the chunks alone.
-  const openings = docs.map((d) => openingText(d.chunks.map((c) => c.text)));
+  const openings = app.config.documentVectors ? docs.map((d) => openingText(d.chunks.map((c) => c.text))) : [];
   const stored = storedVectorsOf(app, embedder as Embedder, docs.map((d) => d.source));
   const all = await embedPassages(app, embedder as Embedder, stored, [...texts, ...openings], onEmbedded && chunksOnly(texts.length, onEmbedded));
-  return { docs, vectors: all.slice(0, texts.length), docVectors: all.slice(texts.length).map(normalised), dimensions, none };
+  const docVectors = app.config.documentVectors ? all.slice(texts.length).map(normalised) : docs.map(() => null);
+  return { docs, vectors: all.slice(0, texts.length), docVectors, dimensions, none };
 }
 
 /** Progress for a pass that embeds `chunks` chunks and then more (openings): it hears of at most the chunks. */

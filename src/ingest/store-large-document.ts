@@ -87,7 +87,7 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
       if (streamed) events?.({ kind: "chunks", path: doc.source, chunks: chunks.length, final: false });
       const vectors = await embed(chunks);
       // The document's own vector is read from its opening, which the first batch holds (thousands of chunks).
-      if (!none && chunks[0]?.chunkIndex === 0) {
+      if (!none && app.config.documentVectors && chunks[0]?.chunkIndex === 0) {
         ctx.docVector = (await embedOpenings(app, embedder as Embedder, stored!, [{ chunkTexts: chunks.map((c) => c.text), chunkVectors: vectors }]))[0]!;
       }
       if (!exact) {

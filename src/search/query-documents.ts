@@ -35,7 +35,7 @@ export interface QueryInput extends LabelFilterInput {
   hybridWeight?: number;
   /** Overrides RAG_FUSION (for benchmarks: both rules over one index in one run). */
   fusion?: "relative" | "rrf";
-  /** False leaves the document vectors out of fusion (for benchmarks: with and without over one index). */
+  /** Overrides RAG_DOC_VECTORS for the ranking (for benchmarks: with and without over one index). */
   documentVectors?: boolean;
 }
 
@@ -110,7 +110,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     const fusion = { rule: input.fusion ?? config.fusion, coverage: keywordCoverage(input.query, keywordHits), weight };
     // Each document's own vector as a third list (document-evidence.ts).
     fused =
-      input.documentVectors === false
+      !(input.documentVectors ?? config.documentVectors)
         ? fuse(fusion.rule, vectorHits, keywordHits, weight, fusion.coverage)
         : await fuseWithDocuments(app, store, queryVector!, filter, { vectorHits, keywordHits }, fusion);
   }

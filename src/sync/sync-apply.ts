@@ -133,7 +133,7 @@ export async function signAndOptimize(app: App, report: SyncReport, work: SyncWo
   const { counts } = report;
   // Asked first, once per table version: an unchanged sync (a watching server's rescan) must not scan the table for them each time.
   if ((await app.store.unsignedCount()) > 0) counts.signed = await signUnsigned(app.store);
-  if ((await app.store.withoutDocumentVectorCount()) > 0) {
+  if (app.config.documentVectors && (await app.store.withoutDocumentVectorCount()) > 0) {
     // Keyword-only mode has no model to make them with; the next sync with one does.
     const model = await app.embedderOrNone();
     if (!(model instanceof NoModel)) counts.docVectors = await fillDocumentVectors(app, model);

@@ -14,6 +14,7 @@ import { loadConfig } from "../../src/config/load-config.ts";
 import { normalised, OPENING_CHARS, openingText } from "../../src/ingest/document-openings.ts";
 import { decodeDocumentVector, DOC_VECTOR_COLUMN } from "../../src/store/document-vectors.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
+import { queryDocuments } from "../../src/search/query-documents.ts";
 import { FIXTURES, TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
 
 const HANDBOOK = readFileSync(join(FIXTURES, "chunk/warehouse-handbook.md"), "utf8");
@@ -129,5 +130,34 @@ describe("document vectors", () => {
     const online = make(TINY_MODEL);
     expect((await runSync(online)).counts).toMatchObject({ docVectors: 1 });
     expect(await expectDocumentVectors(online)).toBe(1);
+  });
+
+  test("RAG_DOC_VECTORS=false embeds no opening, fills none, and ranks as without them", async () => {
+    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "60", RAG_DOC_VECTORS: "false" });
+    writeTree(root, { "handbook.md": HANDBOOK, "gulls.md": SHORT });
+    const embedder = await app.embedder();
+    const calls: string[][] = [];
+    const embed = embedder.embed.bind(embedder);
+    embedder.embed = (texts, kind) => {
+      if (kind !== "query") calls.push([...texts]);
+      return embed(texts, kind);
+    };
+    expect((await runSync(app)).counts).toMatchObject({ ingested: 2, docVectors: 0 });
+    const stored = await rows(app);
+    expect(stored.every((r) => r.docVector === null)).toBe(true);
+    expect(calls.flat().sort()).toEqual([...new Set(stored.map((r) => r.text))].sort());
+    expect(await app.store.withoutDocumentVectorCount()).toBe(2);
+    expect((await runSync(app)).counts.docVectors).toBe(0);
+  });
+
+  test("RAG_DOC_VECTORS=false leaves stored document vectors out of the ranking", async () => {
+    const on = await testApp({ CHUNK_TOKEN_BUDGET: "60" });
+    writeTree(on.root, { "handbook.md": HANDBOOK, "gulls.md": SHORT });
+    await runSync(on.app);
+    const off = await testApp({ CHUNK_TOKEN_BUDGET: "60", DB_PATH: on.app.config.dbPath, RAG_DOC_VECTORS: "false" }, [on.root]);
+    const query = { query: "where do heavy items go", topK: 20 };
+    const ranked = async (app: App, extra = {}) => (await queryDocuments(app, { ...query, ...extra })).results.map((r) => [r.source, r.chunkIndex, r.score]);
+    expect(await ranked(off.app)).toEqual(await ranked(on.app, { documentVectors: false }));
+    expect(await ranked(off.app)).not.toEqual(await ranked(on.app));
   });
 });
