@@ -30,7 +30,7 @@ export function quantize(vector: Float32Array): { vector: Int8Array; scale: numb
 }
 
 interface Cached {
-  key: string;
+  key: number;
   entry: DocumentVector;
 }
 
@@ -63,10 +63,10 @@ export class DocumentVectorIndex {
     const next = new Map<string, Cached>();
     for (const k of keys) {
       const fresh = read.get(k.source);
-      const kept = this.bySource.get(k.source)?.entry;
-      // Replaced between the two reads (another process's write): the next version reads it.
-      if (!fresh && !kept) continue;
-      next.set(k.source, { key: k.key, entry: { source: k.source, parentId: k.parentId, ...(fresh ? quantize(fresh) : { vector: kept!.vector, scale: kept!.scale }) } });
+      const kept = this.bySource.get(k.source);
+      if (fresh) next.set(k.source, { key: k.key, entry: { source: k.source, parentId: fresh.parentId, ...quantize(fresh.vector) } });
+      // Neither: replaced between the two reads (another process's write), and the next version reads it.
+      else if (kept?.key === k.key) next.set(k.source, kept);
     }
     this.bySource = next;
     return [...next.values()].map((c) => c.entry);

@@ -18,12 +18,16 @@ const DOC_VECTOR_UPDATE = new Schema([new Field("id", new Utf8(), false), new Fi
 /** Sources per `source IN (…)` read: a longer list costs LanceDB more than several short ones. */
 const IN_LIST = 500;
 
-/** Where a stored document vector stands: it changes only when its document is written again. */
+/** Where a stored document vector stands: its key changes whenever its document is written again. */
 export interface DocumentVectorKey {
   source: string;
-  /** The document's content hash and ingest time: a new ingest changes the latter even for the same bytes. */
-  key: string;
-  /** Chunk 0's section, so a document found by its vector alone can be shown by its opening chunk. */
+  /** A hash of the document's content hash and ingest time (a new ingest changes the latter even for the same bytes). */
+  key: number;
+}
+
+/** A stored document vector, with chunk 0's section: a document found by its vector alone is shown by its opening chunk. */
+export interface StoredDocumentVector {
+  vector: Float32Array;
   parentId: string | null;
 }
 
@@ -48,32 +52,38 @@ function missingCondition(columns: Set<string>): string {
   return columns.has(DOC_VECTOR_COLUMN) ? `chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NULL${pending}` : `chunk_index = 0${pending}`;
 }
 
-/** Every stored document vector's key (no vectors: those are read only where the key changed). */
+/**
+ * Every stored document vector's key (no vectors: those are read only where
+ * the key changed). At 30k documents this read follows every write, so the
+ * key is hashed from the columns' bytes: decoding them to strings cost more
+ * than reading them.
+ */
 export async function readDocumentVectorKeys(table: Table): Promise<DocumentVectorKey[]> {
   if (!(await columnsOf(table)).has(DOC_VECTOR_COLUMN)) return [];
-  const rows = await table
-    .query()
-    .where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL`)
-    .select(["source", "content_hash", "ingested_at", "parent_id"])
-    .toArray();
-  return rows.map((r) => ({ source: r.source as string, key: `${r.content_hash} ${r.ingested_at}`, parentId: (r.parent_id as string | null) ?? null }));
+  const arrow = await table.query().where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL`).select(["source", "content_hash", "ingested_at"]).toArrow();
+  if (arrow.numRows === 0) return [];
+  const sources = arrow.getChild("source")!.toArray() as string[];
+  const hashes = utf8Views(arrow.getChild("content_hash")!);
+  const times = utf8Views(arrow.getChild("ingested_at")!);
+  return sources.map((source, i) => ({ source, key: Number(BigInt.asUintN(53, BigInt(Bun.hash(hashes[i]!, Bun.hash(times[i]!))))) }));
 }
 
-/** The stored document vectors of these sources (those that have one). */
-export async function readDocumentVectors(table: Table, sources: string[]): Promise<Map<string, Float32Array>> {
-  const found = new Map<string, Float32Array>();
+/** The stored document vectors of these sources (those that have one), with chunk 0's section. */
+export async function readDocumentVectors(table: Table, sources: string[]): Promise<Map<string, StoredDocumentVector>> {
+  const found = new Map<string, StoredDocumentVector>();
   if (sources.length === 0 || !(await columnsOf(table)).has(DOC_VECTOR_COLUMN)) return found;
   for (let at = 0; at < sources.length; at += IN_LIST) {
     const part = sources.slice(at, at + IN_LIST);
     const arrow = await table
       .query()
       .where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL AND source IN (${part.map(sqlString).join(", ")})`)
-      .select(["source", DOC_VECTOR_COLUMN])
+      .select(["source", "parent_id", DOC_VECTOR_COLUMN])
       .toArrow();
     if (arrow.numRows === 0) continue;
     const names = arrow.getChild("source")!.toArray() as string[];
+    const parents = arrow.getChild("parent_id")!.toArray() as (string | null)[];
     const stored = utf8Views(arrow.getChild(DOC_VECTOR_COLUMN)!);
-    names.forEach((source, i) => found.set(source, decodeDocumentVector(stored[i]!)));
+    names.forEach((source, i) => found.set(source, { vector: decodeDocumentVector(stored[i]!), parentId: parents[i] ?? null }));
   }
   return found;
 }
