@@ -1,6 +1,6 @@
 /** Shared test fixtures: paths to the repo, the committed tiny model and temp folders. */
 import { expect } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { AppError } from "../src/errors.ts";
@@ -65,6 +65,33 @@ export async function testApp(env: Record<string, string> = {}, roots?: string[]
   });
   const lines: string[] = [];
   return { app: createApp(config, { log: (l) => lines.push(l) }), root: rootList[0]!, logs: lines };
+}
+
+/** A model folder with the tiny model's tokenizer and config but an ONNX file that is not a model: no model loads (keyword-only mode). */
+export function brokenModel(): string {
+  const dir = tempDir("minirag-broken-model-");
+  for (const file of ["tokenizer.json", "tokenizer_config.json", "config.json"]) copyFileSync(join(TINY_MODEL, file), join(dir, file));
+  writeFileSync(join(dir, "model.onnx"), "this is not an onnx file");
+  return dir;
+}
+
+/** An app over one root and one index with the given model: a test makes several over the same index (a model that cannot load, then one that can). */
+export async function appOverIndex(model: string, root: string, dbPath: string, env: Record<string, string> = {}, log: (line: string) => void = () => {}) {
+  const { createApp } = await import("../src/app.ts");
+  const { loadConfig } = await import("../src/config/load-config.ts");
+  return createApp(loadConfig({ env: { MODEL_NAME: model, BASE_DIRS: JSON.stringify([root]), DB_PATH: dbPath, RAG_TESSDATA_URL: "http://127.0.0.1:9", ...env } }), { log });
+}
+
+/** Every passage text the app's embedder is asked to embed, call by call (queries left out), and the embedder. */
+export async function recordEmbeds(app: import("../src/app.ts").App): Promise<{ calls: string[][]; embedder: import("../src/embed/embedder.ts").Embedder }> {
+  const embedder = await app.embedder();
+  const calls: string[][] = [];
+  const embed = embedder.embed.bind(embedder);
+  embedder.embed = (texts, kind) => {
+    if (kind !== "query") calls.push([...texts]);
+    return embed(texts, kind);
+  };
+  return { calls, embedder };
 }
 
 /** Writes files (path -> content) under a root, creating folders. */

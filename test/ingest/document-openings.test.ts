@@ -6,16 +6,14 @@
  * only mode) gets them from the next sync, from its stored chunks alone.
  */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../../src/app.ts";
-import { createApp } from "../../src/app.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
 import { normalised, OPENING_CHARS, openingText } from "../../src/ingest/document-openings.ts";
 import { decodeDocumentVector, DOC_VECTOR_COLUMN } from "../../src/store/document-vectors.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
-import { FIXTURES, TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
+import { appOverIndex, brokenModel, FIXTURES, recordEmbeds, TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
 
 const HANDBOOK = readFileSync(join(FIXTURES, "chunk/warehouse-handbook.md"), "utf8");
 const SHORT = "# Gulls\n\nHerring gulls nest on the harbour roofs in spring.\n";
@@ -72,16 +70,11 @@ describe("document vectors", () => {
   test("are stored on chunk 0 at ingest: a long document's from its opening, a one-chunk document's from its chunk with nothing more embedded", async () => {
     const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "60" });
     writeTree(root, { "handbook.md": HANDBOOK, "gulls.md": SHORT });
-    const embedder = await app.embedder();
-    const calls: string[][] = [];
-    const embed = embedder.embed.bind(embedder);
-    embedder.embed = (texts, kind) => {
-      calls.push([...texts]);
-      return embed(texts, kind);
-    };
+    const { calls } = await recordEmbeds(app);
     expect((await runSync(app)).counts).toMatchObject({ ingested: 2, failed: 0, docVectors: 0 });
-    embedder.embed = embed;
+    const recorded = calls.length;
     expect(await expectDocumentVectors(app)).toBe(2);
+    calls.length = recorded;
 
     const stored = await rows(app);
     const gulls = stored.filter((r) => r.source.endsWith("gulls.md"));
@@ -115,19 +108,15 @@ describe("document vectors", () => {
   test("a document stored without a model has none, and gets one with its chunk vectors once a model loads", async () => {
     const root = tempDir("minirag-root-");
     const dbPath = join(tempDir("minirag-db-"), "lancedb");
-    const broken = tempDir("minirag-broken-model-");
-    for (const file of ["tokenizer.json", "tokenizer_config.json", "config.json"]) copyFileSync(join(TINY_MODEL, file), join(broken, file));
-    writeFileSync(join(broken, "model.onnx"), "this is not an onnx file");
-    const make = (model: string) =>
-      createApp(loadConfig({ env: { MODEL_NAME: model, BASE_DIRS: JSON.stringify([root]), DB_PATH: dbPath, CHUNK_TOKEN_BUDGET: "60", RAG_TESSDATA_URL: "http://127.0.0.1:9" } }), { log: () => {} });
+    const make = (model: string) => appOverIndex(model, root, dbPath, { CHUNK_TOKEN_BUDGET: "60" });
     writeTree(root, { "handbook.md": HANDBOOK });
-    const offline = make(broken);
+    const offline = await make(brokenModel());
     await runSync(offline);
     expect((await rows(offline)).every((r) => r.docVector === null)).toBe(true);
     // Waiting for vectors, a document is not counted as missing its document vector: it has none to make one from.
     expect(await offline.store.withoutDocumentVectorCount()).toBe(0);
 
-    const online = make(TINY_MODEL);
+    const online = await make(TINY_MODEL);
     expect((await runSync(online)).counts).toMatchObject({ docVectors: 1 });
     expect(await expectDocumentVectors(online)).toBe(1);
   });
@@ -135,13 +124,7 @@ describe("document vectors", () => {
   test("RAG_DOC_VECTORS=false embeds no opening, fills none, and ranks as without them", async () => {
     const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "60", RAG_DOC_VECTORS: "false" });
     writeTree(root, { "handbook.md": HANDBOOK, "gulls.md": SHORT });
-    const embedder = await app.embedder();
-    const calls: string[][] = [];
-    const embed = embedder.embed.bind(embedder);
-    embedder.embed = (texts, kind) => {
-      if (kind !== "query") calls.push([...texts]);
-      return embed(texts, kind);
-    };
+    const { calls } = await recordEmbeds(app);
     expect((await runSync(app)).counts).toMatchObject({ ingested: 2, docVectors: 0 });
     const stored = await rows(app);
     expect(stored.every((r) => r.docVector === null)).toBe(true);

@@ -5,10 +5,8 @@
  * placeholder zeros of keyword-only rows are never taken for vectors.
  */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createApp, type App } from "../../src/app.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
+import type { App } from "../../src/app.ts";
 import type { Embedder } from "../../src/embed/embedder.ts";
 import { ingestFile } from "../../src/ingest/ingest-file.ts";
 import { prepareFile } from "../../src/ingest/prepare-file.ts";
@@ -18,22 +16,10 @@ import { openingText } from "../../src/ingest/document-openings.ts";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
 import { MODEL_KEY } from "../../src/store/index-identity.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
-import { TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
+import { appOverIndex, brokenModel, recordEmbeds, TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
 
 const paragraph = (i: number, word: string) => `Paragraph ${i} is about ${word} ${i}, and it runs long enough to fill most of a chunk on its own.`;
 const document = (words: string[]) => `# Field notes\n\n${words.map((w, i) => paragraph(i, w)).join("\n\n")}`;
-
-/** Every text the app's embedder is asked to embed, in calls. */
-async function recordEmbeds(app: App): Promise<{ calls: string[][]; embedder: Embedder }> {
-  const embedder = await app.embedder();
-  const calls: string[][] = [];
-  const embed = embedder.embed.bind(embedder);
-  embedder.embed = (texts, kind) => {
-    if (kind !== "query") calls.push([...texts]);
-    return embed(texts, kind);
-  };
-  return { calls, embedder };
-}
 
 /** An app over a new index whose budget cuts each paragraph below in two, its embedder recording what it is asked. */
 async function recordingApp() {
@@ -139,17 +125,13 @@ describe("embedding an edited document again", () => {
   test("the zeros of chunks stored without a model are not reused: an edited keyword-only document is embedded in full", async () => {
     const root = tempDir("minirag-root-");
     const dbPath = join(tempDir("minirag-db-"), "lancedb");
-    const broken = tempDir("minirag-broken-model-");
-    for (const file of ["tokenizer.json", "tokenizer_config.json", "config.json"]) copyFileSync(join(TINY_MODEL, file), join(broken, file));
-    writeFileSync(join(broken, "model.onnx"), "this is not an onnx file");
-    const make = (model: string) =>
-      createApp(loadConfig({ env: { MODEL_NAME: model, BASE_DIRS: JSON.stringify([root]), DB_PATH: dbPath, CHUNK_TOKEN_BUDGET: "40", RAG_TESSDATA_URL: "http://127.0.0.1:9" } }), { log: () => {} });
+    const make = (model: string) => appOverIndex(model, root, dbPath, { CHUNK_TOKEN_BUDGET: "40" });
     writeTree(root, { "notes.md": document(words) });
-    await runSync(make(broken));
+    await runSync(await make(brokenModel()));
     expect((await storedRows(dbPath)).every((r) => r.pending)).toBe(true);
 
     writeTree(root, { "notes.md": document(edited) });
-    const online = make(TINY_MODEL);
+    const online = await make(TINY_MODEL);
     const { calls, embedder } = await recordEmbeds(online);
     await ingestFile(online, join(root, "notes.md"));
     const rows = await storedRows(dbPath);

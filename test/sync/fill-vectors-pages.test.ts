@@ -4,7 +4,6 @@
  * source of a hundred thousand chunks never sits in memory whole.
  */
 import { expect, test } from "bun:test";
-import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
@@ -13,14 +12,7 @@ import { runSync } from "../../src/sync/run-sync.ts";
 import { fillVectors } from "../../src/sync/fill-vectors.ts";
 import { ingestFile } from "../../src/ingest/ingest-file.ts";
 import { pendingChunks, writeVectors } from "../../src/store/pending-vectors.ts";
-import { TINY_MODEL, tempDir, writeTree } from "../helpers.ts";
-
-function brokenModel(): string {
-  const dir = tempDir("minirag-broken-model-");
-  for (const file of ["tokenizer.json", "tokenizer_config.json", "config.json"]) copyFileSync(join(TINY_MODEL, file), join(dir, file));
-  writeFileSync(join(dir, "model.onnx"), "this is not an onnx file");
-  return dir;
-}
+import { brokenModel, TINY_MODEL, tempDir, writeTree } from "../helpers.ts";
 
 test("a waiting source larger than a page is read, embedded and written a page at a time, and every chunk gets its vector", async () => {
   const root = tempDir("minirag-root-");

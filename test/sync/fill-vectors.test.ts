@@ -4,7 +4,6 @@
  * sync with a working model embeds the waiting chunks from their stored text.
  */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
@@ -12,15 +11,7 @@ import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { fullStatus } from "../../src/status.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
-import { TINY_MODEL, tempDir, writeTree } from "../helpers.ts";
-
-/** A model folder with the tiny model's tokenizer and config but an ONNX file that is not a model. */
-function brokenModel(): string {
-  const dir = tempDir("minirag-broken-model-");
-  for (const file of ["tokenizer.json", "tokenizer_config.json", "config.json"]) copyFileSync(join(TINY_MODEL, file), join(dir, file));
-  writeFileSync(join(dir, "model.onnx"), "this is not an onnx file");
-  return dir;
-}
+import { brokenModel, TINY_MODEL, tempDir, writeTree } from "../helpers.ts";
 
 /** Two apps over one index and one root: the first cannot load its model, the second can. */
 function appsOverOneIndex() {
