@@ -136,6 +136,8 @@ async function indexStatus(app: App): Promise<StatusReport> {
     }
     const unsigned = await app.store.unsignedCount();
     if (unsigned > 0) report.unsignedSourceCount = unsigned;
+    const withoutDocVector = app.config.documentVectors ? await app.store.withoutDocumentVectorCount() : 0;
+    if (withoutDocVector > 0) report.missingDocVectorCount = withoutDocVector;
     const unusable = await app.store.unusableIndexes();
     if (unusable.length) {
       const many = unusable.length > 1;

@@ -37,6 +37,11 @@ export const DOC_RANK_WEIGHT = 2;
 /** Documents in the third list. */
 export const DOC_LIST = 100;
 
+/** Squared L2 between unit vectors, the vector side's own measure; an 8-bit cosine can pass 1 by a hair. */
+export function openingDistance(n: NearDocument): number {
+  return Math.max(0, 2 - 2 * n.cos);
+}
+
 /** How the query's two sides are fused (fusion.ts): the rule, the keyword coverage and the keyword weight w. */
 export interface FusionSettings {
   rule: "relative" | "rrf";
@@ -66,8 +71,7 @@ export function withDocumentEvidence<T extends Candidate & { _score?: number }>(
   });
   for (const n of near) {
     if (present.has(n.doc.source)) continue;
-    // Squared L2 between unit vectors, the vector side's own measure.
-    out.push({ item: opening(n), score: part.get(n.doc.source)!, distance: 2 - 2 * n.cos });
+    out.push({ item: opening(n), score: part.get(n.doc.source)!, distance: openingDistance(n) });
   }
   return out.sort((a, b) => b.score - a.score);
 }
@@ -82,5 +86,5 @@ export async function fuseWithDocuments<T extends Candidate & { parent_id: strin
   fusion: FusionSettings,
 ): Promise<Fused<T>[]> {
   const near = nearestDocuments(await app.documentVectors.at(store), queryVector, DOC_LIST, sourceFilter(filter));
-  return withDocumentEvidence(sides.vectorHits, sides.keywordHits, near, fusion, (n) => ({ source: n.doc.source, chunk_index: 0, parent_id: n.doc.parentId, distance: 2 - 2 * n.cos }) as T);
+  return withDocumentEvidence(sides.vectorHits, sides.keywordHits, near, fusion, (n) => ({ source: n.doc.source, chunk_index: 0, parent_id: n.doc.parentId, distance: openingDistance(n) }) as T);
 }

@@ -13,6 +13,7 @@ import { normalised, OPENING_CHARS, openingText } from "../../src/ingest/documen
 import { decodeDocumentVector, DOC_VECTOR_COLUMN } from "../../src/store/document-vectors.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
+import { fullStatus } from "../../src/status.ts";
 import { appOverIndex, brokenModel, FIXTURES, recordEmbeds, TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
 
 const HANDBOOK = readFileSync(join(FIXTURES, "chunk/warehouse-handbook.md"), "utf8");
@@ -96,6 +97,7 @@ describe("document vectors", () => {
     // As an index from before document vectors left it.
     await table.dropColumns([DOC_VECTOR_COLUMN]);
     expect(await app.store.withoutDocumentVectorCount()).toBe(2);
+    expect((await fullStatus(app)).missingDocVectorCount).toBe(2);
 
     const report = await runSync(app);
     expect(report.counts).toMatchObject({ docVectors: 2, ingested: 0, skipped: 2 });
@@ -103,6 +105,7 @@ describe("document vectors", () => {
     filled.forEach((r, i) => (atIngest[i]!.docVector ? expectClose(r.docVector, atIngest[i]!.docVector!) : expect(r.docVector).toBeNull()));
     expect(await expectDocumentVectors(app)).toBe(2);
     expect((await runSync(app)).counts.docVectors).toBe(0);
+    expect((await fullStatus(app)).missingDocVectorCount).toBeUndefined();
   });
 
   test("a document stored without a model has none, and gets one with its chunk vectors once a model loads", async () => {

@@ -42,6 +42,7 @@ export const statusTool = defineTool({
     chunkCount: z.number().optional(),
     sourceCount: z.number().optional(),
     staleChunkCount: z.number().optional(),
+    missingDocVectorCount: z.number().optional().describe("Documents that still lack their document vector (an index from before them); the next sync makes them from their stored chunks. Present only when above zero."),
     unsignedSourceCount: z.number().optional().describe("Documents that still lack a look-alike signature; the next sync signs them from their stored text. Present only when above zero."),
     labels: z
       .object({
