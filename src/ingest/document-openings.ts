@@ -1,8 +1,9 @@
 /**
  * A document's own vector, beside its chunks' (search/document-evidence.ts
  * says how it ranks): the model's reading of the document's opening, its
- * chunks' texts in order, joined, as far as the model reads (512 tokens for
- * e5, where a chunk holds 200). A short document is one chunk, and its
+ * chunks' texts in order, joined, up to OPENING_CHARS, of which the model
+ * reads what it takes (512 tokens for e5, where a chunk holds 200; a model
+ * that reads more than about 1,500 tokens gets the first 6,000 characters). A short document is one chunk, and its
  * opening is that chunk's text: its chunk's vector serves and nothing more is
  * embedded. The opening is made from chunks, not from the file, so a sync can
  * fill an index built before document vectors from its stored text alone.

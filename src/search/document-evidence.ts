@@ -26,7 +26,7 @@
  */
 import type { App } from "../app.ts";
 import type { ChunkStore, RowFilter } from "../store/chunk-store.ts";
-import { nearestDocuments, type NearDocument } from "../store/document-vector-index.ts";
+import { nearestDocuments, type DocumentVector, type NearDocument } from "../store/document-vector-index.ts";
 import { sourceFilter } from "../store/row-filter.ts";
 import { fuse, fusesRanks, RELATIVE_MIN_COVERAGE, rescale, RRF_K, type Candidate, type Fused } from "./fusion.ts";
 
@@ -85,6 +85,14 @@ export async function fuseWithDocuments<T extends Candidate & { parent_id: strin
   sides: { vectorHits: T[]; keywordHits: T[] },
   fusion: FusionSettings,
 ): Promise<Fused<T>[]> {
-  const near = nearestDocuments(await app.documentVectors.at(store), queryVector, DOC_LIST, sourceFilter(filter));
+  let docs: DocumentVector[];
+  try {
+    docs = await app.documentVectors.at(store);
+  } catch (error) {
+    // As when the keyword side fails: the answer comes from the two sides, and the log says why.
+    app.log(`document vectors could not be read, ranking without them: ${error instanceof Error ? error.message : String(error)}`);
+    docs = [];
+  }
+  const near = nearestDocuments(docs, queryVector, DOC_LIST, sourceFilter(filter));
   return withDocumentEvidence(sides.vectorHits, sides.keywordHits, near, fusion, (n) => ({ source: n.doc.source, chunk_index: 0, parent_id: n.doc.parentId, distance: openingDistance(n) }) as T);
 }

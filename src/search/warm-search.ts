@@ -22,7 +22,7 @@ export async function warmSearch(app: App): Promise<void> {
   // (look-alikes.ts). Loading the indexes beside it slowed a query asked at once at 1M chunks by 0.2-0.6 s.
   await app.signatures.at(store);
   // Every document's own vector (search/document-evidence.ts): 2 kB each, read once per version.
-  await app.documentVectors.at(store);
+  if (app.config.documentVectors) await app.documentVectors.at(store);
   await Promise.all([store.keywordSearch("index", 1), probe && store.vectorSearch(probe, 1), store.resultRows(["warm-up"], [])]);
   // find_mentions' text, once it has been used on this index (here or before a restart): from scratch it took 4-8 s at
   // 100k chunks, after a write 1-2 s. Never loaded for an index it was never used on (about 220 MB of heap at 100k chunks).

@@ -59,7 +59,8 @@ export class DocumentVectorIndex {
   private async build(store: ChunkStore): Promise<DocumentVector[]> {
     const keys = await store.documentVectorKeys();
     const changed = keys.filter((k) => this.bySource.get(k.source)?.key !== k.key).map((k) => k.source);
-    const read = await store.documentVectors(changed);
+    // Most changed (a first read): one scan, not an IN list per 500 documents.
+    const read = await store.documentVectors(changed.length > keys.length / 2 ? "all" : changed);
     const next = new Map<string, Cached>();
     for (const k of keys) {
       const fresh = read.get(k.source);

@@ -35,9 +35,10 @@ export function encodeDocumentVector(vector: Float32Array): string {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64");
 }
 
-/** The stored base64 (as text or its UTF-8 bytes) back as a vector. */
-export function decodeDocumentVector(stored: string | Uint8Array): Float32Array {
+/** The stored base64 (as text or its UTF-8 bytes) back as a vector; null for a value that is not one (damaged, or cut). */
+export function decodeDocumentVector(stored: string | Uint8Array): Float32Array | null {
   const bytes = Buffer.from(typeof stored === "string" ? stored : Buffer.from(stored).toString("latin1"), "base64");
+  if (bytes.length === 0 || bytes.length % 4 !== 0) return null;
   // A copy into a fresh buffer: Buffer.from may hand back a view into a pool at an offset float32 cannot start at.
   return new Float32Array(new Uint8Array(bytes).buffer);
 }
@@ -68,22 +69,63 @@ export async function readDocumentVectorKeys(table: Table): Promise<DocumentVect
   return sources.map((source, i) => ({ source, key: Number(BigInt.asUintN(53, BigInt(Bun.hash(hashes[i]!, Bun.hash(times[i]!))))) }));
 }
 
-/** The stored document vectors of these sources (those that have one), with chunk 0's section. */
-export async function readDocumentVectors(table: Table, sources: string[]): Promise<Map<string, StoredDocumentVector>> {
+/**
+ * The stored document vectors of these sources (those that have one that
+ * decodes), with chunk 0's section; "all" reads every one in one scan, which
+ * beats hundreds of `IN` lists when most changed (a first read).
+ */
+export async function readDocumentVectors(table: Table, sources: string[] | "all"): Promise<Map<string, StoredDocumentVector>> {
   const found = new Map<string, StoredDocumentVector>();
   if (sources.length === 0 || !(await columnsOf(table)).has(DOC_VECTOR_COLUMN)) return found;
-  for (let at = 0; at < sources.length; at += IN_LIST) {
-    const part = sources.slice(at, at + IN_LIST);
+  const parts = sources === "all" ? [null] : Array.from({ length: Math.ceil(sources.length / IN_LIST) }, (_, n) => sources.slice(n * IN_LIST, (n + 1) * IN_LIST));
+  for (const part of parts) {
+    const only = part ? ` AND source IN (${part.map(sqlString).join(", ")})` : "";
     const arrow = await table
       .query()
-      .where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL AND source IN (${part.map(sqlString).join(", ")})`)
+      .where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL${only}`)
       .select(["source", "parent_id", DOC_VECTOR_COLUMN])
       .toArrow();
     if (arrow.numRows === 0) continue;
     const names = arrow.getChild("source")!.toArray() as string[];
     const parents = arrow.getChild("parent_id")!.toArray() as (string | null)[];
     const stored = utf8Views(arrow.getChild(DOC_VECTOR_COLUMN)!);
-    names.forEach((source, i) => found.set(source, { vector: decodeDocumentVector(stored[i]!), parentId: parents[i] ?? null }));
+    names.forEach((source, i) => {
+      const vector = decodeDocumentVector(stored[i]!);
+      if (vector) found.set(source, { vector, parentId: parents[i] ?? null });
+    });
+  }
+  return found;
+}
+
+/** The first chunks of some documents, in order, for their openings: text, and the vector of chunk 0 (a one-chunk document's opening is its chunk). */
+export interface OpeningChunks {
+  texts: string[];
+  firstVector: Float32Array | null;
+}
+
+/**
+ * The first `count` chunks of each source, read at once: what a sync needs
+ * to make their openings, without reading whole documents (a 100 MB log's
+ * hundreds of thousands of chunks for its first few).
+ */
+export async function readOpeningChunks(table: Table, sources: string[], count: number): Promise<Map<string, OpeningChunks>> {
+  const found = new Map<string, OpeningChunks>();
+  if (sources.length === 0) return found;
+  const arrow = await table
+    .query()
+    .where(`chunk_index < ${Math.floor(count)} AND source IN (${sources.map(sqlString).join(", ")})`)
+    .select(["source", "chunk_index", "text", "vector"])
+    .toArrow();
+  const names = arrow.getChild("source")?.toArray() as string[] | undefined;
+  if (!names) return found;
+  const order = arrow.getChild("chunk_index")!.toArray() as Int32Array;
+  const texts = arrow.getChild("text")!.toArray() as string[];
+  const vectors = arrow.getChild("vector")!;
+  const rows = names.map((source, i) => ({ source, index: order[i]!, i })).sort((a, b) => a.index - b.index);
+  for (const { source, index, i } of rows) {
+    const entry = found.get(source) ?? found.set(source, { texts: [], firstVector: null }).get(source)!;
+    entry.texts.push(texts[i]!);
+    if (index === 0) entry.firstVector = Float32Array.from((vectors.get(i) as { toArray(): Float32Array }).toArray());
   }
   return found;
 }

@@ -16,7 +16,7 @@ import { brokenIndexes, lostIndexFolders, missingIndexes } from "./table-upkeep.
 import { TableView } from "./table-view.ts";
 import { tablePlan } from "./vector-index.ts";
 import { countUnsigned, readSignatureBytes, unsignedSources } from "./signatures.ts";
-import { countWithoutDocumentVector, readDocumentVectorKeys, readDocumentVectors, sourcesWithoutDocumentVector, type DocumentVectorKey, type StoredDocumentVector } from "./document-vectors.ts";
+import { countWithoutDocumentVector, readDocumentVectorKeys, readDocumentVectors, readOpeningChunks, sourcesWithoutDocumentVector, type DocumentVectorKey, type OpeningChunks, type StoredDocumentVector } from "./document-vectors.ts";
 import { compileFilter, type RowFilter } from "./row-filter.ts";
 import { readLabelRows, type LabelRow } from "./label-rows.ts";
 import { readChunkTexts, readMentionRows, readSourceKeys, type MentionRow } from "./mention-rows.ts";
@@ -163,10 +163,16 @@ export class StoreReads extends TableView {
     return table ? readDocumentVectorKeys(table) : [];
   }
 
-  /** The stored document vectors of these sources, with chunk 0's section. */
-  async documentVectors(sources: string[]): Promise<Map<string, StoredDocumentVector>> {
+  /** The stored document vectors of these sources (or of all), with chunk 0's section. */
+  async documentVectors(sources: string[] | "all"): Promise<Map<string, StoredDocumentVector>> {
     const table = await this.open();
     return table ? readDocumentVectors(table, sources) : new Map();
+  }
+
+  /** The first `count` chunks' texts of each source, and chunk 0's vector: what their openings are made of. */
+  async openingChunks(sources: string[], count: number): Promise<Map<string, OpeningChunks>> {
+    const table = await this.open();
+    return table ? readOpeningChunks(table, sources, count) : new Map();
   }
 
   /** Documents with vectors but no document vector, counted once per table version (a sync asks before it fills any). */

@@ -5,7 +5,7 @@
  * its say.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DocumentVectorIndex, nearestDocuments, quantize, type DocumentVector, type NearDocument } from "../../src/store/document-vector-index.ts";
 import { DOC_LIST, withDocumentEvidence } from "../../src/search/document-evidence.ts";
@@ -13,6 +13,7 @@ import { fuse, RELATIVE_MIN_COVERAGE } from "../../src/search/fusion.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
+import { decodeDocumentVector } from "../../src/store/document-vectors.ts";
 import { FIXTURES, testApp, writeTree } from "../helpers.ts";
 
 /** Pseudo-random unit-free vectors, the same on every run. */
@@ -114,7 +115,7 @@ describe("fusing the document list", () => {
 });
 
 describe("document vectors in the index", () => {
-  test("are read once per version, and after a write only the changed document's vector is read again", async () => {
+  test("are read once per version (the first time all at once), and after a write only the changed document's vector is read again", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "# A\n\nAlpha notes on pumps.\n", "b.md": "# B\n\nBravo notes on valves.\n", "c.md": "# C\n\nCharlie notes on rivers.\n" });
     await runSync(app);
@@ -123,18 +124,74 @@ describe("document vectors in the index", () => {
     const asked: string[][] = [];
     const read = store.documentVectors.bind(store);
     store.documentVectors = (sources) => {
-      asked.push([...sources].sort());
+      asked.push(sources === "all" ? ["all"] : [...sources].sort());
       return read(sources);
     };
     expect((await index.at(store)).length).toBe(3);
     expect((await index.at(store)).length).toBe(3);
-    expect(asked).toEqual([[join(root, "a.md"), join(root, "b.md"), join(root, "c.md")]]);
+    // The first read takes every vector in one scan.
+    expect(asked).toEqual([["all"]]);
 
     writeTree(root, { "b.md": "# B\n\nBravo notes on valves and gauges.\n" });
     await runSync(app);
     const after = await index.at(store);
     expect(after.length).toBe(3);
     expect(asked[1]).toEqual([join(root, "b.md")]);
+  });
+
+  test("a deleted document leaves the list, and a moved one is listed at its new path with its new section", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nAlpha notes on pumps.\n", "b.md": "# B\n\nBravo notes on valves.\n" });
+    await runSync(app);
+    const index = new DocumentVectorIndex();
+    expect((await index.at(app.store)).map((d) => d.source).sort()).toEqual([join(root, "a.md"), join(root, "b.md")]);
+    rmSync(join(root, "a.md"));
+    mkdirSync(join(root, "moved"));
+    renameSync(join(root, "b.md"), join(root, "moved", "b.md"));
+    expect((await runSync(app)).counts).toMatchObject({ moved: 1, deleted: 1 });
+    const after = await index.at(app.store);
+    expect(after.map((d) => [d.source, d.parentId])).toEqual([[join(root, "moved", "b.md"), `${join(root, "moved", "b.md")}#p0`]]);
+  });
+
+  test("a document only its own vector finds is answered with its opening chunk and that chunk's section", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`note-${i}.md`, `# Note ${i}\n\nHarbour log entry ${i}: the tide turned at ${i} past the hour.\n`])));
+    await runSync(app);
+    const query = "zzqx wobbleframe";
+    const [queryVector] = await (await app.embedder()).embed([query], "query");
+    // A note none of whose chunks the vector side finds, and no keyword matches: only the list can bring it.
+    const found = new Set((await app.store.vectorSearch(queryVector!, 50)).map((h) => h.source));
+    expect(await app.store.keywordSearch(query, 50)).toEqual([]);
+    const only = Array.from({ length: 80 }, (_, i) => join(root, `note-${i}.md`)).find((s) => !found.has(s))!;
+    const table = (await app.store.open())!;
+    const [row] = await table.query().where(`source = '${only}' AND chunk_index = 0`).select(["parent_id"]).toArray();
+    // Its document vector is the query's own; with one-chunk notes every other document vector is its chunk's, which
+    // the vector side already ranks, so the list is that one document (the list's reading is tested above).
+    const unit = queryVector!.map((x) => x / Math.hypot(...queryVector!));
+    app.documentVectors.at = async () => [{ source: only, parentId: row.parent_id as string, ...quantize(unit) }];
+
+    const r = await queryDocuments(app, { query, topK: 1 });
+    expect(r.results.map((h) => [h.source, h.chunkIndex])).toEqual([[only, 0]]);
+    expect(r.results[0]!.distance).toBeCloseTo(0, 1);
+    expect(r.parents[r.results[0]!.parentId!]).toContain("Harbour log entry");
+  });
+
+  test("a value that is not a vector is left out, and a list that cannot be read leaves the answer to the two sides, said in the log", async () => {
+    expect(decodeDocumentVector("AAAAAA==")).toEqual(new Float32Array(1)); // four bytes
+    expect(decodeDocumentVector("AAAA")).toBeNull(); // three
+    expect(decodeDocumentVector("AAA")).toBeNull(); // two bytes
+    expect(decodeDocumentVector("")).toBeNull();
+    const { app, root, logs } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nAlpha notes on pumps.\n", "b.md": "# B\n\nBravo notes on valves.\n" });
+    await runSync(app);
+    const query = { query: "pumps", topK: 5 };
+    const without = await queryDocuments(app, { ...query, documentVectors: false });
+    app.documentVectors.at = async () => {
+      throw new Error("disk read failed");
+    };
+    const answer = await queryDocuments(app, query);
+    expect(answer.results.map((h) => [h.source, h.chunkIndex, h.score])).toEqual(without.results.map((h) => [h.source, h.chunkIndex, h.score]));
+    expect(logs.some((l) => l.includes("document vectors could not be read, ranking without them: disk read failed"))).toBe(true);
   });
 
   test("a query over a scope lists only the scope's documents, and the answer's chunks stay inside it", async () => {
