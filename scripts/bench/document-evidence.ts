@@ -97,6 +97,9 @@ for (const kind of ["opening", "joined", "meanChunk"] as DocVector[]) {
   for (const [g, rankG] of [[0.75, 0], [0, 1], [0.75, 1.5], [0.75, 2], [0.75, 3], [1, 2]] as const) rules.push({ name: `${kind} blend g=${g}, rank path g=${rankG}`, rank: (l) => docBlend(l, kind, g, { rankG }) });
   // Under 0.5 (g < 1/2 at w = 0.6), (1 - w)(1 + g) stays below w: a keyword hit that matched every query word outranks any document found only by vectors, as without the list.
   for (const g of [0.3, 0.4, 0.45, 0.49]) rules.push({ name: `${kind} blend g=${g}, rank path g=2`, rank: (l) => docBlend(l, kind, g, { rankG: 2 }) });
+  for (const [g, rankG] of [[0.45, 2], [0.45, 1], [0.45, 3], [0.75, 2]] as const) {
+    rules.push({ name: `${kind} blend g=${g}, rank path g=${rankG}, the candidates' documents only`, rank: (l) => docBlend(l, kind, g, { rankG, candidatesOnly: true }) });
+  }
   for (const [g, rankG] of [[0.75, 2], [1, 2], [1.5, 2], [1, 3], [2, 3]] as const) rules.push({ name: `${kind} capped blend g=${g}, rank path g=${rankG}`, rank: (l) => docBlend(l, kind, g, { rankG, capped: true }) });
   rules.push({ name: `${kind} blend g=0.75, rank path g=2, documents with a chunk hit only`, rank: (l) => docBlend(l, kind, 0.75, { rankG: 2, withChunk: true }) });
   for (const size of [20, 50, 200]) rules.push({ name: `${kind} blend g=0.75, ${size} documents`, rank: (l) => docBlend(l, kind, 0.75, { size }) });

@@ -112,7 +112,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
     fused =
       !(input.documentVectors ?? config.documentVectors)
         ? fuse(fusion.rule, vectorHits, keywordHits, weight, fusion.coverage)
-        : await fuseWithDocuments(app, store, queryVector!, filter, { vectorHits, keywordHits }, fusion);
+        : await fuseWithDocuments(app, store, queryVector!, { vectorHits, keywordHits }, fusion);
   }
   // A damaged index answers from the rest of it and says so first (store/readable-clone.ts).
   const modeNotice = [await store.damageNotice(), await keywordOnlyNotice(store, none, config.maxDistance !== undefined)].filter(Boolean).join(" ") || undefined;

@@ -1,17 +1,15 @@
 /**
  * Every document's own vector (ingest/document-openings.ts), held in memory
- * by its App and searched exhaustively: one dot product per document, which
- * for 30,000 documents is about 11 million multiply-adds, a few ms. The set
- * follows the table version; after a write only the documents whose key
- * changed are read again (a vector is 2 kB of base64), so a sync that touched
- * one file costs one key read and one vector.
+ * by its App, so a query looks up its candidates' documents without a read
+ * (search/document-evidence.ts). The set follows the table version; after a
+ * write only the documents whose key changed are read again (a vector is
+ * 2 kB of base64), so a sync that touched one file costs one key read and
+ * one vector.
  */
 import type { ChunkStore } from "./chunk-store.ts";
 
 export interface DocumentVector {
   source: string;
-  /** Chunk 0's section: a document found by its vector alone is shown by its opening chunk. */
-  parentId: string | null;
   /** The unit vector in 8 bits a component: each component is `vector[i] * scale`. */
   vector: Int8Array;
   scale: number;
@@ -41,11 +39,11 @@ export interface NearDocument {
 }
 
 export class DocumentVectorIndex {
-  private current: { version: string; ready: Promise<DocumentVector[]> } | undefined;
+  private current: { version: string; ready: Promise<ReadonlyMap<string, DocumentVector>> } | undefined;
   private bySource = new Map<string, Cached>();
 
   /** The document vectors of the version the store reads (pass a snapshot), read once per version. */
-  async at(store: ChunkStore): Promise<DocumentVector[]> {
+  async at(store: ChunkStore): Promise<ReadonlyMap<string, DocumentVector>> {
     const version = (await store.contentVersion()) ?? "none";
     if (this.current?.version === version) return this.current.ready;
     // One build at a time: each reuses what the one before it read.
@@ -56,7 +54,7 @@ export class DocumentVectorIndex {
     return ready;
   }
 
-  private async build(store: ChunkStore): Promise<DocumentVector[]> {
+  private async build(store: ChunkStore): Promise<ReadonlyMap<string, DocumentVector>> {
     const keys = await store.documentVectorKeys();
     const changed = keys.filter((k) => this.bySource.get(k.source)?.key !== k.key).map((k) => k.source);
     // Most changed (a first read): one scan, not an IN list per 500 documents.
@@ -65,24 +63,23 @@ export class DocumentVectorIndex {
     for (const k of keys) {
       const fresh = read.get(k.source);
       const kept = this.bySource.get(k.source);
-      if (fresh) next.set(k.source, { key: k.key, entry: { source: k.source, parentId: fresh.parentId, ...quantize(fresh.vector) } });
+      if (fresh) next.set(k.source, { key: k.key, entry: { source: k.source, ...quantize(fresh) } });
       // Neither: replaced between the two reads (another process's write), and the next version reads it.
       else if (kept?.key === k.key) next.set(k.source, kept);
     }
     this.bySource = next;
-    return [...next.values()].map((c) => c.entry);
+    return new Map([...next].map(([source, c]) => [source, c.entry]));
   }
 }
 
-/** The `limit` documents nearest the query vector, nearest first; `keep` leaves out documents outside the search's filter. */
-export function nearestDocuments(docs: readonly DocumentVector[], query: Float32Array, limit: number, keep?: (source: string) => boolean): NearDocument[] {
+/** The `limit` of these documents nearest the query vector, nearest first. */
+export function nearestDocuments(docs: Iterable<DocumentVector>, query: Float32Array, limit: number): NearDocument[] {
   let norm = 0;
   for (const x of query) norm += x * x;
   const inverseNorm = norm > 0 ? 1 / Math.sqrt(norm) : 1;
   // The best `limit` so far, kept sorted; most documents fall below its last and cost one comparison.
   const best: NearDocument[] = [];
   for (const doc of docs) {
-    if (keep && !keep(doc.source)) continue;
     const v = doc.vector;
     let dot = 0;
     for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;

@@ -25,12 +25,6 @@ export interface DocumentVectorKey {
   key: number;
 }
 
-/** A stored document vector, with chunk 0's section: a document found by its vector alone is shown by its opening chunk. */
-export interface StoredDocumentVector {
-  vector: Float32Array;
-  parentId: string | null;
-}
-
 export function encodeDocumentVector(vector: Float32Array): string {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64");
 }
@@ -71,27 +65,22 @@ export async function readDocumentVectorKeys(table: Table): Promise<DocumentVect
 
 /**
  * The stored document vectors of these sources (those that have one that
- * decodes), with chunk 0's section; "all" reads every one in one scan, which
- * beats hundreds of `IN` lists when most changed (a first read).
+ * decodes); "all" reads every one in one scan, which beats hundreds of `IN`
+ * lists when most changed (a first read).
  */
-export async function readDocumentVectors(table: Table, sources: string[] | "all"): Promise<Map<string, StoredDocumentVector>> {
-  const found = new Map<string, StoredDocumentVector>();
+export async function readDocumentVectors(table: Table, sources: string[] | "all"): Promise<Map<string, Float32Array>> {
+  const found = new Map<string, Float32Array>();
   if (sources.length === 0 || !(await columnsOf(table)).has(DOC_VECTOR_COLUMN)) return found;
   const parts = sources === "all" ? [null] : Array.from({ length: Math.ceil(sources.length / IN_LIST) }, (_, n) => sources.slice(n * IN_LIST, (n + 1) * IN_LIST));
   for (const part of parts) {
     const only = part ? ` AND source IN (${part.map(sqlString).join(", ")})` : "";
-    const arrow = await table
-      .query()
-      .where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL${only}`)
-      .select(["source", "parent_id", DOC_VECTOR_COLUMN])
-      .toArrow();
+    const arrow = await table.query().where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL${only}`).select(["source", DOC_VECTOR_COLUMN]).toArrow();
     if (arrow.numRows === 0) continue;
     const names = arrow.getChild("source")!.toArray() as string[];
-    const parents = arrow.getChild("parent_id")!.toArray() as (string | null)[];
     const stored = utf8Views(arrow.getChild(DOC_VECTOR_COLUMN)!);
     names.forEach((source, i) => {
       const vector = decodeDocumentVector(stored[i]!);
-      if (vector) found.set(source, { vector, parentId: parents[i] ?? null });
+      if (vector) found.set(source, vector);
     });
   }
   return found;

@@ -67,14 +67,3 @@ export function compileFilter(filter: RowFilter | undefined): string | undefined
   return parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(" AND ");
 }
 
-/**
- * compileFilter's rule for one source, for lists held in memory (search's
- * document vectors): its scope and sources parts (schemeBelow is a row's, not
- * a source's, and is not asked here).
- */
-export function sourceFilter(filter: RowFilter | undefined): ((source: string) => boolean) | undefined {
-  if (!filter || (!filter.scope?.length && filter.sources === undefined)) return undefined;
-  const prefixes = (filter.scope ?? []).map(scopePrefix);
-  const sources = filter.sources === undefined ? null : new Set(filter.sources);
-  return (source) => (prefixes.length === 0 || prefixes.some((p) => source === p || source.startsWith(`${p}/`))) && (!sources || sources.has(source));
-}

@@ -16,7 +16,7 @@ import { brokenIndexes, lostIndexFolders, missingIndexes } from "./table-upkeep.
 import { TableView } from "./table-view.ts";
 import { tablePlan } from "./vector-index.ts";
 import { countUnsigned, readSignatureBytes, unsignedSources } from "./signatures.ts";
-import { countWithoutDocumentVector, readDocumentVectorKeys, readDocumentVectors, readOpeningChunks, sourcesWithoutDocumentVector, type DocumentVectorKey, type OpeningChunks, type StoredDocumentVector } from "./document-vectors.ts";
+import { countWithoutDocumentVector, readDocumentVectorKeys, readDocumentVectors, readOpeningChunks, sourcesWithoutDocumentVector, type DocumentVectorKey, type OpeningChunks } from "./document-vectors.ts";
 import { compileFilter, type RowFilter } from "./row-filter.ts";
 import { readLabelRows, type LabelRow } from "./label-rows.ts";
 import { readChunkTexts, readMentionRows, readSourceKeys, type MentionRow } from "./mention-rows.ts";
@@ -163,8 +163,8 @@ export class StoreReads extends TableView {
     return table ? readDocumentVectorKeys(table) : [];
   }
 
-  /** The stored document vectors of these sources (or of all), with chunk 0's section. */
-  async documentVectors(sources: string[] | "all"): Promise<Map<string, StoredDocumentVector>> {
+  /** The stored document vectors of these sources (or of all). */
+  async documentVectors(sources: string[] | "all"): Promise<Map<string, Float32Array>> {
     const table = await this.open();
     return table ? readDocumentVectors(table, sources) : new Map();
   }

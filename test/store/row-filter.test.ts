@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ChunkStore, type RowFilter } from "../../src/store/chunk-store.ts";
-import { compileFilter, sourceFilter } from "../../src/store/row-filter.ts";
+import { compileFilter } from "../../src/store/row-filter.ts";
 import { tempDir } from "../helpers.ts";
 import { storeRow } from "./store-rows.ts";
 
@@ -102,25 +102,5 @@ describe("compiling a RowFilter", () => {
   test("searches take the same filter", async () => {
     const hits = await store.vectorSearch(new Float32Array(32).fill(1), 50, { scope: ["/docs/O'Brien"] });
     expect([...new Set(hits.map((h) => h.source))]).toEqual(["/docs/O'Brien/notes.md"]);
-  });
-
-  test("sourceFilter, the same rule for lists in memory, keeps exactly what the table keeps", async () => {
-    const filters: RowFilter[] = [
-      { scope: ["/docs/O'Brien"] },
-      { scope: ["/docs/100%"] },
-      { scope: ["/docs/a_b"] },
-      { scope: ["C:\\Users\\me\\report.md"] },
-      { scope: ["C:\\Users"] },
-      { scope: ["/документы/"] },
-      { scope: ["/docs/proj"] },
-      { scope: ["/docs/proj/", "/документы"] },
-      { scope: ["/"] },
-      { sources: [] },
-      { sources: ["/docs/a_b/c.md", "/docs/100%/a.md"] },
-      { scope: ["/docs/proj"], sources: ["/docs/proj", "/документы/отчёт.md"] },
-    ];
-    for (const filter of filters) expect([filter, SOURCES.filter(sourceFilter(filter)!).sort()]).toEqual([filter, await kept(filter)]);
-    expect(sourceFilter(undefined)).toBeUndefined();
-    expect(sourceFilter({ scope: [] })).toBeUndefined();
   });
 });

@@ -84,16 +84,20 @@ export interface BlendOptions {
    * still outranks any document the keyword side did not find, as it does without the list.
    */
   capped?: boolean;
+  /** The list made of the documents with a chunk among the fused candidates only, ranked and rescaled among themselves: no search over every document. */
+  candidatesOnly?: boolean;
 }
 
 export function docBlend(lists: QuestionLists, kind: DocVector, g: number, options: BlendOptions = {}): number[] {
-  const { rule = "relative", rankG = g, size = DOC_LIST, withChunk = false, capped = false } = options;
+  const { rule = "relative", rankG = g, size = DOC_LIST, withChunk = false, capped = false, candidatesOnly = false } = options;
   const rankPath = rule === "rrf" || lists.coverage < RELATIVE_MIN_COVERAGE;
   // Capped: the vector side scaled by s is fusion at the weight w' below, times k (k * fused(w') = (1 - w) s v + w c r).
   const s = capped ? 1 / (1 + (rankPath ? rankG : g)) : 1;
   const k = WEIGHT + (1 - WEIGHT) * s;
   const scores = bestChunk(fused(lists, rule, undefined, WEIGHT / k));
-  const docs = docList(lists, kind, size);
+  const docs = candidatesOnly
+    ? [...scores.keys()].map((doc) => ({ doc, cos: lists[kind]![doc]! })).sort((a, b) => b.cos - a.cos).slice(0, size)
+    : docList(lists, kind, size);
   const closeness = rescale(docs.map((d) => d.cos));
   docs.forEach((d, i) => {
     if (withChunk && !scores.has(d.doc)) return;
