@@ -49,6 +49,19 @@ describe("document-evidence rules", () => {
     expect(docBlend(lists(0.2), "opening", 0, { rankG: 0, withChunk: true })).toEqual(today(lists(0.2)));
   });
 
+  test("candidatesOnly lists the fused candidates' documents alone, rescaled among themselves", () => {
+    // Doc 3 has no chunk, so it neither enters nor sets the top of the rescaling: doc 0 (0.9) is 1, doc 2 (0.4) the floor.
+    const ranked = docBlend(lists(), "opening", 2, { candidatesOnly: true });
+    expect(ranked).not.toContain(3);
+    // doc 0: 0.406 + 0.8 * 1 = 1.206; doc 1: 0.960 + 0.8 * (0.01 + 0.99 * 0.1 / 0.5) = 1.126; doc 2: 0.004 + 0.8 * 0.01.
+    expect(ranked).toEqual([0, 1, 2]);
+  });
+
+  test("capped, the list and the vector side share the vector weight: at g = 1 a full keyword match keeps its lead", () => {
+    // Uncapped at g = 2 doc 0 passes doc 1 (above); capped, doc 1's keyword part (0.6) is no longer outweighed.
+    expect(docBlend(lists(), "opening", 2, { withChunk: true, capped: true })).toEqual([1, 0, 2]);
+  });
+
   test("the document vector alone ranks by cosine", () => {
     expect(docOnly(lists(), "opening")).toEqual([0, 3, 1, 2]);
   });
