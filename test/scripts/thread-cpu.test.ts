@@ -1,8 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { cpuBetween, readThreads } from "../../scripts/bench/lib/thread-cpu.ts";
 
-/** Spins until the process has used `ms` more CPU: on a loaded machine a wall-clock spin may get little of it. */
-const SPIN = "const spin = (ms) => { const start = process.cpuUsage(); for (;;) { const u = process.cpuUsage(start); if ((u.user + u.system) / 1000 >= ms) return; } };";
+/**
+ * Spins until the calling thread has used `ms` more CPU of its own: on a loaded machine a wall-clock spin may
+ * get little of it, and the process's CPU counts other threads too (a suite's leftover native threads), which
+ * once ended a worker's spin after 110 ms of its own.
+ */
+const SPIN = "const spin = (ms) => { const start = process.threadCpuUsage(); for (;;) { const u = process.threadCpuUsage(start); if ((u.user + u.system) / 1000 >= ms) return; } };";
 
 describe.if(process.platform === "linux")("CPU by thread role", () => {
   test("a worker thread's CPU counts as the model's and the main thread's as the main's", async () => {
