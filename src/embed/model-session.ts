@@ -6,6 +6,7 @@
  * in server mode, other requests for as long as it ran (100-200 ms with e5's
  * shape on 2 cores).
  */
+import { normalizeInPlace } from "./unit-length.ts";
 import { availableParallelism } from "node:os";
 import type { InferenceSession } from "onnxruntime-node";
 import { AppError } from "../errors.ts";
@@ -172,7 +173,7 @@ export class ModelSession {
     const output = (await this.session.run(feeds))[outputName(this.session)]!;
     checkOutput(output.type, output.dims, rows, width);
     const pooled = poolRows(output.data as Float32Array, output.dims, batch, this.spec.pooling);
-    if (this.spec.normalize) for (let r = 0; r < rows; r++) normalize(pooled.vectors.subarray(r * pooled.dimensions, (r + 1) * pooled.dimensions));
+    if (this.spec.normalize) for (let r = 0; r < rows; r++) normalizeInPlace(pooled.vectors.subarray(r * pooled.dimensions, (r + 1) * pooled.dimensions));
     return pooled;
   }
 
@@ -206,11 +207,4 @@ function poolRows(data: Float32Array, dims: readonly number[], batch: BatchInput
     for (let d = 0; d < dim; d++) out[d]! /= Math.max(count, 1);
   }
   return { vectors, dimensions: dim };
-}
-
-function normalize(v: Float32Array): void {
-  let sum = 0;
-  for (const x of v) sum += x * x;
-  const norm = Math.sqrt(sum) || 1;
-  for (let i = 0; i < v.length; i++) v[i]! /= norm;
 }

@@ -11,6 +11,7 @@
  */
 import type { App } from "../app.ts";
 import type { Embedder } from "../embed/embedder.ts";
+import { normalised } from "../embed/unit-length.ts";
 import { embedPassages, type StoredVectors } from "./embed-passages.ts";
 
 /** Characters of the joined chunks handed to the model: past 512 tokens in any language, so the model's own cut decides. */
@@ -24,13 +25,6 @@ export function openingText(chunkTexts: readonly string[]): string {
     if (text.length >= OPENING_CHARS) break;
   }
   return text.length > OPENING_CHARS ? text.slice(0, OPENING_CHARS) : text;
-}
-
-export function normalised(vector: Float32Array): Float32Array {
-  let sum = 0;
-  for (const x of vector) sum += x * x;
-  const norm = Math.sqrt(sum);
-  return norm > 0 ? vector.map((x) => x / norm) : vector;
 }
 
 /** A document's chunk texts, and the vectors they were given (in the same order) where the caller has them. */

@@ -17,7 +17,8 @@ import { labelColumnsFor, labelProblemField, labelsForIngest, type IngestLabels 
 import { labelContext } from "../labels/labeller.ts";
 import { chunkPages, type PageStart } from "./chunk-pages.ts";
 import { embedPassages, storedVectorsOf } from "./embed-passages.ts";
-import { normalised, openingText } from "./document-openings.ts";
+import { openingText } from "./document-openings.ts";
+import { normalised } from "../embed/unit-length.ts";
 import { encodeDocumentVector } from "../store/document-vectors.ts";
 import { timed } from "./ingest-metrics.ts";
 

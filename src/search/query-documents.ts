@@ -105,15 +105,14 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   }
   const keywordHits = keywordSide ? await keywordSide : null;
   if (none && !keywordHits) throw none.reason; // neither side can answer: the model's own error says why
-  let fused: Fused<Candidate>[] = none ? fuseRankings([], keywordHits!, 1) : keywordHits ? [] : vectorOnly(vectorHits);
-  if (!none && keywordHits) {
-    const fusion = { rule: input.fusion ?? config.fusion, coverage: keywordCoverage(input.query, keywordHits), weight };
-    // Each document's own vector as a third list (document-evidence.ts).
-    fused =
-      !(input.documentVectors ?? config.documentVectors)
-        ? fuse(fusion.rule, vectorHits, keywordHits, weight, fusion.coverage)
-        : await fuseWithDocuments(app, store, queryVector!, { vectorHits, keywordHits }, fusion);
-  }
+  const fusion = keywordHits && { rule: input.fusion ?? config.fusion, coverage: keywordCoverage(input.query, keywordHits), weight };
+  const fused: Fused<Candidate>[] = none
+    ? fuseRankings([], keywordHits!, 1)
+    : !keywordHits || !fusion
+      ? vectorOnly(vectorHits)
+      : (input.documentVectors ?? config.documentVectors) // each document's own vector as a third list (document-evidence.ts)
+        ? await fuseWithDocuments(app, store, queryVector!, { vectorHits, keywordHits }, fusion)
+        : fuse(fusion.rule, vectorHits, keywordHits, weight, fusion.coverage);
   // A damaged index answers from the rest of it and says so first (store/readable-clone.ts).
   const modeNotice = [await store.damageNotice(), await keywordOnlyNotice(store, none, config.maxDistance !== undefined)].filter(Boolean).join(" ") || undefined;
   // RAG_MAX_DISTANCE drops hits without a distance, which in keyword-only mode is every hit: it has nothing to judge then.

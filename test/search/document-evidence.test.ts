@@ -13,6 +13,7 @@ import { fuse, RELATIVE_MIN_COVERAGE } from "../../src/search/fusion.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
+import { normalised } from "../../src/embed/unit-length.ts";
 import { decodeDocumentVector } from "../../src/store/document-vectors.ts";
 import { FIXTURES, testApp, writeTree } from "../helpers.ts";
 
@@ -39,7 +40,7 @@ describe("the nearest documents", () => {
   test("are those nearest by cosine, best first, from vectors held in 8 bits", () => {
     const all = vectors(600, 384);
     // Stored document vectors are unit length; the query need not be.
-    const docs: DocumentVector[] = all.map((v, i) => ({ source: `/d/${i}.md`, ...quantize(v.map((x) => x / Math.hypot(...v))) }));
+    const docs: DocumentVector[] = all.map((v, i) => ({ source: `/d/${i}.md`, ...quantize(normalised(v)) }));
     const [query] = vectors(1, 384, 99);
     const exact = all.map((v, i) => ({ source: docs[i]!.source, cos: cosine(v, query!) })).sort((a, b) => b.cos - a.cos);
     const found = nearestDocuments(docs, query!, DOC_LIST);

@@ -14,6 +14,7 @@ import type { Embedder } from "../../../src/embed/embedder.ts";
 import { keywordCoverage } from "../../../src/search/keyword-coverage.ts";
 import { MAX_TOP_K, MIN_CANDIDATES } from "../../../src/search/query-documents.ts";
 import { storedVectorsFor } from "../../../src/store/stored-vectors.ts";
+import { normalised } from "../../../src/embed/unit-length.ts";
 
 /** query_documents' candidates per side at topK 100 (the quality section's setting). */
 export const CANDIDATES = Math.max(4 * MAX_TOP_K, MIN_CANDIDATES);
@@ -61,10 +62,6 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s;
 }
 
-function normalised(v: Float32Array): Float32Array {
-  const n = Math.sqrt(dot(v, v)) || 1;
-  return v.map((x) => x / n);
-}
 
 async function timedEmbed(embedder: Embedder, texts: string[]): Promise<{ ms: number; vectors: Float32Array[] }> {
   const start = performance.now();
