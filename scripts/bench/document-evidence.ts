@@ -17,7 +17,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { MAX_TOP_K, queryDocuments } from "../../src/search/query-documents.ts";
 import { loadSet } from "./lib/datasets.ts";
-import { count, docAsChunk, docBlend, docOnly, second, today, type DocVector } from "./lib/document-rules.ts";
+import { count, docAsChunk, docBlend, docOnly, second, today, vectorOnlyBlend, type DocVector } from "./lib/document-rules.ts";
 import { indexVectors, questionLists, type IndexVectors, type QuestionLists } from "./lib/evidence-lists.ts";
 import { halfOf, qualitySets, FULL, QUICK, type QualitySet } from "./lib/quality-sets.ts";
 import { indexSet, qualityModel, scoreQuestion, summarise } from "./sections/quality.ts";
@@ -104,6 +104,11 @@ for (const kind of ["opening", "joined", "meanChunk"] as DocVector[]) {
   rules.push({ name: `${kind} blend g=0.75, rank path g=2, documents with a chunk hit only`, rank: (l) => docBlend(l, kind, 0.75, { rankG: 2, withChunk: true }) });
   for (const size of [20, 50, 200]) rules.push({ name: `${kind} blend g=0.75, ${size} documents`, rank: (l) => docBlend(l, kind, 0.75, { size }) });
   rules.push({ name: `${kind} as a chunk`, rank: (l) => docAsChunk(l, kind) });
+}
+// Vector-only mode (w = 0): today's ranking by the best chunk, against the same with the opening's part.
+for (const kind of ["opening", "joined"] as DocVector[]) {
+  if (kind === "opening") rules.push({ name: "vector-only today", rank: (l) => vectorOnlyBlend(l, kind, 0, "distance") });
+  for (const shape of ["distance", "rescaled"] as const) for (const g of [0.25, 0.5, 1, 2, 4]) rules.push({ name: `vector-only, ${kind} ${shape} g=${g}`, rank: (l) => vectorOnlyBlend(l, kind, g, shape) });
 }
 for (const b of [0.1, 0.2, 0.3, 0.5]) rules.push({ name: `second b=${b}`, rank: (l) => second(l, b) });
 for (const g of [0.02, 0.05, 0.1, 0.2]) rules.push({ name: `count g=${g}`, rank: (l) => count(l, g) });

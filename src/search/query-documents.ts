@@ -10,11 +10,11 @@ import { toChunkResult, type ChunkResult } from "../results.ts";
 import type { ChunkStore, Hit, RowFilter, SectionChunk } from "../store/chunk-store.ts";
 import { lanceReason } from "../store/lost-fragments.ts";
 import { displayPath } from "../scan/display-path.ts";
-import { fuse, fuseRankings, hitKey, vectorOnly, type Fused } from "./fusion.ts";
+import { fuseRankings, hitKey, type Fused } from "./fusion.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { keywordCoverage } from "./keyword-coverage.ts";
-import { fuseWithDocuments } from "./document-evidence.ts";
+import { nearCandidateDocuments, vectorOnlyWithDocuments, withDocumentEvidence } from "./document-evidence.ts";
 import { searchKept } from "./kept-documents.ts";
 import { applyResultFilters } from "./result-filters.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
@@ -106,13 +106,14 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const keywordHits = keywordSide ? await keywordSide : null;
   if (none && !keywordHits) throw none.reason; // neither side can answer: the model's own error says why
   const fusion = keywordHits && { rule: input.fusion ?? config.fusion, coverage: keywordCoverage(input.query, keywordHits), weight };
+  // Each document's own vector ranks the documents the two sides found (document-evidence.ts).
+  const withDocuments = !none && (input.documentVectors ?? config.documentVectors);
+  const near = withDocuments ? await nearCandidateDocuments(app, store, queryVector!, [...vectorHits, ...(keywordHits ?? [])]) : [];
   const fused: Fused<Candidate>[] = none
     ? fuseRankings([], keywordHits!, 1)
     : !keywordHits || !fusion
-      ? vectorOnly(vectorHits)
-      : (input.documentVectors ?? config.documentVectors) // each document's own vector as a third list (document-evidence.ts)
-        ? await fuseWithDocuments(app, store, queryVector!, { vectorHits, keywordHits }, fusion)
-        : fuse(fusion.rule, vectorHits, keywordHits, weight, fusion.coverage);
+      ? vectorOnlyWithDocuments(vectorHits, near)
+      : withDocumentEvidence(vectorHits, keywordHits, near, fusion);
   // A damaged index answers from the rest of it and says so first (store/readable-clone.ts).
   const modeNotice = [await store.damageNotice(), await keywordOnlyNotice(store, none, config.maxDistance !== undefined)].filter(Boolean).join(" ") || undefined;
   // RAG_MAX_DISTANCE drops hits without a distance, which in keyword-only mode is every hit: it has nothing to judge then.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { count, docBlend, docOnly, second, today } from "../../scripts/bench/lib/document-rules.ts";
+import { count, docBlend, docOnly, second, today, vectorOnlyBlend } from "../../scripts/bench/lib/document-rules.ts";
 import type { QuestionLists } from "../../scripts/bench/lib/evidence-lists.ts";
 
 /**
@@ -69,5 +69,16 @@ describe("document-evidence rules", () => {
   test("chunk-count rules keep today's order on rank fusion's path", () => {
     expect(second(lists(0.2), 0.5)).toEqual(today(lists(0.2)));
     expect(count(lists(0.2), 0.5)).toEqual(today(lists(0.2)));
+  });
+
+  test("vector-only: the vector side's documents by their best chunk, then with the opening's part", () => {
+    // Chunks alone: 1 / 1.3, 1 / 1.32, 1 / 1.5, so doc 0, 1, 2; doc 3 was not found and never enters.
+    expect(vectorOnlyBlend(lists(), "opening", 0, "distance")).toEqual([0, 1, 2]);
+    // g = 1, each document's part 1 / (3 - 2 cos): doc 1 (0.758 + 1 / 1.1 = 1.667) passes doc 0 (0.769 + 1 / 2.2 = 1.224).
+    expect(vectorOnlyBlend({ ...lists(), opening: [0.4, 0.95, 0.5, 0] }, "opening", 1, "distance")).toEqual([1, 0, 2]);
+    // Rescaled: doc 1 (0.901) and doc 2 (0.01) among the chunks; the openings put doc 2 (0.4) at the floor and doc 1 (0.5) at 0.208.
+    const rescaled = vectorOnlyBlend({ ...lists(), opening: [0.4, 0.5, 0.9, 0] }, "opening", 2, "rescaled");
+    expect(rescaled).toEqual([2, 1, 0]);
+    expect(rescaled).not.toContain(3);
   });
 });

@@ -67,6 +67,15 @@ describe("all of scifact", () => {
     expect(verdicts).toEqual([false, true, false]);
   });
 
+  test("the vector-only baseline without document vectors is printed as such and checked against nothing", () => {
+    const figs = beir(5183);
+    figs.rows.push({ ...row("scifact", 0, scores(0.6, 0.6, 0.6)), documentVectors: false });
+    const report = renderQualityReport(figures([], figs), 1);
+    expect(report).toContain("| baseline: vector only (w = 0), no document vectors | 0.600 (0.600 / 0.600) |  |");
+    const verdicts = qualityTargets(figures([], figs)).filter(([name]) => name.startsWith("all of scifact")).map(([, m]) => m);
+    expect(verdicts).toEqual(["0.660", "0.680", "0.700"]);
+  });
+
   test("a corpus with fewer abstracts than BEIR's says the figures are not BEIR's setting", () => {
     expect(renderQualityReport(figures([], beir(1000)), 1)).toContain("1000 abstracts: ../shared/corpus/scifact holds only part of BEIR's 5183, so these figures are not BEIR's setting");
   });

@@ -8,8 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DocumentVectorIndex, nearestDocuments, quantize, type DocumentVector, type NearDocument } from "../../src/store/document-vector-index.ts";
-import { DOC_LIST, withDocumentEvidence } from "../../src/search/document-evidence.ts";
-import { fuse, RELATIVE_MIN_COVERAGE } from "../../src/search/fusion.ts";
+import { DOC_LIST, VECTOR_ONLY_DOC_WEIGHT, vectorOnlyWithDocuments, withDocumentEvidence } from "../../src/search/document-evidence.ts";
+import { fuse, RELATIVE_MIN_COVERAGE, vectorOnly } from "../../src/search/fusion.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
@@ -101,6 +101,28 @@ describe("fusing the document list", () => {
   });
 });
 
+describe("vector-only ranking with the document list", () => {
+  test("with no list it is vector-only ranking unchanged", () => {
+    const vector = [hit("a", 0, 0.2), hit("b", 1, 0.5)];
+    expect(vectorOnlyWithDocuments(vector, [])).toEqual(vectorOnly(vector));
+  });
+
+  test("each chunk's score is its own plus its document's, both 1 / (1 + squared distance), and the nearer document wins a tie on chunks", () => {
+    const vector = [hit("a", 0, 0.4), hit("b", 2, 0.4), hit("b", 0, 0.8)];
+    const fused = vectorOnlyWithDocuments(vector, [near("b", 0.9), near("a", 0.8)]);
+    expect(fused.map((f) => [f.item.source, f.item.chunk_index])).toEqual([["b", 2], ["a", 0], ["b", 0]]);
+    // A unit vector's squared distance is 2 - 2 cos; the distance shown is the chunk's own.
+    expect(fused[0]!.score).toBeCloseTo(1 / 1.4 + VECTOR_ONLY_DOC_WEIGHT / (1 + (2 - 2 * 0.9)), 12);
+    expect(fused[0]!.distance).toBe(0.4);
+    expect(fused[1]!.score).toBeCloseTo(1 / 1.4 + VECTOR_ONLY_DOC_WEIGHT / 1.4, 12);
+  });
+
+  test("a document the list does not hold keeps its chunks' own scores", () => {
+    const fused = vectorOnlyWithDocuments([hit("a", 0, 0.1), hit("z", 0, 0.2)], [near("a", 0.1)]);
+    expect(fused.find((f) => f.item.source === "z")!.score).toBe(1 / 1.2);
+  });
+});
+
 describe("document vectors in the index", () => {
   test("are read once per version (the first time all at once), and after a write only the changed document's vector is read again", async () => {
     const { app, root } = await testApp();
@@ -155,6 +177,29 @@ describe("document vectors in the index", () => {
     const answer = await queryDocuments(app, query);
     expect(answer.results.map((h) => [h.source, h.chunkIndex, h.score])).toEqual(without.results.map((h) => [h.source, h.chunkIndex, h.score]));
     expect(logs.some((l) => l.includes("document vectors could not be read, ranking without them: disk read failed"))).toBe(true);
+  });
+
+  test("vector-only queries (keyword weight 0) add each document's part to its chunks, and RAG_DOC_VECTORS off leaves their scores as they were", async () => {
+    const { app, root } = await testApp();
+    const handbook = readFileSync(join(FIXTURES, "chunk/warehouse-handbook.md"), "utf8");
+    writeTree(root, { "handbook.md": handbook, "notes.md": "# Notes\n\nShelves and pallets.\n" });
+    await runSync(app);
+    const query = { query: "how high are pallets stacked", topK: 20, hybridWeight: 0 };
+    const plain = await queryDocuments(app, { ...query, documentVectors: false });
+    const listed = await queryDocuments(app, query);
+    expect(plain.results.length).toBeGreaterThan(1);
+    // Without the list a chunk scores 1 / (1 + its distance); with it, more by its document's part, 1 / (3 - 2 cos), in [1/5, 1].
+    for (const r of plain.results) expect(r.score).toBeCloseTo(1 / (1 + r.distance!), 6);
+    const plainScore = new Map(plain.results.map((r) => [`${r.source} ${r.chunkIndex}`, r.score]));
+    for (const r of listed.results) {
+      const part = r.score - plainScore.get(`${r.source} ${r.chunkIndex}`)!;
+      expect(part).toBeGreaterThanOrEqual(VECTOR_ONLY_DOC_WEIGHT / 5 - 1e-6);
+      expect(part).toBeLessThanOrEqual(VECTOR_ONLY_DOC_WEIGHT + 1e-6);
+    }
+    // Every chunk of one document gets the same part.
+    const parts = listed.results.filter((r) => r.source === join(root, "handbook.md")).map((r) => r.score - plainScore.get(`${r.source} ${r.chunkIndex}`)!);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const p of parts) expect(p).toBeCloseTo(parts[0]!, 6);
   });
 
   test("a query over a scope lists only the scope's documents, and the answer's chunks stay inside it", async () => {

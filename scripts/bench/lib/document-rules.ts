@@ -138,3 +138,20 @@ export function count(lists: QuestionLists, g: number): number[] {
   if (!perDoc) return today(lists);
   return ranked(new Map([...perDoc].map(([d, s]) => [d, s[0]! * (1 + g * Math.log(s.length))])));
 }
+
+/**
+ * Vector-only mode (w = 0) with the document list: the vector side's documents, each by its best chunk's
+ * score plus its part. "distance": the part is g / (1 + 2 - 2 cos), the document vector's own score on the
+ * chunks' scale (1 / (1 + squared L2 distance) of unit vectors); "rescaled": chunks and documents each
+ * rescaled over their list, as relative fusion does, the document's part g times its place.
+ */
+export function vectorOnlyBlend(lists: QuestionLists, kind: DocVector, g: number, shape: "distance" | "rescaled"): number[] {
+  const vector = candidates(lists).vector;
+  const chunkScores = shape === "distance" ? vector.map((h) => 1 / (1 + h.distance!)) : rescale(vector.map((h) => -h.distance!));
+  const scores = new Map<number, number>();
+  vector.forEach((h, i) => scores.set(h.doc, Math.max(scores.get(h.doc) ?? -Infinity, chunkScores[i]!)));
+  const docs = [...scores.keys()].map((doc) => ({ doc, cos: lists[kind]![doc]! })).sort((a, b) => b.cos - a.cos).slice(0, DOC_LIST);
+  const closeness = shape === "distance" ? docs.map((d) => 1 / (3 - 2 * d.cos)) : rescale(docs.map((d) => d.cos));
+  docs.forEach((d, i) => scores.set(d.doc, scores.get(d.doc)! + g * closeness[i]!));
+  return ranked(scores);
+}

@@ -5,7 +5,8 @@
  * scifact rows use a 1,000-abstract subset, which flatters every ranking;
  * these rows compare with published figures: BM25 0.665 (BEIR),
  * multilingual-e5-small dense 0.676, and the target for hybrid, 0.75.
- * Without a real model only the keyword row is measured (the tiny model's
+ * A baseline row gives vectors only without document vectors, the chunks'
+ * vectors alone. Without a real model only the keyword row is measured (the tiny model's
  * vectors are noise), as in the quality table.
  */
 import { loadSet } from "../lib/datasets.ts";
@@ -33,5 +34,7 @@ export async function benchBeirScifact(model: QualityModel, log: (line: string) 
     log(`quality: scifact (all ${set.docs.length}), ${set.queries.length} questions, w = ${weight}`);
     rows.push(await evaluate(app, set, weight));
   }
+  // What the document vectors add to the vector side, in the same run.
+  if (model.real) rows.push(await evaluate(app, set, 0, undefined, false));
   return { docs: set.docs.length, chunks: await app.store.countRows(), rows };
 }
