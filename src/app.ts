@@ -12,7 +12,7 @@ import { isModelUnavailable, NoModel } from "./embed/no-model.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore } from "./store/chunk-store.ts";
 import { MentionIndex } from "./mentions/mention-index.ts";
-import { SignatureIndex } from "./lookalikes/look-alikes.ts";
+import { SignatureIndex } from "./lookalikes/signature-index.ts";
 import { DocumentVectorIndex } from "./store/document-vector-index.ts";
 import { LabelJobs } from "./labels/labeller.ts";
 import { TaxonomyFile } from "./labels/taxonomy-file.ts";

@@ -88,7 +88,15 @@ export class LshIndex {
   /** Up to `limit` documents other than `index` whose estimated overlap with it is at least `threshold`, most first (ties by index). */
   similarTo(index: number, threshold: number, limit = Infinity): Similar[] {
     const signature = this.signatures[index];
-    if (!signature || signature.length !== PERMUTATIONS) return [];
+    return signature ? this.similarToSignature(signature, threshold, limit, (other) => other === index) : [];
+  }
+
+  /**
+   * Up to `limit` documents whose estimated overlap with `signature` (which need not be one of this index's)
+   * is at least `threshold`, most first (ties by index), leaving out those `skip` names.
+   */
+  similarToSignature(signature: Uint32Array, threshold: number, limit = Infinity, skip: (index: number) => boolean = () => false): Similar[] {
+    if (signature.length !== PERMUTATIONS) return [];
     // A stamp per search; after 4 billion searches the array starts over.
     if (this.search === 0xffffffff) {
       this.seenBy.fill(0);
@@ -96,7 +104,6 @@ export class LshIndex {
     }
     const stamp = ++this.search;
     const seenBy = this.seenBy;
-    seenBy[index] = stamp;
     const found: Similar[] = [];
     let copies = 0;
     for (let band = 0; band < BANDS; band++) {
@@ -105,6 +112,7 @@ export class LshIndex {
         const other = this.docs[i]!;
         if (seenBy[other] === stamp) continue;
         seenBy[other] = stamp;
+        if (skip(other)) continue;
         const estimate = overlap(signature, this.signatures[other]!);
         if (estimate < threshold) continue;
         found.push({ index: other, overlap: estimate });

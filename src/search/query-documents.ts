@@ -80,6 +80,11 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const store = await app.store.snapshot();
   // No table yet: say so without loading (or downloading) the model.
   if (!(await store.hasTable())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(store, filter, input.scope))! };
+  // After a write the version's look-alike signatures and document vectors are read again: started now, those
+  // reads overlap the query's embedding and searches instead of following them (each is one read per version,
+  // shared with the server's re-warm; a failure is met again, and handled, where the answer needs it).
+  void app.signatures.at(store).catch(() => {});
+  if (input.documentVectors ?? config.documentVectors) void app.documentVectors.at(store).catch(() => {});
   const configured = input.hybridWeight ?? config.hybridWeight;
   const candidates = Math.max(4 * topK, MIN_CANDIDATES);
   const searchKeywords = (): Promise<Candidate[] | null> =>

@@ -11,19 +11,10 @@ import { Field, Schema, Utf8 } from "apache-arrow";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { chunkSchema, sqlString } from "./chunk-row.ts";
 import { ensureColumns } from "./table-upkeep.ts";
-import { utf8Views } from "./signatures.ts";
+import { inLists, readDocumentKeys, utf8Views, type DocumentKey } from "./document-keys.ts";
 
 export const DOC_VECTOR_COLUMN = "doc_vector";
 const DOC_VECTOR_UPDATE = new Schema([new Field("id", new Utf8(), false), new Field(DOC_VECTOR_COLUMN, new Utf8(), true)]);
-/** Sources per `source IN (…)` read: a longer list costs LanceDB more than several short ones. */
-const IN_LIST = 500;
-
-/** Where a stored document vector stands: its key changes whenever its document is written again. */
-export interface DocumentVectorKey {
-  source: string;
-  /** A hash of the document's content hash and ingest time (a new ingest changes the latter even for the same bytes). */
-  key: number;
-}
 
 export function encodeDocumentVector(vector: Float32Array): string {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64");
@@ -47,20 +38,9 @@ function missingCondition(columns: Set<string>): string {
   return columns.has(DOC_VECTOR_COLUMN) ? `chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NULL${pending}` : `chunk_index = 0${pending}`;
 }
 
-/**
- * Every stored document vector's key (no vectors: those are read only where
- * the key changed). At 30k documents this read follows every write, so the
- * key is hashed from the columns' bytes: decoding them to strings cost more
- * than reading them.
- */
-export async function readDocumentVectorKeys(table: Table): Promise<DocumentVectorKey[]> {
-  if (!(await columnsOf(table)).has(DOC_VECTOR_COLUMN)) return [];
-  const arrow = await table.query().where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL`).select(["source", "content_hash", "ingested_at"]).toArrow();
-  if (arrow.numRows === 0) return [];
-  const sources = arrow.getChild("source")!.toArray() as string[];
-  const hashes = utf8Views(arrow.getChild("content_hash")!);
-  const times = utf8Views(arrow.getChild("ingested_at")!);
-  return sources.map((source, i) => ({ source, key: Number(BigInt.asUintN(53, BigInt(Bun.hash(hashes[i]!, Bun.hash(times[i]!))))) }));
+/** Every stored document vector's key (no vectors: those are read only where the key changed). */
+export async function readDocumentVectorKeys(table: Table): Promise<DocumentKey[]> {
+  return readDocumentKeys(table, DOC_VECTOR_COLUMN);
 }
 
 /**
@@ -71,8 +51,7 @@ export async function readDocumentVectorKeys(table: Table): Promise<DocumentVect
 export async function readDocumentVectors(table: Table, sources: string[] | "all"): Promise<Map<string, Float32Array>> {
   const found = new Map<string, Float32Array>();
   if (sources.length === 0 || !(await columnsOf(table)).has(DOC_VECTOR_COLUMN)) return found;
-  const parts = sources === "all" ? [null] : Array.from({ length: Math.ceil(sources.length / IN_LIST) }, (_, n) => sources.slice(n * IN_LIST, (n + 1) * IN_LIST));
-  for (const part of parts) {
+  for (const part of inLists(sources)) {
     const only = part ? ` AND source IN (${part.map(sqlString).join(", ")})` : "";
     const arrow = await table.query().where(`chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NOT NULL${only}`).select(["source", DOC_VECTOR_COLUMN]).toArrow();
     if (arrow.numRows === 0) continue;

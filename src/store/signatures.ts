@@ -7,8 +7,10 @@
  * the column gains it as nulls; sync then fills it from the stored text.
  */
 import type { Table } from "@lancedb/lancedb";
-import { Field, Schema, Utf8, type Vector } from "apache-arrow";
+import { Field, Schema, Utf8 } from "apache-arrow";
 import { loadLanceDb } from "../native/lancedb.ts";
+import { sqlString } from "./chunk-row.ts";
+import { inLists, keysOf, readDocumentKeys, utf8Views, type DocumentKey } from "./document-keys.ts";
 
 export const SIGNATURE_COLUMN = "minhash";
 const UNSIGNED = `chunk_index = 0 AND ${SIGNATURE_COLUMN} IS NULL`;
@@ -35,43 +37,52 @@ export async function unsignedSources(table: Table, limit: number): Promise<{ so
   return rows.map((r) => ({ source: r.source as string, id: r.id as string }));
 }
 
-/**
- * Every stored signature (empty ones included: documents with no words) as
- * its stored base64 text's bytes, with the document's date where labels gave
- * it one. Bytes, not strings: at a million chunks (298k signatures) making
- * the strings took 170-260 ms and decoding them 340-410 ms of a 1.6 s read.
- */
-export async function readSignatureBytes(table: Table): Promise<{ sources: string[]; stored: Uint8Array[]; dates: (string | null)[] }> {
-  const names = new Set((await table.schema()).fields.map((f) => f.name));
-  if (!names.has(SIGNATURE_COLUMN)) return { sources: [], stored: [], dates: [] };
-  // doc_date: on chunk 0 too, written with labels (label-rows.ts); a table without a classify.toml has no such column.
-  const dated = names.has(DATE_COLUMN);
-  const arrow = await table
-    .query()
-    .where(`chunk_index = 0 AND ${SIGNATURE_COLUMN} IS NOT NULL`)
-    .select(["source", SIGNATURE_COLUMN, ...(dated ? [DATE_COLUMN] : [])])
-    .toArrow();
-  // No signed row (the column added to an older index by a write, before a sync signs it): the empty answer has no columns at all.
-  if (arrow.numRows === 0) return { sources: [], stored: [], dates: [] };
-  const stored = utf8Views(arrow.getChild(SIGNATURE_COLUMN)!);
-  const date = dated ? arrow.getChild(DATE_COLUMN)! : null;
-  const sources = arrow.getChild("source")!.toArray() as string[];
-  return { sources, stored, dates: sources.map((_, i) => (date?.get(i) as string | null | undefined) ?? null) };
+export interface SignatureBytes {
+  sources: string[];
+  /** Each signature's stored base64 as UTF-8 bytes. */
+  stored: Uint8Array[];
+  dates: (string | null)[];
+  /** Each one's key (document-keys.ts), as readSignatureKeys gives it. */
+  keys: number[];
 }
 
 /**
- * Each value of a string column as a view of its UTF-8 bytes: a column's
- * chunks hold their rows' bytes end to end, with offsets, so a view per row
- * copies nothing. A chunk cut from a larger one (Data.slice) has its offsets
- * cut to match already, so they are read from 0 whatever its `offset`.
+ * Every stored signature (empty ones included: documents with no words) as
+ * its stored base64 text's bytes, with the document's date where labels gave
+ * it one ("all"), or those of the given sources. Bytes, not strings: at a
+ * million chunks (298k signatures) making the strings took 170-260 ms and
+ * decoding them 340-410 ms of a 1.6 s read.
  */
-export function utf8Views(column: Vector): Uint8Array[] {
-  const views: Uint8Array[] = [];
-  for (const data of column.data) {
-    const { valueOffsets: offsets, values } = data as unknown as { valueOffsets: ArrayLike<number | bigint>; values: Uint8Array };
-    for (let row = 0; row < data.length; row++) views.push(values.subarray(Number(offsets[row]!), Number(offsets[row + 1]!)));
+export async function readSignatureBytes(table: Table, sources: string[] | "all" = "all"): Promise<SignatureBytes> {
+  const out: SignatureBytes = { sources: [], stored: [], dates: [], keys: [] };
+  const names = new Set((await table.schema()).fields.map((f) => f.name));
+  if (!names.has(SIGNATURE_COLUMN) || sources.length === 0) return out;
+  // doc_date: on chunk 0 too, written with labels (label-rows.ts); a table without a classify.toml has no such column.
+  const dated = names.has(DATE_COLUMN);
+  for (const part of inLists(sources)) {
+    const only = part ? ` AND source IN (${part.map(sqlString).join(", ")})` : "";
+    const arrow = await table
+      .query()
+      .where(`chunk_index = 0 AND ${SIGNATURE_COLUMN} IS NOT NULL${only}`)
+      .select(["source", SIGNATURE_COLUMN, "content_hash", "ingested_at", ...(dated ? [DATE_COLUMN] : [])])
+      .toArrow();
+    // No signed row (the column added to an older index by a write, before a sync signs it): the empty answer has no columns at all.
+    if (arrow.numRows === 0) continue;
+    const date = dated ? arrow.getChild(DATE_COLUMN)! : null;
+    const found = arrow.getChild("source")!.toArray() as string[];
+    out.stored.push(...utf8Views(arrow.getChild(SIGNATURE_COLUMN)!));
+    out.keys.push(...keysOf(arrow, dated ? [DATE_COLUMN] : []));
+    found.forEach((source, i) => {
+      out.sources.push(source);
+      out.dates.push((date?.get(i) as string | null | undefined) ?? null);
+    });
   }
-  return views;
+  return out;
+}
+
+/** Every stored signature's key (document-keys.ts), its date included: what changed since the signatures were read. */
+export async function readSignatureKeys(table: Table): Promise<DocumentKey[]> {
+  return readDocumentKeys(table, SIGNATURE_COLUMN, [DATE_COLUMN]);
 }
 
 /** Every stored signature as text (readSignatureBytes), with the document's date: for tests and checks, which compare the stored form. */

@@ -15,8 +15,9 @@ import type { SourceSummary } from "./source-summary.ts";
 import { brokenIndexes, lostIndexFolders, missingIndexes } from "./table-upkeep.ts";
 import { TableView } from "./table-view.ts";
 import { tablePlan } from "./vector-index.ts";
-import { countUnsigned, readSignatureBytes, unsignedSources } from "./signatures.ts";
-import { countWithoutDocumentVector, readDocumentVectorKeys, readDocumentVectors, readOpeningChunks, sourcesWithoutDocumentVector, type DocumentVectorKey, type OpeningChunks } from "./document-vectors.ts";
+import { countUnsigned, readSignatureBytes, readSignatureKeys, unsignedSources, type SignatureBytes } from "./signatures.ts";
+import { countWithoutDocumentVector, readDocumentVectorKeys, readDocumentVectors, readOpeningChunks, sourcesWithoutDocumentVector, type OpeningChunks } from "./document-vectors.ts";
+import type { DocumentKey } from "./document-keys.ts";
 import { compileFilter, type RowFilter } from "./row-filter.ts";
 import { readLabelRows, type LabelRow } from "./label-rows.ts";
 import { readChunkTexts, readMentionRows, readSourceKeys, type MentionRow } from "./mention-rows.ts";
@@ -145,10 +146,16 @@ export class StoreReads extends TableView {
     return table ? readChunkTexts(table, chunks) : new Map();
   }
 
-  /** Every stored look-alike signature as bytes, with its document's date (signatures.ts). */
-  async signatureBytes(): Promise<{ sources: string[]; stored: Uint8Array[]; dates: (string | null)[] }> {
+  /** Every stored look-alike signature (or those of the given sources) as bytes, with its document's date (signatures.ts). */
+  async signatureBytes(sources: string[] | "all" = "all"): Promise<SignatureBytes> {
     const table = await this.open();
-    return table ? readSignatureBytes(table) : { sources: [], stored: [], dates: [] };
+    return table ? readSignatureBytes(table, sources) : { sources: [], stored: [], dates: [], keys: [] };
+  }
+
+  /** Every stored signature's key, its date included (signatures.ts): what changed since they were read. */
+  async signatureKeys(): Promise<DocumentKey[]> {
+    const table = await this.open();
+    return table ? readSignatureKeys(table) : [];
   }
 
   /** Up to `limit` sources without a signature, with the id of the chunk-0 row that takes it. */
@@ -158,7 +165,7 @@ export class StoreReads extends TableView {
   }
 
   /** Every stored document vector's key (document-vectors.ts): what changed since a cache was built. */
-  async documentVectorKeys(): Promise<DocumentVectorKey[]> {
+  async documentVectorKeys(): Promise<DocumentKey[]> {
     const table = await this.open();
     return table ? readDocumentVectorKeys(table) : [];
   }

@@ -2,10 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { ChunkStore } from "../../src/store/chunk-store.ts";
 import type { App } from "../../src/app.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
-import { SignatureIndex } from "../../src/lookalikes/look-alikes.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { fullStatus } from "../../src/status.ts";
@@ -138,44 +136,5 @@ describe("look-alikes", () => {
     expect(sorted(await readSignatures(table))).toEqual(sorted(atIngest));
     expect(await lookAlikesByPath(app, "warehouse")).toEqual({ "handbook.md": ["handbook-v2.md"], "handbook-v2.md": ["handbook.md"] });
     expect((await runSync(app)).counts.signed).toBe(0);
-  });
-
-  test("one build at a time per index: a newer version's build starts once the one under way has ended", async () => {
-    const events: string[] = [];
-    let finishFirst = () => {};
-    const firstHeld = new Promise<void>((resolve) => (finishFirst = resolve));
-    // Stores of one index at two versions with no signatures: a build reads them, finds nothing and ends.
-    const store = (version: number, held?: Promise<void>) =>
-      ({
-        contentVersion: async () => `${version}:1`,
-        signatureBytes: async () => {
-          events.push(`build ${version} starts`);
-          await held;
-          events.push(`build ${version} ends`);
-          return { sources: [], stored: [], dates: [] };
-        },
-      }) as unknown as ChunkStore;
-    const signatures = new SignatureIndex();
-    const first = signatures.at(store(1, firstHeld));
-    await Bun.sleep(10);
-    const second = signatures.at(store(2));
-    await Bun.sleep(10);
-    expect(events).toEqual(["build 1 starts"]);
-    finishFirst();
-    await Promise.all([first, second]);
-    expect(events).toEqual(["build 1 starts", "build 1 ends", "build 2 starts", "build 2 ends"]);
-  });
-
-  test("queries that arrive while a version's signatures are read share that one read; a write makes a new one", async () => {
-    const { app } = await syncedApp({ "handbook.md": HANDBOOK, "lighthouses.md": LIGHTHOUSES });
-    const [first, second] = await Promise.all([app.signatures.at(app.store), app.signatures.at(app.store)]);
-    expect(second).toBe(first);
-    expect(first.sources.length).toBe(2);
-    await ingestData(app, { source: "pasted/handbook", content: HANDBOOK_V2, format: "markdown" });
-    const after = await app.signatures.at(app.store);
-    expect(after).not.toBe(first);
-    expect(after.sources.length).toBe(3);
-    const handbook = after.position.get(first.sources.find((s) => s.endsWith("handbook.md"))!)!;
-    expect(after.lsh.similarTo(handbook, 0.5).map((s) => after.sources[s.index])).toEqual(["pasted/handbook"]);
   });
 });

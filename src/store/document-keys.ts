@@ -1,0 +1,73 @@
+/**
+ * Where each document's stored value stands (its document vector, its
+ * look-alike signature), so a cache of those values reads again only the
+ * documents whose key changed since it was built. A key is hashed from
+ * chunk 0's content hash and ingest time (a new ingest changes the latter even
+ * for the same bytes), and from any further columns the cache depends on (a
+ * look-alike's date). Hashed from the columns' bytes: at 30k documents this
+ * scan follows every write, and decoding strings cost more than reading them.
+ */
+import type { Table } from "@lancedb/lancedb";
+import type { Table as ArrowTable, Vector } from "apache-arrow";
+
+export interface DocumentKey {
+  source: string;
+  key: number;
+}
+
+/** Sources per `source IN (…)` read: a longer list costs LanceDB more than several short ones. */
+export const IN_LIST = 500;
+
+/** The sources in lists of at most IN_LIST, or one list standing for every source ("all"). */
+export function inLists(sources: string[] | "all"): (string[] | null)[] {
+  if (sources === "all") return [null];
+  return Array.from({ length: Math.ceil(sources.length / IN_LIST) }, (_, n) => sources.slice(n * IN_LIST, (n + 1) * IN_LIST));
+}
+
+/**
+ * The key of every chunk-0 row that has the value `valueColumn` holds; `extra` names columns whose change
+ * also changes the key (absent columns are left out).
+ */
+export async function readDocumentKeys(table: Table, valueColumn: string, extra: string[] = []): Promise<DocumentKey[]> {
+  const columns = new Set((await table.schema()).fields.map((f) => f.name));
+  if (!columns.has(valueColumn)) return [];
+  const present = extra.filter((c) => columns.has(c));
+  const arrow = await table
+    .query()
+    .where(`chunk_index = 0 AND ${valueColumn} IS NOT NULL`)
+    .select(["source", "content_hash", "ingested_at", ...present])
+    .toArrow();
+  if (arrow.numRows === 0) return [];
+  const sources = arrow.getChild("source")!.toArray() as string[];
+  const keys = keysOf(arrow, present);
+  return sources.map((source, i) => ({ source, key: keys[i]! }));
+}
+
+/** The key of each row of a read that selected content_hash, ingested_at and the `extra` columns. */
+export function keysOf(arrow: ArrowTable, extra: string[]): number[] {
+  const hashes = utf8Views(arrow.getChild("content_hash")!);
+  const times = utf8Views(arrow.getChild("ingested_at")!);
+  // The extra columns are short and may be null (no date): read as values, a null as "" (a date is never empty).
+  const extras = extra.map((c) => arrow.getChild(c)!);
+  return hashes.map((hashBytes, i) => {
+    let hash = Bun.hash(hashBytes, Bun.hash(times[i]!));
+    for (const column of extras) hash = Bun.hash(String(column.get(i) ?? ""), hash);
+    return Number(BigInt.asUintN(53, BigInt(hash)));
+  });
+}
+
+/**
+ * Each value of a string column without nulls as a view of its UTF-8 bytes:
+ * a column's chunks hold their rows' bytes end to end, with offsets, so a
+ * view per row copies nothing. A chunk cut from a larger one (Data.slice) has
+ * its offsets cut to match already, so they are read from 0 whatever its
+ * `offset`.
+ */
+export function utf8Views(column: Vector): Uint8Array[] {
+  const views: Uint8Array[] = [];
+  for (const data of column.data) {
+    const { valueOffsets: offsets, values } = data as unknown as { valueOffsets: ArrayLike<number | bigint>; values: Uint8Array };
+    for (let row = 0; row < data.length; row++) views.push(values.subarray(Number(offsets[row]!), Number(offsets[row + 1]!)));
+  }
+  return views;
+}

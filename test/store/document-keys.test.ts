@@ -1,0 +1,72 @@
+import { describe, expect, test } from "bun:test";
+import { Field, Int32, LargeUtf8, Schema, Utf8, makeVector, vectorFromArray, type Vector } from "apache-arrow";
+import { connect, makeArrowTable } from "@lancedb/lancedb";
+import { readDocumentKeys, utf8Views } from "../../src/store/document-keys.ts";
+import { tempDir } from "../helpers.ts";
+
+const text = (views: Uint8Array[]) => views.map((v) => new TextDecoder().decode(v));
+const values = (column: Vector) => Array.from({ length: column.length }, (_, i) => column.get(i) as string);
+
+describe("a string column's values as views of their bytes", () => {
+  const words = ["alpha", "", "бета", "gamma-delta", "ε"];
+
+  test("read as Arrow reads them, for Utf8 and LargeUtf8, in one chunk or several", () => {
+    for (const type of [new Utf8(), new LargeUtf8()]) {
+      const whole = vectorFromArray(words, type);
+      expect(text(utf8Views(whole))).toEqual(words);
+      const chunked = whole.slice(0, 2).concat(whole.slice(2));
+      expect(chunked.data.length).toBe(2);
+      expect(text(utf8Views(chunked))).toEqual(words);
+    }
+  });
+
+  test("a chunk cut from a larger one (non-zero offset) gives its own rows, not the ones before them", () => {
+    for (const type of [new Utf8(), new LargeUtf8()]) {
+      const cut = vectorFromArray(words, type).slice(1, 4);
+      expect(cut.data[0]!.offset).toBe(1);
+      expect(text(utf8Views(cut))).toEqual(values(cut));
+      expect(values(cut)).toEqual(["", "бета", "gamma-delta"]);
+      // Data.slice(offset, length): the last three rows.
+      const data = makeVector(vectorFromArray(words, type).data[0]!.slice(2, 3));
+      expect(text(utf8Views(data))).toEqual(["бета", "gamma-delta", "ε"]);
+    }
+  });
+});
+
+describe("document keys", () => {
+  const schema = new Schema(["source", "content_hash", "ingested_at", "minhash", "doc_date"].map((name) => new Field(name, new Utf8(), name !== "source"))).fields.concat(new Field("chunk_index", new Int32(), false));
+  const row = (source: string, hash: string, at: string, minhash: string | null, date: string | null, chunk = 0) => ({ source, content_hash: hash, ingested_at: at, minhash, doc_date: date, chunk_index: chunk });
+
+  async function tableOf(rows: ReturnType<typeof row>[]) {
+    const db = await connect(tempDir("minirag-keys-"));
+    return db.createTable("chunks", makeArrowTable(rows, { schema: new Schema(schema) }));
+  }
+
+  test("one per chunk-0 row holding the value; it changes with the content hash, the ingest time and a named extra column, and only with them", async () => {
+    const table = await tableOf([
+      row("/a.md", "h1", "t1", "sig", null),
+      row("/a.md", "h1", "t1", null, null, 1),
+      row("/b.md", "h1", "t1", "sig", "2025-01-01"),
+      row("/c.md", "h1", "t1", null, null),
+    ]);
+    const keys = async (extra: string[] = ["doc_date"]) => new Map((await readDocumentKeys(table, "minhash", extra)).map((k) => [k.source, k.key]));
+    const before = await keys();
+    // Chunk 1 and a row without the value have no key.
+    expect([...before.keys()].sort()).toEqual(["/a.md", "/b.md"]);
+    // Same hash and time: only the date sets a and b apart, and without it as an extra they are equal.
+    expect(before.get("/a.md")).not.toBe(before.get("/b.md"));
+    const plain = await keys([]);
+    expect(plain.get("/a.md")).toBe(plain.get("/b.md"));
+    await table.update({ where: "source = '/b.md'", values: { doc_date: "2025-02-01" } });
+    expect((await keys()).get("/b.md")).not.toBe(before.get("/b.md"));
+    expect((await keys()).get("/a.md")).toBe(before.get("/a.md"));
+    await table.update({ where: "source = '/a.md'", values: { ingested_at: "t2" } });
+    expect((await keys()).get("/a.md")).not.toBe(before.get("/a.md"));
+    // A column the key does not name changes nothing; a missing one is left out.
+    const dated = (await keys()).get("/b.md");
+    await table.update({ where: "source = '/b.md'", values: { minhash: "other" } });
+    expect((await keys()).get("/b.md")).toBe(dated);
+    expect(await readDocumentKeys(table, "doc_vector")).toEqual([]);
+    expect((await readDocumentKeys(table, "minhash", ["no_such_column"])).length).toBe(2);
+  });
+});
