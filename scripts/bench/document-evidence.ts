@@ -101,6 +101,8 @@ for (const kind of ["opening", "joined", "meanChunk"] as DocVector[]) {
     rules.push({ name: `${kind} blend g=${g}, rank path g=${rankG}, the candidates' documents only`, rank: (l) => docBlend(l, kind, g, { rankG, candidatesOnly: true }) });
   }
   for (const [g, rankG] of [[0.75, 2], [1, 2], [1.5, 2], [1, 3], [2, 3]] as const) rules.push({ name: `${kind} capped blend g=${g}, rank path g=${rankG}`, rank: (l) => docBlend(l, kind, g, { rankG, capped: true }) });
+  // Where the keywords matched some but not all query words no chunk matched every word, so the promise above does not bind.
+  for (const partialG of [0.6, 0.75, 1, 1.5]) rules.push({ name: `${kind} blend g=0.45, g=${partialG} where keyword coverage is under 1, rank path g=2, the candidates' documents only`, rank: (l) => docBlend(l, kind, 0.45, { rankG: 2, candidatesOnly: true, partialG }) });
   rules.push({ name: `${kind} blend g=0.75, rank path g=2, documents with a chunk hit only`, rank: (l) => docBlend(l, kind, 0.75, { rankG: 2, withChunk: true }) });
   for (const size of [20, 50, 200]) rules.push({ name: `${kind} blend g=0.75, ${size} documents`, rank: (l) => docBlend(l, kind, 0.75, { size }) });
   rules.push({ name: `${kind} as a chunk`, rank: (l) => docAsChunk(l, kind) });

@@ -62,6 +62,12 @@ describe("document-evidence rules", () => {
     expect(docBlend(lists(), "opening", 2, { withChunk: true, capped: true })).toEqual([1, 0, 2]);
   });
 
+  test("partialG replaces g only where the keywords matched some query words but not all", () => {
+    expect(docBlend(lists(0.8), "opening", 0, { partialG: 2, withChunk: true })).toEqual(docBlend(lists(0.8), "opening", 2, { withChunk: true }));
+    expect(docBlend(lists(), "opening", 0, { partialG: 2, withChunk: true })).toEqual(docBlend(lists(), "opening", 0, { withChunk: true }));
+    expect(docBlend(lists(0.8), "opening", 2, { withChunk: true })).not.toEqual(docBlend(lists(0.8), "opening", 0, { withChunk: true }));
+  });
+
   test("the document vector alone ranks by cosine", () => {
     expect(docOnly(lists(), "opening")).toEqual([0, 3, 1, 2]);
   });

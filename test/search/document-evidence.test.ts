@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DocumentVectorIndex, nearestDocuments, quantize, type DocumentVector, type NearDocument } from "../../src/store/document-vector-index.ts";
-import { DOC_LIST, VECTOR_ONLY_DOC_WEIGHT, vectorOnlyWithDocuments, withDocumentEvidence } from "../../src/search/document-evidence.ts";
+import { DOC_LIST, DOC_PARTIAL_WEIGHT, DOC_WEIGHT, VECTOR_ONLY_DOC_WEIGHT, vectorOnlyWithDocuments, withDocumentEvidence } from "../../src/search/document-evidence.ts";
 import { fuse, RELATIVE_MIN_COVERAGE, vectorOnly } from "../../src/search/fusion.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
@@ -87,6 +87,20 @@ describe("fusing the document list", () => {
     const list = [near("v", 0.95), ...Array.from({ length: 20 }, (_, i) => near(`o${i}`, 0.6 - i / 100)), near("k", 0.05)];
     expect(withDocumentEvidence(vector, keyword, list, relative)[0]!.item.source).toBe("k");
     expect(withDocumentEvidence(vector, keyword, list, { ...relative, rule: "rrf" })[0]!.item.source).toBe("k");
+  });
+
+  test("a listed document's part is g (1 - w) times its place in the list: g = DOC_WEIGHT where every query word matched, DOC_PARTIAL_WEIGHT where some did", () => {
+    const vector = [hit("a", 0, 0.2), hit("b", 0, 0.5)];
+    const keyword = [hit("b", 0, null, 3), hit("a", 0, null, 1)];
+    const list = [near("a", 0.9), near("b", 0.1)];
+    for (const [coverage, g] of [[1, DOC_WEIGHT], [0.75, DOC_PARTIAL_WEIGHT], [RELATIVE_MIN_COVERAGE, DOC_PARTIAL_WEIGHT]] as const) {
+      const plain = new Map(fuse("relative", vector, keyword, 0.6, coverage).map((f) => [f.item.source, f.score]));
+      const fused = new Map(withDocumentEvidence(vector, keyword, list, { ...relative, coverage }).map((f) => [f.item.source, f.score]));
+      // "a" is first in the list (rescaled to 1), "b" last (the floor, 0.01).
+      expect(fused.get("a")! - plain.get("a")!).toBeCloseTo(g * 0.4, 12);
+      expect(fused.get("b")! - plain.get("b")!).toBeCloseTo(g * 0.4 * 0.01, 12);
+    }
+    expect(DOC_WEIGHT).toBeLessThan(0.5);
   });
 
   test("below half keyword coverage it goes by ranks, as fusion does: a cross-lingual question's list lifts the document it ranks first", () => {

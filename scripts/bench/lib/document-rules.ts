@@ -86,11 +86,14 @@ export interface BlendOptions {
   capped?: boolean;
   /** The list made of the documents with a chunk among the fused candidates only, ranked and rescaled among themselves: no search over every document. */
   candidatesOnly?: boolean;
+  /** g on relative fusion's path where the keywords matched some but not every query word (0.5 <= coverage < 1), when it differs from g. */
+  partialG?: number;
 }
 
 export function docBlend(lists: QuestionLists, kind: DocVector, g: number, options: BlendOptions = {}): number[] {
-  const { rule = "relative", rankG = g, size = DOC_LIST, withChunk = false, capped = false, candidatesOnly = false } = options;
+  const { rule = "relative", rankG = g, size = DOC_LIST, withChunk = false, capped = false, candidatesOnly = false, partialG } = options;
   const rankPath = rule === "rrf" || lists.coverage < RELATIVE_MIN_COVERAGE;
+  if (!rankPath && partialG !== undefined && lists.coverage < 1) g = partialG;
   // Capped: the vector side scaled by s is fusion at the weight w' below, times k (k * fused(w') = (1 - w) s v + w c r).
   const s = capped ? 1 / (1 + (rankPath ? rankG : g)) : 1;
   const k = WEIGHT + (1 - WEIGHT) * s;
