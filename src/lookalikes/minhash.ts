@@ -68,7 +68,7 @@ const FAST_PATH = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1 && (PERMUTAT
 /**
  * A stored signature back from its base64 text's bytes, into `into` when
  * given (PERMUTATIONS slots), without making a string: what a read of every
- * signature decodes (look-alikes.ts). Anything but encodeSignature's exact
+ * signature decodes (signature-index.ts). Anything but encodeSignature's exact
  * form goes through decodeSignature, so both read alike.
  */
 export function decodeSignatureBytes(stored: Uint8Array, into?: Uint32Array): Uint32Array {

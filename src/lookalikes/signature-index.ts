@@ -9,7 +9,7 @@
  * which stay as they were with the replaced and removed documents masked out.
  * So the first query after a one-file edit waits for one key scan and one
  * signature, not for the whole index again. Past REBUILD_PAST documents
- * beside the bands, they are built afresh.
+ * beside the bands, or with most of them masked, they are built afresh.
  *
  * A query that arrives during a build (the server's warm-up,
  * search/warm-search.ts) waits for it instead of doing it again.
@@ -62,7 +62,7 @@ export class SignatureView {
     readonly written: ReadonlyMap<string, Written>,
   ) {}
 
-  /** Documents with a signature. */
+  /** Documents with a signature (a count over every banded document: for checks, not for queries). */
   get size(): number {
     return this.banded.sources.length - this.gone.reduce((n, g) => n + g, 0) + this.written.size;
   }
@@ -142,8 +142,10 @@ async function update(store: ChunkStore, version: string, before: SignatureView)
     else if (before.written.get(source)?.key === key) written.set(source, before.written.get(source)!);
     else changed.push(source);
   }
-  if (written.size + changed.length > REBUILD_PAST) return build(store, version);
-  addWritten(written, await store.signatureBytes(changed));
+  // Many written, or most of the bands masked (a large delete): searches would walk the dead entries, so band afresh.
+  const masked = gone.reduce((n, g) => n + g, 0);
+  if (written.size + changed.length > REBUILD_PAST || masked > Math.max(REBUILD_PAST, banded.sources.length / 2)) return build(store, version);
+  if (changed.length > 0) addWritten(written, await store.signatureBytes(changed));
   // A changed document missing from the read was replaced between the two reads (another process's write): the next version reads it.
   return new SignatureView(version, banded, gone, written);
 }

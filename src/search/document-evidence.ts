@@ -71,7 +71,8 @@ export function withDocumentEvidence<T extends Candidate & { _score?: number }>(
   const fused = fuse(rule, vectorHits, keywordHits, weight, coverage);
   if (near.length === 0 || weight >= 1) return fused;
   const byRanks = fusesRanks(rule, coverage);
-  const g = coverage >= 1 ? DOC_WEIGHT : coverage >= RELATIVE_MIN_COVERAGE ? DOC_PARTIAL_WEIGHT : DOC_RANK_WEIGHT;
+  // The partial weight was tuned on relative fusion's path; RAG_FUSION=rrf keeps DOC_WEIGHT there.
+  const g = coverage < RELATIVE_MIN_COVERAGE ? DOC_RANK_WEIGHT : coverage < 1 && !byRanks ? DOC_PARTIAL_WEIGHT : DOC_WEIGHT;
   const closeness = rescale(near.map((n) => n.cos));
   const part = new Map(near.map((n, i) => [n.doc.source, g * (1 - weight) * (byRanks ? 1 / (RRF_K + 1 + i) : closeness[i]!)]));
   return fused.map((f) => ({ ...f, score: f.score + (part.get(f.item.source) ?? 0) })).sort((a, b) => b.score - a.score);

@@ -80,12 +80,13 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const store = await app.store.snapshot();
   // No table yet: say so without loading (or downloading) the model.
   if (!(await store.hasTable())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(store, filter, input.scope))! };
+  const configured = input.hybridWeight ?? config.hybridWeight;
   // After a write the version's look-alike signatures and document vectors are read again: started now, those
   // reads overlap the query's embedding and searches instead of following them (each is one read per version,
   // shared with the server's re-warm; a failure is met again, and handled, where the answer needs it).
   void app.signatures.at(store).catch(() => {});
-  if (input.documentVectors ?? config.documentVectors) void app.documentVectors.at(store).catch(() => {});
-  const configured = input.hybridWeight ?? config.hybridWeight;
+  const documentVectors = (input.documentVectors ?? config.documentVectors) && configured < 1;
+  if (documentVectors) void app.documentVectors.at(store).catch(() => {});
   const candidates = Math.max(4 * topK, MIN_CANDIDATES);
   const searchKeywords = (): Promise<Candidate[] | null> =>
     searchKept((limit, where) => store.keywordSearch(input.query, limit, where), candidates, scoped, labelled).then(
@@ -112,7 +113,7 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   if (none && !keywordHits) throw none.reason; // neither side can answer: the model's own error says why
   const fusion = keywordHits && { rule: input.fusion ?? config.fusion, coverage: keywordCoverage(input.query, keywordHits), weight };
   // Each document's own vector ranks the documents the two sides found (document-evidence.ts).
-  const withDocuments = !none && (input.documentVectors ?? config.documentVectors);
+  const withDocuments = !none && documentVectors; // at w = 1 the list's part, g (1 - w), is nothing
   const near = withDocuments ? await nearCandidateDocuments(app, store, queryVector!, [...vectorHits, ...(keywordHits ?? [])]) : [];
   const fused: Fused<Candidate>[] = none
     ? fuseRankings([], keywordHits!, 1)

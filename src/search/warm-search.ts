@@ -1,7 +1,7 @@
 /**
  * What a first query would otherwise load while its caller waits: the
  * full-text, vector and scalar indexes LanceDB reads from disk on first use,
- * and the look-alike signatures of the whole index (lookalikes/look-alikes.ts).
+ * and the look-alike signatures of the whole index (lookalikes/signature-index.ts).
  * At 100k chunks (e5, 300 scifact abstracts replicated) a first query spent
  * about 30 ms loading the keyword index, 60 ms the vector index, 25 ms the
  * section rows' index and 250 ms the signatures; at 1M the signatures alone
@@ -19,7 +19,7 @@ export async function warmSearch(app: App): Promise<void> {
   // Any vector of the table's width loads the vector index; the answers are thrown away.
   const probe = width ? Float32Array.from({ length: width }, (_, i) => (i === 0 ? 1 : 0)) : null;
   // The signatures first, alone: the largest part, and a query that comes meanwhile waits for this same read
-  // (look-alikes.ts). Loading the indexes beside it slowed a query asked at once at 1M chunks by 0.2-0.6 s.
+  // (signature-index.ts). Loading the indexes beside it slowed a query asked at once at 1M chunks by 0.2-0.6 s.
   await app.signatures.at(store);
   // Every document's own vector (search/document-evidence.ts): 2 kB each, read once per version.
   if (app.config.documentVectors) await app.documentVectors.at(store);

@@ -43,18 +43,20 @@ describe("the signature index", () => {
     const firstHeld = new Promise<void>((resolve) => (finishFirst = resolve));
     let firstStarted = () => {};
     const started = new Promise<void>((resolve) => (firstStarted = resolve));
-    // Stores of one index at two versions with no signatures: a build reads them, finds nothing and ends.
+    // Stores of one index at two versions with no signatures: the first build reads them all, the next one
+    // their keys (and finds nothing changed); each logs when it starts and ends.
+    const logged = async <T>(version: number, held: Promise<void> | undefined, value: T) => {
+      events.push(`build ${version} starts`);
+      firstStarted();
+      await held;
+      events.push(`build ${version} ends`);
+      return value;
+    };
     const store = (version: number, held?: Promise<void>) =>
       ({
         contentVersion: async () => `${version}:1`,
-        signatureKeys: async () => [],
-        signatureBytes: async () => {
-          events.push(`build ${version} starts`);
-          firstStarted();
-          await held;
-          events.push(`build ${version} ends`);
-          return NO_SIGNATURES;
-        },
+        signatureKeys: () => logged(version, held, []),
+        signatureBytes: () => logged(version, held, NO_SIGNATURES),
       }) as unknown as ChunkStore;
     const signatures = new SignatureIndex();
     const first = signatures.at(store(1, firstHeld));
@@ -88,6 +90,22 @@ describe("the signature index", () => {
     // Both ways: from the banded document to the written one, and back.
     expect(after.similarTo(handbook, LOOK_ALIKE_THRESHOLD, 3).map((s) => s.source)).toEqual(["pasted/handbook"]);
     expect(after.similarTo("pasted/handbook", LOOK_ALIKE_THRESHOLD, 3).map((s) => s.source)).toEqual([handbook]);
+  });
+
+  test("over two writes in a row the first written document is kept and only the second is read", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "handbook.md": HANDBOOK, "lighthouses.md": LIGHTHOUSES });
+    await runSync(app);
+    await app.signatures.at(app.store);
+    const reads = recordReads(app.store);
+    await ingestData(app, { source: "pasted/one", content: HANDBOOK_V2, format: "markdown" });
+    await app.signatures.at(app.store);
+    await ingestData(app, { source: "pasted/two", content: LIGHTHOUSES, format: "markdown" });
+    const view = await app.signatures.at(app.store);
+    expect(reads).toEqual({ bytes: [["pasted/one"], ["pasted/two"]], keys: 2 });
+    expect([...view.written.keys()].sort()).toEqual(["pasted/one", "pasted/two"]);
+    expect(view.similarTo(join(root, "lighthouses.md"), LOOK_ALIKE_THRESHOLD, 3).map((s) => s.source)).toEqual(["pasted/two"]);
+    expect(view.similarTo("pasted/one", LOOK_ALIKE_THRESHOLD, 3).map((s) => s.source)).toEqual([join(root, "handbook.md")]);
   });
 
   test("after deletes and rewrites, every document's look-alikes are those a build from scratch finds", async () => {
@@ -130,5 +148,28 @@ describe("the signature index", () => {
     await signatures.at(store(2, REBUILD_PAST));
     await signatures.at(store(3, REBUILD_PAST + 1));
     expect(asked).toEqual(["all", [`${REBUILD_PAST} sources`], "all"]);
+  });
+
+  test("with most of the banded documents gone (a large delete) the bands are built again", async () => {
+    const asked: string[] = [];
+    const banded = 3 * REBUILD_PAST;
+    // Signatures of documents with no words (empty): banded, never similar; the keys are all that matters here.
+    const all: SignatureBytes = { sources: [], stored: [], dates: [], keys: [] };
+    for (let i = 0; i < banded; i++) Object.values(all).forEach((column, c) => (column as unknown[]).push([`/d/${i}.md`, new Uint8Array(), null, i][c]));
+    const store = (version: number, kept: number) =>
+      ({
+        contentVersion: async () => `${version}:1`,
+        signatureKeys: async () => all.sources.slice(0, kept).map((source, i) => ({ source, key: i })),
+        signatureBytes: async (sources: string[] | "all" = "all") => {
+          asked.push(sources === "all" ? "all" : `${sources.length} sources`);
+          return all;
+        },
+      }) as unknown as ChunkStore;
+    const signatures = new SignatureIndex();
+    expect((await signatures.at(store(1, banded))).size).toBe(banded);
+    // Half gone: masked, nothing read. Past half: built again.
+    expect((await signatures.at(store(2, banded / 2))).size).toBe(banded / 2);
+    await signatures.at(store(3, banded / 2 - 1));
+    expect(asked).toEqual(["all", "all"]);
   });
 });

@@ -103,6 +103,18 @@ describe("fusing the document list", () => {
     expect(DOC_WEIGHT).toBeLessThan(0.5);
   });
 
+  test("with RAG_FUSION=rrf the part goes by rank, with DOC_WEIGHT wherever half the query's words or more matched", () => {
+    const vector = [hit("a", 0, 0.2), hit("b", 0, 0.5)];
+    const keyword = [hit("b", 0, null, 3), hit("a", 0, null, 1)];
+    const list = [near("a", 0.9), near("b", 0.1)];
+    for (const coverage of [1, 0.75]) {
+      const plain = new Map(fuse("rrf", vector, keyword, 0.6, coverage).map((f) => [f.item.source, f.score]));
+      const fused = new Map(withDocumentEvidence(vector, keyword, list, { rule: "rrf", coverage, weight: 0.6 }).map((f) => [f.item.source, f.score]));
+      expect(fused.get("a")! - plain.get("a")!).toBeCloseTo((DOC_WEIGHT * 0.4) / 61, 12);
+      expect(fused.get("b")! - plain.get("b")!).toBeCloseTo((DOC_WEIGHT * 0.4) / 62, 12);
+    }
+  });
+
   test("below half keyword coverage it goes by ranks, as fusion does: a cross-lingual question's list lifts the document it ranks first", () => {
     // The keyword side matched a stray number in "a"; the list ranks "b" first and "a" 32nd.
     const vector = [hit("b", 0, 0.5), hit("a", 0, 0.51)];

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Field, Int32, LargeUtf8, Schema, Utf8, makeVector, vectorFromArray, type Vector } from "apache-arrow";
 import { connect, makeArrowTable } from "@lancedb/lancedb";
 import { readDocumentKeys, utf8Views } from "../../src/store/document-keys.ts";
+import { readSignatureBytes, readSignatureKeys } from "../../src/store/signatures.ts";
 import { tempDir } from "../helpers.ts";
 
 const text = (views: Uint8Array[]) => views.map((v) => new TextDecoder().decode(v));
@@ -68,5 +69,24 @@ describe("document keys", () => {
     expect((await keys()).get("/b.md")).toBe(dated);
     expect(await readDocumentKeys(table, "doc_vector")).toEqual([]);
     expect((await readDocumentKeys(table, "minhash", ["no_such_column"])).length).toBe(2);
+  });
+
+  test("a signature read gives each row the key the key scan gives it, with a date column and without one", async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => row(`/d/${i}.md`, `h${i % 3}`, `t${i % 2}`, `sig${i}`, i % 2 ? "2025-01-0" + (i % 9) : null));
+    const dated = await tableOf(rows);
+    const undated = await tableOf(rows);
+    await undated.dropColumns(["doc_date"]);
+    for (const table of [dated, undated]) {
+      const scanned = new Map((await readSignatureKeys(table)).map((k) => [k.source, k.key]));
+      for (const sources of ["all", ["/d/1.md", "/d/4.md"]] as const) {
+        const read = await readSignatureBytes(table, sources === "all" ? "all" : [...sources]);
+        expect(read.sources.length).toBe(sources === "all" ? 7 : 2);
+        read.sources.forEach((source, i) => expect(read.keys[i]).toBe(scanned.get(source)!));
+      }
+    }
+    // The date is part of the key: the same rows without it have other keys where a date was set.
+    const withDate = new Map((await readSignatureKeys(dated)).map((k) => [k.source, k.key]));
+    const withoutDate = new Map((await readSignatureKeys(undated)).map((k) => [k.source, k.key]));
+    expect(withDate.get("/d/1.md")).not.toBe(withoutDate.get("/d/1.md"));
   });
 });
