@@ -85,8 +85,8 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   // reads overlap the query's embedding and searches instead of following them (each is one read per version,
   // shared with the server's re-warm; a failure is met again, and handled, where the answer needs it).
   void app.signatures.at(store).catch(() => {});
-  const documentVectors = (input.documentVectors ?? config.documentVectors) && configured < 1;
-  if (documentVectors) void app.documentVectors.at(store).catch(() => {});
+  const documentVectors = input.documentVectors ?? config.documentVectors;
+  if (documentVectors && configured < 1) void app.documentVectors.at(store).catch(() => {});
   const candidates = Math.max(4 * topK, MIN_CANDIDATES);
   const searchKeywords = (): Promise<Candidate[] | null> =>
     searchKept((limit, where) => store.keywordSearch(input.query, limit, where), candidates, scoped, labelled).then(
@@ -113,7 +113,8 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   if (none && !keywordHits) throw none.reason; // neither side can answer: the model's own error says why
   const fusion = keywordHits && { rule: input.fusion ?? config.fusion, coverage: keywordCoverage(input.query, keywordHits), weight };
   // Each document's own vector ranks the documents the two sides found (document-evidence.ts).
-  const withDocuments = !none && documentVectors; // at w = 1 the list's part, g (1 - w), is nothing
+  // At w = 1 the list's part, g (1 - w), is nothing, unless the keyword side failed and vectors answer alone.
+  const withDocuments = !none && documentVectors && (weight < 1 || !keywordHits);
   const near = withDocuments ? await nearCandidateDocuments(app, store, queryVector!, [...vectorHits, ...(keywordHits ?? [])]) : [];
   const fused: Fused<Candidate>[] = none
     ? fuseRankings([], keywordHits!, 1)
