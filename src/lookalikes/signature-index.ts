@@ -15,6 +15,7 @@
  * search/warm-search.ts) waits for it instead of doing it again.
  */
 import type { ChunkStore } from "../store/chunk-store.ts";
+import { VersionedCache } from "../store/versioned-cache.ts";
 import type { SignatureBytes } from "../store/signatures.ts";
 import { LshIndex } from "./lsh.ts";
 import { PERMUTATIONS, decodeSignatureBytes, overlap } from "./minhash.ts";
@@ -55,7 +56,6 @@ interface Written {
 /** The signatures of one table version: the bands, minus the documents gone or replaced since, plus those written since. */
 export class SignatureView {
   constructor(
-    readonly version: string,
     readonly banded: Banded,
     /** gone[i] = 1: banded document i was removed or replaced since the bands were built. */
     private readonly gone: Uint8Array,
@@ -94,43 +94,26 @@ export class SignatureView {
   }
 }
 
-export class SignatureIndex {
-  private entry: { version: string; ready: Promise<SignatureView> } | undefined;
-
-  /** The version whose signatures are built, or being built; undefined before any. */
-  version(): string | undefined {
-    return this.entry?.version;
-  }
-
-  /** The signatures of the version the store reads (pass a snapshot), read once per version (keyed by ChunkStore.contentVersion). */
-  async at(store: ChunkStore): Promise<SignatureView> {
-    const version = (await store.contentVersion()) ?? "none";
-    const entry = this.entry;
-    if (entry?.version === version) return entry.ready;
-    // One build at a time, each from the one before it: at 1M chunks a full build holds about 150 MB of
-    // signatures and bands while it runs, and a sync that commits often would otherwise start one a version.
-    const previous = entry?.ready.catch(() => null);
-    const ready = (previous ?? Promise.resolve(null)).then((before) => (before ? update(store, version, before) : build(store, version)));
-    this.entry = { version, ready };
-    // A build that fails is not kept: the next query tries again.
-    ready.catch(() => this.entry?.ready === ready && (this.entry = undefined));
-    return ready;
+/** One build at a time, each from the one before it: at 1M chunks a full build holds about 150 MB of signatures and bands while it runs. */
+export class SignatureIndex extends VersionedCache<SignatureView> {
+  constructor() {
+    super((store, before) => (before ? update(store, before) : build(store)));
   }
 }
 
 /** Every signature read and banded. */
-async function build(store: ChunkStore, version: string): Promise<SignatureView> {
+async function build(store: ChunkStore): Promise<SignatureView> {
   const read = await store.signatureBytes();
   // Every signature's slots in one buffer, each a view of its own: one allocation, not one a document.
   const slots = new Uint32Array(read.sources.length * PERMUTATIONS);
   const signatures = read.stored.map((bytes, i) => decodeSignatureBytes(bytes, slots.subarray(i * PERMUTATIONS, (i + 1) * PERMUTATIONS)));
   const { sources, dates, keys } = read;
   const banded = { sources, dates, keys, signatures, position: new Map(sources.map((s, i) => [s, i])), lsh: new LshIndex(signatures) };
-  return new SignatureView(version, banded, new Uint8Array(sources.length), new Map());
+  return new SignatureView(banded, new Uint8Array(sources.length), new Map());
 }
 
 /** The view before, brought to this version by reading only the documents whose key changed. */
-async function update(store: ChunkStore, version: string, before: SignatureView): Promise<SignatureView> {
+async function update(store: ChunkStore, before: SignatureView): Promise<SignatureView> {
   const { banded } = before;
   const keys = await store.signatureKeys();
   const gone = new Uint8Array(banded.sources.length).fill(1);
@@ -144,10 +127,10 @@ async function update(store: ChunkStore, version: string, before: SignatureView)
   }
   // Many written, or most of the bands masked (a large delete): searches would walk the dead entries, so band afresh.
   const masked = gone.reduce((n, g) => n + g, 0);
-  if (written.size + changed.length > REBUILD_PAST || masked > Math.max(REBUILD_PAST, banded.sources.length / 2)) return build(store, version);
+  if (written.size + changed.length > REBUILD_PAST || masked > Math.max(REBUILD_PAST, banded.sources.length / 2)) return build(store);
   if (changed.length > 0) addWritten(written, await store.signatureBytes(changed));
   // A changed document missing from the read was replaced between the two reads (another process's write): the next version reads it.
-  return new SignatureView(version, banded, gone, written);
+  return new SignatureView(banded, gone, written);
 }
 
 function addWritten(written: Map<string, Written>, read: SignatureBytes): void {

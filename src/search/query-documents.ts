@@ -118,9 +118,9 @@ export async function queryDocuments(app: App, input: QueryInput): Promise<Query
   const near = withDocuments ? await nearCandidateDocuments(app, store, queryVector!, [...vectorHits, ...(keywordHits ?? [])]) : [];
   const fused: Fused<Candidate>[] = none
     ? fuseRankings([], keywordHits!, 1)
-    : !keywordHits || !fusion
-      ? vectorOnlyWithDocuments(vectorHits, near)
-      : withDocumentEvidence(vectorHits, keywordHits, near, fusion);
+    : fusion
+      ? withDocumentEvidence(vectorHits, keywordHits!, near, fusion)
+      : vectorOnlyWithDocuments(vectorHits, near);
   // A damaged index answers from the rest of it and says so first (store/readable-clone.ts).
   const modeNotice = [await store.damageNotice(), await keywordOnlyNotice(store, none, config.maxDistance !== undefined)].filter(Boolean).join(" ") || undefined;
   // RAG_MAX_DISTANCE drops hits without a distance, which in keyword-only mode is every hit: it has nothing to judge then.

@@ -7,6 +7,7 @@
  * one vector.
  */
 import type { ChunkStore } from "./chunk-store.ts";
+import { VersionedCache } from "./versioned-cache.ts";
 
 export interface DocumentVector {
   source: string;
@@ -39,19 +40,12 @@ export interface NearDocument {
 }
 
 export class DocumentVectorIndex {
-  private current: { version: string; ready: Promise<ReadonlyMap<string, DocumentVector>> } | undefined;
   private bySource = new Map<string, Cached>();
+  private readonly cache = new VersionedCache<ReadonlyMap<string, DocumentVector>>((store) => this.build(store));
 
   /** The document vectors of the version the store reads (pass a snapshot), read once per version. */
-  async at(store: ChunkStore): Promise<ReadonlyMap<string, DocumentVector>> {
-    const version = (await store.contentVersion()) ?? "none";
-    if (this.current?.version === version) return this.current.ready;
-    // One build at a time: each reuses what the one before it read.
-    const previous = this.current?.ready.catch(() => null);
-    const ready = (previous ?? Promise.resolve()).then(() => this.build(store));
-    this.current = { version, ready };
-    ready.catch(() => this.current?.ready === ready && (this.current = undefined));
-    return ready;
+  at(store: ChunkStore): Promise<ReadonlyMap<string, DocumentVector>> {
+    return this.cache.at(store);
   }
 
   private async build(store: ChunkStore): Promise<ReadonlyMap<string, DocumentVector>> {

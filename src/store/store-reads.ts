@@ -118,6 +118,14 @@ export class StoreReads extends TableView {
    * without a table.
    */
   async contentVersion(): Promise<string | null> {
+    // A snapshot never moves, and a query asks for its version once per cache it reads (signatures, document vectors).
+    if (this.isView) return (this.viewVersion ??= this.readContentVersion());
+    return this.readContentVersion();
+  }
+
+  private viewVersion: Promise<string | null> | undefined;
+
+  private async readContentVersion(): Promise<string | null> {
     const table = await this.open();
     return table ? `${await table.version()}:${await table.countRows()}` : null;
   }

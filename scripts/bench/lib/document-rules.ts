@@ -15,7 +15,7 @@
  * - count: a document's best fused chunk times 1 + g * ln(its chunks in the fused list).
  *   Both only on relative fusion's path; on rank fusion's they keep today's rule.
  */
-import { fuse, FOUND_FLOOR, RRF_K, RELATIVE_MIN_COVERAGE, type Fused } from "../../../src/search/fusion.ts";
+import { fuse, rescale, RRF_K, RELATIVE_MIN_COVERAGE, type Fused } from "../../../src/search/fusion.ts";
 import { applyResultFilters } from "../../../src/search/result-filters.ts";
 import { MAX_TOP_K } from "../../../src/search/query-documents.ts";
 import type { QuestionLists } from "./evidence-lists.ts";
@@ -45,12 +45,6 @@ export function today(lists: QuestionLists, rule: "relative" | "rrf" = "relative
   const weight = rankPathOnly && lists.coverage >= RELATIVE_MIN_COVERAGE ? WEIGHT : w;
   const kept = applyResultFilters(fused(lists, rule, undefined, weight).map((f) => ({ ...f, source: f.item.source, doc: f.item.doc })), { topK: MAX_TOP_K });
   return [...new Set(kept.map((k) => k.doc))];
-}
-
-function rescale(values: number[]): number[] {
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
-  return values.map((v) => (hi > lo ? FOUND_FLOOR + ((1 - FOUND_FLOOR) * (v - lo)) / (hi - lo) : 1));
 }
 
 function ranked(scores: Map<number, number>): number[] {
