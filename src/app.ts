@@ -10,7 +10,8 @@ import { resolveModelFolder } from "./embed/model-folder.ts";
 import { describeProfile } from "./embed/model-profile.ts";
 import { isModelUnavailable, NoModel } from "./embed/no-model.ts";
 import { logLine } from "./log.ts";
-import { ChunkStore } from "./store/chunk-store.ts";
+import { ChunkStore, TABLE_NAME } from "./store/chunk-store.ts";
+import { copyFolder } from "./store/object-mirror.ts";
 import { MentionIndex } from "./mentions/mention-index.ts";
 import { SignatureIndex } from "./lookalikes/signature-index.ts";
 import { DocumentVectorIndex } from "./store/document-vector-index.ts";
@@ -20,6 +21,7 @@ import { useObjectStorage } from "./store/lance-connect.ts";
 import { chooseModel, type ModelChoice } from "./store/model-choice.ts";
 import { ANN_THRESHOLD } from "./store/vector-index.ts";
 import { SYSTEM_NETWORK, type Network } from "./url/network.ts";
+import { ABSOLUTE_NAMES, rootRelativeNames, type SourceNames } from "./scan/source-names.ts";
 
 /**
  * Wall time of each ingest phase, for benchmarks; defined here, below ingest/,
@@ -43,6 +45,12 @@ export interface AppOptions {
   metrics?: IngestMetrics;
   /** How the model's threads wait (embed/kind-sessions.ts): "by-kind" unless given; "during-runs" for a process that embeds documents and asks nothing. */
   threadSpin?: SpinPolicy;
+  /**
+   * Keep the local copy of an index on S3 current (store/object-mirror.ts): the
+   * MCP server does; a CLI command reads a copy already made but starts none,
+   * as it would wait to exit until the index was downloaded.
+   */
+  fillLocalCopy?: boolean;
   /** Tests only: how ingest_url resolves names and opens sockets (a fake resolver); the system's otherwise. */
   network?: Network;
 }
@@ -54,6 +62,8 @@ export interface App {
   readonly config: Config;
   readonly log: (line: string) => void;
   readonly store: ChunkStore;
+  /** What files are called in the index: absolute paths, or root-relative names on a shared index (scan/source-names.ts). */
+  readonly names: SourceNames;
   /** What this App keeps in memory about its index, checked against the table version on each use. */
   readonly mentions: MentionIndex;
   readonly signatures: SignatureIndex;
@@ -90,7 +100,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const log = options.log ?? logLine;
   let embedder: Promise<Embedder> | undefined;
   // An index on object storage: every connection to it carries its credentials and endpoint (store/lance-connect.ts).
-  if (config.storage) useObjectStorage(config.dbPath, config.storage);
+  if (config.storage) {
+    const copy = config.localCopy ? { folder: copyFolder(config.cacheDir, config.storage), table: TABLE_NAME, log, fill: options.fillLocalCopy ?? false } : undefined;
+    useObjectStorage(config.dbPath, config.storage, copy);
+  }
   const store = new ChunkStore(config.dbPath, ANN_THRESHOLD, config.roots);
   let lastFailure: { at: number; none: NoModel } | undefined;
   let changeListener: ((when: IndexChange) => void) | undefined;
@@ -98,6 +111,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     config,
     log,
     store,
+    names: config.rootNames ? rootRelativeNames(config.roots, config.rootNames) : ABSOLUTE_NAMES,
     mentions: new MentionIndex(),
     signatures: new SignatureIndex(),
     documentVectors: new DocumentVectorIndex(),

@@ -113,8 +113,13 @@ async function indexStatus(app: App): Promise<StatusReport> {
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
     report.staleChunkCount = stale;
-    const outside = sources.filter((s) => s.sourceType === "file" && !app.config.roots.some((root) => isInside(s.source, root))).length;
-    if (outside > 0) {
+    const outside = sources.filter((s) => s.sourceType === "file" && !app.config.roots.some((root) => isInside(app.names.pathOf(s.source), root))).length;
+    if (outside > 0 && app.names.shared) {
+      report.outsideRootsCount = outside;
+      report.outsideRootsNote =
+        `${outside} indexed file${outside === 1 ? " is" : "s are"} under a root this machine does not have (a file is named \`<root name>/<path>\`; this machine's roots are named ${app.config.rootNames!.join(", ")}). ` +
+        "They are searched and read from the index alone. A whole sync here would remove them: sync on the machine that holds their folder.";
+    } else if (outside > 0) {
       report.outsideRootsCount = outside;
       report.outsideRootsNote =
         `${outside} indexed file${outside === 1 ? " lies" : "s lie"} outside the roots: a folder moved or renamed since it was last synced, or a root taken out of BASE_DIR / BASE_DIRS. ` +

@@ -20,6 +20,7 @@ import { loadConfig } from "../../src/config/load-config.ts";
 import { objectStorageFromEnv } from "../../src/config/object-storage.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { LARGE_DOCUMENT_CHUNKS } from "../../src/ingest/store-large-document.ts";
+import { localCopyOf } from "../../src/store/lance-connect.ts";
 import { s3Objects } from "../../src/store/s3-objects.ts";
 import { signS3 } from "../../src/store/sigv4.ts";
 import { LEASE_MS } from "../../src/sync/lease-record.ts";
@@ -101,31 +102,45 @@ describe("a team index on S3 (moto_server)", () => {
     console.log(`team index: sync of ${FILES} files to moto took ${Math.round(performance.now() - started)} ms`);
     expect(sync.stdout).toContain(`scanned ${FILES}, ingested ${FILES}`);
 
+    // Files are named by the root's folder name and the path inside it, the same on every machine.
     const questions = [
       ["query", "oil crisis prices", "--json"],
+      ["query", "table", "--scope", "library/formats", "--json"],
       ["find", "Yom Kippur", "--json"],
+      ["find", "the", "--scope", "library/formats", "--json"],
       ["list", "--json"],
-      ["read", "--source", join(docs, "1973_oil_crisis-p01.md"), "--json"],
+      ["list", "--scope", "library/formats", "--json"],
+      ["read", "--source", "library/1973_oil_crisis-p01.md", "--json"],
+      ["read-neighbors", "--source", "library/1973_oil_crisis-p01.md", "--chunk-index", "1", "--json"],
     ];
     const fromA = await Promise.all(questions.map((q) => cli(a, q)));
+    // A names its own files by path as well; the answers carry the shared names.
+    const byPath = json(await cli(a, ["read", join(docs, "1973_oil_crisis-p01.md"), "--json"]));
+    expect(byPath).toEqual(json(fromA[6]!));
+    expect(json(await cli(a, ["query", "table", "--scope", join(docs, "formats"), "--json"]))).toEqual(json(fromA[1]!));
     renameSync(docs, `${docs}.away`);
     try {
-      const b = machine("b", "s3://team/library");
+      // B's own root is another folder: it has none of A's files, at any path.
+      const b = machine("b", "s3://team/library", { BASE_DIR: join(scratch, "home-b", "desk") });
+      mkdirSync(b.env.BASE_DIR!, { recursive: true });
       for (const [i, q] of questions.entries()) {
         const answer = await cli(b, q);
         expect(answer.exitCode, `${q.join(" ")}: ${answer.stderr}`).toBe(0);
-        if (q[0] === "list") {
-          // A sees its files on disk, B does not: the indexed entries (source, title, chunks) are the same.
-          const entries = (r: Run) => json(r).files.map((f: Record<string, unknown>) => [f.source, f.title, f.chunkCount]);
-          expect(entries(answer)).toEqual(entries(fromA[i]!));
-          expect(entries(answer)).toHaveLength(FILES);
-        } else {
-          expect(json(answer)).toEqual(json(fromA[i]!));
-        }
+        expect(json(answer), q.join(" ")).toEqual(json(fromA[i]!));
       }
-      expect(json(fromA[0]!).results.length).toBeGreaterThan(0);
-      expect(json(fromA[1]!).matchedDocuments).toBeGreaterThan(0);
-      expect(json(fromA[3]!).text).toContain("oil");
+      const { results, sources } = json(fromA[0]!) as { results: { source: string }[]; sources: { source: string; displayPath: string }[] };
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.every((r) => r.source.startsWith("library/"))).toBe(true);
+      expect(sources.every((s) => s.source.startsWith("library/") && s.displayPath === s.source)).toBe(true);
+      expect(json(fromA[1]!).results.every((r: { source: string }) => r.source.startsWith("library/formats/"))).toBe(true);
+      expect(json(fromA[2]!).matchedDocuments).toBeGreaterThan(0);
+      expect(json(fromA[3]!).documents.every((d: { source: string }) => d.source.startsWith("library/formats/"))).toBe(true);
+      expect(json(fromA[4]!).files).toHaveLength(FILES);
+      expect(json(fromA[4]!).files.every((f: { state: string }) => f.state === "ingested")).toBe(true);
+      expect(json(fromA[5]!).files.length).toBeGreaterThan(0);
+      expect(json(fromA[5]!).files.length).toBeLessThan(FILES);
+      expect(json(fromA[6]!).text).toContain("oil");
+      expect(json(fromA[7]!).chunks.length).toBeGreaterThan(1);
       const status = json(await cli(b, ["status", "--json"]));
       expect(status.storage).toEqual({ location: "s3://team/library", endpoint: moto.endpoint, credentials: "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY", region: "us-east-1" });
       expect(status.storageAccess).toEqual({ read: true, write: true });
@@ -148,7 +163,7 @@ describe("a team index on S3 (moto_server)", () => {
       expect(status.watch.enabled).toBe(false);
       const answer = (await session.client.callTool({ name: "query_documents", arguments: { query: "oil crisis prices" } })).structuredContent as { results: { source: string }[] };
       expect(answer.results.length).toBeGreaterThan(0);
-      expect(answer.results[0]!.source.startsWith(docs)).toBe(true);
+      expect(answer.results[0]!.source.startsWith("library/")).toBe(true);
     } finally {
       await session.close();
     }
@@ -158,9 +173,17 @@ describe("a team index on S3 (moto_server)", () => {
     const a = machine("a", "s3://team/follow");
     expect((await cli(a, ["sync"])).exitCode).toBe(0);
     const b = machine("b", "s3://team/follow");
-    const app = createApp(loadConfig({ env: b.env, cwd: b.home, home: b.home }), { log: () => {} });
+    const app = createApp(loadConfig({ env: b.env, cwd: b.home, home: b.home }), { log: () => {}, fillLocalCopy: true });
     const ask = () => queryDocuments(app, { query: "zebra quartz harbour", topK: 3 });
-    expect((await ask()).results.map((r) => r.source)).not.toContain(join(docs, "added.md"));
+    const fromBucket = await ask();
+    expect(fromBucket.results.map((r) => r.source)).not.toContain("library/added.md");
+    // The first query started the local copy (store/object-mirror.ts); once it holds the version, answers come from it, the same.
+    const copy = localCopyOf(app.config.dbPath)!;
+    await copy.settled();
+    expect(copy.folder.startsWith(b.home)).toBe(true);
+    expect(await ask()).toEqual(fromBucket);
+    const bucketOnly = createApp(loadConfig({ env: { ...b.env, RAG_LOCAL_COPY: "false" }, cwd: b.home, home: b.home }), { log: () => {} });
+    expect(await queryDocuments(bucketOnly, { query: "zebra quartz harbour", topK: 3 })).toEqual(fromBucket);
     // Warm timings of B's hybrid query against moto on this machine (no added latency), for docs/team-index.md.
     const times: number[] = [];
     for (let i = 0; i < 15; i++) {
@@ -169,14 +192,17 @@ describe("a team index on S3 (moto_server)", () => {
       times.push(performance.now() - start);
     }
     times.sort((x, y) => x - y);
-    console.log(`team index: warm hybrid query from the bucket (${FILES} documents), p50 ${times[7]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
+    console.log(`team index: warm hybrid query from the local copy (${FILES} documents), p50 ${times[7]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
     writeFileSync(join(docs, "added.md"), "# Added\n\nA zebra quartz harbour sentence that only the added document holds.\n");
     try {
       expect((await cli(a, ["sync"])).stdout).toContain("ingested 1");
       const start = performance.now();
       const after = await ask();
       console.log(`team index: first query after the writer's commit took ${(performance.now() - start).toFixed(1)} ms`);
-      expect(after.results[0]!.source).toBe(join(docs, "added.md"));
+      expect(after.results[0]!.source).toBe("library/added.md");
+      // Read from the bucket while the new version is copied, then from the copy: the same answer.
+      await copy.settled();
+      expect(await ask()).toEqual(after);
     } finally {
       rmSync(join(docs, "added.md"));
     }
@@ -226,7 +252,8 @@ describe("a team index on S3 (moto_server)", () => {
     for (const run of runs) expect(run.exitCode, run.stderr).toBe(0);
     expect(runs[0]!.stdout).toContain(`ingested ${FILES}`);
     const listed = json(await cli(a, ["list", "--json"])).files.map((f: { source: string }) => f.source);
-    const sideListed = json(await cli(b, ["list", "--json"])).files.filter((f: { state: string }) => f.state !== "unlisted").map((f: { source: string }) => f.source);
+    // B lists A's files too, from the index alone; its own are named under its root, "side".
+    const sideListed = json(await cli(b, ["list", "--json"])).files.map((f: { source: string }) => f.source).filter((source: string) => source.startsWith("side/"));
     expect(json(await cli(a, ["status", "--json"])).sourceCount).toBe(FILES + 8);
     expect(new Set(listed).size).toBe(listed.length);
     expect(sideListed).toHaveLength(8);
@@ -345,7 +372,7 @@ describe("a team index on S3 (moto_server)", () => {
       expect(repaired.exitCode).toBe(0);
       expect(repaired.stderr).toContain(`Dropped 1 chunk whose data file was lost or damaged (${name} is missing)`);
       const found = json(await cli(a, ["query", "zebra quartz harbour", "--json"]));
-      expect(found.results[0].source).toBe(join(docs, "late.md"));
+      expect(found.results[0].source).toBe("library/late.md");
       expect(json(await cli(a, ["status", "--json"])).indexDamage).toBeUndefined();
     } finally {
       rmSync(join(docs, "late.md"));

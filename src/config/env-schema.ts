@@ -60,24 +60,35 @@ function switchVar(fallback: boolean) {
     });
 }
 
+/** A JSON array of one or more non-empty strings (trimmed), or the issue `message` names. */
+function stringArray(raw: string, message: string, ctx: z.RefinementCtx): string[] | typeof z.NEVER {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((p) => typeof p === "string" && p.trim())) {
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  }
+  return (parsed as string[]).map((p) => p.trim());
+}
+
 const baseDirs = z
   .string()
   .optional()
+  .transform((raw, ctx) => (raw === undefined ? undefined : stringArray(raw, 'must be a JSON array of one or more non-empty path strings, e.g. ["/docs/a", "/docs/b"]', ctx)));
+
+/** One name, or a JSON array of names (one per root). */
+const rootNameVar = z
+  .string()
+  .optional()
   .transform((raw, ctx) => {
-    if (raw === undefined) return undefined;
-    const message = 'must be a JSON array of one or more non-empty path strings, e.g. ["/docs/a", "/docs/b"]';
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      ctx.addIssue({ code: "custom", message });
-      return z.NEVER;
-    }
-    if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((p) => typeof p === "string" && p.trim())) {
-      ctx.addIssue({ code: "custom", message });
-      return z.NEVER;
-    }
-    return (parsed as string[]).map((p) => p.trim());
+    const text = raw?.trim();
+    if (!text) return undefined;
+    return text.startsWith("[") ? stringArray(text, 'must be a name, or a JSON array of non-empty names, e.g. ["handbook", "contracts"]', ctx) : [text];
   });
 
 /**
@@ -100,6 +111,10 @@ export const EnvConfig = z.object({
   BASE_DIR: optionalPath.meta(doc("one document root; file access never leaves the roots", "current directory")),
   BASE_DIRS: baseDirs.meta(doc('a JSON array of roots, e.g. `["/docs/a", "/docs/b"]`; wins over `BASE_DIR`')),
   DB_PATH: optionalPath.meta(doc("the index: a folder on this machine (a `file://` URI is read as its path), or a shared index on object storage, `s3://bucket/prefix`, `gs://…` or `az://…`, reached with the store's own variables (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION`, `AWS_ENDPOINT_URL`, `AWS_ALLOW_HTTP=true` for a plain-HTTP endpoint; `GOOGLE_APPLICATION_CREDENTIALS`; `AZURE_STORAGE_ACCOUNT_NAME` with `AZURE_STORAGE_ACCOUNT_KEY` or `AZURE_STORAGE_SAS_TOKEN`)", "`<first root>/.minirag/lancedb`", "docs/team-index.md")),
+  /** Ours: what the roots are called in a shared index's sources (scan/source-names.ts). */
+  RAG_ROOT_NAME: rootNameVar.meta(doc("on a team index (`DB_PATH=s3://…`), the name documents under the root are known by on every machine, `<name>/<path inside the root>`; a name, or a JSON array of names in the order of `BASE_DIRS` (ours)", "each root's folder name", "docs/team-index.md#the-same-names-on-every-machine")),
+  /** Ours: reads of an index on S3 use a local copy (store/object-mirror.ts). */
+  RAG_LOCAL_COPY: switchVar(true).meta(doc("on a team index on S3 reached with keys, queries read a local copy of the index kept under `CACHE_DIR/index-copies` (as large as the index), asking the bucket only for its latest version; `0/false/no/off` reads the bucket on every query (ours)", "on", "docs/team-index.md#speed")),
   CACHE_DIR: optionalPath.meta(doc(
     "downloaded model files, their optimised graphs (`optimized/`), OCR language data (`tessdata/`), label models (`classify/`) and the llama.cpp add-on (`addons/`)",
     "`$XDG_CACHE_HOME/minirag-mcp/models`, else `~/.cache/minirag-mcp/models` (Linux); `~/Library/Caches/minirag-mcp/models` (macOS); `%LOCALAPPDATA%\\minirag-mcp\\models` (Windows)",

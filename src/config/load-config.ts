@@ -8,6 +8,7 @@ import { defaultCacheDir, homeDir } from "./cache-dir.ts";
 import { checkedDbPath, isLocalPath } from "./db-location.ts";
 import { objectStorageFromEnv, type ObjectStorage } from "./object-storage.ts";
 import { ENV_NAMES, EnvConfig } from "./env-schema.ts";
+import { rootNames } from "./root-names.ts";
 
 /** Where the roots came from: a user's choice (a flag or a variable) or the current directory by default. */
 export type RootsFrom = "--base-dir" | "BASE_DIRS" | "BASE_DIR" | "current directory";
@@ -25,6 +26,10 @@ export interface Config {
   dbPath: string;
   /** Set when DB_PATH is on object storage: its endpoint and LanceDB storage options (config/object-storage.ts). */
   storage?: ObjectStorage;
+  /** Set with storage: what each root is called in the shared index's sources (RAG_ROOT_NAME, else its folder name). */
+  rootNames?: string[];
+  /** RAG_LOCAL_COPY: queries of an index on S3 read a local copy under cacheDir (store/object-mirror.ts). */
+  localCopy: boolean;
   cacheDir: string;
   /** MODEL_NAME (or --model-name) as set; unset, the index chooses (store/model-choice.ts). */
   modelName?: string;
@@ -117,7 +122,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     watch: flags.watch ?? (storage && !env.RAG_WATCH?.trim() ? false : e.RAG_WATCH),
     rescanMs: Math.round(e.RAG_RESCAN_INTERVAL * 1000),
     dbPath: storage ? storage.uri : dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
-    ...(storage && { storage }),
+    ...(storage && { storage, rootNames: rootNames(roots, e.RAG_ROOT_NAME) }),
+    localCopy: e.RAG_LOCAL_COPY,
     cacheDir: cacheDir ? absolute(cacheDir) : defaultCacheDir(env, home),
     modelName: modelName?.startsWith("~") ? absolute(modelName) : modelName,
     maxFileSize: e.MAX_FILE_SIZE,

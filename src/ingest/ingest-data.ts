@@ -51,7 +51,8 @@ export async function ingestData(app: App, input: DataInput): Promise<IngestResu
   }
   const source = input.source.trim();
   if (!source) throw new AppError("INVALID_ARGUMENT", "source must not be empty", "Give the content an id, e.g. meeting-notes-2026-08-05.");
-  const problem = dataIdProblem(source, app.config.roots);
+  // On a shared index `<root name>/…` is how files under that root are named (scan/source-names.ts).
+  const problem = dataIdProblem(source, app.config.roots) ?? (app.names.shared && app.names.isLocalFile(source) ? "is the name of a file under a document root in this shared index" : undefined);
   if (problem) {
     throw new AppError(
       "INVALID_ARGUMENT",

@@ -45,7 +45,7 @@ export function emptyIngestReport(): IngestFilesReport {
   return { results: [], errors: [], unreadable: [], warnings: [], causes: new Map() };
 }
 
-/** Ingests paths; `report`, when given, is filled as groups are stored, so a caller can show live counts; events tell how far it is (ingest-progress.ts). */
+/** Ingests local paths (stored under their sources: scan/source-names.ts); `report`, when given, is filled as groups are stored, so a caller can show live counts; events tell how far it is (ingest-progress.ts). */
 export async function ingestFiles(app: App, paths: string[], events?: IngestEvents, report: IngestFilesReport = emptyIngestReport()): Promise<IngestFilesReport> {
   if (paths.length === 0) return report;
   // Sizes let a progress display expect a file's chunks from its bytes (a stat is microseconds; a file's chunks take seconds).
@@ -83,7 +83,7 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
       .then((group) => writeDocuments(app, group))
       .then(
         (results) => void report.results.push(...results),
-        (error) => docs.forEach((d) => failed(d.source, storageFailure(error) ?? error)),
+        (error) => docs.forEach((d) => failed(app.names.pathOf(d.source), storageFailure(error) ?? error)),
       );
     embedding = embedded.catch(() => undefined);
   };
@@ -102,7 +102,7 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
         await writing;
         await storeLargeDocument(app, embedder, doc, undefined, events).then(
           (result) => void report.results.push(result),
-          (error) => failed(doc.source, storageFailure(error) ?? error),
+          (error) => failed(path, storageFailure(error) ?? error),
         );
       } else {
         group.push(doc);
@@ -127,6 +127,6 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
   releaseConverter();
   await launch(group);
   await writing;
-  await rememberOutcomes(app, faults, report.results.map((r) => r.source));
+  await rememberOutcomes(app, faults, report.results.map((r) => app.names.pathOf(r.source)));
   return report;
 }

@@ -48,7 +48,7 @@ function windowOptions(app: App, embedder: TokenCounter, title: string) {
 /** A large UTF-8 text file, chunked as it is read again from disk: its text is never held whole. */
 function streamedTextFile(app: App, embedder: TokenCounter, scan: Utf8FileScan, info: Stats): StreamedDocument {
   const title = titleFromH1(scan.path, scan.summary.firstH1);
-  const meta = { source: scan.path, sourceType: "file" as const, title, contentHash: scan.sha256, mtime: info.mtimeMs, fileSize: info.size };
+  const meta = { source: app.names.sourceOf(scan.path), sourceType: "file" as const, title, contentHash: scan.sha256, mtime: info.mtimeMs, fileSize: info.size };
   return { ...meta, windows: chunkPieces(utf8TextPieces(scan), scan.summary.category, windowOptions(app, embedder, title)) };
 }
 
@@ -98,11 +98,11 @@ export async function prepareFile(app: App, embedder: TokenCounter, path: string
   const title = chooseFileTitle(path, converted.markdown, converted.metadataTitle);
   if (!converted.pages && converted.markdown.length > STREAM_MARKDOWN_CHARS) {
     for (const warning of converted.warnings ?? []) app.log(`warn: ${warning}`);
-    const meta = { source: path, sourceType: "file" as const, title, contentHash, mtime: info.mtimeMs, fileSize: info.size, ocrEngine: converted.ocrEngine };
+    const meta = { source: app.names.sourceOf(path), sourceType: "file" as const, title, contentHash, mtime: info.mtimeMs, fileSize: info.size, ocrEngine: converted.ocrEngine };
     return { ...meta, ...(converted.warnings?.length && { warnings: converted.warnings }), windows: chunkWindows(documentText(converted.markdown), windowOptions(app, embedder, title)) };
   }
   const prepared = await prepareDocument(app, embedder, {
-    source: path,
+    source: app.names.sourceOf(path),
     sourceType: "file",
     markdown: converted.markdown,
     title,

@@ -3,7 +3,7 @@
  * and sync's re-labelling both call this with the same text (the document
  * rebuilt from its chunks), so a re-label gives what an ingest would.
  */
-import { basename, relative } from "node:path";
+import { basename, isAbsolute, relative } from "node:path";
 import { plainName } from "../native/file-names.ts";
 import { isInside } from "../scan/containment.ts";
 import { documentDate, type DateSource } from "./document-date.ts";
@@ -38,6 +38,8 @@ export interface LabelInput {
 /** The path of a file source relative to the root holding it (NFC), or null for text and URL documents. */
 export function rootRelative(source: string, sourceType: LabelInput["sourceType"], roots: string[]): string | null {
   if (sourceType !== "file") return null;
+  // A shared index's source is already `<root name>/<path inside the root>` (scan/source-names.ts).
+  if (!isAbsolute(source)) return source.includes("/") ? source.slice(source.indexOf("/") + 1).normalize("NFC") : null;
   const root = roots.find((r) => isInside(source, r));
   return root ? relative(root, source).split("\\").join("/").normalize("NFC") : null;
 }

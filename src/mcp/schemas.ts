@@ -85,4 +85,4 @@ export function scopeList(scope: string | string[] | undefined): string[] | unde
 }
 
 export const FilePath = z.string().describe("Absolute path of a file inside a document root.");
-export const SourceId = z.string().describe("Source id of a data or url item (for files, the absolute path).");
+export const SourceId = z.string().describe("Source id of a data or url item (for files, the absolute path; on a team index, the file's `<root name>/<path>` as list_files shows it).");

@@ -16,6 +16,7 @@ import { displayPath } from "../scan/display-path.ts";
 import { emptiedFolders } from "../scan/emptied-folders.ts";
 import { scanRoots } from "../scan/scan-roots.ts";
 import { checkScopes, inScope } from "../scan/scope.ts";
+import { scopesAsSources } from "../scan/source-names.ts";
 import { readMountPoints } from "../store/mount-points.ts";
 import type { DocumentLabelFields, FilterCounts } from "../labels/document-labels.ts";
 import { labelListing, type ListLabelInput } from "../labels/list-labels.ts";
@@ -52,11 +53,15 @@ export interface FileListing {
 export async function listFiles(app: App, scopes?: string[], labels: ListLabelInput = {}): Promise<FileListing> {
   const roots = app.config.roots;
   // Refused before the walk: a path scope outside the roots. Only path scopes are walked; ids and URL prefixes are matched.
-  const checked = checkScopes(scopes, roots);
-  const scope = checked?.all;
-  const sources = new Map((await app.store.listSources()).map((s) => [s.source, s]));
+  // A shared index's name under one of this machine's roots is walked as that folder here (scan/source-names.ts).
+  const checked = checkScopes(scopes?.map((s) => (app.names.shared && app.names.isLocalFile(s) ? app.names.pathOf(s) : s)), roots);
+  // Scopes and sources as the index names them; files on disk by their local paths (scan/source-names.ts).
+  const scope = scopesAsSources(app.names, roots, checked?.all);
+  const { sourceOf, pathOf } = app.names;
+  const stored = await app.store.listSources();
+  const byPath = new Map(stored.filter((s) => s.sourceType === "file").map((s) => [pathOf(s.source), s]));
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, checked?.paths);
-  const indexedFiles = [...sources.values()].filter((s) => s.sourceType === "file" && inScope(s.source, scope)).map((s) => s.source);
+  const indexedFiles = stored.filter((s) => s.sourceType === "file" && inScope(s.source, scope)).map((s) => pathOf(s.source));
   const mountPoints = [...scan.mountPoints, ...readMountPoints(app.config.dbPath)];
   for (const emptied of emptiedFolders(roots, mountPoints, scan.files.map((f) => f.path), indexedFiles, checked?.paths)) {
     if (!scan.unlisted.some((u) => isInside(emptied.folder, u.folder))) scan.unlisted.push(emptied);
@@ -67,12 +72,13 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
   const conditions = conversionConditions(app.config);
   for (const file of scan.files) {
     onDisk.add(file.path);
-    const s = sources.get(file.path);
+    const s = byPath.get(file.path);
+    const named = { source: sourceOf(file.path), displayPath: displayPath(sourceOf(file.path), roots), sourceType: "file" };
     let state: FileState = "not_ingested";
     // Failed as it is now, so a sync leaves it alone: named as failed, with why, rather than as waiting to be ingested.
     const failure = s?.fileSize === file.size && s.mtime === file.mtimeMs ? undefined : stillFailing(failures, file, conditions);
     if (failure) {
-      files.push({ source: file.path, displayPath: displayPath(file.path, roots), sourceType: "file", state: "failed", error: failure.error, title: s?.title, chunkCount: s?.chunkCount, ocrEngine: s?.ocrEngine ?? "" });
+      files.push({ ...named, state: "failed", error: failure.error, title: s?.title, chunkCount: s?.chunkCount, ocrEngine: s?.ocrEngine ?? "" });
       continue;
     }
     if (s) {
@@ -83,16 +89,19 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
       }
       if (state === "ingested" && s.minScheme < CHUNK_SCHEME) state = "stale_scheme";
     }
-    files.push({ source: file.path, displayPath: displayPath(file.path, roots), sourceType: "file", state, title: s?.title, chunkCount: s?.chunkCount, ocrEngine: s?.ocrEngine ?? "" });
+    files.push({ ...named, state, title: s?.title, chunkCount: s?.chunkCount, ocrEngine: s?.ocrEngine ?? "" });
   }
-  for (const path of scan.unsupported) files.push({ source: path, displayPath: displayPath(path, roots), sourceType: "file", state: "unsupported", ocrEngine: "" });
+  for (const path of scan.unsupported) files.push({ source: sourceOf(path), displayPath: displayPath(sourceOf(path), roots), sourceType: "file", state: "unsupported", ocrEngine: "" });
   const problems = new Set(scan.problems.map((p) => p.source));
-  for (const s of sources.values()) {
-    if (!inScope(s.source, scope) || onDisk.has(s.source)) continue;
+  for (const s of stored) {
+    const path = pathOf(s.source);
+    if (!inScope(s.source, scope) || onDisk.has(path)) continue;
+    const ingested = s.minScheme < CHUNK_SCHEME ? "stale_scheme" : "ingested";
     let state: FileState;
-    if (s.sourceType !== "file") state = s.minScheme < CHUNK_SCHEME ? "stale_scheme" : "ingested";
-    else if (scan.unlisted.some((u) => isInside(s.source, u.folder))) state = "unlisted";
-    else if (problems.has(s.source)) state = "unreadable";
+    // On a shared index a file under a root this machine does not have is known from the index alone, as its writer left it.
+    if (s.sourceType !== "file" || !app.names.isLocalFile(s.source)) state = ingested;
+    else if (scan.unlisted.some((u) => isInside(path, u.folder))) state = "unlisted";
+    else if (problems.has(path)) state = "unreadable";
     else continue; // gone from disk: the next sync removes it
     const shown = s.sourceType === "file" ? displayPath(s.source, roots) : s.source;
     files.push({ source: s.source, displayPath: shown, sourceType: s.sourceType, state, title: s.title, chunkCount: s.chunkCount, ocrEngine: s.ocrEngine });

@@ -14,6 +14,7 @@ import { snippetOf } from "../mentions/snippet.ts";
 import { parseTerms, type Term } from "../mentions/terms.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { inScope } from "../scan/scope.ts";
+import { scopesAsSources } from "../scan/source-names.ts";
 
 /** Documents per page; the counts always cover every match. */
 export const PAGE_SIZE = 200;
@@ -67,8 +68,10 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   const store = await app.store.snapshot();
   const empty = { searchedDocuments: 0, matchedDocuments: 0, matchedChunks: 0, forms: [], documents: [] };
   if ((await store.countRows()) === 0) return { ...empty, notice: "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first." };
-  const searched = (await app.mentions.documents(store)).filter((d) => inScope(d.source, input.scope));
-  if (searched.length === 0) return { ...empty, notice: `No indexed documents under scope ${input.scope!.join(", ")}. A scope is an absolute path or source id prefix.` };
+  // Scopes as the index names files (on a shared index, root-relative: scan/source-names.ts).
+  const scope = scopesAsSources(app.names, app.config.roots, input.scope);
+  const searched = (await app.mentions.documents(store)).filter((d) => inScope(d.source, scope));
+  if (searched.length === 0) return { ...empty, notice: `No indexed documents under scope ${scope!.join(", ")}. A scope is an absolute path or source id prefix.` };
   const counts = countMentions(searched, terms, match);
   const page = counts.documents.slice(offset, offset + PAGE_SIZE);
   const texts = await store.chunkTexts(page.flatMap((d) => (d.firstChunk ? [{ source: d.doc.source, chunkIndex: d.firstChunk.chunkIndex }] : [])));
@@ -91,7 +94,7 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   };
   if (counts.formsLeftOut > 0) result.formsLeftOut = counts.formsLeftOut;
   if (offset + PAGE_SIZE < counts.documents.length) result.nextOffset = offset + PAGE_SIZE;
-  const notice = [await store.damageNotice(), counts.documents.length === 0 ? noMatchNotice(terms, match, searched.length, input.scope) : undefined].filter(Boolean).join(" ");
+  const notice = [await store.damageNotice(), counts.documents.length === 0 ? noMatchNotice(terms, match, searched.length, scope) : undefined].filter(Boolean).join(" ");
   if (notice) result.notice = notice;
   return result;
 }

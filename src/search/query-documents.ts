@@ -10,6 +10,7 @@ import { toChunkResult, type ChunkResult } from "../results.ts";
 import type { ChunkStore, Hit, RowFilter, SectionChunk } from "../store/chunk-store.ts";
 import { lanceReason } from "../store/lost-fragments.ts";
 import { displayPath } from "../scan/display-path.ts";
+import { scopesAsSources } from "../scan/source-names.ts";
 import { fuseRankings, hitKey, type Fused } from "./fusion.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
@@ -68,9 +69,11 @@ export function validateQuery(query: string, topK: number | undefined): number {
 
 type Candidate = Hit & { distance: number | null };
 
-export async function queryDocuments(app: App, input: QueryInput): Promise<QueryResult> {
-  const topK = validateQuery(input.query, input.topK);
+export async function queryDocuments(app: App, asked: QueryInput): Promise<QueryResult> {
+  const topK = validateQuery(asked.query, asked.topK);
   const { config } = app;
+  // Scopes as the index names files (on a shared index, root-relative: scan/source-names.ts).
+  const input = { ...asked, scope: scopesAsSources(app.names, config.roots, asked.scope) };
   // A label or date filter names the documents it keeps (labels/search-labels.ts); none kept answers at once.
   const labelled = await searchLabelFilter(app.store, app.taxonomy, input, input.scope);
   if (labelled?.empty) return { results: [], sources: [], parents: {}, ...labelled.fields };

@@ -26,8 +26,17 @@ export interface S3Objects {
   put(key: string, body: string, condition: { ifNoneMatch: true } | { ifMatch: string }): Promise<PutResult>;
   /** Deletes the object, only while it is at `ifMatch` when given; a missing object is no error. */
   delete(key: string, ifMatch?: string): Promise<void>;
+  /** Every object under `folder` (a key prefix inside the index's prefix), by key relative to the index's prefix, with its size. */
+  list(folder: string): Promise<ListedObject[]>;
+  /** The object's bytes, or null when there is none. */
+  bytes(key: string): Promise<Uint8Array | null>;
   /** Where the objects live, for messages: s3://bucket/prefix on the endpoint. */
   readonly where: string;
+}
+
+export interface ListedObject {
+  key: string;
+  size: number;
 }
 
 /** The S3 objects of an index on s3:// storage, signed with its credentials (AWS_ACCESS_KEY_ID and friends). */
@@ -38,8 +47,7 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
   const base = storage.endpoint ? `${storage.endpoint}/${storage.bucket}` : `https://${storage.bucket}.s3.${keys.region}.amazonaws.com`;
   const urlOf = (key: string) => new URL(`${base}/${encodePath(storage.prefix ? `${storage.prefix}/${key}` : key)}`);
   const where = `${storage.uri} (${storage.endpoint ?? "AWS S3"})`;
-  const send = async (key: string, method: "GET" | "PUT" | "DELETE", init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> => {
-    const url = urlOf(key);
+  const send = async (key: string, method: "GET" | "PUT" | "DELETE", init: { body?: string; headers?: Record<string, string> } = {}, url = urlOf(key)): Promise<Response> => {
     const signed = keys.accessKeyId ? signS3(method, url, keys) : {};
     try {
       return await fetch(url, { method, body: init.body, headers: { ...init.headers, ...signed } });
@@ -64,12 +72,48 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
       if (!response.ok) throw await storeRefusal(storage, response);
       return { written: true, etag: response.headers.get("etag") ?? "" };
     },
+    async list(folder) {
+      const inIndex = storage.prefix ? `${storage.prefix}/` : "";
+      const listed: ListedObject[] = [];
+      let token: string | undefined;
+      do {
+        // ListObjectsV2, a page (up to 1,000 keys) at a time.
+        const url = new URL(base);
+        url.searchParams.set("list-type", "2");
+        url.searchParams.set("prefix", `${inIndex}${folder}`);
+        if (token) url.searchParams.set("continuation-token", token);
+        const response = await send("", "GET", {}, url);
+        if (!response.ok) throw await storeRefusal(storage, response);
+        const xml = await response.text();
+        for (const entry of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+          const key = xmlText(/<Key>([^<]*)<\/Key>/.exec(entry[1]!)?.[1] ?? "");
+          listed.push({ key: key.slice(inIndex.length), size: Number(/<Size>(\d+)<\/Size>/.exec(entry[1]!)?.[1] ?? 0) });
+        }
+        token = /<IsTruncated>true<\/IsTruncated>/.test(xml) ? xmlText(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] ?? "") || undefined : undefined;
+      } while (token);
+      return listed;
+    },
+    async bytes(key) {
+      const response = await send(key, "GET");
+      if (response.status === 404 && !(await isMissingBucket(response))) return null;
+      if (!response.ok) throw await storeRefusal(storage, response);
+      return new Uint8Array(await response.arrayBuffer());
+    },
     async delete(key, ifMatch) {
       const response = await send(key, "DELETE", ifMatch ? { headers: { "If-Match": ifMatch } } : {});
       if (response.ok || response.status === 404 || response.status === 412) return;
       throw await storeRefusal(storage, response);
     },
   };
+}
+
+/** XML character references decoded (a key may hold & or <). */
+function xmlText(text: string): string {
+  return text.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-f]+);/gi, (_, name: string) => {
+    const named: Record<string, string> = { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" };
+    if (named[name.toLowerCase()]) return named[name.toLowerCase()]!;
+    return String.fromCodePoint(name[1]?.toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10));
+  });
 }
 
 async function isMissingBucket(response: Response): Promise<boolean> {

@@ -5,6 +5,7 @@
  * folders that were kept unseen, waiting vectors, labels, and the upkeep.
  */
 import { existsSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import type { App } from "../app.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { rememberOutcomes } from "../ingest/failure-memory.ts";
@@ -19,6 +20,7 @@ import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { mountPointsToRemember } from "../scan/emptied-folders.ts";
 import { inScope } from "../scan/scope.ts";
+import { scopesAsSources } from "../scan/source-names.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
 import { writeMountPoints } from "../store/mount-points.ts";
 import type { SyncWork } from "./sync-compare.ts";
@@ -30,10 +32,11 @@ import { describeUnlisted } from "./unlisted.ts";
 /** Moved files keep their chunks under the new path; unchanged bytes get their new mtime. */
 export async function applyMoves(app: App, report: SyncReport, work: SyncWork): Promise<void> {
   if (work.moves.length) {
-    await app.store.moveSources(work.moves.map((m) => ({ from: m.from.source, to: m.to.path, mtime: m.to.mtimeMs })));
-    report.counts.moved = work.moves.length;
+    const { sourceOf } = app.names;
+    await app.store.moveSources(work.moves.map((m) => ({ from: sourceOf(m.from.source), to: sourceOf(m.to.path), mtime: m.to.mtimeMs })));
+    report.counts.moved += work.moves.length;
   }
-  if (work.mtimes.length) await app.store.updateMtimes(work.mtimes);
+  if (work.mtimes.length) await app.store.updateMtimes(work.mtimes.map((m) => ({ ...m, source: app.names.sourceOf(m.source) })));
 }
 
 /**
@@ -68,14 +71,14 @@ export async function removeGone(app: App, report: SyncReport, work: SyncWork, k
   const roots = app.config.roots;
   const movedFrom = new Set(work.moves.map((m) => m.from.source));
   const unreadablePaths = work.unreadable.map((u) => u.source);
-  const outsideKept = keepOutsideRoots ? sort.gone.filter((g) => !roots.some((r) => isInside(g.source, r)) && existsSync(g.source)).map((g) => g.source) : [];
+  const outsideKept = keepOutsideRoots ? sort.gone.filter((g) => !roots.some((r) => isInside(g.source, r)) && isAbsolute(g.source) && existsSync(g.source)).map((g) => g.source) : [];
   const { remove, kept } = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), new Set([...unreadablePaths, ...outsideKept]));
   // Failures of files gone from disk (deleted, renamed, now ignored) are forgotten; those under a folder it could not list are kept.
   const onDisk = new Set(scan.files.map((f) => f.path));
   const goneFailures = [...work.failures.keys()].filter((source) => inScope(source, scopes) && !onDisk.has(source) && !unlisted.some((u) => isInside(source, u.folder)));
   if (goneFailures.length) await rememberOutcomes(app, [], [], goneFailures);
   if (remove.length) {
-    await app.store.deleteSources(remove.map((s) => s.source));
+    await app.store.deleteSources(remove.map((s) => app.names.sourceOf(s.source)));
     report.counts.deleted = remove.length;
   }
   writeMountPoints(app.config.dbPath, mountPointsToRemember(work.mountPoints.remembered, scan.mountPoints, work.mountPoints.kept, scopes));
@@ -108,11 +111,11 @@ export async function addWaitingVectors(app: App, report: SyncReport, scopes: st
     report.notice ??= model.describe();
     return;
   }
-  const filled = await fillVectors(app, model, scopes);
+  const filled = await fillVectors(app, model, scopesAsSources(app.names, app.config.roots, scopes));
   report.counts.embedded = filled.embedded;
   for (const source of filled.truncated) report.warnings.push({ source, warning: `a chunk stored without a model is longer than the ${model.maxLength} tokens ${model.modelName} reads; its vector covers the first ${model.maxLength}. Ingest the text again to cut it to size.` });
   if (filled.reread.length === 0) return;
-  const again = await ingestFiles(app, filled.reread, progress);
+  const again = await ingestFiles(app, filled.reread.map(app.names.pathOf), progress);
   report.counts.ingested += again.results.length;
   report.counts.failed += again.errors.length;
   report.errors.push(...again.errors, ...again.unreadable);
@@ -121,7 +124,7 @@ export async function addWaitingVectors(app: App, report: SyncReport, scopes: st
 
 /** Labels: re-label from stored text what changed, then free the label model this job loaded (labels/relabel.ts). */
 export async function relabelChanged(app: App, report: SyncReport, work: SyncWork, ingest: IngestFilesReport): Promise<void> {
-  const labelling = await relabelStored(app, labelContext(app, app.log), app.store, { moved: work.moves.map((m) => m.to.path), scope: work.scopes, labelled: ingest.results.map((r) => r.source) });
+  const labelling = await relabelStored(app, labelContext(app, app.log), app.store, { moved: work.moves.map((m) => app.names.sourceOf(m.to.path)), scope: scopesAsSources(app.names, app.config.roots, work.scopes), labelled: ingest.results.map((r) => r.source) });
   await releaseLabeller(app);
   report.counts.relabelled = labelling.relabelled;
   const ingestProblems = ingest.results.flatMap((r) => (r.labelProblem ? [{ source: r.source, problem: r.labelProblem }] : []));

@@ -18,10 +18,12 @@ import { isInside } from "../scan/containment.ts";
 import { emptiedFolders } from "../scan/emptied-folders.ts";
 import { countByExtension, scanRoots, type ScanResult, type ScannedFile, type UnlistedFolder } from "../scan/scan-roots.ts";
 import { inScope } from "../scan/scope.ts";
+import { scopesAsSources } from "../scan/source-names.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
 import type { FailedFile } from "../store/failed-files.ts";
 import { readMountPoints } from "../store/mount-points.ts";
 import { lostSources } from "../store/source-catalog.ts";
+import { renameToSharedNames } from "./shared-names.ts";
 import type { SyncReport } from "./sync-report.ts";
 import { firstSort, moveCandidates, pairMoves, type FirstSort, type Move } from "./sync-plan.ts";
 
@@ -64,10 +66,15 @@ export async function compareWithIndex(app: App, report: SyncReport, scopes: str
 /** The scan of the roots (or scopes) and the index's files under them, counted into the report. */
 async function scanAndList(app: App, report: SyncReport, scopes: string[] | undefined): Promise<{ scan: ScanResult; indexed: SourceSummary[] }> {
   const scan = await scanRoots(app.config.roots, SUPPORTED_EXTENSIONS, scopes);
-  const stored = await app.store.listSources({ scope: scopes });
+  const listed = () => app.store.listSources({ scope: scopesAsSources(app.names, app.config.roots, scopes) });
+  let stored = await listed();
+  // Counted as moves: a file's chunks keep their place under a new name, read and embedded as they were.
+  const renamed = await renameToSharedNames(app, stored);
+  if (renamed) [report.counts.moved, stored] = [renamed, await listed()];
   // Data and url sources are named only by a sync of every root: a scoped one reads just its own sources.
   if (!scopes) await noteKeptSources(app, report, stored);
-  const indexed = stored.filter((s) => s.sourceType === "file" && inScope(s.source, scopes));
+  // From here on a file is its local path (on a shared index, sources name it otherwise); sync-apply.ts names it again as it writes.
+  const indexed = stored.filter((s) => s.sourceType === "file").map((s) => ({ ...s, source: app.names.pathOf(s.source) })).filter((s) => inScope(s.source, scopes));
   report.counts.scanned = scan.files.length;
   report.counts.ignored = scan.ignored;
   report.counts.unsupported = scan.unsupported.length;

@@ -135,6 +135,16 @@ describe("labelling a whole document with a scripted scorer", () => {
     expect(seen[0].text).toHaveLength(2000);
   });
 
+  test("a shared index's source, `<root name>/<path>`, meets path rules by the path inside its root, on any machine", async () => {
+    const never = async (): Promise<LabelScorer> => {
+      throw new Error("no model is asked: the path decides");
+    };
+    const doc = await labelDocument(taxonomy, { source: "handbook/pilots/deep/plan.md", sourceType: "file", text: "x" }, ["/elsewhere"], never);
+    expect(doc.labels.project).toMatchObject({ value: "deep", source: "path" });
+    const onTheWriter = await labelDocument(taxonomy, { source: "/root/pilots/deep/plan.md", sourceType: "file", text: "x" }, ["/root"], never);
+    expect(onTheWriter.labels.project).toEqual(doc.labels.project);
+  });
+
   test("a scorer that cannot load leaves model facets unset, with the reason per facet", async () => {
     const doc = await labelDocument(taxonomy, { source: "/root/notes/a.md", sourceType: "file", text: "hello" }, ["/root"], async () => {
       throw new Error("The label model file /nowhere/model.gguf does not exist");

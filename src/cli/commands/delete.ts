@@ -11,7 +11,7 @@ export default defineCommand({
   async run({ rawArgs, args }) {
     const app = appFromArgs(rawArgs, args);
     if (!args.path && !args.source) throw new AppError("INVALID_ARGUMENT", "delete needs a file path or --source", "Run minirag-mcp delete <file>, or minirag-mcp delete --source <id> with an id that minirag-mcp list shows.");
-    const source = args.path ? resolveIndexedPath(args.path, app.config.roots, { requireAbsolute: false }) : args.source!;
+    const source = args.path ? app.names.sourceOf(resolveIndexedPath(args.path, app.config.roots, { requireAbsolute: false })) : args.source!;
     const result = await deleteSource(app, source);
     if (args.json) return printJson(result);
     printLines(`deleted ${result.deletedChunks} chunks of ${result.source}`);

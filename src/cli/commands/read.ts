@@ -13,8 +13,9 @@ export default defineCommand({
     if (!args.path && !args.source) throw new AppError("INVALID_ARGUMENT", "read needs a file path or --source", "e.g. minirag-mcp read notes.md, or minirag-mcp read --source release-notes");
     let source = args.source;
     if (args.path) {
-      source = resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false });
-      checkFileSource(source);
+      const path = resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false });
+      checkFileSource(path);
+      source = app.names.sourceOf(path);
     }
     const result = await readSource(app, source!);
     if (args.json) return printJson(result);

@@ -15,6 +15,6 @@ export const deleteFileTool = defineTool({
   run: async (args, ctx) => {
     const app = requireApp(ctx);
     const { filePath, source } = oneSource(args.filePath, args.source);
-    return deleteSource(app, filePath === undefined ? source! : resolveIndexedPath(filePath, app.config.roots, { requireAbsolute: true }));
+    return deleteSource(app, filePath === undefined ? source! : app.names.sourceOf(resolveIndexedPath(filePath, app.config.roots, { requireAbsolute: true })));
   },
 });

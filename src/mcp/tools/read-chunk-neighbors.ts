@@ -22,6 +22,6 @@ export const readChunkNeighborsTool = defineTool({
   run: (args, ctx) => {
     const app = requireApp(ctx);
     const { filePath, source } = oneSource(args.filePath, args.source);
-    return readNeighbors(app, filePath === undefined ? source! : mcpPath(app, filePath), args.chunkIndex, args.before ?? 1, args.after ?? 1);
+    return readNeighbors(app, filePath === undefined ? source! : app.names.sourceOf(mcpPath(app, filePath)), args.chunkIndex, args.before ?? 1, args.after ?? 1);
   },
 });

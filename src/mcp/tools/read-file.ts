@@ -26,6 +26,6 @@ export const readFileTool = defineTool({
     if (filePath === undefined) return readSource(app, source!);
     const path = mcpPath(app, filePath);
     checkFileSource(path);
-    return readSource(app, path);
+    return readSource(app, app.names.sourceOf(path));
   },
 });

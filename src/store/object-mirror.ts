@@ -1,0 +1,183 @@
+/**
+ * A local copy of a table on S3, for reading. LanceDB 0.31 caches nothing
+ * between queries on object storage: a warm hybrid query made about 15
+ * requests (each read listed `_versions/` again, then read data and index
+ * files), 103 ms against moto on localhost and 213 ms with 20 ms per request
+ * (docs/team-index.md). Lance files never change once written and a version's
+ * manifest names only files written before it, so a version can be copied
+ * file by file and read from the local disk: a query then asks the store only
+ * for the latest version.
+ *
+ * A version is copied in the background while queries read the bucket as
+ * before; once every file of it is here, snapshots of that version read the
+ * copy (chunk-store.ts). Copies live in CACHE_DIR/index-copies, one folder per
+ * index, and outlive the process, so only the first process on a machine
+ * waits. Files the bucket no longer lists (compacted away) are deleted from
+ * the copy one refresh later, when no view of this process reads them.
+ */
+import type { Connection } from "@lancedb/lancedb";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { ObjectStorage } from "../config/object-storage.ts";
+import { describeError } from "../errors.ts";
+import { loadLanceDb } from "../native/lancedb.ts";
+import type { ListedObject, S3Objects } from "./s3-objects.ts";
+
+/** Downloads at once: enough to hide a round trip per file, few enough for a laptop's uplink and the store's rate limits. */
+const PARALLEL = 8;
+
+/** Manifests are named u64::MAX − version (Lance's V2 naming) or by the version itself (V1). */
+const MAX_U64 = (1n << 64n) - 1n;
+
+/** The version a manifest's file name stands for, or null for any other file of `_versions/`. */
+export function manifestVersion(name: string): number | null {
+  const match = /^(\d+)\.manifest$/.exec(name);
+  if (!match) return null;
+  const n = BigInt(match[1]!);
+  return match[1]!.length === 20 ? Number(MAX_U64 - n) : Number(n);
+}
+
+/** Which listed files a copy of `version` takes: data, deletions, indexes, and the manifests up to it; never commit records or the latest-version hint. */
+export function filesOfVersion(listed: ListedObject[], table: string, version: number): ListedObject[] {
+  return listed.filter(({ key }) => {
+    const inside = key.slice(`${table}.lance/`.length);
+    if (inside.startsWith("_versions/")) {
+      const v = manifestVersion(inside.slice("_versions/".length));
+      return v !== null && v <= version;
+    }
+    return !inside.startsWith("_transactions/") && !inside.endsWith("latest_version_hint.json");
+  });
+}
+
+interface CopyState {
+  /** The newest version copied whole. */
+  version: number;
+  /** The files that copy took, by key. */
+  files: string[];
+  /** Files of an earlier copy the bucket stopped listing (compacted away): deleted at the next refresh, when no view reads them. */
+  unlisted: string[];
+}
+
+export class ObjectMirror {
+  private state: CopyState | null;
+  private copying: Promise<void> | null = null;
+  private connection: Promise<Connection> | null = null;
+  /** The version a failed copy was after: not tried again for it, so a store that refuses the reads does not cost a copy per query. */
+  private failedAt: number | null = null;
+
+  /**
+   * fill: copy versions this process reads. A long-lived process (the MCP
+   * server) does; a one-shot CLI command only reads a copy already made, since
+   * it would otherwise wait to exit until the whole index was downloaded.
+   */
+  constructor(
+    private readonly objects: S3Objects,
+    readonly folder: string,
+    private readonly table: string,
+    private readonly log: (line: string) => void,
+    private readonly fill = true,
+  ) {
+    this.state = readState(folder);
+  }
+
+  /**
+   * A connection to the local copy when it holds `version` whole, else null,
+   * and a copy of `version` starts unless one is under way (or this process
+   * does not fill). Never throws: a copy that fails leaves reads on the bucket.
+   */
+  async at(version: number): Promise<Connection | null> {
+    if (this.state && this.state.version >= version && this.hasManifest(version)) {
+      this.connection ??= loadLanceDb().then((lance) => lance.connect(this.folder, { readConsistencyInterval: 0 }));
+      return this.connection;
+    }
+    if (this.fill && !this.copying && this.failedAt !== version) {
+      this.copying = this.copy(version)
+        .catch((error) => {
+          this.failedAt = version;
+          this.log(`warn: reads of ${this.objects.where} stay on the store: the local copy of version ${version} failed (${describeError(error)})`);
+        })
+        .finally(() => (this.copying = null));
+    }
+    return null;
+  }
+
+  /** Settles when the copy under way (if any) has finished; for tests and benchmarks. */
+  async settled(): Promise<void> {
+    await this.copying;
+  }
+
+  private hasManifest(version: number): boolean {
+    const folder = join(this.folder, `${this.table}.lance`, "_versions");
+    return existsSync(join(folder, `${MAX_U64 - BigInt(version)}.manifest`)) || existsSync(join(folder, `${version}.manifest`));
+  }
+
+  private async copy(version: number): Promise<void> {
+    const listed = await this.objects.list(`${this.table}.lance/`);
+    const wanted = filesOfVersion(listed, this.table, version);
+    // Data before manifests: a manifest here means every file it names is here.
+    const [manifests, files] = [wanted.filter((f) => f.key.includes("/_versions/")), wanted.filter((f) => !f.key.includes("/_versions/"))];
+    const missing = files.filter((f) => !hasFile(join(this.folder, f.key), f.size));
+    await inParallel(missing, PARALLEL, (f) => this.fetchTo(f));
+    await inParallel(manifests.filter((f) => !hasFile(join(this.folder, f.key), f.size)), PARALLEL, (f) => this.fetchTo(f));
+    const present = new Set(listed.map((f) => f.key));
+    for (const key of this.state?.unlisted ?? []) if (!present.has(key)) rmSync(join(this.folder, key), { force: true });
+    this.state = {
+      version: Math.max(version, this.state?.version ?? 0),
+      files: wanted.map((f) => f.key),
+      unlisted: (this.state?.files ?? []).filter((key) => !present.has(key)),
+    };
+    writeState(this.folder, this.state);
+  }
+
+  private async fetchTo(file: ListedObject): Promise<void> {
+    const bytes = await this.objects.bytes(file.key);
+    if (!bytes) throw new Error(`${file.key} went away while it was copied`);
+    const path = join(this.folder, file.key);
+    mkdirSync(dirname(path), { recursive: true });
+    // Written beside and renamed: another process reading the copy never meets half a file.
+    const partial = `${path}.${randomBytes(4).toString("hex")}.partial`;
+    writeFileSync(partial, bytes);
+    renameSync(partial, path);
+  }
+}
+
+function hasFile(path: string, size: number): boolean {
+  try {
+    return statSync(path).size === size;
+  } catch {
+    return false;
+  }
+}
+
+async function inParallel<T>(items: T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+const STATE = "copy-state.json";
+
+function readState(folder: string): CopyState | null {
+  try {
+    const parsed = JSON.parse(readFileSync(join(folder, STATE), "utf8")) as CopyState;
+    return typeof parsed.version === "number" && Array.isArray(parsed.files) && Array.isArray(parsed.unlisted) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeState(folder: string, state: CopyState): void {
+  mkdirSync(folder, { recursive: true });
+  const partial = join(folder, `${STATE}.${randomBytes(4).toString("hex")}.partial`);
+  writeFileSync(partial, JSON.stringify(state));
+  renameSync(partial, join(folder, STATE));
+}
+
+/** Where an index's local copy lives: a folder per bucket and prefix under CACHE_DIR. */
+export function copyFolder(cacheDir: string, storage: ObjectStorage): string {
+  const id = createHash("sha256").update(`${storage.endpoint ?? "aws"}\n${storage.uri}`).digest("hex").slice(0, 16);
+  return join(cacheDir, "index-copies", id);
+}

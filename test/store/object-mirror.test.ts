@@ -1,0 +1,154 @@
+/**
+ * The local copy reads of an S3 index use (store/object-mirror.ts), against a
+ * "bucket" that is a real LanceDB folder served through the S3Objects
+ * interface: the copy opens in LanceDB at the version it copied and gives its
+ * rows, takes no manifest past that version, deletes files the bucket stopped
+ * listing one refresh later, and a failed copy leaves reads on the store.
+ * scripts/accept/team-index.test.ts runs it against moto.
+ */
+import { describe, expect, test } from "bun:test";
+import { connect } from "@lancedb/lancedb";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { filesOfVersion, manifestVersion, ObjectMirror } from "../../src/store/object-mirror.ts";
+import type { S3Objects } from "../../src/store/s3-objects.ts";
+import { tempDir } from "../helpers.ts";
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+}
+
+/** A folder as a bucket: listed and read as S3 lists and reads objects; `fail` makes every request fail. */
+function folderBucket(folder: string, state = { fail: false, requests: 0 }): S3Objects & { state: typeof state } {
+  const refuse = () => {
+    state.requests++;
+    if (state.fail) throw new Error("The object store at http://127.0.0.1:9 cannot be reached");
+  };
+  return {
+    state,
+    where: `s3://bucket/index (${folder})`,
+    async list(prefix) {
+      refuse();
+      return filesUnder(folder).map((f) => ({ key: relative(folder, f), size: statSync(f).size })).filter((f) => f.key.startsWith(prefix));
+    },
+    async bytes(key) {
+      refuse();
+      return existsSync(join(folder, key)) ? new Uint8Array(readFileSync(join(folder, key))) : null;
+    },
+    get: () => Promise.reject(new Error("not used")),
+    put: () => Promise.reject(new Error("not used")),
+    delete: () => Promise.reject(new Error("not used")),
+  };
+}
+
+async function bucketWithVersions(): Promise<{ folder: string; versions: number[] }> {
+  const folder = tempDir("minirag-bucket-");
+  const db = await connect(folder);
+  const table = await db.createTable("chunks", [{ id: "a", text: "first row" }]);
+  const versions = [await table.version()];
+  await table.add([{ id: "b", text: "second row" }]);
+  versions.push(await table.version());
+  await table.add([{ id: "c", text: "third row" }]);
+  versions.push(await table.version());
+  return { folder, versions };
+}
+
+const rowsAt = async (folder: string, version: number) => {
+  const table = await (await connect(folder)).openTable("chunks");
+  await table.checkout(version);
+  return ((await table.query().toArray()) as { id: string }[]).map((r) => r.id).sort();
+};
+
+describe("the local copy of an index on S3", () => {
+  test("manifest names stand for their versions, in Lance's new naming and its old one", () => {
+    expect(manifestVersion("18446744073709551614.manifest")).toBe(1);
+    expect(manifestVersion("18446744073709551612.manifest")).toBe(3);
+    expect(manifestVersion("7.manifest")).toBe(7);
+    expect(manifestVersion("latest_version_hint.json")).toBeNull();
+    const listed = ["_versions/18446744073709551614.manifest", "_versions/18446744073709551613.manifest", "_transactions/1-x.txn", "data/a.lance", "_versions/latest_version_hint.json"].map((key) => ({ key: `chunks.lance/${key}`, size: 1 }));
+    expect(filesOfVersion(listed, "chunks", 1).map((f) => f.key)).toEqual(["chunks.lance/_versions/18446744073709551614.manifest", "chunks.lance/data/a.lance"]);
+  });
+
+  test("a version is copied in the background while reads stay on the store, then read from the copy, rows and all", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const copy = new ObjectMirror(folderBucket(folder), tempDir("minirag-copy-"), "chunks", () => {});
+    const middle = versions[1]!;
+    expect(await copy.at(middle)).toBeNull();
+    await copy.settled();
+    const local = await copy.at(middle);
+    expect(local).not.toBeNull();
+    const table = await local!.openTable("chunks");
+    await table.checkout(middle);
+    expect(((await table.query().toArray()) as { id: string }[]).map((r) => r.id).sort()).toEqual(["a", "b"]);
+    expect(await rowsAt(copy.folder, middle)).toEqual(await rowsAt(folder, middle));
+    // Nothing past the version copied: the copy's latest is that version.
+    expect(await (await (await connect(copy.folder)).openTable("chunks")).version()).toBe(middle);
+    expect(await copy.at(versions[2]!)).toBeNull();
+    await copy.settled();
+    expect(await rowsAt(copy.folder, versions[2]!)).toEqual(["a", "b", "c"]);
+  });
+
+  test("another process finds the copy on disk and reads it at once", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const at = tempDir("minirag-copy-");
+    const first = new ObjectMirror(folderBucket(folder), at, "chunks", () => {});
+    await first.at(versions[2]!);
+    await first.settled();
+    const bucket = folderBucket(folder);
+    expect(await new ObjectMirror(bucket, at, "chunks", () => {}).at(versions[2]!)).not.toBeNull();
+    expect(bucket.state.requests).toBe(0);
+  });
+
+  test("a process that does not fill (a CLI command) reads a copy already made, and starts none of a version it lacks", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const at = tempDir("minirag-copy-");
+    const server = new ObjectMirror(folderBucket(folder), at, "chunks", () => {});
+    await server.at(versions[1]!);
+    await server.settled();
+    const bucket = folderBucket(folder);
+    const command = new ObjectMirror(bucket, at, "chunks", () => {}, false);
+    expect(await command.at(versions[1]!)).not.toBeNull();
+    expect(await command.at(versions[2]!)).toBeNull();
+    await command.settled();
+    expect(bucket.state.requests).toBe(0);
+  });
+
+  test("files the bucket stopped listing are deleted from the copy at the refresh after the one that noticed", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const copy = new ObjectMirror(folderBucket(folder), tempDir("minirag-copy-"), "chunks", () => {});
+    await copy.at(versions[2]!);
+    await copy.settled();
+    const dataFiles = () => readdirSync(join(copy.folder, "chunks.lance", "data")).length;
+    expect(dataFiles()).toBe(3);
+    const table = await (await connect(folder)).openTable("chunks");
+    await table.optimize({ cleanupOlderThan: new Date(Date.now() + 1000) });
+    const compacted = await table.version();
+    expect(readdirSync(join(folder, "chunks.lance", "data")).length).toBe(1);
+    await copy.at(compacted);
+    await copy.settled();
+    expect(dataFiles()).toBe(4);
+    await table.add([{ id: "d", text: "fourth row" }]);
+    await copy.at(await table.version());
+    await copy.settled();
+    expect(dataFiles()).toBe(2);
+    expect(await rowsAt(copy.folder, await table.version())).toEqual(["a", "b", "c", "d"]);
+  });
+
+  test("a copy that fails is logged once, leaves reads on the store, and is tried again for the next version", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const bucket = folderBucket(folder);
+    const lines: string[] = [];
+    const copy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", (line) => lines.push(line));
+    bucket.state.fail = true;
+    expect(await copy.at(versions[1]!)).toBeNull();
+    await copy.settled();
+    expect(await copy.at(versions[1]!)).toBeNull();
+    await copy.settled();
+    expect(lines).toEqual([`warn: reads of s3://bucket/index (${folder}) stay on the store: the local copy of version ${versions[1]} failed (The object store at http://127.0.0.1:9 cannot be reached)`]);
+    bucket.state.fail = false;
+    expect(await copy.at(versions[2]!)).toBeNull();
+    await copy.settled();
+    expect(await copy.at(versions[2]!)).not.toBeNull();
+    rmSync(folder, { recursive: true });
+  });
+});
