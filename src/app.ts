@@ -11,7 +11,7 @@ import { describeProfile } from "./embed/model-profile.ts";
 import { isModelUnavailable, NoModel } from "./embed/no-model.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore, TABLE_NAME } from "./store/chunk-store.ts";
-import { copyFolder } from "./store/object-mirror.ts";
+import { localCopyFor } from "./store/object-mirror.ts";
 import { MentionIndex } from "./mentions/mention-index.ts";
 import { SignatureIndex } from "./lookalikes/signature-index.ts";
 import { DocumentVectorIndex } from "./store/document-vector-index.ts";
@@ -100,11 +100,9 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const log = options.log ?? logLine;
   let embedder: Promise<Embedder> | undefined;
   // An index on object storage: every connection to it carries its credentials and endpoint (store/lance-connect.ts).
-  if (config.storage) {
-    const copy = config.localCopy ? { folder: copyFolder(config.cacheDir, config.storage), table: TABLE_NAME, log, fill: options.fillLocalCopy ?? false } : undefined;
-    useObjectStorage(config.dbPath, config.storage, copy);
-  }
+  if (config.storage) useObjectStorage(config.dbPath, config.storage);
   const store = new ChunkStore(config.dbPath, ANN_THRESHOLD, config.roots);
+  if (config.storage && config.localCopy) store.localCopy = localCopyFor(config.storage, config.cacheDir, TABLE_NAME, log, options.fillLocalCopy ?? false);
   let lastFailure: { at: number; none: NoModel } | undefined;
   let changeListener: ((when: IndexChange) => void) | undefined;
   const app: App = {

@@ -20,7 +20,6 @@ import { loadConfig } from "../../src/config/load-config.ts";
 import { objectStorageFromEnv } from "../../src/config/object-storage.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { LARGE_DOCUMENT_CHUNKS } from "../../src/ingest/store-large-document.ts";
-import { localCopyOf } from "../../src/store/lance-connect.ts";
 import { s3Objects } from "../../src/store/s3-objects.ts";
 import { signS3 } from "../../src/store/sigv4.ts";
 import { LEASE_MS } from "../../src/sync/lease-record.ts";
@@ -178,7 +177,7 @@ describe("a team index on S3 (moto_server)", () => {
     const fromBucket = await ask();
     expect(fromBucket.results.map((r) => r.source)).not.toContain("library/added.md");
     // The first query started the local copy (store/object-mirror.ts); once it holds the version, answers come from it, the same.
-    const copy = localCopyOf(app.config.dbPath)!;
+    const copy = app.store.localCopy!;
     await copy.settled();
     expect(copy.folder.startsWith(b.home)).toBe(true);
     expect(await ask()).toEqual(fromBucket);

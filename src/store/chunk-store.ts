@@ -23,7 +23,7 @@ import { missingRootProblem } from "./db-path.ts";
 import { FailedFiles } from "./failed-files.ts";
 import { canStage, stagingMarkers } from "./staging-markers.ts";
 import { recoverStaging } from "./staging-recovery.ts";
-import { ensureSafeCommits, localCopyOf } from "./lance-connect.ts";
+import { ensureSafeCommits } from "./lance-connect.ts";
 import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
 import { isReadableClone } from "./readable-clone.ts";
 import { repairTable, type IndexRepair } from "./index-repair.ts";
@@ -68,15 +68,12 @@ export class ChunkStore extends StoreReads {
     // A clone of a damaged version (readable-clone.ts) is fixed at its version already; its versions are its own.
     const clone = isReadableClone(opened.table);
     // On S3, the version read from a local copy once it holds it whole (object-mirror.ts); the bucket meanwhile.
-    const copy = clone ? null : await localCopyOf(this.dbPath)?.at(opened.version);
+    const copy = clone ? null : await this.localCopy?.at(opened.version);
     const version = `${clone ? "clone:" : ""}${opened.version}${copy ? ":copy" : ""}`;
     // A view of the version that is still the latest reads the same files: opening the table again cost ~2 ms a query.
     if (this.lastView?.version === version) return this.lastView.view;
-    let pinned = opened.table;
-    if (!clone) {
-      pinned = await (copy ?? (await this.connect())).openTable(TABLE_NAME);
-      await pinned.checkout(opened.version);
-    }
+    const pinned = clone ? opened.table : await (copy ?? (await this.connect())).openTable(TABLE_NAME);
+    if (!clone) await pinned.checkout(opened.version);
     view.connection = this.connection;
     view.isView = true;
     view.perVersion = this.perVersion;

@@ -10,38 +10,15 @@ import type { Connection } from "@lancedb/lancedb";
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { checkConditionalWrites } from "./commit-safety.ts";
-import { ObjectMirror } from "./object-mirror.ts";
 import { s3Objects } from "./s3-objects.ts";
 
 const storageByLocation = new Map<string, ObjectStorage>();
-const copyByLocation = new Map<string, ObjectMirror>();
 const commitChecks = new Map<string, Promise<void>>();
 const reachChecks = new Map<string, Promise<void>>();
 
-/** Where reads of a table on S3 keep their local copy (object-mirror.ts): the folder, the table, and where a failed copy is logged. */
-export interface LocalCopy {
-  folder: string;
-  table: string;
-  log: (line: string) => void;
-  /** This process copies what it reads (a server), rather than only reading a copy already made (a CLI command). */
-  fill: boolean;
-}
-
-/**
- * Records the storage every connection to `dbPath` uses (config.storage), and
- * the local copy reads use when given. The copy needs our own signed requests
- * (s3-objects.ts), so only an s3:// index reached with keys has one.
- */
-export function useObjectStorage(dbPath: string, storage: ObjectStorage, copy?: LocalCopy): void {
+/** Records the storage every connection to `dbPath` uses (config.storage). */
+export function useObjectStorage(dbPath: string, storage: ObjectStorage): void {
   storageByLocation.set(dbPath, storage);
-  if (copy && storage.scheme === "s3" && storage.options.aws_access_key_id && !copyByLocation.has(dbPath)) {
-    copyByLocation.set(dbPath, new ObjectMirror(s3Objects(storage), copy.folder, copy.table, copy.log, copy.fill));
-  }
-}
-
-/** The local copy reads of `dbPath` may use, or undefined. */
-export function localCopyOf(dbPath: string): ObjectMirror | undefined {
-  return copyByLocation.get(dbPath);
 }
 
 /** The object storage of `dbPath`, or undefined for a local folder. */

@@ -22,7 +22,7 @@ import { dirname, join } from "node:path";
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { describeError } from "../errors.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
-import type { ListedObject, S3Objects } from "./s3-objects.ts";
+import { s3Objects, type ListedObject, type S3Objects } from "./s3-objects.ts";
 
 /** Downloads at once: enough to hide a round trip per file, few enough for a laptop's uplink and the store's rate limits. */
 const PARALLEL = 8;
@@ -131,14 +131,16 @@ export class ObjectMirror {
   }
 
   private async fetchTo(file: ListedObject): Promise<void> {
-    const bytes = await this.objects.bytes(file.key);
-    if (!bytes) throw new Error(`${file.key} went away while it was copied`);
     const path = join(this.folder, file.key);
     mkdirSync(dirname(path), { recursive: true });
     // Written beside and renamed: another process reading the copy never meets half a file.
     const partial = `${path}.${randomBytes(4).toString("hex")}.partial`;
-    writeFileSync(partial, bytes);
-    renameSync(partial, path);
+    try {
+      if (!(await this.objects.download(file.key, partial))) throw new Error(`${file.key} went away while it was copied`);
+      renameSync(partial, path);
+    } finally {
+      rmSync(partial, { force: true });
+    }
   }
 }
 
@@ -176,8 +178,17 @@ function writeState(folder: string, state: CopyState): void {
   renameSync(partial, join(folder, STATE));
 }
 
-/** Where an index's local copy lives: a folder per bucket and prefix under CACHE_DIR. */
+/** Where an index's local copy lives: a folder per endpoint, bucket and prefix under CACHE_DIR. */
 export function copyFolder(cacheDir: string, storage: ObjectStorage): string {
   const id = createHash("sha256").update(`${storage.endpoint ?? "aws"}\n${storage.uri}`).digest("hex").slice(0, 16);
   return join(cacheDir, "index-copies", id);
+}
+
+/**
+ * The local copy reads of an index on S3 use, or undefined: the copy needs our
+ * own signed requests (s3-objects.ts), so only an s3:// index reached with keys has one.
+ */
+export function localCopyFor(storage: ObjectStorage, cacheDir: string, table: string, log: (line: string) => void, fill: boolean): ObjectMirror | undefined {
+  if (storage.scheme !== "s3" || !storage.options.aws_access_key_id) return undefined;
+  return new ObjectMirror(s3Objects(storage), copyFolder(cacheDir, storage), table, log, fill);
 }

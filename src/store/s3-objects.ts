@@ -28,8 +28,8 @@ export interface S3Objects {
   delete(key: string, ifMatch?: string): Promise<void>;
   /** Every object under `folder` (a key prefix inside the index's prefix), by key relative to the index's prefix, with its size. */
   list(folder: string): Promise<ListedObject[]>;
-  /** The object's bytes, or null when there is none. */
-  bytes(key: string): Promise<Uint8Array | null>;
+  /** Streams the object into the file at `path` (a large data file is never held whole); false when there is no such object. */
+  download(key: string, path: string): Promise<boolean>;
   /** Where the objects live, for messages: s3://bucket/prefix on the endpoint. */
   readonly where: string;
 }
@@ -93,11 +93,12 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
       } while (token);
       return listed;
     },
-    async bytes(key) {
+    async download(key, path) {
       const response = await send(key, "GET");
-      if (response.status === 404 && !(await isMissingBucket(response))) return null;
+      if (response.status === 404 && !(await isMissingBucket(response))) return false;
       if (!response.ok) throw await storeRefusal(storage, response);
-      return new Uint8Array(await response.arrayBuffer());
+      await Bun.write(path, response);
+      return true;
     },
     async delete(key, ifMatch) {
       const response = await send(key, "DELETE", ifMatch ? { headers: { "If-Match": ifMatch } } : {});

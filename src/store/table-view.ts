@@ -18,6 +18,7 @@ import { ANN_THRESHOLD } from "./vector-index.ts";
 import { DamageWatch } from "./damage-watch.ts";
 import { damagedIndexError, damageNotice, type IndexDamage } from "./index-damage.ts";
 import { isReadableClone } from "./readable-clone.ts";
+import type { ObjectMirror } from "./object-mirror.ts";
 
 export class TableView {
   protected table: Table | null = null;
@@ -33,6 +34,8 @@ export class TableView {
   protected damageWatch: DamageWatch;
   /** A snapshot read from a clone of a damaged version carries its damage, for the notice on its answers. */
   protected viewDamage: IndexDamage | null = null;
+  /** On S3: the local copy snapshots read once it holds their version (object-mirror.ts); set by createApp. */
+  localCopy: ObjectMirror | undefined;
 
   /** roots: the document roots, which writing or creating the index must never create (db-path.ts). */
   constructor(

@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { connect } from "@lancedb/lancedb";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { filesOfVersion, manifestVersion, ObjectMirror } from "../../src/store/object-mirror.ts";
 import type { S3Objects } from "../../src/store/s3-objects.ts";
@@ -31,9 +31,11 @@ function folderBucket(folder: string, state = { fail: false, requests: 0 }): S3O
       refuse();
       return filesUnder(folder).map((f) => ({ key: relative(folder, f), size: statSync(f).size })).filter((f) => f.key.startsWith(prefix));
     },
-    async bytes(key) {
+    async download(key, path) {
       refuse();
-      return existsSync(join(folder, key)) ? new Uint8Array(readFileSync(join(folder, key))) : null;
+      if (!existsSync(join(folder, key))) return false;
+      copyFileSync(join(folder, key), path);
+      return true;
     },
     get: () => Promise.reject(new Error("not used")),
     put: () => Promise.reject(new Error("not used")),
