@@ -14,6 +14,42 @@ export interface TcpProxy {
   stop(): void;
 }
 
+/** Bytes a socket could not take yet, per socket: Bun's socket.write takes what it can and returns how much, and keeps nothing. */
+const waiting = new WeakMap<Socket<unknown>, Uint8Array[]>();
+/** Sockets to end once their waiting bytes are written: the other side closed after sending them. */
+const ending = new WeakSet<Socket<unknown>>();
+
+/** Ends the socket after what it still has to write: ending it at once cut a response short (ECONNRESET at the reader). */
+function endAfterFlush(socket: Socket<unknown>): void {
+  if (waiting.get(socket)?.length) ending.add(socket);
+  else socket.end();
+}
+
+/** Writes all of chunk, now or as the socket drains (flush). Without this, a large response lost bytes and its download stalled. */
+function send(socket: Socket<unknown>, chunk: Uint8Array): void {
+  const queue = waiting.get(socket);
+  if (queue?.length) {
+    queue.push(new Uint8Array(chunk));
+    return;
+  }
+  const written = socket.write(chunk);
+  if (written < chunk.length) waiting.set(socket, [new Uint8Array(chunk.subarray(Math.max(written, 0)))]);
+}
+
+function flush(socket: Socket<unknown>): void {
+  const queue = waiting.get(socket);
+  while (queue?.length) {
+    const head = queue[0]!;
+    const written = socket.write(head);
+    if (written < head.length) {
+      queue[0] = head.subarray(Math.max(written, 0));
+      return;
+    }
+    queue.shift();
+  }
+  if (ending.has(socket)) socket.end();
+}
+
 export function tcpProxy(target: { host: string; port: number }, port = 0, delayMs = 0): TcpProxy {
   let listener: TCPSocketListener<{ upstream?: Socket<unknown>; pending: Uint8Array[] }> | null = null;
   const open = new Set<Socket<unknown>>();
@@ -33,25 +69,32 @@ export function tcpProxy(target: { host: string; port: number }, port = 0, delay
               open(upstream) {
                 open.add(upstream);
                 client.data.upstream = upstream;
-                for (const chunk of client.data.pending) upstream.write(chunk);
+                for (const chunk of client.data.pending) send(upstream, chunk);
                 client.data.pending = [];
               },
               data(_upstream, chunk) {
-                client.write(chunk);
+                send(client as Socket<unknown>, chunk);
+              },
+              drain(upstream) {
+                flush(upstream);
               },
               close() {
-                client.end();
+                endAfterFlush(client as Socket<unknown>);
               },
               error() {
-                client.end();
+                endAfterFlush(client as Socket<unknown>);
               },
             },
           }).catch(() => client.end());
         },
         data(client, chunk) {
-          const forward = () => (client.data.upstream ? client.data.upstream.write(chunk) : client.data.pending.push(new Uint8Array(chunk)));
+          const copy = new Uint8Array(chunk);
+          const forward = () => (client.data.upstream ? send(client.data.upstream, copy) : client.data.pending.push(copy));
           if (delayMs > 0) setTimeout(forward, delayMs);
           else forward();
+        },
+        drain(client) {
+          flush(client as Socket<unknown>);
         },
         close(client) {
           open.delete(client as Socket<unknown>);

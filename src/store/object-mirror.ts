@@ -19,6 +19,7 @@ import type { Connection } from "@lancedb/lancedb";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { describeError } from "../errors.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
@@ -26,6 +27,9 @@ import { s3Objects, type ListedObject, type S3Objects } from "./s3-objects.ts";
 
 /** Downloads at once: enough to hide a round trip per file, few enough for a laptop's uplink and the store's rate limits. */
 const PARALLEL = 8;
+
+/** How long after a failed copy the next is tried (a connection reset, a store that was away). */
+export const RETRY_MS = 60_000;
 
 /** Manifests are named u64::MAX − version (Lance's V2 naming) or by the version itself (V1). */
 const MAX_U64 = (1n << 64n) - 1n;
@@ -63,8 +67,8 @@ export class ObjectMirror {
   private state: CopyState | null;
   private copying: Promise<void> | null = null;
   private connection: Promise<Connection> | null = null;
-  /** The version a failed copy was after: not tried again for it, so a store that refuses the reads does not cost a copy per query. */
-  private failedAt: number | null = null;
+  /** When a copy last failed: none is tried again for RETRY_MS, so a store that refuses the reads does not cost a copy per query. */
+  private failedAt = Number.NEGATIVE_INFINITY;
 
   /**
    * fill: copy versions this process reads. A long-lived process (the MCP
@@ -77,24 +81,26 @@ export class ObjectMirror {
     private readonly table: string,
     private readonly log: (line: string) => void,
     private readonly fill = true,
+    private readonly clock: Clock = SYSTEM_CLOCK,
   ) {
     this.state = readState(folder);
   }
 
   /**
    * A connection to the local copy when it holds `version` whole, else null,
-   * and a copy of `version` starts unless one is under way (or this process
-   * does not fill). Never throws: a copy that fails leaves reads on the bucket.
+   * and a copy of `version` starts unless one is under way, one failed less
+   * than RETRY_MS ago, or this process does not fill. Never throws: a copy
+   * that fails leaves reads on the bucket.
    */
   async at(version: number): Promise<Connection | null> {
     if (this.state && this.state.version >= version && this.hasManifest(version)) {
       this.connection ??= loadLanceDb().then((lance) => lance.connect(this.folder, { readConsistencyInterval: 0 }));
       return this.connection;
     }
-    if (this.fill && !this.copying && this.failedAt !== version) {
+    if (this.fill && !this.copying && this.clock.now() - this.failedAt > RETRY_MS) {
       this.copying = this.copy(version)
         .catch((error) => {
-          this.failedAt = version;
+          this.failedAt = this.clock.now();
           this.log(`warn: reads of ${this.objects.where} stay on the store: the local copy of version ${version} failed (${describeError(error)})`);
         })
         .finally(() => (this.copying = null));

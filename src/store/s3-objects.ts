@@ -34,6 +34,9 @@ export interface S3Objects {
   readonly where: string;
 }
 
+/** The longest one file of a copy may take to download: a stalled connection fails the copy (reads stay on the store) rather than holding it forever. */
+const DOWNLOAD_TIMEOUT_MS = 300_000;
+
 export interface ListedObject {
   key: string;
   size: number;
@@ -47,10 +50,10 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
   const base = storage.endpoint ? `${storage.endpoint}/${storage.bucket}` : `https://${storage.bucket}.s3.${keys.region}.amazonaws.com`;
   const urlOf = (key: string) => new URL(`${base}/${encodePath(storage.prefix ? `${storage.prefix}/${key}` : key)}`);
   const where = `${storage.uri} (${storage.endpoint ?? "AWS S3"})`;
-  const send = async (key: string, method: "GET" | "PUT" | "DELETE", init: { body?: string; headers?: Record<string, string> } = {}, url = urlOf(key)): Promise<Response> => {
+  const send = async (key: string, method: "GET" | "PUT" | "DELETE", init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}, url = urlOf(key)): Promise<Response> => {
     const signed = keys.accessKeyId ? signS3(method, url, keys) : {};
     try {
-      return await fetch(url, { method, body: init.body, headers: { ...init.headers, ...signed } });
+      return await fetch(url, { method, body: init.body, headers: { ...init.headers, ...signed }, signal: init.signal });
     } catch (error) {
       throw unreachable(storage, error);
     }
@@ -94,7 +97,7 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
       return listed;
     },
     async download(key, path) {
-      const response = await send(key, "GET");
+      const response = await send(key, "GET", { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
       if (response.status === 404 && !(await isMissingBucket(response))) return false;
       if (!response.ok) throw await storeRefusal(storage, response);
       await Bun.write(path, response);

@@ -10,8 +10,9 @@ import { describe, expect, test } from "bun:test";
 import { connect } from "@lancedb/lancedb";
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { filesOfVersion, manifestVersion, ObjectMirror } from "../../src/store/object-mirror.ts";
+import { filesOfVersion, manifestVersion, ObjectMirror, RETRY_MS } from "../../src/store/object-mirror.ts";
 import type { S3Objects } from "../../src/store/s3-objects.ts";
+import { fakeClock } from "../fake-clock.ts";
 import { tempDir } from "../helpers.ts";
 
 function filesUnder(dir: string): string[] {
@@ -136,11 +137,12 @@ describe("the local copy of an index on S3", () => {
     expect(await rowsAt(copy.folder, await table.version())).toEqual(["a", "b", "c", "d"]);
   });
 
-  test("a copy that fails is logged once, leaves reads on the store, and is tried again for the next version", async () => {
+  test("a copy that fails is logged once, leaves reads on the store, and is tried again after RETRY_MS", async () => {
     const { folder, versions } = await bucketWithVersions();
     const bucket = folderBucket(folder);
     const lines: string[] = [];
-    const copy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", (line) => lines.push(line));
+    const clock = fakeClock();
+    const copy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", (line) => lines.push(line), true, clock);
     bucket.state.fail = true;
     expect(await copy.at(versions[1]!)).toBeNull();
     await copy.settled();
@@ -148,6 +150,10 @@ describe("the local copy of an index on S3", () => {
     await copy.settled();
     expect(lines).toEqual([`warn: reads of s3://bucket/index (${folder}) stay on the store: the local copy of version ${versions[1]} failed (The object store at http://127.0.0.1:9 cannot be reached)`]);
     bucket.state.fail = false;
+    expect(await copy.at(versions[2]!)).toBeNull();
+    await copy.settled();
+    expect(await copy.at(versions[2]!)).toBeNull();
+    clock.advance(RETRY_MS + 1);
     expect(await copy.at(versions[2]!)).toBeNull();
     await copy.settled();
     expect(await copy.at(versions[2]!)).not.toBeNull();
