@@ -54,7 +54,7 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
   const roots = app.config.roots;
   // Refused before the walk: a path scope outside the roots. Only path scopes are walked; ids and URL prefixes are matched.
   // A shared index's name under one of this machine's roots is walked as that folder here (scan/source-names.ts).
-  const checked = checkScopes(scopes?.map((s) => (app.names.shared && app.names.isLocalFile(s) ? app.names.pathOf(s) : s)), roots);
+  const checked = checkScopes(scopes?.map(app.names.pathOf), roots);
   // Scopes and sources as the index names them; files on disk by their local paths (scan/source-names.ts).
   const scope = scopesAsSources(app.names, roots, checked?.all);
   const { sourceOf, pathOf } = app.names;

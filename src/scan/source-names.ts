@@ -21,7 +21,7 @@ export interface SourceNames {
   sourceOf(path: string): string;
   /** The local path of a file source: under this machine's root of that name, or the source itself when no root here holds it. */
   pathOf(source: string): string;
-  /** True when a source names a file under one of this machine's roots (an id or URL never does). */
+  /** True when a source names a file by a path on this machine: an absolute path, or a shared name whose root this machine has (never an id, a URL or another machine's root). */
   isLocalFile(source: string): boolean;
 }
 
