@@ -122,10 +122,10 @@ export class ObjectMirror {
     const listed = await this.objects.list(`${this.table}.lance/`);
     const wanted = filesOfVersion(listed, this.table, version);
     // Data before manifests: a manifest here means every file it names is here.
-    const [manifests, files] = [wanted.filter((f) => f.key.includes("/_versions/")), wanted.filter((f) => !f.key.includes("/_versions/"))];
-    const missing = files.filter((f) => !hasFile(join(this.folder, f.key), f.size));
-    await inParallel(missing, PARALLEL, (f) => this.fetchTo(f));
-    await inParallel(manifests.filter((f) => !hasFile(join(this.folder, f.key), f.size)), PARALLEL, (f) => this.fetchTo(f));
+    const missing = wanted.filter((f) => !hasFile(join(this.folder, f.key), f.size));
+    const isManifest = (f: ListedObject) => f.key.includes("/_versions/");
+    await inParallel(missing.filter((f) => !isManifest(f)), PARALLEL, (f) => this.fetchTo(f));
+    await inParallel(missing.filter(isManifest), PARALLEL, (f) => this.fetchTo(f));
     const present = new Set(listed.map((f) => f.key));
     for (const key of this.state?.unlisted ?? []) if (!present.has(key)) rmSync(join(this.folder, key), { force: true });
     this.state = {
