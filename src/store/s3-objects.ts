@@ -50,7 +50,7 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
   const base = storage.endpoint ? `${storage.endpoint}/${storage.bucket}` : `https://${storage.bucket}.s3.${keys.region}.amazonaws.com`;
   const urlOf = (key: string) => new URL(`${base}/${encodePath(storage.prefix ? `${storage.prefix}/${key}` : key)}`);
   const where = `${storage.uri} (${storage.endpoint ?? "AWS S3"})`;
-  const send = async (key: string, method: "GET" | "PUT" | "DELETE", init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}, url = urlOf(key)): Promise<Response> => {
+  const send = async (url: URL, method: "GET" | "PUT" | "DELETE", init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> => {
     const signed = keys.accessKeyId ? signS3(method, url, keys) : {};
     try {
       return await fetch(url, { method, body: init.body, headers: { ...init.headers, ...signed }, signal: init.signal });
@@ -61,7 +61,7 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
   return {
     where,
     async get(key) {
-      const response = await send(key, "GET");
+      const response = await send(urlOf(key), "GET");
       if (response.status === 404 && !(await isMissingBucket(response))) return null;
       if (!response.ok) throw await storeRefusal(storage, response);
       const age = Date.parse(response.headers.get("date") ?? "") - Date.parse(response.headers.get("last-modified") ?? "");
@@ -69,7 +69,7 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
     },
     async put(key, body, condition) {
       const headers: Record<string, string> = "ifNoneMatch" in condition ? { "If-None-Match": "*" } : { "If-Match": condition.ifMatch };
-      const response = await send(key, "PUT", { body, headers: { ...headers, "Content-Type": "application/json" } });
+      const response = await send(urlOf(key), "PUT", { body, headers: { ...headers, "Content-Type": "application/json" } });
       // 409: S3 itself answers a conditional write that races another one in flight with ConditionalRequestConflict.
       if (response.status === 412 || response.status === 409) return { written: false };
       if (!response.ok) throw await storeRefusal(storage, response);
@@ -85,7 +85,7 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
         url.searchParams.set("list-type", "2");
         url.searchParams.set("prefix", `${inIndex}${folder}`);
         if (token) url.searchParams.set("continuation-token", token);
-        const response = await send("", "GET", {}, url);
+        const response = await send(url, "GET");
         if (!response.ok) throw await storeRefusal(storage, response);
         const xml = await response.text();
         for (const entry of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
@@ -97,14 +97,14 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
       return listed;
     },
     async download(key, path) {
-      const response = await send(key, "GET", { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+      const response = await send(urlOf(key), "GET", { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
       if (response.status === 404 && !(await isMissingBucket(response))) return false;
       if (!response.ok) throw await storeRefusal(storage, response);
       await Bun.write(path, response);
       return true;
     },
     async delete(key, ifMatch) {
-      const response = await send(key, "DELETE", ifMatch ? { headers: { "If-Match": ifMatch } } : {});
+      const response = await send(urlOf(key), "DELETE", ifMatch ? { headers: { "If-Match": ifMatch } } : {});
       if (response.ok || response.status === 404 || response.status === 412) return;
       throw await storeRefusal(storage, response);
     },
