@@ -12,6 +12,7 @@ import { isModelUnavailable, NoModel } from "./embed/no-model.ts";
 import { logLine } from "./log.ts";
 import { ChunkStore, TABLE_NAME } from "./store/chunk-store.ts";
 import { localCopyFor } from "./store/object-mirror.ts";
+import { mentionCachePath } from "./mentions/mention-cache-file.ts";
 import { MentionIndex } from "./mentions/mention-index.ts";
 import { SignatureIndex } from "./lookalikes/signature-index.ts";
 import { DocumentVectorIndex } from "./store/document-vector-index.ts";
@@ -110,7 +111,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     log,
     store,
     names: config.rootNames ? rootRelativeNames(config.roots, config.rootNames) : ABSOLUTE_NAMES,
-    mentions: new MentionIndex(),
+    mentions: new MentionIndex(mentionCachePath(config.cacheDir, config.dbPath)),
     signatures: new SignatureIndex(),
     documentVectors: new DocumentVectorIndex(),
     labelJobs: new LabelJobs(),

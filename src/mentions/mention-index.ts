@@ -4,7 +4,8 @@
  * answered from memory; after a write only the sources whose rows changed
  * are read and normalised again. Normalising 100k chunks from scratch takes
  * seconds (see scripts/bench/mentions.ts); a scan of the cached text, well
- * under one.
+ * under one. With a cache file (mention-cache-file.ts) a new process starts
+ * from what the last one built and reads only the sources changed since.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,12 +14,13 @@ import type { MentionChunk, MentionDocument } from "./count-mentions.ts";
 import { normalizeText } from "../text/normalize.ts";
 import { ownText } from "../chunk/own-text.ts";
 import { contextLineCount } from "./own-text.ts";
+import { readMentionCache, writeMentionCache, type KeyedDocument } from "./mention-cache-file.ts";
 
 interface CachedIndex {
   /** Table version and row count it was read at. */
   version: string;
   /** Per source: its key (mention-rows.ts) and its document. */
-  sources: Map<string, { key: string; doc: MentionDocument }>;
+  sources: Map<string, KeyedDocument>;
   /** Every document, by source. */
   documents: MentionDocument[];
 }
@@ -43,11 +45,23 @@ function markUsed(dbPath: string): void {
   }
 }
 
+/**
+ * How long after a build its file is written. Writing holds the thread for 0.3-0.5 s at 100k chunks; written at once,
+ * it fell inside the query that built the text (the first find after a one-document write took 908 ms, not 368).
+ */
+const SAVE_DELAY_MS = 250;
+
 /** One index's normalised text, held by its App (one App, one index). */
 export class MentionIndex {
   private cached: CachedIndex | undefined;
   /** A load under way, so a find asked while the server's background load runs waits for it instead of reading everything twice. */
   private loading: { version: string; documents: Promise<MentionDocument[]> } | undefined;
+  /** The newest text not yet in the cache file, and the write under way. */
+  private unsaved: CachedIndex | undefined;
+  private saving: Promise<void> | undefined;
+
+  /** file: where the text is kept between processes (mention-cache-file.ts); none: every process builds it from the index. */
+  constructor(private readonly file?: string) {}
 
   /** The table version the cached text was read at, or undefined when find_mentions has not been used on this index. */
   version(): string | undefined {
@@ -60,9 +74,12 @@ export class MentionIndex {
     if (this.cached?.version === version) return this.cached.documents;
     if (this.loading?.version === version) return this.loading.documents;
     markUsed(store.dbPath);
-    const documents = load(store, version, this.cached).then((next) => {
-      this.cached = next;
-      return next.documents;
+    // A new process starts from the file: its documents stand wherever their source's key still matches.
+    const before = this.cached ?? (this.file ? { version: "", sources: readMentionCache(this.file), documents: [] } : undefined);
+    const documents = load(store, version, before).then(({ index, changed }) => {
+      this.cached = index;
+      if (changed) this.save(index);
+      return index.documents;
     });
     this.loading = { version, documents };
     try {
@@ -71,11 +88,31 @@ export class MentionIndex {
       if (this.loading?.documents === documents) this.loading = undefined;
     }
   }
+
+  /** Settles when the cache file holds the newest text built (at once without a file). */
+  async saved(): Promise<void> {
+    await this.saving;
+  }
+
+  /** Writes index to the cache file once the answer that built it is out, one write at a time, the newest last. */
+  private save(index: CachedIndex): void {
+    if (!this.file) return;
+    this.unsaved = index;
+    this.saving ??= (async () => {
+      await new Promise((resolve) => setTimeout(resolve, SAVE_DELAY_MS));
+      for (let next = this.unsaved; next; next = this.unsaved) {
+        this.unsaved = undefined;
+        await writeMentionCache(this.file!, next.sources.values());
+      }
+      this.saving = undefined;
+    })();
+  }
 }
 
-async function load(store: ChunkStore, version: string, cached: CachedIndex | undefined): Promise<CachedIndex> {
+/** The text at version, built from cached where keys match; changed: anything was read again or dropped. */
+async function load(store: ChunkStore, version: string, cached: CachedIndex | undefined): Promise<{ index: CachedIndex; changed: boolean }> {
   const keys = await store.sourceKeys();
-  const sources = new Map<string, { key: string; doc: MentionDocument }>();
+  const sources = new Map<string, KeyedDocument>();
   const stale: string[] = [];
   for (const [source, key] of keys) {
     const known = cached?.sources.get(source);
@@ -88,7 +125,8 @@ async function load(store: ChunkStore, version: string, cached: CachedIndex | un
   const wanted = new Set(stale);
   for (const doc of toDocuments(rows.filter((r) => wanted.has(r.source)))) sources.set(doc.source, { key: keys.get(doc.source)!, doc });
   const documents = [...sources.values()].map((s) => s.doc).sort((a, b) => (a.source < b.source ? -1 : 1));
-  return { version, sources, documents };
+  const changed = stale.length > 0 || sources.size !== cached?.sources.size;
+  return { index: { version, sources, documents }, changed };
 }
 
 /** Rows grouped into documents, chunks in order, each chunk cut to its own text and normalised. */

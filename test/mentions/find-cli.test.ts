@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { runSync } from "../../src/sync/run-sync.ts";
-import { FIXTURES, TINY_MODEL, runCli, testApp } from "../helpers.ts";
+import { mentionCachePath, readMentionCache } from "../../src/mentions/mention-cache-file.ts";
+import { FIXTURES, TINY_MODEL, runCli, tempDir, testApp } from "../helpers.ts";
 
 let flags: string[];
 
@@ -64,5 +65,16 @@ describe("minirag-mcp find", () => {
     const offset = runCli(["find", ...flags, "--offset", "x", "акт"]);
     expect(offset.exitCode).toBe(1);
     expect(offset.stderr).toContain("--offset must be a whole number");
+  });
+
+  test("each find leaves the normalised text in CACHE_DIR, and the next process answers the same from it", () => {
+    const cacheDir = tempDir("minirag-find-cache-");
+    const env = { CACHE_DIR: cacheDir };
+    const first = runCli(["find", ...flags, "--json", "отчет"], { env });
+    expect(first.exitCode).toBe(0);
+    const file = mentionCachePath(cacheDir, flags[flags.indexOf("--db-path") + 1]!);
+    expect([...readMentionCache(file).values()].map((d) => d.doc.chunks.length > 0)).toEqual([true, true, true, true, true]);
+    const second = runCli(["find", ...flags, "--json", "отчет"], { env });
+    expect(second.stdout).toBe(first.stdout);
   });
 });

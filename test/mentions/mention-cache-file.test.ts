@@ -1,0 +1,107 @@
+/**
+ * find_mentions' text kept between processes: the file's own checks, and a
+ * second App over a real index (LanceDB, the tiny model) that starts from the
+ * file and reads back only what changed since it was written.
+ */
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import type { MentionDocument } from "../../src/mentions/count-mentions.ts";
+import { mentionCachePath, readMentionCache, writeMentionCache } from "../../src/mentions/mention-cache-file.ts";
+import { findMentions } from "../../src/search/find-mentions.ts";
+import { ChunkStore } from "../../src/store/chunk-store.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { VERSION } from "../../src/version.ts";
+import { tempDir, testApp, writeTree } from "../helpers.ts";
+
+const documents: { key: string; doc: MentionDocument }[] = [
+  { key: "k1", doc: { source: "/r/отчёт.md", title: "Отчёт", titleText: "отчет", chunks: [{ chunkIndex: 0, text: "годовой отчет склада", pages: null, contextLines: 0 }] } },
+  {
+    key: "k2",
+    doc: {
+      source: "/r/ОТЧЕ\u0308Т.pdf",
+      title: "Scan",
+      titleText: "scan",
+      chunks: [
+        { chunkIndex: 0, text: "page one", pages: "1", contextLines: 0 },
+        { chunkIndex: 1, text: "page two \u00ad", pages: "2-3", contextLines: 2 },
+      ],
+    },
+  },
+];
+
+describe("the cache file", () => {
+  test("gives back every document as written, under its key", async () => {
+    const path = join(tempDir("minirag-mentions-file-"), "sub", "index.json");
+    await writeMentionCache(path, documents);
+    expect([...readMentionCache(path).values()]).toEqual(documents);
+  });
+
+  test("an absent, damaged, cut or other version's file gives nothing", async () => {
+    const path = join(tempDir("minirag-mentions-file-"), "index.json");
+    expect(readMentionCache(path).size).toBe(0);
+    await writeMentionCache(path, documents);
+    const whole = readFileSync(path, "utf8");
+    for (const spoiled of [whole.replace("годовой", "годавой"), whole.slice(0, whole.length - 9), whole.replace(` ${VERSION} `, " 0.0.0-other "), "not a cache\n[]"]) {
+      writeFileSync(path, spoiled);
+      expect(readMentionCache(path).size).toBe(0);
+    }
+  });
+
+  test("each index has its own file", () => {
+    expect(mentionCachePath("/c", "/a/lancedb")).not.toBe(mentionCachePath("/c", "/b/lancedb"));
+    expect(mentionCachePath("/c", "s3://bucket/team")).toStartWith("/c/find-mentions/");
+  });
+});
+
+describe("a new process over the same index", () => {
+  afterEach(() => {
+    (ChunkStore.prototype.mentionRows as unknown as { mockRestore?: () => void }).mockRestore?.();
+  });
+
+  test("starts from the file and reads only the sources written since; a removed source is gone", async () => {
+    const { app: first, root } = await testApp();
+    writeTree(root, {
+      "harbour.md": "# Harbour\n\nThe pilot boat left the harbour at dawn.",
+      "marsh.md": "# Marsh\n\nA marsh harrier hunted over the reeds.",
+      "archive.md": "# Archive\n\nLedgers of the harbour master, 1931.",
+      "fen.md": "# Fen\n\nSedge and peat.",
+      "moor.md": "# Moor\n\nHeather on the hill.",
+      "dune.md": "# Dune\n\nMarram grass holds the sand.",
+    });
+    expect((await runSync(first)).counts.ingested).toBe(6);
+    expect((await findMentions(first, { terms: ["harbour"] })).matchedDocuments).toBe(2);
+    await first.mentions.saved();
+
+    writeFileSync(join(root, "marsh.md"), "# Marsh\n\nA marsh harrier hunted over the harbour reeds.");
+    rmSync(join(root, "archive.md"));
+    expect((await runSync(first)).counts).toMatchObject({ ingested: 1, deleted: 1 });
+
+    const reads = spyOn(ChunkStore.prototype, "mentionRows");
+    const second = createApp(first.config, { log: () => {} });
+    const found = await findMentions(second, { terms: ["harbour"] });
+    expect(found.documents.map((d) => d.displayPath).sort()).toEqual(["harbour.md", "marsh.md"]);
+    expect(found.searchedDocuments).toBe(5);
+    // One read, of the source whose key changed (a change this small is read by source): the rest came from the file.
+    expect(reads.mock.calls).toEqual([[[join(root, "marsh.md")]]]);
+  });
+
+  test("without a file, or with a spoiled one, it reads the whole index and answers the same", async () => {
+    const { app: first, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nAlpha harbour.", "b.md": "# B\n\nBeta marsh." });
+    await runSync(first);
+    await findMentions(first, { terms: ["harbour"] });
+    await first.mentions.saved();
+    const file = mentionCachePath(first.config.cacheDir, first.config.dbPath);
+    writeFileSync(file, readFileSync(file, "utf8").replace("alpha", "gamma"));
+
+    const reads = spyOn(ChunkStore.prototype, "mentionRows");
+    const second = createApp(first.config, { log: () => {} });
+    expect((await findMentions(second, { terms: ["alpha"] })).documents.map((d) => d.displayPath)).toEqual(["a.md"]);
+    expect(reads.mock.calls).toEqual([[undefined]]);
+    // ... and rewrites the file, which the next process then starts from.
+    await second.mentions.saved();
+    expect(readMentionCache(file).size).toBe(2);
+  });
+});
