@@ -77,13 +77,14 @@ export interface App {
   readonly network: Network;
   /** The model to embed with and why: MODEL_NAME, else what the index says (store/model-choice.ts). */
   modelChoice(): Promise<ModelChoice>;
-  embedder(): Promise<Embedder>;
+  /** atVersion: the table version the caller reads (a query's snapshot), which the index's model record is checked at. */
+  embedder(atVersion?: number): Promise<Embedder>;
   /**
    * The embedder, or NoModel when no model can load (keyword-only mode). A
    * sync asks afresh each time; `cached` lets queries reuse a failure for
    * RETRY_AFTER_MS instead of retrying a download on every question.
    */
-  embedderOrNone(options?: { cached?: boolean }): Promise<Embedder | NoModel>;
+  embedderOrNone(options?: { cached?: boolean; atVersion?: number }): Promise<Embedder | NoModel>;
   /** Said by an operation once its write is finished (ingest/finish-write.ts, sync/sync-jobs.ts); heard by the listener, if any. */
   indexChanged(when: IndexChange): void;
   /**
@@ -119,7 +120,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     metrics: options.metrics,
     network: options.network ?? SYSTEM_NETWORK,
     modelChoice: () => chooseModel(config.modelName, store),
-    embedder() {
+    embedder(atVersion) {
       embedder ??= (async () => {
         const { name } = await app.modelChoice();
         const folder = await resolveModelFolder(name, { cacheDir: config.cacheDir, endpoint: config.hfEndpoint, log });
@@ -136,14 +137,14 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       embedder.catch(() => (embedder = undefined));
       // Every call, not once: another process may have rebuilt the index with another model meanwhile.
       return embedder.then(async (loaded) => {
-        await store.checkModel();
+        await store.checkModel(atVersion);
         return loaded;
       });
     },
     async embedderOrNone(options = {}) {
       if (options.cached && lastFailure && Date.now() - lastFailure.at < RETRY_AFTER_MS) return lastFailure.none;
       try {
-        const loaded = await app.embedder();
+        const loaded = await app.embedder(options.atVersion);
         lastFailure = undefined;
         return loaded;
       } catch (error) {

@@ -102,7 +102,7 @@ export async function queryDocuments(app: App, asked: QueryInput): Promise<Query
   // The keyword side needs no query vector, so it runs while the model loads, the query embeds and the vector side searches.
   let keywordSide = configured === 0 ? null : searchKeywords();
   // Keyword-only mode: no model could load, so the keyword side answers alone, whatever the weight.
-  const model = await app.embedderOrNone({ cached: true });
+  const model = await app.embedderOrNone({ cached: true, atVersion: store.pinnedAt ?? undefined });
   const none = model instanceof NoModel ? model : null;
   if (none) keywordSide ??= searchKeywords();
   const weight = none ? 1 : configured;

@@ -78,6 +78,7 @@ export class ChunkStore extends StoreReads {
     view.isView = true;
     view.perVersion = this.perVersion;
     view.viewDamage = clone ? await this.damage() : null;
+    view.pinnedAt = opened.version;
     await view.adopt(pinned);
     this.lastView = { version, view };
     return view;
@@ -245,11 +246,15 @@ export class ChunkStore extends StoreReads {
   }
 
   /** Refuses searches when the index records another model than the one in use. */
-  async checkModel(): Promise<void> {
+  async checkModel(atVersion?: number): Promise<void> {
+    // Once per table version and model: the record changes only with a commit, and every query asks. A query passes
+    // the version its snapshot reads, which is the one to check, and at a version already checked opens nothing
+    // (opening asks for the latest version again: on S3, a request).
+    const fingerprint = this.binding.current?.fingerprint;
+    if (atVersion !== undefined && `${atVersion}:${fingerprint}` === this.modelCheckedAt) return;
     const table = await this.open();
     if (!table) return;
-    // Once per table version and model: the record changes only with a commit, and every query asks.
-    const checked = `${await table.version()}:${this.binding.current?.fingerprint}`;
+    const checked = `${atVersion ?? (await table.version())}:${fingerprint}`;
     if (checked === this.modelCheckedAt) return;
     await checkSearchModel(table, this.dbPath, this.binding);
     this.modelCheckedAt = checked;

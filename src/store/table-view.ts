@@ -34,6 +34,8 @@ export class TableView {
   protected damageWatch: DamageWatch;
   /** A snapshot read from a clone of a damaged version carries its damage, for the notice on its answers. */
   protected viewDamage: IndexDamage | null = null;
+  /** The table version a view reads (ChunkStore.snapshot); null for the live store. */
+  pinnedAt: number | null = null;
   /** On S3: the local copy snapshots read once it holds their version (object-mirror.ts); set by createApp. */
   localCopy: ObjectMirror | undefined;
 

@@ -52,6 +52,29 @@ describe("an index records its model", () => {
     writeTree(root, { "c.md": "# Gamma\n\nMore text." });
     expect((await runSync(app)).counts.ingested).toBe(1);
   });
+
+  test("a query asks for the latest version once: the model record is checked at the version its snapshot reads", async () => {
+    const { app } = await built(tinyCopy("tiny-a"));
+    await queryDocuments(app, { query: "lighthouse" });
+    const live = (await app.store.open())!;
+    // Asks of the live table (on S3 each is a request); a snapshot's pinned table knows its version.
+    const table = Object.getPrototypeOf(live) as { version(): Promise<number> };
+    const version = table.version;
+    let asks = 0;
+    table.version = function (this: unknown) {
+      if (this === live) asks++;
+      return version.call(this);
+    };
+    try {
+      for (const query of ["lighthouse", "warehouse"]) {
+        asks = 0;
+        expect((await queryDocuments(app, { query })).results.length).toBeGreaterThan(0);
+        expect({ query, asks }).toEqual({ query, asks: 1 });
+      }
+    } finally {
+      table.version = version;
+    }
+  });
 });
 
 describe("a different model is refused", () => {
