@@ -26,8 +26,9 @@ const MAGIC = "minirag-mentions";
 
 /**
  * One document: source, key, title, normalised title, then its chunks column by column, each chunk's text as its
- * length in the text block that follows the list. JSON.stringify of 100k chunk texts took 0.4 s and parsing them
- * 0.13 s; one joined string encodes and slices in a fraction of that.
+ * length in bytes in the UTF-8 block that follows the list. JSON.stringify of 100k chunk texts took 0.4 s and parsing
+ * them 0.13 s; the block encodes as one string and decodes chunk by chunk, so each text is a string of its own
+ * (sliced from one decoded block, every English text of a mixed index took two bytes a character, as Russian does).
  */
 type StoredDocument = [string, string, string, string, number[], (string | null)[], number[], number[]];
 
@@ -62,13 +63,12 @@ export function readMentionCache(path: string): Map<string, KeyedDocument> {
   try {
     const listEnd = body.indexOf(0x0a);
     const list = JSON.parse(body.toString("utf8", 0, listEnd)) as StoredDocument[];
-    const texts = body.toString("utf8", listEnd + 1);
-    let at = 0;
+    let at = listEnd + 1;
     for (const [source, key, title, titleText, indexes, pages, contextLines, lengths] of list) {
-      const chunks: MentionChunk[] = indexes.map((chunkIndex, i) => ({ chunkIndex, text: texts.slice(at, (at += lengths[i]!)), pages: pages[i]!, contextLines: contextLines[i]! }));
+      const chunks: MentionChunk[] = indexes.map((chunkIndex, i) => ({ chunkIndex, text: body.toString("utf8", at, (at += lengths[i]!)), pages: pages[i]!, contextLines: contextLines[i]! }));
       sources.set(source, { key, doc: { source, title, titleText, chunks } });
     }
-    if (at !== texts.length) return new Map();
+    if (at !== body.length) return new Map();
   } catch {
     return new Map();
   }
@@ -82,7 +82,7 @@ export async function writeMentionCache(path: string, sources: Iterable<KeyedDoc
   for (const { key, doc } of sources) {
     const { chunks } = doc;
     for (const chunk of chunks) texts.push(chunk.text);
-    list.push([doc.source, key, doc.title, doc.titleText, chunks.map((c) => c.chunkIndex), chunks.map((c) => c.pages), chunks.map((c) => c.contextLines), chunks.map((c) => c.text.length)]);
+    list.push([doc.source, key, doc.title, doc.titleText, chunks.map((c) => c.chunkIndex), chunks.map((c) => c.pages), chunks.map((c) => c.contextLines), chunks.map((c) => Buffer.byteLength(c.text))]);
   }
   // JSON escapes every line break, so the list ends at the first one.
   const body = Buffer.from(`${JSON.stringify(list)}\n${texts.join("")}`);
