@@ -24,23 +24,34 @@ export function inLists(sources: string[] | "all"): (string[] | null)[] {
   return Array.from({ length: Math.ceil(sources.length / IN_LIST) }, (_, n) => sources.slice(n * IN_LIST, (n + 1) * IN_LIST));
 }
 
+/** A value kept per document (its column on chunk-0 rows), and the columns whose change also changes its key. */
+export interface KeyedValue {
+  valueColumn: string;
+  extra?: string[];
+}
+
 /**
- * The key of every chunk-0 row that has the value `valueColumn` holds; `extra` names columns whose change
- * also changes the key (absent columns are left out).
+ * For each value, the key of every chunk-0 row that has it (absent columns are left out), all from one scan: after
+ * a write both caches of a query (signatures, document vectors) read their keys, and on 2 cores two scans beside
+ * the query's own searches slowed all of them.
  */
-export async function readDocumentKeys(table: Table, valueColumn: string, extra: string[] = []): Promise<DocumentKey[]> {
+export async function readDocumentKeys(table: Table, values: KeyedValue[]): Promise<DocumentKey[][]> {
   const columns = new Set((await table.schema()).fields.map((f) => f.name));
-  if (!columns.has(valueColumn)) return [];
-  const present = extra.filter((c) => columns.has(c));
-  const arrow = await table
-    .query()
-    .where(`chunk_index = 0 AND ${valueColumn} IS NOT NULL`)
-    .select(["source", "content_hash", "ingested_at", ...present])
-    .toArrow();
-  if (arrow.numRows === 0) return [];
+  const present = values.map(({ valueColumn, extra = [] }) => (columns.has(valueColumn) ? extra.filter((c) => columns.has(c)) : null));
+  const held = values.flatMap((v, i) => (present[i] ? [`${v.valueColumn} IS NOT NULL`] : []));
+  if (held.length === 0) return values.map(() => []);
+  const projection: Record<string, string> = { source: "source", content_hash: "content_hash", ingested_at: "ingested_at" };
+  for (const column of new Set(present.flatMap((p) => p ?? []))) projection[column] = column;
+  values.forEach((v, i) => present[i] && (projection[`has_${i}`] = `${v.valueColumn} IS NOT NULL`));
+  const arrow = await table.query().where(`chunk_index = 0 AND (${held.join(" OR ")})`).select(projection).toArrow();
   const sources = arrow.getChild("source")!.toArray() as string[];
-  const keys = keysOf(arrow, present);
-  return sources.map((source, i) => ({ source, key: keys[i]! }));
+  return values.map((_, i) => {
+    const extra = present[i];
+    if (!extra || arrow.numRows === 0) return [];
+    const has = arrow.getChild(`has_${i}`)!.toArray() as ArrayLike<boolean>;
+    const keys = keysOf(arrow, extra);
+    return sources.flatMap((source, row) => (has[row] ? [{ source, key: keys[row]! }] : []));
+  });
 }
 
 /** The key of each row of a read that selected content_hash, ingested_at and the `extra` columns. */

@@ -11,7 +11,7 @@ import { Field, Schema, Utf8 } from "apache-arrow";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { chunkSchema, sqlString } from "./chunk-row.ts";
 import { ensureColumns } from "./table-upkeep.ts";
-import { inLists, readDocumentKeys, utf8Views, type DocumentKey } from "./document-keys.ts";
+import { inLists, readDocumentKeys, utf8Views, type DocumentKey, type KeyedValue } from "./document-keys.ts";
 
 export const DOC_VECTOR_COLUMN = "doc_vector";
 const DOC_VECTOR_UPDATE = new Schema([new Field("id", new Utf8(), false), new Field(DOC_VECTOR_COLUMN, new Utf8(), true)]);
@@ -40,8 +40,11 @@ function missingCondition(columns: Set<string>): string {
 
 /** Every stored document vector's key (no vectors: those are read only where the key changed). */
 export async function readDocumentVectorKeys(table: Table): Promise<DocumentKey[]> {
-  return readDocumentKeys(table, DOC_VECTOR_COLUMN);
+  return (await readDocumentKeys(table, [DOCUMENT_VECTOR_KEYS]))[0]!;
 }
+
+/** A document vector's key: its row's alone. */
+export const DOCUMENT_VECTOR_KEYS: KeyedValue = { valueColumn: DOC_VECTOR_COLUMN };
 
 /**
  * The stored document vectors of these sources (those that have one that

@@ -10,7 +10,7 @@ import type { Table } from "@lancedb/lancedb";
 import { Field, Schema, Utf8 } from "apache-arrow";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { sqlString } from "./chunk-row.ts";
-import { inLists, keysOf, readDocumentKeys, utf8Views, type DocumentKey } from "./document-keys.ts";
+import { inLists, keysOf, readDocumentKeys, utf8Views, type DocumentKey, type KeyedValue } from "./document-keys.ts";
 
 export const SIGNATURE_COLUMN = "minhash";
 const UNSIGNED = `chunk_index = 0 AND ${SIGNATURE_COLUMN} IS NULL`;
@@ -82,7 +82,7 @@ export async function readSignatureBytes(table: Table, sources: string[] | "all"
 
 /** Every stored signature's key (document-keys.ts), its date included: what changed since the signatures were read. */
 export async function readSignatureKeys(table: Table): Promise<DocumentKey[]> {
-  return readDocumentKeys(table, SIGNATURE_COLUMN, [DATE_COLUMN]);
+  return (await readDocumentKeys(table, [SIGNATURE_KEYS]))[0]!;
 }
 
 /** Every stored signature as text (readSignatureBytes), with the document's date: for tests and checks, which compare the stored form. */
@@ -93,6 +93,9 @@ export async function readSignatures(table: Table): Promise<{ source: string; mi
 }
 
 const DATE_COLUMN = "doc_date";
+
+/** A signature's key: its row's, and the document's date (a look-alike carries it). */
+export const SIGNATURE_KEYS: KeyedValue = { valueColumn: SIGNATURE_COLUMN, extra: [DATE_COLUMN] };
 
 /** Sets signatures on chunk-0 rows by id, in one commit; returns how many rows took one. A row replaced meanwhile (new id) is not matched. */
 export async function writeSignatures(table: Table, rows: { id: string; minhash: string }[]): Promise<number> {

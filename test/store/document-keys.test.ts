@@ -3,7 +3,9 @@ import { Field, Int32, LargeUtf8, Schema, Utf8, makeVector, vectorFromArray, typ
 import { connect, makeArrowTable } from "@lancedb/lancedb";
 import { readDocumentKeys, utf8Views } from "../../src/store/document-keys.ts";
 import { readSignatureBytes, readSignatureKeys } from "../../src/store/signatures.ts";
-import { tempDir } from "../helpers.ts";
+import { join } from "node:path";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { tempDir, testApp, writeTree } from "../helpers.ts";
 
 const text = (views: Uint8Array[]) => views.map((v) => new TextDecoder().decode(v));
 const values = (column: Vector) => Array.from({ length: column.length }, (_, i) => column.get(i) as string);
@@ -50,7 +52,7 @@ describe("document keys", () => {
       row("/b.md", "h1", "t1", "sig", "2025-01-01"),
       row("/c.md", "h1", "t1", null, null),
     ]);
-    const keys = async (extra: string[] = ["doc_date"]) => new Map((await readDocumentKeys(table, "minhash", extra)).map((k) => [k.source, k.key]));
+    const keys = async (extra: string[] = ["doc_date"]) => new Map((await readDocumentKeys(table, [{ valueColumn: "minhash", extra }]))[0]!.map((k) => [k.source, k.key]));
     const before = await keys();
     // Chunk 1 and a row without the value have no key.
     expect([...before.keys()].sort()).toEqual(["/a.md", "/b.md"]);
@@ -67,8 +69,26 @@ describe("document keys", () => {
     const dated = (await keys()).get("/b.md");
     await table.update({ where: "source = '/b.md'", values: { minhash: "other" } });
     expect((await keys()).get("/b.md")).toBe(dated);
-    expect(await readDocumentKeys(table, "doc_vector")).toEqual([]);
-    expect((await readDocumentKeys(table, "minhash", ["no_such_column"])).length).toBe(2);
+    expect(await readDocumentKeys(table, [{ valueColumn: "doc_vector" }])).toEqual([[]]);
+    expect((await readDocumentKeys(table, [{ valueColumn: "minhash", extra: ["no_such_column"] }]))[0]!.length).toBe(2);
+  });
+
+  test("several values in one scan: each gets the keys it gets alone, only for the rows that hold it", async () => {
+    const table = await tableOf([
+      row("/a.md", "h1", "t1", "sig", null),
+      row("/b.md", "h2", "t1", "sig", "2025-01-01"),
+      row("/c.md", "h3", "t2", null, "2025-03-01"),
+      row("/d.md", "h4", "t2", null, null),
+    ]);
+    const signatures = { valueColumn: "minhash", extra: ["doc_date"] };
+    const dates = { valueColumn: "doc_date" };
+    const absent = { valueColumn: "doc_vector" };
+    const [bySignature, byDate, none] = await readDocumentKeys(table, [signatures, dates, absent]);
+    expect(bySignature).toEqual((await readDocumentKeys(table, [signatures]))[0]!);
+    expect(byDate).toEqual((await readDocumentKeys(table, [dates]))[0]!);
+    expect(bySignature!.map((k) => k.source).sort()).toEqual(["/a.md", "/b.md"]);
+    expect(byDate!.map((k) => k.source).sort()).toEqual(["/b.md", "/c.md"]);
+    expect(none).toEqual([]);
   });
 
   test("a signature read gives each row the key the key scan gives it, with a date column and without one", async () => {
@@ -88,5 +108,20 @@ describe("document keys", () => {
     const withDate = new Map((await readSignatureKeys(dated)).map((k) => [k.source, k.key]));
     const withoutDate = new Map((await readSignatureKeys(undated)).map((k) => [k.source, k.key]));
     expect(withDate.get("/d/1.md")).not.toBe(withoutDate.get("/d/1.md"));
+  });
+});
+
+describe("a snapshot's keys", () => {
+  test("read in one scan, equal what the live store reads for each cache alone", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# Alpha\n\nThe lighthouse keeper's log, kept nightly.", "b.md": "# Beta\n\nA warehouse inventory of rope and tar.", "c.md": "# Gamma\n\nMarsh birds at dusk." });
+    await runSync(app);
+    const view = await app.store.snapshot();
+    const signatures = await view.signatureKeys();
+    const vectors = await view.documentVectorKeys();
+    expect(signatures.map((k) => k.source).sort()).toEqual(["a.md", "b.md", "c.md"].map((f) => join(root, f)));
+    expect(vectors.length).toBeGreaterThan(0);
+    expect(signatures).toEqual(await app.store.signatureKeys());
+    expect(vectors).toEqual(await app.store.documentVectorKeys());
   });
 });
