@@ -4,11 +4,13 @@
  * applied); a multi-page TIFF is read page by page and keeps its page numbers.
  * A small image is read at twice its size (ocr/enlarge.ts).
  * An image in which OCR finds no text fails, naming the file, rather than
- * entering the index empty.
+ * entering the index empty; so does one that declares more pixels than an
+ * image may have (ocr/image-size.ts), before OCR starts.
  */
 import { basename } from "node:path";
 import { AppError } from "../errors.ts";
 import { enlargeSmallImage } from "../ocr/enlarge.ts";
+import { refuseOversizedImage } from "../ocr/image-size.ts";
 import { tiffPage, tiffPageOffsets } from "../ocr/tiff-pages.ts";
 import { OCR_ENGINE, ocrBlocks, ocrPages } from "./ocr-pages.ts";
 import { buildVocabulary } from "./pdf-hyphens.ts";
@@ -18,6 +20,7 @@ import type { Converted, ConvertOptions } from "./types.ts";
 export async function convertImage(bytes: Uint8Array, path: string, options: ConvertOptions = {}): Promise<Converted> {
   const name = basename(path);
   if (bytes.length === 0) throw new AppError("CONVERSION_FAILED", `${name} is empty (0 bytes)`, "Re-save or re-scan the image, or move it out of the roots.");
+  await refuseOversizedImage(bytes, name);
   const offsets = tiffPageOffsets(bytes, name);
   const paged = offsets !== null && offsets.length > 1;
   const count = paged ? offsets.length : 1;

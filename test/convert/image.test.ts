@@ -3,7 +3,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertImage } from "../../src/convert/image.ts";
-import { releaseOcrPool } from "../../src/ocr/pool.ts";
+import { ocrWorkerCount, releaseOcrPool } from "../../src/ocr/pool.ts";
+import { bmpClaiming, jpegClaiming, pngClaiming } from "../fixtures/hostile/hostile-files.ts";
 import { failure, FIXTURES } from "../helpers.ts";
 import { ocrSettingsForTest, ocrTest } from "../ocr/language-data.ts";
 
@@ -93,6 +94,22 @@ describe("images that cannot be read fail with one line naming the file", () => 
       expect(error.code).toBe("OCR_LANGUAGE_DATA");
     },
   );
+
+  test("an image that declares more pixels than an image may have is refused before OCR, naming the file and the limit", async () => {
+    releaseOcrPool();
+    const claims: [string, Uint8Array][] = [
+      ["huge.png", pngClaiming(60_000, 60_000)],
+      ["huge.bmp", bmpClaiming(40_000, 40_000)],
+      ["huge.jpg", await jpegClaiming(65_000, 65_000)],
+    ];
+    for (const [name, bytes] of claims) {
+      const error = await failure(convertImage(bytes, `/scans/${name}`, { ocr: ocrSettingsForTest() }));
+      expect({ name, message: error.message }).toEqual({ name, message: `${name} declares more than 268 million pixels (16,383 × 16,383), more than OCR reads` });
+      expect(error.hint).toContain("Scale the image down");
+    }
+    // Refused from the header: no OCR worker was started for them.
+    expect(ocrWorkerCount()).toBe(0);
+  });
 
   ocrTest(
     "an image with no text says OCR produced none",
