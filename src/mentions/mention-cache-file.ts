@@ -20,7 +20,7 @@ import { dirname, join } from "node:path";
 import { VERSION } from "../version.ts";
 import type { MentionChunk, MentionDocument } from "./count-mentions.ts";
 
-/** Raised whenever the layout below changes: a file of another format is rebuilt. */
+/** Raised whenever the layout below or the normalisation (text/normalize.ts, own-text.ts) changes, so a file a build of the same version wrote is rebuilt, not trusted. */
 const FORMAT = 2;
 const MAGIC = "minirag-mentions";
 
