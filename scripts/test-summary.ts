@@ -68,3 +68,13 @@ export function closingCounts(xml: string | undefined, output: string, exitCode:
 export function closingLine({ passed, failed, skipped }: ClosingCounts): string {
   return `${passed} passed, ${failed} failed, ${skipped} skipped`;
 }
+
+/** Where a runner leaves its closing counts beside its JUnit report, for the total at the end of CI (scripts/ci-total.ts). */
+export function countsPath(report: string): string {
+  return `${report}.counts.json`;
+}
+
+/** The counts of several runs added up. */
+export function sumCounts(runs: ClosingCounts[]): ClosingCounts {
+  return runs.reduce((total, run) => ({ passed: total.passed + run.passed, failed: total.failed + run.failed, skipped: total.skipped + run.skipped }), { passed: 0, failed: 0, skipped: 0 });
+}

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bunSummary, closingCounts, closingLine, junitCounts } from "../../scripts/test-summary.ts";
+import { bunSummary, closingCounts, closingLine, junitCounts, sumCounts } from "../../scripts/test-summary.ts";
 import { tempDir, writeTree } from "../helpers.ts";
 
 // Bun 1.4.4's report for: one passing, one failing, one skipped and one todo test, two files
@@ -66,5 +66,21 @@ describe("against a real bun test run", () => {
     expect(junitCounts(xml).failures).toBe(1);
     const counts = closingCounts(xml, proc.stdout.toString() + proc.stderr.toString(), proc.exitCode ?? 1);
     expect(counts).toEqual({ passed: 1, failed: 2, skipped: 0 });
+  });
+});
+
+describe("the CI run's closing line", () => {
+  test("adds up the runs it names, and counts a run that left no counts as a failure", () => {
+    const dir = tempDir("minirag-ci-total-");
+    writeTree(dir, { "junit.xml.counts.json": JSON.stringify({ passed: 2383, failed: 0, skipped: 0 }), "accept-junit.xml.counts.json": JSON.stringify({ passed: 123, failed: 1, skipped: 2 }) });
+    const total = (...reports: string[]) => Bun.spawnSync([process.execPath, join(import.meta.dir, "../../scripts/ci-total.ts"), ...reports.map((r) => join(dir, r))]);
+    const both = total("junit.xml", "accept-junit.xml");
+    expect(both.stdout.toString()).toBe("2506 passed, 1 failed, 2 skipped\n");
+    expect(both.exitCode).toBe(1);
+    const unfinished = total("junit.xml", "never-ran.xml");
+    expect(unfinished.stdout.toString()).toBe("2383 passed, 1 failed, 0 skipped\n");
+    expect(unfinished.exitCode).toBe(1);
+    expect(total("junit.xml").stdout.toString()).toBe("2383 passed, 0 failed, 0 skipped\n");
+    expect(sumCounts([])).toEqual({ passed: 0, failed: 0, skipped: 0 });
   });
 });
