@@ -12,7 +12,7 @@
  * naming the fix, and status still answers.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
@@ -166,6 +166,28 @@ describe("a team index on S3 (moto_server)", () => {
     } finally {
       await session.close();
     }
+  }, 120_000);
+
+  test("a file that fails to convert is remembered in the bucket under its shared name: neither this machine nor another with its own copy tries it again", async () => {
+    const copies = ["a", "b"].map((name) => join(scratch, `failing-${name}`, "notes"));
+    const then = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    for (const root of copies) {
+      writeTree(root, { "broken.ipynb": "this is not a notebook", "fine.md": "# Fine\n\nFine text." });
+      utimesSync(join(root, "broken.ipynb"), then, then);
+    }
+    const [a, b] = copies.map((root, i) => machine(["a", "b"][i]!, "s3://team/failing", { BASE_DIR: root }));
+    const first = await cli(a!, ["sync", "--json"]);
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect(json(first).counts).toMatchObject({ ingested: 1, failed: 1 });
+    for (const m of [a!, b!]) {
+      const again = await cli(m, ["sync", "--json"]);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(json(again).counts).toMatchObject({ failed: 0, failedBefore: 1 });
+      expect(again.stderr).toContain("broken.ipynb");
+      const listed = json(await cli(m, ["list", "--json"])).files as { source: string; state: string }[];
+      expect(listed.find((f) => f.source === "notes/broken.ipynb")?.state).toBe("failed");
+    }
+    expect(json(await cli(b!, ["status", "--json"])).failedFileCount).toBe(1);
   }, 120_000);
 
   test("a reader's server follows the writer: B's open app sees A's next sync on its next query, without a restart", async () => {

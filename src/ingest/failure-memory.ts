@@ -6,6 +6,10 @@
  * the program's version and conversion settings stay the same. Failures of
  * the machine (the model, the index, a download of OCR data) are tried again
  * at once. A request for one file (ingest, ingest_file) always tries.
+ *
+ * The store keeps each failure under the file's source, the name every
+ * machine sharing the index gives it (scan/source-names.ts); the functions
+ * here take and give local paths, as the sync and the listing work with them.
  */
 import type { Stats } from "node:fs";
 import type { App } from "../app.ts";
@@ -26,7 +30,13 @@ export function conversionConditions(config: Pick<Config, "convertTimeoutMs" | "
   return JSON.stringify({ version: VERSION, convertTimeoutMs: config.convertTimeoutMs, maxFileSize: config.maxFileSize, ocrLanguages: config.ocrLanguages, ocrMinCharsPerPage: config.ocrMinCharsPerPage });
 }
 
-/** The remembered failure that still holds for a file as it is now, or undefined. */
+/** Every remembered failure, keyed by the local path of its file. */
+export async function failuresByPath(app: App): Promise<Map<string, FailedFile>> {
+  const stored = await app.store.failures.all();
+  return new Map([...stored.values()].map((failure) => [app.names.pathOf(failure.source), failure]));
+}
+
+/** The remembered failure (failuresByPath) that still holds for a file as it is now, or undefined. */
 export function stillFailing(failures: Map<string, FailedFile>, file: { path: string; size: number; mtimeMs: number }, conditions: string): FailedFile | undefined {
   const failure = failures.get(file.path);
   return failure && failure.fileSize === file.size && failure.mtime === file.mtimeMs && failure.conditions === conditions ? failure : undefined;
@@ -34,19 +44,19 @@ export function stillFailing(failures: Map<string, FailedFile>, file: { path: st
 
 /** The failure to remember for a file, with its size and time as stat saw them before it was read (a change after that is tried). */
 export function failureOf(app: App, path: string, seen: Stats, error: unknown): FailedFile {
-  return { source: path, fileSize: seen.size, mtime: seen.mtimeMs, conditions: conversionConditions(app.config), error: describeError(error), failedAt: new Date().toISOString() };
+  return { source: app.names.sourceOf(path), fileSize: seen.size, mtime: seen.mtimeMs, conditions: conversionConditions(app.config), error: describeError(error), failedAt: new Date().toISOString() };
 }
 
 /**
- * Remembers new failures and forgets those of files that are now indexed,
- * or that `gone` names. The index may be read-only to this process or fail
+ * Remembers new failures and forgets those of the files (local paths) that
+ * are now indexed, or that `gone` names. The index may be read-only to this process or fail
  * to write: the ingest itself has succeeded or failed already, so that is
  * logged, not thrown.
  */
 export async function rememberOutcomes(app: App, failed: FailedFile[], succeeded: string[], gone: string[] = []): Promise<void> {
   try {
     const known = succeeded.length + gone.length > 0 ? await app.store.failures.all() : new Map();
-    const forget = [...succeeded, ...gone].filter((source) => known.has(source));
+    const forget = [...succeeded, ...gone].map((path) => app.names.sourceOf(path)).filter((source) => known.has(source));
     if (failed.length + forget.length > 0) await app.store.failures.update(failed, forget);
   } catch (error) {
     app.log(`warn: could not record which files failed to convert in ${app.config.dbPath}: ${describeError(error)}`);

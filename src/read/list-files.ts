@@ -10,7 +10,7 @@ import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { sha256 } from "../ingest/prepare-file.ts";
 import { diskPath } from "../native/file-names.ts";
-import { conversionConditions, stillFailing } from "../ingest/failure-memory.ts";
+import { conversionConditions, failuresByPath, stillFailing } from "../ingest/failure-memory.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { emptiedFolders } from "../scan/emptied-folders.ts";
@@ -68,7 +68,7 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
   }
   const files: ListedFile[] = [];
   const onDisk = new Set<string>();
-  const failures = await app.store.failures.all();
+  const failures = await failuresByPath(app);
   const conditions = conversionConditions(app.config);
   for (const file of scan.files) {
     onDisk.add(file.path);

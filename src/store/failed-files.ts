@@ -13,6 +13,7 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { Field, Float64, Schema, Utf8 } from "apache-arrow";
 import { existsSync } from "node:fs";
+import { isLocalPath } from "../config/db-location.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { sqlString } from "./chunk-row.ts";
 import { openCommitted, openOrCreateNamed } from "./create-table.ts";
@@ -52,8 +53,8 @@ export class FailedFiles {
   ) {}
 
   private async table(): Promise<Table | null> {
-    // No index folder: nothing failed yet, and nothing is created or loaded to say so.
-    if (!existsSync(this.dbPath)) return null;
+    // No local index folder: nothing failed yet, and nothing is created or loaded to say so. On object storage the table says.
+    if (isLocalPath(this.dbPath) && !existsSync(this.dbPath)) return null;
     return openCommitted(await this.connect(), FAILED_TABLE);
   }
 

@@ -10,7 +10,7 @@ import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { describeError } from "../errors.ts";
-import { conversionConditions, stillFailing } from "../ingest/failure-memory.ts";
+import { conversionConditions, failuresByPath, stillFailing } from "../ingest/failure-memory.ts";
 import { sha256, tooLarge } from "../ingest/prepare-file.ts";
 import { readProblem } from "../ingest/read-problem.ts";
 import { diskPath } from "../native/file-names.ts";
@@ -96,7 +96,7 @@ async function noteKeptSources(app: App, report: SyncReport, stored: SourceSumma
 async function sortFiles(app: App, report: SyncReport, scan: ScanResult, indexed: SourceSummary[]) {
   const sort = firstSort(scan.files, indexed, app.config.maxFileSize, CHUNK_SCHEME);
   // A file that failed before and has not changed (nor the program, nor a conversion setting) is named, not converted again.
-  const failures = await app.store.failures.all();
+  const failures = await failuresByPath(app);
   const conditions = conversionConditions(app.config);
   const tryAgain = (file: ScannedFile): boolean => {
     const failure = stillFailing(failures, file, conditions);

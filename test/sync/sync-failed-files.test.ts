@@ -6,15 +6,17 @@
  * compiled binary.
  */
 import { describe, expect, test } from "bun:test";
-import { rmSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
 import { AppError } from "../../src/errors.ts";
 import { isFileFault } from "../../src/ingest/failure-memory.ts";
 import { ingestFile } from "../../src/ingest/ingest-file.ts";
 import { listFiles } from "../../src/read/list-files.ts";
 import { fullStatus } from "../../src/status.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
-import { failure, tempDir, testApp, writeTree } from "../helpers.ts";
+import { failure, TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
 
 /** A notebook that is not JSON: its converter refuses it at once, every time. */
 const BROKEN = "this is not a notebook";
@@ -112,6 +114,37 @@ describe("a file that fails to convert", () => {
     expect((await runSync(app)).counts).toMatchObject({ failed: 0, failedBefore: 1 });
     expect((await listed(app))["notes.ipynb"]!.state).toBe("failed");
     expect((await app.store.listSources()).map((s) => s.source)).toEqual([join(root, "notes.ipynb")]);
+  });
+
+  test("on a shared index is remembered under its shared name: another machine, whose copy of the root lies elsewhere, does not try it again", async () => {
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    const machine = (root: string) => {
+      const config = loadConfig({ env: { MODEL_NAME: TINY_MODEL, BASE_DIR: root, DB_PATH: dbPath } });
+      // As on object storage (config/root-names.ts), here over a local index so the test needs no S3 server.
+      return createApp({ ...config, rootNames: ["handbook"] }, { log: () => {} });
+    };
+    const rootA = join(tempDir("minirag-a-"), "docs");
+    writeTree(rootA, { "broken.ipynb": BROKEN, "fine.md": "# Fine\n\nFine text." });
+    // Whole seconds: a copy keeps them exactly (copies round finer times).
+    const then = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    utimesSync(join(rootA, "broken.ipynb"), then, then);
+    const first = await runSync(machine(rootA));
+    expect(first.counts).toMatchObject({ ingested: 1, failed: 1 });
+    expect([...(await machine(rootA).store.failures.all()).keys()]).toEqual(["handbook/broken.ipynb"]);
+
+    // The same files, with the same times, under another path on another machine.
+    const rootB = join(tempDir("minirag-b-"), "team-docs");
+    cpSync(rootA, rootB, { recursive: true, preserveTimestamps: true });
+    const b = machine(rootB);
+    const second = await runSync(b);
+    expect(second.counts).toMatchObject({ ingested: 0, failed: 0, failedBefore: 1 });
+    expect(second.failedBefore).toEqual([{ source: join(rootB, "broken.ipynb"), error: first.errors[0]!.error, failedAt: expect.any(String) }]);
+    expect((await listed(b))["handbook/broken.ipynb"]).toEqual({ state: "failed", error: first.errors[0]!.error });
+
+    // Fixed on B: converted, and forgotten under the shared name.
+    writeFileSync(join(rootB, "broken.ipynb"), NOTEBOOK);
+    expect((await runSync(b)).counts).toMatchObject({ ingested: 1, failed: 0, failedBefore: 0 });
+    expect((await b.store.failures.all()).size).toBe(0);
   });
 });
 
