@@ -131,7 +131,7 @@ export async function relabelChanged(app: App, report: SyncReport, work: SyncWor
   report.errors.push(...labelErrors([...ingestProblems, ...labelling.problems], taxonomyPath(app.config.roots)));
 }
 
-/** Look-alike signatures and document vectors for documents stored without them, then the table's upkeep when anything was written. */
+/** Look-alike signatures and document vectors for documents stored without them, then the table's upkeep when anything was written (new mtimes included). */
 export async function signAndOptimize(app: App, report: SyncReport, work: SyncWork): Promise<void> {
   const { counts } = report;
   // Asked first, once per table version: an unchanged sync (a watching server's rescan) must not scan the table for them each time.
@@ -141,5 +141,6 @@ export async function signAndOptimize(app: App, report: SyncReport, work: SyncWo
     const model = await app.embedderOrNone();
     if (!(model instanceof NoModel)) counts.docVectors = await fillDocumentVectors(app, model);
   }
-  if (changedIndex(counts)) await app.store.optimize();
+  // New mtimes are written by rewriting their rows, which leaves those rows out of every index until folded in.
+  if (changedIndex(counts) || work.mtimes.length > 0) await app.store.optimize();
 }

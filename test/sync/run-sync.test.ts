@@ -28,6 +28,23 @@ describe("sync", () => {
     expect((await readSource(app, join(root, "a.md"))).text).toContain("changed text");
   });
 
+  test("files whose mtime alone changed (a copy, a checkout) keep their rows indexed: the rewritten rows are folded into the indexes", async () => {
+    const { app, root } = await testApp();
+    const files = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`doc-${i}.md`, `# Document ${i}\n\nPumps move coolant through loop ${i}.`]));
+    writeTree(root, files);
+    await runSync(app);
+    const later = new Date(Date.now() + 60_000);
+    for (const name of Object.keys(files)) utimesSync(join(root, name), later, later);
+    expect((await runSync(app)).counts).toMatchObject({ skipped: 30, ingested: 0 });
+    // Writing the new mtimes rewrites the rows; left unindexed, every keyword search would scan them all.
+    const table = await (await (await loadLanceDb()).connect(app.config.dbPath)).openTable("chunks");
+    for (const index of await table.listIndices()) {
+      if (index.columns.includes("text_search") || index.columns.includes("source")) expect((await table.indexStats(index.name))?.numUnindexedRows, index.name).toBe(0);
+    }
+    // And the next sync changes nothing.
+    expect((await runSync(app)).counts).toMatchObject({ skipped: 30, ingested: 0 });
+  });
+
   test("a file over MAX_FILE_SIZE fails before it is parsed (case 10)", async () => {
     const { app, root } = await testApp({ MAX_FILE_SIZE: "16" });
     // Undecodable bytes: had it been parsed, the error would name the encoding instead.
