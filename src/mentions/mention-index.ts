@@ -7,8 +7,7 @@
  * under one. With a cache file (mention-cache-file.ts) a new process starts
  * from what the last one built and reads only the sources changed since.
  */
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import type { ChunkStore, MentionRow } from "../store/chunk-store.ts";
 import type { MentionChunk, MentionDocument } from "./count-mentions.ts";
 import { normalizeText } from "../text/normalize.ts";
@@ -23,26 +22,6 @@ interface CachedIndex {
   sources: Map<string, KeyedDocument>;
   /** Every document, by source. */
   documents: MentionDocument[];
-}
-
-/**
- * A file in the index folder that says find_mentions has been used on this
- * index: a server started later loads its text in the background (warm-search.ts),
- * so the first find after a restart (4-8 s at 100k chunks) costs what a warm
- * one does. An index never searched this way costs no load and no memory.
- */
-const USED_MARKER = ".find-mentions-used";
-
-export function mentionsUsed(dbPath: string): boolean {
-  return existsSync(join(dbPath, USED_MARKER));
-}
-
-function markUsed(dbPath: string): void {
-  try {
-    if (!mentionsUsed(dbPath)) writeFileSync(join(dbPath, USED_MARKER), "");
-  } catch {
-    // A read-only index folder: the next start simply does not load ahead.
-  }
 }
 
 /**
@@ -68,12 +47,22 @@ export class MentionIndex {
     return this.cached?.version;
   }
 
+  /**
+   * True once find_mentions has been used on this index, here or (its text
+   * kept in the cache file) in an earlier process: a server started later
+   * then loads the text in the background (warm-search.ts), so the first find
+   * after a restart costs what a warm one does. The file, not a marker in the
+   * index folder, says so: it is on this machine's disk wherever DB_PATH is.
+   */
+  used(): boolean {
+    return this.cached !== undefined || (this.file !== undefined && existsSync(this.file));
+  }
+
   /** The documents of the index as the store reads it (pass a snapshot), normalised; cached by ChunkStore.contentVersion. */
   async documents(store: ChunkStore): Promise<MentionDocument[]> {
     const version = (await store.contentVersion()) ?? "none";
     if (this.cached?.version === version) return this.cached.documents;
     if (this.loading?.version === version) return this.loading.documents;
-    markUsed(store.dbPath);
     // A new process starts from the file: its documents stand wherever their source's key still matches.
     const before = this.cached ?? (this.file ? { version: "", sources: readMentionCache(this.file), documents: [] } : undefined);
     const documents = load(store, version, before).then(({ index, changed }) => {

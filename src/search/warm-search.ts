@@ -9,7 +9,6 @@
  * is over (mcp/warm-up.ts), beside the model's load.
  */
 import type { App } from "../app.ts";
-import { mentionsUsed } from "../mentions/mention-index.ts";
 import { queryDocuments } from "./query-documents.ts";
 
 export async function warmSearch(app: App): Promise<void> {
@@ -26,7 +25,7 @@ export async function warmSearch(app: App): Promise<void> {
   await Promise.all([store.keywordSearch("index", 1), probe && store.vectorSearch(probe, 1), store.resultRows(["warm-up"], [])]);
   // find_mentions' text, once it has been used on this index (here or before a restart): from scratch it took 4-8 s at
   // 100k chunks, after a write 1-2 s. Never loaded for an index it was never used on (about 220 MB of heap at 100k chunks).
-  if (app.mentions.version() !== undefined || mentionsUsed(store.dbPath)) await app.mentions.documents(store);
+  if (app.mentions.used()) await app.mentions.documents(store);
 }
 
 /** One question end to end, its answer thrown away: after warmSearch and the model's load, what is left cold is the code. */

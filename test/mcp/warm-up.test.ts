@@ -9,7 +9,6 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { warmSearch } from "../../src/search/warm-search.ts";
-import { cpSync } from "node:fs";
 import { syncJobs, type ToolContext } from "../../src/mcp/context.ts";
 import { deleteFileTool } from "../../src/mcp/tools/delete-file.ts";
 import { ingestFileTool } from "../../src/mcp/tools/ingest-file.ts";
@@ -218,11 +217,14 @@ describe("after writes", () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
     await ingestFileTool.run({ filePath: join(root, "a.md") }, { app }, {} as ToolExtra);
+    // Never used: a restart loads nothing.
+    const unused = (await testApp({ DB_PATH: app.config.dbPath }, [root])).app;
+    await warmSearch(unused);
+    expect(unused.mentions.version()).toBeUndefined();
     await findMentions(app, { terms: ["agent"] });
-    // The same index in another folder stands for a restart: this process has never read it.
-    const copy = join(tempDir("minirag-mentions-restart-"), "lancedb");
-    cpSync(app.config.dbPath, copy, { recursive: true });
-    const restarted = (await testApp({ DB_PATH: copy }, [root])).app;
+    await app.mentions.saved();
+    // A second App over the same index stands for a restart: it has never read the index, only the cache file.
+    const restarted = (await testApp({ DB_PATH: app.config.dbPath }, [root])).app;
     expect(restarted.mentions.version()).toBeUndefined();
     await warmSearch(restarted);
     expect(restarted.mentions.version()).toBe((await restarted.store.contentVersion())!);
