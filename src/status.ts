@@ -16,6 +16,7 @@ import type { IndexModel } from "./store/index-identity.ts";
 import { describeDamage, REPAIR_HINT } from "./store/index-damage.ts";
 import { lostSources } from "./store/source-catalog.ts";
 import { lanceReason } from "./store/lost-fragments.ts";
+import { storageFailure } from "./store/storage-failure.ts";
 import type { ModelChoice } from "./store/model-choice.ts";
 import { locateModel } from "./embed/bundled-model.ts";
 import { nativeLibDir } from "./native/lib-dir.ts";
@@ -151,7 +152,13 @@ async function indexStatus(app: App): Promise<StatusReport> {
     if (stale > 0) report.schemeWarning = `${stale} chunks were cut by an older chunking scheme: re-sync (sync_start, or minirag-mcp sync) to rebuild them.`;
   } catch (error) {
     // A Lance error carries Rust source locations that mean nothing to a user.
-    report.indexError = error instanceof AppError ? describeError(error) : lanceReason(error);
+    report.indexError = describeStatusError(error);
   }
   return report;
+}
+
+/** An error as status shows it: ours as it is, an object store's as one line naming the fix, another of Lance's without its Rust locations. */
+function describeStatusError(error: unknown): string {
+  const failure = error instanceof AppError ? error : storageFailure(error);
+  return failure ? describeError(failure) : lanceReason(error);
 }

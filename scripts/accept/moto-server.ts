@@ -31,7 +31,8 @@ export function motoServer(): string {
   return bin;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, for a test server. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;

@@ -9,7 +9,7 @@ import { AppError } from "../errors.ts";
 import { parseObjectUri, type ObjectScheme, type ObjectUri } from "./db-location.ts";
 
 export interface ObjectStorage extends ObjectUri {
-  /** AWS_ENDPOINT_URL without a trailing slash; unset means the store's own (AWS S3, Google, Azure). */
+  /** AWS_ENDPOINT_URL or AZURE_STORAGE_ENDPOINT without a trailing slash; unset means the store's own (AWS S3, Google, Azure). */
   endpoint?: string;
   region?: string;
   /** LanceDB storage options, secrets included: only ever handed to LanceDB and the S3 signer. */
@@ -36,6 +36,28 @@ function givenNames(env: Env, names: string[], fallback: string): string {
   return given.length ? given.join(", ") : fallback;
 }
 
+/**
+ * An endpoint variable (AWS_ENDPOINT_URL, AZURE_STORAGE_ENDPOINT), without a
+ * trailing slash. A plain-HTTP one needs its store's opt-in (AWS_ALLOW_HTTP,
+ * AZURE_ALLOW_HTTP: the names the object-store layer under LanceDB reads).
+ */
+function endpointFrom(env: Env, variable: string, optIn: string, name: string, example: string): { url: string; plainHttp: boolean } | undefined {
+  const url = env[variable]?.trim().replace(/\/+$/, "") || undefined;
+  if (!url) return undefined;
+  if (!/^https?:\/\/[^/]/i.test(url)) {
+    throw new AppError("CONFIG", `Configuration error: ${variable}=${JSON.stringify(url)} is not an http(s) URL.`, `Set it to the store's address, e.g. ${example}.`);
+  }
+  const plainHttp = /^http:/i.test(url);
+  if (plainHttp && !TRUE.has((env[optIn] ?? "").trim().toLowerCase())) {
+    throw new AppError(
+      "CONFIG",
+      `Configuration error: ${name} is on ${url}, a plain-HTTP endpoint, and credentials and documents would cross the network unencrypted.`,
+      `Set ${optIn}=true to allow it (a local test server or emulator), or use the store's https:// address.`,
+    );
+  }
+  return { url, plainHttp };
+}
+
 function s3Options(env: Env, name: string): Pick<ObjectStorage, "endpoint" | "region" | "options" | "credentials"> {
   const options = pick(env, {
     AWS_ACCESS_KEY_ID: "aws_access_key_id",
@@ -43,27 +65,14 @@ function s3Options(env: Env, name: string): Pick<ObjectStorage, "endpoint" | "re
     AWS_SESSION_TOKEN: "aws_session_token",
     AWS_REGION: "aws_region",
   });
-  const endpoint = env.AWS_ENDPOINT_URL?.trim().replace(/\/+$/, "") || undefined;
-  const allowHttp = TRUE.has((env.AWS_ALLOW_HTTP ?? "").trim().toLowerCase());
-  if (endpoint) {
-    if (!/^https?:\/\/[^/]/i.test(endpoint)) {
-      throw new AppError("CONFIG", `Configuration error: AWS_ENDPOINT_URL=${JSON.stringify(endpoint)} is not an http(s) URL.`, "Set it to the store's address, e.g. https://minio.example.com:9000.");
-    }
-    if (/^http:/i.test(endpoint) && !allowHttp) {
-      throw new AppError(
-        "CONFIG",
-        `Configuration error: ${name} is on ${endpoint}, a plain-HTTP endpoint, and credentials and documents would cross the network unencrypted.`,
-        "Set AWS_ALLOW_HTTP=true to allow it (a local MinIO or test server), or use the store's https:// address.",
-      );
-    }
-    options.aws_endpoint = endpoint;
-  }
-  if (allowHttp) options.allow_http = "true";
+  const endpoint = endpointFrom(env, "AWS_ENDPOINT_URL", "AWS_ALLOW_HTTP", name, "https://minio.example.com:9000");
+  if (endpoint) options.aws_endpoint = endpoint.url;
+  if (endpoint?.plainHttp) options.allow_http = "true";
   // Lance needs a region to sign; MinIO and moto accept any, AWS itself finds the bucket's from its endpoint.
   const region = options.aws_region ?? (endpoint ? "us-east-1" : undefined);
   if (region) options.aws_region = region;
   const credentials = givenNames(env, ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"], "LanceDB's default chain (AWS_PROFILE, ~/.aws, instance role)");
-  return { endpoint, region, options, credentials };
+  return { endpoint: endpoint?.url, region, options, credentials };
 }
 
 function gsOptions(env: Env): Pick<ObjectStorage, "options" | "credentials"> {
@@ -73,16 +82,20 @@ function gsOptions(env: Env): Pick<ObjectStorage, "options" | "credentials"> {
   };
 }
 
-function azOptions(env: Env, name: string): Pick<ObjectStorage, "options" | "credentials"> {
+function azOptions(env: Env, name: string): Pick<ObjectStorage, "endpoint" | "options" | "credentials"> {
   const options = pick(env, {
     AZURE_STORAGE_ACCOUNT_NAME: "azure_storage_account_name",
     AZURE_STORAGE_ACCOUNT_KEY: "azure_storage_account_key",
     AZURE_STORAGE_SAS_TOKEN: "azure_storage_sas_key",
   });
+  // Azurite, Azure Stack or a sovereign cloud: Azurite's URLs carry the account, http://127.0.0.1:10000/devstoreaccount1.
+  const endpoint = endpointFrom(env, "AZURE_STORAGE_ENDPOINT", "AZURE_ALLOW_HTTP", name, "https://myaccount.blob.core.windows.net");
+  if (endpoint) options.azure_storage_endpoint = endpoint.url;
+  if (endpoint?.plainHttp) options.allow_http = "true";
   if (!options.azure_storage_account_name) {
     throw new AppError("CONFIG", `Configuration error: ${name} is on Azure, and AZURE_STORAGE_ACCOUNT_NAME is not set.`, "Set AZURE_STORAGE_ACCOUNT_NAME and AZURE_STORAGE_ACCOUNT_KEY (or AZURE_STORAGE_SAS_TOKEN).");
   }
-  return { options, credentials: givenNames(env, ["AZURE_STORAGE_ACCOUNT_NAME", "AZURE_STORAGE_ACCOUNT_KEY", "AZURE_STORAGE_SAS_TOKEN"], "") };
+  return { endpoint: endpoint?.url, options, credentials: givenNames(env, ["AZURE_STORAGE_ACCOUNT_NAME", "AZURE_STORAGE_ACCOUNT_KEY", "AZURE_STORAGE_SAS_TOKEN"], "") };
 }
 
 const BY_SCHEME: Record<ObjectScheme, (env: Env, name: string) => Pick<ObjectStorage, "endpoint" | "region" | "options" | "credentials">> = {

@@ -10,6 +10,7 @@ import { AppError } from "../errors.ts";
 import { checkConditionalWrites } from "./commit-safety.ts";
 import { connectIndex } from "./lance-connect.ts";
 import { lanceReason } from "./lost-fragments.ts";
+import { storageFailure } from "./storage-failure.ts";
 import { s3Objects } from "./s3-objects.ts";
 
 export interface StorageAccess {
@@ -26,7 +27,7 @@ export async function storageAccess(dbPath: string, storage: ObjectStorage): Pro
       await (await connectIndex(dbPath)).tableNames();
       return { read: true, write: null };
     } catch (error) {
-      return { read: false, write: null, problem: lanceReason(error) };
+      return { read: false, write: null, problem: describe(storageFailure(error) ?? error) };
     }
   }
   const objects = s3Objects(storage);

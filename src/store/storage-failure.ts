@@ -1,25 +1,50 @@
 /**
- * A LanceDB error that says the object store stopped answering (connection
- * refused or cut, a timeout, a DNS failure), as one line naming the fix.
- * LanceDB's own message repeats its chain of causes with Rust source
- * locations (2 kB for one refused GET), which says nothing to a user.
+ * A LanceDB error from the object store (the store stopped answering,
+ * refused the credentials, or has no such bucket or container), as one line
+ * naming the fix. LanceDB's own message repeats its chain of causes with Rust
+ * source locations (2 kB for one refused GET), which says nothing to a user.
  */
 import { AppError } from "../errors.ts";
 
 const STORE_ERROR = /Generic (S3|GCS|MicrosoftAzure|Azure|HTTP) error/i;
 const NETWORK = /error sending request|connection refused|connection reset|dns error|timed out|operation timed out|broken pipe|connection closed/i;
+/** The store's answer, when it answered: the HTTP status and the service's error code (S3's and Azure's XML carry one). */
+const ANSWERED = /Server returned non-2xx status code: (\d{3})[^<]*(?:[\s\S]*?<Code>(\w+)<\/Code>)?/;
+const MISSING_CODES = new Set(["NoSuchBucket", "ContainerNotFound"]);
+
+/** What each store's user sets: credentials, endpoint, and what holds the index. */
+const STORES: Record<"s3" | "gs" | "az", { credentials: string; endpoint: string | null; holder: string }> = {
+  s3: { credentials: "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN)", endpoint: "AWS_ENDPOINT_URL", holder: "bucket" },
+  gs: { credentials: "GOOGLE_APPLICATION_CREDENTIALS", endpoint: null, holder: "bucket" },
+  az: { credentials: "AZURE_STORAGE_ACCOUNT_NAME with AZURE_STORAGE_ACCOUNT_KEY (or AZURE_STORAGE_SAS_TOKEN)", endpoint: "AZURE_STORAGE_ENDPOINT", holder: "container" },
+};
+
+function storeOf(kind: string): (typeof STORES)["s3"] {
+  return /azure/i.test(kind) ? STORES.az : /gcs/i.test(kind) ? STORES.gs : STORES.s3;
+}
 
 /** The error as a STORAGE AppError when it is an object-store failure of LanceDB's, else null. */
 export function storageFailure(error: unknown): AppError | null {
   if (error instanceof AppError || !(error instanceof Error)) return null;
   const message = error.message;
-  if (!STORE_ERROR.test(message)) return null;
+  const kind = STORE_ERROR.exec(message)?.[1];
+  if (!kind) return null;
+  const store = storeOf(kind);
   const request = /Error performing (GET|PUT|HEAD|DELETE|POST) (\S+?)(?: in [\d.]+m?s)?,?\s/.exec(message);
-  const reason = NETWORK.exec(message)?.[0] ?? /HTTP error: ([^,]+)/.exec(message)?.[1] ?? "it failed";
   const what = request ? `${request[1]} ${request[2]}` : /list request/i.test(message) ? "listing the index" : "a request";
+  const answered = ANSWERED.exec(message);
+  const status = answered ? Number(answered[1]) : null;
+  const code = answered?.[2];
+  if (status === 401 || status === 403) {
+    return new AppError("STORAGE", `The store refused the credentials (${code ?? `HTTP ${status}`}): ${what}.`, `Check ${store.credentials}, and that they may read and write the ${store.holder}.`);
+  }
+  if (status === 404 && code && MISSING_CODES.has(code)) {
+    return new AppError("STORAGE", `The ${store.holder} in DB_PATH does not exist (${code}): ${what}.`, `Create the ${store.holder}, or correct DB_PATH${store.endpoint ? `; a wrong ${store.endpoint} also shows as this` : ""}.`);
+  }
+  const reason = NETWORK.exec(message)?.[0] ?? (status ? `HTTP ${status}${code ? ` ${code}` : ""}` : null) ?? /HTTP error: ([^,]+)/.exec(message)?.[1] ?? "it failed";
   return new AppError(
     "STORAGE",
     `The object store stopped answering: ${what} failed (${reason}).`,
-    "Nothing indexed is lost (each document is written in one commit). Check that the store is up and reachable (AWS_ENDPOINT_URL, the network), then run the sync again; it goes on where this one stopped.",
+    `Nothing indexed is lost (each document is written in one commit). Check that the store is up and reachable (${store.endpoint ? `${store.endpoint}, ` : ""}the network), then run the sync again; it goes on where this one stopped.`,
   );
 }

@@ -61,6 +61,18 @@ describe("Google and Azure", () => {
     expect(objectStorageFromEnv("az://c/i", env, "DB_PATH").options).toEqual({ azure_storage_account_name: "acct", azure_storage_account_key: SECRET, azure_storage_sas_key: "sv=1" });
     expect(refusal(() => objectStorageFromEnv("az://c/i", {}, "DB_PATH")).hint).toContain("AZURE_STORAGE_ACCOUNT_NAME");
   });
+
+  test("AZURE_STORAGE_ENDPOINT (Azurite, Azure Stack) becomes the endpoint; a plain-HTTP one needs AZURE_ALLOW_HTTP=true", () => {
+    const env = { AZURE_STORAGE_ACCOUNT_NAME: "devstoreaccount1", AZURE_STORAGE_ACCOUNT_KEY: SECRET, AZURE_STORAGE_ENDPOINT: "http://127.0.0.1:10000/devstoreaccount1/" };
+    const error = refusal(() => objectStorageFromEnv("az://c/i", env, "DB_PATH"));
+    expect(error.message).toContain("DB_PATH is on http://127.0.0.1:10000/devstoreaccount1, a plain-HTTP endpoint");
+    expect(error.hint).toContain("AZURE_ALLOW_HTTP=true");
+    const storage = objectStorageFromEnv("az://c/i", { ...env, AZURE_ALLOW_HTTP: "true" }, "DB_PATH");
+    expect(storage.endpoint).toBe("http://127.0.0.1:10000/devstoreaccount1");
+    expect(storage.options).toMatchObject({ azure_storage_endpoint: "http://127.0.0.1:10000/devstoreaccount1", allow_http: "true" });
+    expect(describeObjectStorage(storage).endpoint).toBe("http://127.0.0.1:10000/devstoreaccount1");
+    expect(refusal(() => objectStorageFromEnv("az://c/i", { ...env, AZURE_STORAGE_ENDPOINT: "blob.local" }, "DB_PATH")).message).toContain('AZURE_STORAGE_ENDPOINT="blob.local"');
+  });
 });
 
 describe("what status shows", () => {

@@ -7,6 +7,11 @@ const CUT =
   "lance error: LanceError(IO): Generic N/A error: Cloned error: LanceError(IO): Generic S3 error: Error performing GET http://127.0.0.1:34251/team/lib/chunks.lance/data/1110.lance in 384.061259ms, after 3 retries, max_retries: 3, retry_timeout: 180s  - HTTP error: error sending request, /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-io-8.0.0/src/object_reader.rs:321:51";
 const LISTING = "lance error: LanceError(IO): Generic S3 error: Error performing list request: HTTP error: error sending request, /rustc/x/library/core/src/result.rs:1896:29";
 
+/** The heads of what LanceDB 0.31.0 threw against Azurite 3.37.0: a wrong account key, then a container that does not exist. */
+const AZURE_LIST = "lance error: LanceError(IO): Generic MicrosoftAzure error: Error performing list request: Error performing GET http://127.0.0.1:10000/devstoreaccount1/team?restype=container&comp=list&prefix=lib%2F&delimiter=%2F in 1.841674ms - Server returned non-2xx status code: ";
+const AZURE_WRONG_KEY = `${AZURE_LIST}403 Forbidden: <?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Error>\n  <Code>AuthorizationFailure</Code>\n  <Message>Server failed to authenticate the request.</Message>\n</Error>, /usr/local/cargo/registry/src/lance-io-8.0.0/src/object_store.rs:836:22`;
+const AZURE_NO_CONTAINER = `${AZURE_LIST}404 Not Found: <?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Error>\n  <Code>ContainerNotFound</Code>\n  <Message>The specified container does not exist.</Message>\n</Error>, /usr/local/cargo/registry/src/lance-io-8.0.0/src/object_store.rs:836:22`;
+
 describe("LanceDB's object-store errors as one line", () => {
   test("a cut connection names the request and the reason, and says nothing indexed is lost", () => {
     const error = storageFailure(new Error(CUT))!;
@@ -18,6 +23,17 @@ describe("LanceDB's object-store errors as one line", () => {
 
   test("a failed listing is named as such", () => {
     expect(storageFailure(new Error(LISTING))!.message).toBe("The object store stopped answering: listing the index failed (error sending request).");
+  });
+
+  test("Azure refusing the key names Azure's variables; a missing container is named as such", () => {
+    const refused = storageFailure(new Error(AZURE_WRONG_KEY))!;
+    expect(refused.message).toBe("The store refused the credentials (AuthorizationFailure): GET http://127.0.0.1:10000/devstoreaccount1/team?restype=container&comp=list&prefix=lib%2F&delimiter=%2F.");
+    expect(refused.hint).toBe("Check AZURE_STORAGE_ACCOUNT_NAME with AZURE_STORAGE_ACCOUNT_KEY (or AZURE_STORAGE_SAS_TOKEN), and that they may read and write the container.");
+    const missing = storageFailure(new Error(AZURE_NO_CONTAINER))!;
+    expect(missing.message).toStartWith("The container in DB_PATH does not exist (ContainerNotFound): GET ");
+    expect(missing.hint).toBe("Create the container, or correct DB_PATH; a wrong AZURE_STORAGE_ENDPOINT also shows as this.");
+    // Another answer than these is the store failing, with its status.
+    expect(storageFailure(new Error(AZURE_LIST + "503 Service Unavailable"))!.message).toEndWith("failed (HTTP 503).");
   });
 
   test("anything else is left as it is: local LanceDB errors, our own errors, non-errors", () => {

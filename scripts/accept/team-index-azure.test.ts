@@ -1,0 +1,139 @@
+/**
+ * Acceptance: a team index on Azure Blob Storage, against Azurite (npm
+ * `azurite`, Microsoft's emulator; scripts/accept/azurite.ts) on a free port.
+ * Machine A (its own HOME) syncs a folder into az://team/<prefix>; machine B
+ * (another HOME, A's folder out of reach) gets the same answers from the
+ * container alone. A wrong key and a missing container each give one line
+ * naming the fix, and status still answers. What Azure lacks beside S3 (the
+ * sync lease, the commit-safety probe, the local copy) is said, not faked:
+ * docs/team-index.md.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BINARY, FIXTURES, TINY_MODEL, tempDir } from "../../test/helpers.ts";
+import { AZURITE_ACCOUNT, AZURITE_KEY, createContainer, startAzurite, type Azurite } from "./azurite.ts";
+
+let azurite: Azurite;
+const scratch = tempDir("minirag-team-azure-");
+const docs = join(scratch, "library");
+const FILES = 23;
+
+beforeAll(async () => {
+  azurite = await startAzurite();
+  await createContainer(azurite.endpoint, "team");
+  cpSync(join(FIXTURES, "xquad-en", "docs"), docs, { recursive: true });
+  cpSync(join(FIXTURES, "formats", "markitdown"), join(docs, "formats"), { recursive: true });
+});
+afterAll(() => azurite?.stop());
+
+function machine(name: string, dbPath: string, extra: Record<string, string> = {}): Record<string, string> {
+  const home = join(scratch, `home-${name}`);
+  mkdirSync(home, { recursive: true });
+  return {
+    HOME: home,
+    PATH: process.env.PATH ?? "",
+    NO_COLOR: "1",
+    RAG_WATCH: "false",
+    BASE_DIR: docs,
+    DB_PATH: dbPath,
+    MODEL_NAME: TINY_MODEL,
+    AZURE_STORAGE_ACCOUNT_NAME: AZURITE_ACCOUNT,
+    AZURE_STORAGE_ACCOUNT_KEY: AZURITE_KEY,
+    AZURE_STORAGE_ENDPOINT: azurite.endpoint,
+    AZURE_ALLOW_HTTP: "true",
+    ...extra,
+  };
+}
+
+async function cli(env: Record<string, string>, args: string[]) {
+  const proc = Bun.spawn([BINARY, ...args], { env, cwd: env.HOME, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { exitCode, stdout, stderr };
+}
+
+describe("a team index on Azure Blob Storage (Azurite)", () => {
+  test("machine B answers query, find, list and read from the container exactly as machine A does, without A's folder", async () => {
+    const a = machine("a", "az://team/library");
+    const sync = await cli(a, ["sync"]);
+    expect(sync.exitCode, sync.stderr).toBe(0);
+    expect(sync.stdout).toContain(`scanned ${FILES}, ingested ${FILES}`);
+    // No lease on Azure yet: the sync says so rather than pretending to hold one.
+    expect(sync.stderr).toContain("without a lock (az:// has no sync lease yet)");
+
+    const questions = [
+      ["query", "oil crisis prices", "--json"],
+      ["query", "table", "--scope", "library/formats", "--json"],
+      ["find", "Yom Kippur", "--json"],
+      ["list", "--json"],
+      ["read", "--source", "library/1973_oil_crisis-p01.md", "--json"],
+      ["read-neighbors", "--source", "library/1973_oil_crisis-p01.md", "--chunk-index", "1", "--json"],
+    ];
+    const fromA = await Promise.all(questions.map((q) => cli(a, q)));
+    for (const [i, answer] of fromA.entries()) expect(answer.exitCode, `${questions[i]!.join(" ")}: ${answer.stderr}`).toBe(0);
+    renameSync(docs, `${docs}.away`);
+    try {
+      const b = machine("b", "az://team/library", { BASE_DIR: join(scratch, "home-b", "desk") });
+      mkdirSync(b.BASE_DIR!, { recursive: true });
+      for (const [i, q] of questions.entries()) {
+        const answer = await cli(b, q);
+        expect(answer.exitCode, `${q.join(" ")}: ${answer.stderr}`).toBe(0);
+        expect(JSON.parse(answer.stdout), q.join(" ")).toEqual(JSON.parse(fromA[i]!.stdout));
+      }
+      const results = JSON.parse(fromA[0]!.stdout).results as { source: string }[];
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.every((r) => r.source.startsWith("library/"))).toBe(true);
+      expect(JSON.parse(fromA[2]!.stdout).matchedDocuments).toBeGreaterThan(0);
+      expect(JSON.parse(fromA[3]!.stdout).files).toHaveLength(FILES);
+      expect(JSON.parse(fromA[4]!.stdout).text).toContain("oil");
+      const status = JSON.parse((await cli(b, ["status", "--json"])).stdout);
+      expect(status.storage).toEqual({ location: "az://team/library", endpoint: azurite.endpoint, credentials: "AZURE_STORAGE_ACCOUNT_NAME, AZURE_STORAGE_ACCOUNT_KEY" });
+      expect(status.storageAccess).toEqual({ read: true, write: null });
+      expect(status.sourceCount).toBe(FILES);
+      expect(JSON.stringify(status)).not.toContain(AZURITE_KEY);
+    } finally {
+      renameSync(`${docs}.away`, docs);
+    }
+  }, 300_000);
+
+  test("a second sync of an unchanged folder changes nothing; one changed file is read again on its own, and another machine reads its new text", async () => {
+    const a = machine("a", "az://team/again");
+    expect((await cli(a, ["sync"])).exitCode).toBe(0);
+    const again = await cli(a, ["sync"]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`scanned ${FILES}, ingested 0, skipped ${FILES}`);
+    const file = join(docs, "1973_oil_crisis-p01.md");
+    const before = readFileSync(file, "utf8");
+    writeFileSync(file, `${before}\n\nA paragraph added on machine A.\n`);
+    try {
+      const changed = await cli(a, ["sync"]);
+      expect(changed.exitCode, changed.stderr).toBe(0);
+      expect(changed.stdout).toContain(`scanned ${FILES}, ingested 1, skipped ${FILES - 1}`);
+      const read = JSON.parse((await cli(machine("b", "az://team/again"), ["read", "--source", "library/1973_oil_crisis-p01.md", "--json"])).stdout);
+      expect(read.text).toContain("A paragraph added on machine A.");
+    } finally {
+      writeFileSync(file, before);
+    }
+  }, 300_000);
+
+  test("a wrong key and a missing container: one line each naming the fix, and status still answers", async () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [machine("c", "az://team/library", { AZURE_STORAGE_ACCOUNT_KEY: Buffer.from("not the key").toString("base64") }), /The store refused the credentials \(AuthorizationFailure\)[\s\S]*AZURE_STORAGE_ACCOUNT_KEY/],
+      [machine("c", "az://no-such-container/library"), /The container in DB_PATH does not exist \(ContainerNotFound\)[\s\S]*Create the container/],
+    ];
+    for (const [env, fix] of cases) {
+      const run = await cli(env, ["query", "oil"]);
+      expect(run.exitCode).toBe(1);
+      const lines = run.stderr.trim().split("\n");
+      expect(lines[0]).toStartWith("error: ");
+      expect(lines.join("\n")).toMatch(fix);
+      expect(lines.length).toBeLessThanOrEqual(2);
+      const status = await cli(env, ["status", "--json"]);
+      expect(status.exitCode).toBe(0);
+      const shown = JSON.parse(status.stdout);
+      expect(shown.storageAccess.read).toBe(false);
+      expect(shown.storageAccess.problem).toMatch(fix);
+      expect(shown.indexError).toMatch(fix);
+    }
+  }, 120_000);
+});
