@@ -73,6 +73,18 @@ export async function createContainer(endpoint: string, name: string): Promise<v
   if (response.status !== 201) throw new Error(`creating container ${name} on ${endpoint}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
 }
 
+/**
+ * An account SAS for Azurite's account, signed with its key as Azure's REST
+ * API defines it (version 2020-12-06 and later): blob service, every
+ * resource type, read, write, delete, list, add and create, for a day.
+ */
+export function accountSas(now = new Date()): string {
+  const fields = { sv: "2021-08-06", ss: "b", srt: "sco", sp: "rwdlac", st: new Date(now.getTime() - 60_000).toISOString().slice(0, 19) + "Z", se: new Date(now.getTime() + 86_400_000).toISOString().slice(0, 19) + "Z", spr: "https,http" };
+  const toSign = [AZURITE_ACCOUNT, fields.sp, fields.ss, fields.srt, fields.st, fields.se, "", fields.spr, fields.sv, "", ""].join("\n");
+  const sig = createHmac("sha256", Buffer.from(AZURITE_KEY, "base64")).update(toSign, "utf8").digest("base64");
+  return new URLSearchParams({ ...fields, sig }).toString();
+}
+
 if (import.meta.main) {
   try {
     console.log(`azurite-blob: ${azuriteBlob()}`);

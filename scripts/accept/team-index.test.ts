@@ -19,7 +19,6 @@ import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import { objectStorageFromEnv } from "../../src/config/object-storage.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
-import { LARGE_DOCUMENT_CHUNKS } from "../../src/ingest/store-large-document.ts";
 import { s3Objects } from "../../src/store/s3-objects.ts";
 import { signS3 } from "../../src/store/sigv4.ts";
 import { LEASE_MS } from "../../src/sync/lease-record.ts";
@@ -27,6 +26,7 @@ import { LEASE_KEY } from "../../src/sync/sync-lease.ts";
 import { BINARY, FIXTURES, TINY_MODEL, tempDir, writeTree } from "../../test/helpers.ts";
 import { createAccessKey, createBucket, startMoto, type Moto } from "./moto-server.ts";
 import { tcpProxy } from "./tcp-proxy.ts";
+import { watchStagedRewrite } from "./staged-rewrite.ts";
 import { openSession } from "../bench/lib/mcp-driver.ts";
 
 let moto: Moto;
@@ -232,33 +232,9 @@ describe("a team index on S3 (moto_server)", () => {
   test("a document too large for one commit is written in batches on S3, and a reader on another machine sees the old chunks or the new, never a mix", async () => {
     const folder = join(scratch, "large");
     mkdirSync(folder, { recursive: true });
-    // About 5,400 chunks for the tiny model: past LARGE_DOCUMENT_CHUNKS, so the write is staged behind the marker in the bucket.
-    let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const words = Array.from({ length: 3000 }, () => Array.from({ length: 3 + Math.floor(random() * 7) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join(""));
-    const paragraph = () => `${Array.from({ length: 40 }, () => words[Math.floor(random() * words.length)]).join(" ")}.\n\n`;
-    writeFileSync(join(folder, "huge.txt"), Array.from({ length: 2000 }, paragraph).join(""));
-    const a = machine("a", "s3://team/large", { BASE_DIR: folder });
-    const first = await cli(a, ["sync"]);
-    expect(first.exitCode, first.stderr).toBe(0);
-    const b = machine("b", "s3://team/large", { BASE_DIR: folder });
-    const reader = createApp(loadConfig({ env: b.env, cwd: b.home, home: b.home }), { log: () => {} });
-    const total = async () => (await reader.store.listSources()).reduce((sum, s) => sum + s.chunkCount, 0);
-    const before = await total();
-    expect(before).toBeGreaterThan(LARGE_DOCUMENT_CHUNKS);
-    writeFileSync(join(folder, "huge.txt"), `${readFileSync(join(folder, "huge.txt"), "utf8")}${"An appended closing paragraph.\n\n".repeat(300)}`);
-    const seen = new Map<number, number>();
-    const started = performance.now();
-    const second = cli(a, ["sync"]);
-    let done = false;
-    void second.then(() => (done = true));
-    while (!done) {
-      const n = await total();
-      seen.set(n, (seen.get(n) ?? 0) + 1);
-    }
-    expect((await second).exitCode).toBe(0);
-    const after = await total();
-    console.log(`team index: staged rewrite of ${after} chunks on moto took ${Math.round(performance.now() - started)} ms; the reader's totals meanwhile: ${JSON.stringify([...seen])}`);
+    const [a, b] = ["a", "b"].map((name) => machine(name, "s3://team/large", { BASE_DIR: folder }).env);
+    const { before, after, seen, ms } = await watchStagedRewrite(folder, a!, b!);
+    console.log(`team index: staged rewrite of ${after} chunks on moto took ${Math.round(ms)} ms; the reader's totals meanwhile: ${JSON.stringify([...seen])}`);
     expect(after).toBeGreaterThan(before);
     expect([...seen.keys()].every((n) => n === before || n === after)).toBe(true);
     expect(seen.get(before)).toBeGreaterThan(0);

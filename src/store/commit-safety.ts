@@ -9,12 +9,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors.ts";
-import type { S3Objects } from "./s3-objects.ts";
+import type { StoreObjects } from "./object-api.ts";
 
 export const PROBE_PREFIX = ".minirag/probe-";
 
 /** Throws the refusal naming the store and the fix when it overwrote a conditional PUT; cleans the probe up either way. */
-export async function checkConditionalWrites(objects: S3Objects): Promise<void> {
+export async function checkConditionalWrites(objects: StoreObjects): Promise<void> {
   const key = `${PROBE_PREFIX}${randomBytes(6).toString("hex")}.json`;
   const body = JSON.stringify({ probe: "If-None-Match", at: new Date().toISOString() });
   const first = await objects.put(key, body, { ifNoneMatch: true });

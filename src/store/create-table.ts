@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { isLocalPath } from "../config/db-location.ts";
 import { objectStorageOf } from "./lance-connect.ts";
 import { takeObjectLock } from "./object-lock.ts";
-import { s3Objects } from "./s3-objects.ts";
+import { storeObjects } from "./store-objects.ts";
 import { tryLockFile } from "../native/file-lock.ts";
 import { chunkSchema, type ChunkRow } from "./chunk-row.ts";
 import { makeIndexFolder } from "./db-path.ts";
@@ -65,12 +65,13 @@ export async function openOrCreateNamed(db: Connection, dbPath: string, roots: r
   }
 }
 
-/** The lock creators take: a kernel lock beside a local index, a lock object in an s3:// store (object-lock.ts), none elsewhere. */
+/** The lock creators take: a kernel lock beside a local index, a lock object in an object store we sign for (object-lock.ts), none elsewhere. */
 async function createLock(dbPath: string, name: string): Promise<() => void | Promise<void>> {
   if (isLocalPath(dbPath)) return waitForLock(join(dbPath, CREATE_LOCK));
   const storage = objectStorageOf(dbPath);
-  if (storage?.scheme !== "s3" || !storage.options.aws_access_key_id) return () => {};
-  return takeObjectLock(s3Objects(storage), `.minirag/create-${name}.lock`, CREATE_WAIT_MS);
+  const objects = storeObjects(storage);
+  if (!objects) return () => {};
+  return takeObjectLock(objects, `.minirag/create-${name}.lock`, CREATE_WAIT_MS);
 }
 
 const CREATE_ATTEMPTS = 5;

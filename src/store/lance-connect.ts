@@ -10,7 +10,7 @@ import type { Connection } from "@lancedb/lancedb";
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { checkConditionalWrites } from "./commit-safety.ts";
-import { s3Objects } from "./s3-objects.ts";
+import { storeObjects } from "./store-objects.ts";
 
 const storageByLocation = new Map<string, ObjectStorage>();
 const commitChecks = new Map<string, Promise<void>>();
@@ -42,9 +42,10 @@ export async function connectIndex(dbPath: string): Promise<Connection> {
  */
 function ensureReachable(dbPath: string): Promise<void> {
   const storage = storageByLocation.get(dbPath);
-  if (storage?.scheme !== "s3" || !storage.options.aws_access_key_id) return Promise.resolve();
+  const objects = storeObjects(storage);
+  if (!objects) return Promise.resolve();
   return once(reachChecks, dbPath, async () => {
-    await s3Objects(storage).get(".minirag/reach-check");
+    await objects.get(".minirag/reach-check");
   });
 }
 
@@ -65,6 +66,7 @@ function once(checks: Map<string, Promise<void>>, dbPath: string, run: () => Pro
  */
 export function ensureSafeCommits(dbPath: string): Promise<void> {
   const storage = storageByLocation.get(dbPath);
-  if (storage?.scheme !== "s3") return Promise.resolve();
-  return once(commitChecks, dbPath, () => checkConditionalWrites(s3Objects(storage)));
+  const objects = storeObjects(storage);
+  if (!objects) return Promise.resolve();
+  return once(commitChecks, dbPath, () => checkConditionalWrites(objects));
 }

@@ -11,14 +11,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { S3Objects } from "./s3-objects.ts";
+import type { StoreObjects } from "./object-api.ts";
 import { processAlive, processStart } from "./staging-marker.ts";
 import { bootId } from "./staging-markers.ts";
 
 const STALE_MS = 30_000;
 
 /** Takes `key`, waiting up to waitMs; resolves to its release, or to a no-op once waitMs has passed (the caller goes on unlocked, as on a file system without locks). */
-export async function takeObjectLock(objects: S3Objects, key: string, waitMs: number): Promise<() => Promise<void>> {
+export async function takeObjectLock(objects: StoreObjects, key: string, waitMs: number): Promise<() => Promise<void>> {
   const deadline = Date.now() + waitMs;
   const boot = bootId();
   const body = JSON.stringify({ holder: randomBytes(8).toString("hex"), host: hostname(), boot, pid: process.pid, pidStart: processStart(process.pid), at: new Date().toISOString() });

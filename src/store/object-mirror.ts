@@ -23,7 +23,8 @@ import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { describeError } from "../errors.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
-import { s3Objects, type ListedObject, type S3Objects } from "./s3-objects.ts";
+import type { ListedObject, StoreObjects } from "./object-api.ts";
+import { storeObjects } from "./store-objects.ts";
 
 /** Downloads at once: enough to hide a round trip per file, few enough for a laptop's uplink and the store's rate limits. */
 const PARALLEL = 8;
@@ -76,7 +77,7 @@ export class ObjectMirror {
    * it would otherwise wait to exit until the whole index was downloaded.
    */
   constructor(
-    private readonly objects: S3Objects,
+    private readonly objects: StoreObjects,
     readonly folder: string,
     private readonly table: string,
     private readonly log: (line: string) => void,
@@ -191,10 +192,11 @@ export function copyFolder(cacheDir: string, storage: ObjectStorage): string {
 }
 
 /**
- * The local copy reads of an index on S3 use, or undefined: the copy needs our
- * own signed requests (s3-objects.ts), so only an s3:// index reached with keys has one.
+ * The local copy reads of an index on object storage use, or undefined: the copy needs our
+ * own signed requests (store-objects.ts), so only an s3:// or az:// index reached with keys has one.
  */
 export function localCopyFor(storage: ObjectStorage, cacheDir: string, table: string, log: (line: string) => void, fill: boolean): ObjectMirror | undefined {
-  if (storage.scheme !== "s3" || !storage.options.aws_access_key_id) return undefined;
-  return new ObjectMirror(s3Objects(storage), copyFolder(cacheDir, storage), table, log, fill);
+  const objects = storeObjects(storage);
+  if (!objects) return undefined;
+  return new ObjectMirror(objects, copyFolder(cacheDir, storage), table, log, fill);
 }

@@ -1,49 +1,14 @@
 /**
- * The few S3 requests the index makes beside LanceDB: small JSON objects
- * under its prefix (the sync lease, the commit-safety probe) written with
- * conditional PUTs. Each request (signed in sigv4.ts) carries a conditional header: If-None-Match: * (create
- * only if absent) and If-Match: <etag> (replace only the version read), which
- * is what LanceDB's own commits rely on.
+ * The index's own requests (object-api.ts) to S3 and the stores that speak
+ * its API (MinIO, R2, moto), each signed in sigv4.ts.
  */
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { AppError } from "../errors.ts";
+import { ageOf, DOWNLOAD_TIMEOUT_MS, xmlText, type ListedObject, type StoreObjects } from "./object-api.ts";
 import { encodePath, signS3 } from "./sigv4.ts";
 
-export interface StoredObject {
-  body: string;
-  etag: string;
-  /** Milliseconds since it was last written, by the store's clock (Date minus Last-Modified), when the store says both. */
-  ageMs?: number;
-}
-
-/** A conditional write's outcome: written (with its new etag), or refused because the condition failed (412). */
-export type PutResult = { written: true; etag: string } | { written: false };
-
-export interface S3Objects {
-  /** The object's text and etag, or null when there is none. */
-  get(key: string): Promise<StoredObject | null>;
-  /** Writes only when absent (ifNoneMatch) or when still at the etag read (ifMatch). */
-  put(key: string, body: string, condition: { ifNoneMatch: true } | { ifMatch: string }): Promise<PutResult>;
-  /** Deletes the object, only while it is at `ifMatch` when given; a missing object is no error. */
-  delete(key: string, ifMatch?: string): Promise<void>;
-  /** Every object under `folder` (a key prefix inside the index's prefix), by key relative to the index's prefix, with its size. */
-  list(folder: string): Promise<ListedObject[]>;
-  /** Streams the object into the file at `path` (a large data file is never held whole); false when there is no such object. */
-  download(key: string, path: string): Promise<boolean>;
-  /** Where the objects live, for messages: s3://bucket/prefix on the endpoint. */
-  readonly where: string;
-}
-
-/** The longest one file of a copy may take to download: a stalled connection fails the copy (reads stay on the store) rather than holding it forever. */
-const DOWNLOAD_TIMEOUT_MS = 300_000;
-
-export interface ListedObject {
-  key: string;
-  size: number;
-}
-
 /** The S3 objects of an index on s3:// storage, signed with its credentials (AWS_ACCESS_KEY_ID and friends). */
-export function s3Objects(storage: ObjectStorage): S3Objects {
+export function s3Objects(storage: ObjectStorage): StoreObjects {
   const o = storage.options;
   const keys = { accessKeyId: o.aws_access_key_id ?? "", secretAccessKey: o.aws_secret_access_key ?? "", sessionToken: o.aws_session_token, region: o.aws_region ?? "us-east-1" };
   // A custom endpoint (MinIO, R2, moto) is addressed path-style; AWS itself by the bucket's own host name.
@@ -64,8 +29,7 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
       const response = await send(urlOf(key), "GET");
       if (response.status === 404 && !(await isMissingBucket(response))) return null;
       if (!response.ok) throw await storeRefusal(storage, response);
-      const age = Date.parse(response.headers.get("date") ?? "") - Date.parse(response.headers.get("last-modified") ?? "");
-      return { body: await response.text(), etag: response.headers.get("etag") ?? "", ...(Number.isFinite(age) && { ageMs: age }) };
+      return { body: await response.text(), etag: response.headers.get("etag") ?? "", ...ageOf(response) };
     },
     async put(key, body, condition) {
       const headers: Record<string, string> = "ifNoneMatch" in condition ? { "If-None-Match": "*" } : { "If-Match": condition.ifMatch };
@@ -109,15 +73,6 @@ export function s3Objects(storage: ObjectStorage): S3Objects {
       throw await storeRefusal(storage, response);
     },
   };
-}
-
-/** XML character references decoded (a key may hold & or <). */
-function xmlText(text: string): string {
-  return text.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-f]+);/gi, (_, name: string) => {
-    const named: Record<string, string> = { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" };
-    if (named[name.toLowerCase()]) return named[name.toLowerCase()]!;
-    return String.fromCodePoint(name[1]?.toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10));
-  });
 }
 
 async function isMissingBucket(response: Response): Promise<boolean> {

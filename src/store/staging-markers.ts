@@ -15,7 +15,8 @@ import { hostname } from "node:os";
 import { isLocalPath } from "../config/db-location.ts";
 import { AppError } from "../errors.ts";
 import { objectStorageOf } from "./lance-connect.ts";
-import { s3Objects, type S3Objects } from "./s3-objects.ts";
+import type { StoreObjects } from "./object-api.ts";
+import { storeObjects } from "./store-objects.ts";
 import { readStagingMarker, removeStagingMarker, writerAlive, writeStagingMarker, type StagingMarker } from "./staging-marker.ts";
 
 export const STAGING_KEY = ".minirag/staging.json";
@@ -49,18 +50,19 @@ export function bootId(): string | null {
   }
 }
 
-/** Whether staged writes can keep their marker where this index lives: a local folder, or s3:// signed with keys. */
+/** Whether staged writes can keep their marker where this index lives: a local folder, or an object store we sign for (store-objects.ts). */
 export function canStage(dbPath: string): boolean {
   if (isLocalPath(dbPath)) return true;
   const storage = objectStorageOf(dbPath);
-  return storage?.scheme === "s3" && !!storage.options.aws_access_key_id;
+  return storeObjects(storage) !== null;
 }
 
 export function stagingMarkers(dbPath: string): MarkerPort {
   if (isLocalPath(dbPath)) return localMarkers(dbPath);
   const storage = objectStorageOf(dbPath);
-  if (!storage || !canStage(dbPath)) throw new Error(`no staging marker store for ${dbPath}`);
-  return objectMarkers(dbPath, s3Objects(storage));
+  const objects = storeObjects(storage);
+  if (!objects) throw new Error(`no staging marker store for ${dbPath}`);
+  return objectMarkers(dbPath, objects);
 }
 
 /** Longer than any reader takes between looking for the marker file and resolving the version its query reads (microseconds to a few ms). */
@@ -85,7 +87,7 @@ interface ObjectMarker extends StagingMarker {
 
 const readerCache = new Map<string, { at: number; read: Promise<{ marker: ObjectMarker | null; etag: string; ageMs?: number }> }>();
 
-function objectMarkers(dbPath: string, objects: S3Objects): MarkerPort {
+function objectMarkers(dbPath: string, objects: StoreObjects): MarkerPort {
   const here = { host: hostname(), boot: bootId() };
   let etag: string | null = null;
   let renewal: ReturnType<typeof setInterval> | null = null;

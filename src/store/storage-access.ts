@@ -2,8 +2,9 @@
  * What status says of an index on object storage: whether this machine can
  * read it and write it, found with a request or two rather than a LanceDB
  * call (whose client retries an unreachable endpoint for many seconds).
- * On s3:// the write check is the commit-safety probe itself; Google and
- * Azure are read through LanceDB's table list and their writes not tried.
+ * Where we sign our own requests (s3:// and az:// with keys: store-objects.ts)
+ * the write check is the commit-safety probe itself; elsewhere the index is
+ * read through LanceDB's table list and writes are not tried.
  */
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { AppError } from "../errors.ts";
@@ -11,18 +12,19 @@ import { checkConditionalWrites } from "./commit-safety.ts";
 import { connectIndex } from "./lance-connect.ts";
 import { lanceReason } from "./lost-fragments.ts";
 import { storageFailure } from "./storage-failure.ts";
-import { s3Objects } from "./s3-objects.ts";
+import { storeObjects } from "./store-objects.ts";
 
 export interface StorageAccess {
   read: boolean;
-  /** null: not checked (Google, Azure, or unreadable). */
+  /** null: not checked (Google Cloud Storage, S3 without keys, or unreadable). */
   write: boolean | null;
   /** Why reading or writing failed: one line naming the fix. */
   problem?: string;
 }
 
 export async function storageAccess(dbPath: string, storage: ObjectStorage): Promise<StorageAccess> {
-  if (storage.scheme !== "s3") {
+  const objects = storeObjects(storage);
+  if (!objects) {
     try {
       await (await connectIndex(dbPath)).tableNames();
       return { read: true, write: null };
@@ -30,7 +32,6 @@ export async function storageAccess(dbPath: string, storage: ObjectStorage): Pro
       return { read: false, write: null, problem: describe(storageFailure(error) ?? error) };
     }
   }
-  const objects = s3Objects(storage);
   try {
     await objects.get(".minirag/status-read-check");
   } catch (error) {

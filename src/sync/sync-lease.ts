@@ -14,7 +14,7 @@ import type { ObjectStorage } from "../config/object-storage.ts";
 import { AppError } from "../errors.ts";
 import { formatDuration } from "../log.ts";
 import { ensureSafeCommits } from "../store/lance-connect.ts";
-import { s3Objects, type S3Objects } from "../store/s3-objects.ts";
+import type { StoreObjects } from "../store/object-api.ts";
 import { processAlive, processStart } from "../store/staging-marker.ts";
 import { bootId } from "../store/staging-markers.ts";
 import { describeHolder, isAbandoned, isExpired, leaseRecord, parseLease, RENEW_MS, sinceRenewal, type Here, type LeaseRecord } from "./lease-record.ts";
@@ -38,7 +38,7 @@ function busy(storage: ObjectStorage, record: LeaseRecord | null): AppError {
 }
 
 /** Takes the sync lease of the index at `storage`, or throws SYNC_BUSY naming the holder's host and how long it has held it. */
-export async function acquireSyncLease(dbPath: string, storage: ObjectStorage, warn: (line: string) => void, objects: S3Objects = s3Objects(storage), here: Here = thisMachine()): Promise<ReleaseLease> {
+export async function acquireSyncLease(dbPath: string, storage: ObjectStorage, warn: (line: string) => void, objects: StoreObjects, here: Here = thisMachine()): Promise<ReleaseLease> {
   // Before the lease, which is itself a conditional write: a store that ignores them is refused by name here.
   await ensureSafeCommits(dbPath);
   const holder = randomBytes(8).toString("hex");

@@ -14,6 +14,7 @@ import { lockInfoPath, tryLockFile } from "../native/file-lock.ts";
 import { makeIndexFolder } from "../store/db-path.ts";
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { acquireSyncLease } from "./sync-lease.ts";
+import { storeObjects, whyNoObjects } from "../store/store-objects.ts";
 
 export const LOCK_FILE = ".sync.lock";
 
@@ -27,15 +28,15 @@ export type ReleaseLock = () => void | Promise<void>;
 
 /**
  * Takes the sync lock of an index, whatever it lives on: a kernel lock on a
- * local DB_PATH (acquireSyncLock), a lease object on s3:// (sync-lease.ts).
- * Google and Azure have no lease yet: their syncs run unserialised, said once.
+ * local DB_PATH (acquireSyncLock), a lease object on s3:// or az:// (sync-lease.ts).
+ * Google Cloud Storage has no lease yet: its syncs run unserialised, said once.
  * roots: the document roots, which making the lock's folder must never create.
  */
 export async function lockSync(dbPath: string, warn: (line: string) => void, roots: readonly string[] = [], storage?: ObjectStorage): Promise<ReleaseLock> {
   if (!storage) return acquireSyncLock(dbPath, warn, roots);
-  if (storage.scheme === "s3" && storage.options.aws_access_key_id) return acquireSyncLease(dbPath, storage, warn);
-  const why = storage.scheme === "s3" ? "its lease is signed with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, which are not set" : `${storage.scheme}:// has no sync lease yet`;
-  warn(`syncing ${dbPath} without a lock (${why}), so start no second sync of it on any machine meanwhile`);
+  const objects = storeObjects(storage);
+  if (objects) return acquireSyncLease(dbPath, storage, warn, objects);
+  warn(`syncing ${dbPath} without a lock (its lease is one of the index's own requests, and ${whyNoObjects(storage)}), so start no second sync of it on any machine meanwhile`);
   return () => {};
 }
 

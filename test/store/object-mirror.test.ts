@@ -1,6 +1,6 @@
 /**
  * The local copy reads of an S3 index use (store/object-mirror.ts), against a
- * "bucket" that is a real LanceDB folder served through the S3Objects
+ * "bucket" that is a real LanceDB folder served through the StoreObjects
  * interface: the copy opens in LanceDB at the version it copied and gives its
  * rows, takes no manifest past that version, deletes files the bucket stopped
  * listing one refresh later, and a failed copy leaves reads on the store.
@@ -11,7 +11,7 @@ import { connect } from "@lancedb/lancedb";
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { filesOfVersion, manifestVersion, ObjectMirror, RETRY_MS } from "../../src/store/object-mirror.ts";
-import type { S3Objects } from "../../src/store/s3-objects.ts";
+import type { StoreObjects } from "../../src/store/object-api.ts";
 import { fakeClock } from "../fake-clock.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -20,7 +20,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** A folder as a bucket: listed and read as S3 lists and reads objects; `fail` makes every request fail. */
-function folderBucket(folder: string, state = { fail: false, requests: 0 }): S3Objects & { state: typeof state } {
+function folderBucket(folder: string, state = { fail: false, requests: 0 }): StoreObjects & { state: typeof state } {
   const refuse = () => {
     state.requests++;
     if (state.fail) throw new Error("The object store at http://127.0.0.1:9 cannot be reached");

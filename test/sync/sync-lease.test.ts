@@ -22,17 +22,17 @@ const noWarnings = (line: string) => {
 
 describe("the sync lease on object storage", () => {
   test("the first sync writes the lease (holder, host, pid, started, renewed); a second is refused naming the host and how long it has held it", async () => {
-    const { storage, stored } = leaseSetup();
-    const release = await acquireSyncLease(storage.uri, storage, noWarnings);
+    const { storage, objects, stored } = leaseSetup();
+    const release = await acquireSyncLease(storage.uri, storage, noWarnings, objects);
     const record = stored();
     expect(record).toMatchObject({ host: hostname(), pid: process.pid });
     expect(record!.holder).toMatch(/^[0-9a-f]{16}$/);
-    const error = await failure(() => acquireSyncLease(storage.uri, storage, noWarnings));
+    const error = await failure(() => acquireSyncLease(storage.uri, storage, noWarnings, objects));
     expect(error.code).toBe("SYNC_BUSY");
     expect(error.message).toContain(`Another sync is already running on s3://team/lib: host ${hostname()} (process ${process.pid}) has held it for 0s`);
     await release();
     expect(stored()).toBeNull();
-    await (await acquireSyncLease(storage.uri, storage, noWarnings))();
+    await (await acquireSyncLease(storage.uri, storage, noWarnings, objects))();
   });
 
   test("a lease not renewed for longer than LEASE_MS (a killed sync) is taken over, and the take-over is said", async () => {
@@ -40,7 +40,7 @@ describe("the sync lease on object storage", () => {
     const old = leaseRecord("dead0000dead0000", "laptop-b", 999, Date.now() - LEASE_MS - 5_000);
     await objects.put(LEASE_KEY, JSON.stringify(old), { ifNoneMatch: true });
     const warnings: string[] = [];
-    const release = await acquireSyncLease(storage.uri, storage, (line) => warnings.push(line));
+    const release = await acquireSyncLease(storage.uri, storage, (line) => warnings.push(line), objects);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^took over the sync lease of host laptop-b \(process 999\), not renewed for 1m 5s/);
     expect(stored()!.pid).toBe(process.pid);
@@ -50,14 +50,14 @@ describe("the sync lease on object storage", () => {
   test("of two syncs taking over one expired lease at the same moment, exactly one gets it", async () => {
     const { storage, objects } = leaseSetup();
     await objects.put(LEASE_KEY, JSON.stringify(leaseRecord("dead", "gone", 1, Date.now() - LEASE_MS * 2)), { ifNoneMatch: true });
-    const outcomes = await Promise.allSettled([1, 2, 3].map(() => acquireSyncLease(storage.uri, storage, () => {})));
+    const outcomes = await Promise.allSettled([1, 2, 3].map(() => acquireSyncLease(storage.uri, storage, () => {}, objects)));
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     for (const o of outcomes) if (o.status === "rejected") expect((o.reason as Error).message).toContain("Another sync is already running");
   });
 
   test("release deletes only its own lease: one taken over meanwhile stays", async () => {
     const { storage, objects, stored } = leaseSetup();
-    const release = await acquireSyncLease(storage.uri, storage, noWarnings);
+    const release = await acquireSyncLease(storage.uri, storage, noWarnings, objects);
     const current = (await objects.get(LEASE_KEY))!;
     const other = leaseRecord("0ther", "laptop-c", 7, Date.now());
     expect((await objects.put(LEASE_KEY, JSON.stringify(other), { ifMatch: current.etag })).written).toBe(true);

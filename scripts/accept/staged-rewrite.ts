@@ -1,0 +1,56 @@
+/**
+ * A document too large for one commit, rewritten by machine A's sync while
+ * machine B reads the chunk total over and over: what team-index tests on
+ * each store assert about (B sees the old total or the new one, never a mix).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
+import { LARGE_DOCUMENT_CHUNKS } from "../../src/ingest/store-large-document.ts";
+import { BINARY } from "../../test/helpers.ts";
+
+type Env = Record<string, string>;
+
+async function sync(env: Env): Promise<{ exitCode: number; stderr: string }> {
+  const proc = Bun.spawn([BINARY, "sync"], { env, cwd: env.HOME, stdout: "ignore", stderr: "pipe", stdin: "ignore" });
+  const [stderr, exitCode] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  return { exitCode, stderr };
+}
+
+/** About 5,400 chunks for the tiny model: past LARGE_DOCUMENT_CHUNKS, so each write of it is staged. */
+function writeHugeText(path: string): void {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const words = Array.from({ length: 3000 }, () => Array.from({ length: 3 + Math.floor(random() * 7) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join(""));
+  const paragraph = () => `${Array.from({ length: 40 }, () => words[Math.floor(random() * words.length)]).join(" ")}.\n\n`;
+  writeFileSync(path, Array.from({ length: 2000 }, paragraph).join(""));
+}
+
+/**
+ * A syncs `folder` (its BASE_DIR) with a huge text, then rewrites it longer; B (an
+ * App in this process, over the same index) counts the chunks all the while.
+ * Returns the totals before and after, and how often B saw each total.
+ */
+export async function watchStagedRewrite(folder: string, a: Env, b: Env): Promise<{ before: number; after: number; seen: Map<number, number>; ms: number }> {
+  const file = join(folder, "huge.txt");
+  writeHugeText(file);
+  const first = await sync(a);
+  if (first.exitCode !== 0) throw new Error(`the first sync failed: ${first.stderr}`);
+  const reader = createApp(loadConfig({ env: b, cwd: b.HOME, home: b.HOME }), { log: () => {} });
+  const total = async () => (await reader.store.listSources()).reduce((sum, s) => sum + s.chunkCount, 0);
+  const before = await total();
+  if (before <= LARGE_DOCUMENT_CHUNKS) throw new Error(`the document has ${before} chunks, not past ${LARGE_DOCUMENT_CHUNKS}: it would not be staged`);
+  writeFileSync(file, `${readFileSync(file, "utf8")}${"An appended closing paragraph.\n\n".repeat(300)}`);
+  const seen = new Map<number, number>();
+  const started = performance.now();
+  let done = false;
+  const second = sync(a).finally(() => (done = true));
+  while (!done) {
+    const n = await total();
+    seen.set(n, (seen.get(n) ?? 0) + 1);
+  }
+  const { exitCode, stderr } = await second;
+  if (exitCode !== 0) throw new Error(`the rewriting sync failed: ${stderr}`);
+  return { before, after: await total(), seen, ms: performance.now() - started };
+}

@@ -1,0 +1,57 @@
+/**
+ * The few requests the index makes to its object store beside LanceDB: small
+ * JSON objects under its prefix (the sync lease, the commit-safety probe, the
+ * create lock, staging markers) written with conditional PUTs, and the
+ * listing and downloads of the local copy. If-None-Match: * creates only if
+ * absent and If-Match: <etag> replaces only the version read, which is what
+ * LanceDB's own commits rely on. S3 (s3-objects.ts) and Azure Blob Storage
+ * (azure-objects.ts) each speak it; store-objects.ts picks one.
+ */
+
+export interface StoredObject {
+  body: string;
+  etag: string;
+  /** Milliseconds since it was last written, by the store's clock (Date minus Last-Modified), when the store says both. */
+  ageMs?: number;
+}
+
+/** A conditional write's outcome: written (with its new etag), or refused because the condition failed. */
+export type PutResult = { written: true; etag: string } | { written: false };
+
+export interface ListedObject {
+  key: string;
+  size: number;
+}
+
+export interface StoreObjects {
+  /** The object's text and etag, or null when there is none. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Writes only when absent (ifNoneMatch) or when still at the etag read (ifMatch). */
+  put(key: string, body: string, condition: { ifNoneMatch: true } | { ifMatch: string }): Promise<PutResult>;
+  /** Deletes the object, only while it is at `ifMatch` when given; a missing object is no error. */
+  delete(key: string, ifMatch?: string): Promise<void>;
+  /** Every object under `folder` (a key prefix inside the index's prefix), by key relative to the index's prefix, with its size. */
+  list(folder: string): Promise<ListedObject[]>;
+  /** Streams the object into the file at `path` (a large data file is never held whole); false when there is no such object. */
+  download(key: string, path: string): Promise<boolean>;
+  /** Where the objects live, for messages: s3://bucket/prefix on the endpoint. */
+  readonly where: string;
+}
+
+/** The longest one file of a copy may take to download: a stalled connection fails the copy (reads stay on the store) rather than holding it forever. */
+export const DOWNLOAD_TIMEOUT_MS = 300_000;
+
+/** XML character references decoded (a key may hold & or <). */
+export function xmlText(text: string): string {
+  return text.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-f]+);/gi, (_, name: string) => {
+    const named: Record<string, string> = { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" };
+    if (named[name.toLowerCase()]) return named[name.toLowerCase()]!;
+    return String.fromCodePoint(name[1]?.toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10));
+  });
+}
+
+/** The age of an answered object by the store's own clock, when it says both times. */
+export function ageOf(response: Response): { ageMs?: number } {
+  const age = Date.parse(response.headers.get("date") ?? "") - Date.parse(response.headers.get("last-modified") ?? "");
+  return Number.isFinite(age) ? { ageMs: age } : {};
+}
