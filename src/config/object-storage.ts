@@ -38,8 +38,9 @@ function givenNames(env: Env, names: string[], fallback: string): string {
 
 /**
  * An endpoint variable (AWS_ENDPOINT_URL, AZURE_STORAGE_ENDPOINT), without a
- * trailing slash. A plain-HTTP one needs its store's opt-in (AWS_ALLOW_HTTP,
- * AZURE_ALLOW_HTTP: the names the object-store layer under LanceDB reads).
+ * trailing slash. A plain-HTTP one needs its store's opt-in: AWS_ALLOW_HTTP,
+ * the name the object-store layer under LanceDB reads, and AZURE_ALLOW_HTTP
+ * beside AZURE_STORAGE_ENDPOINT.
  */
 function endpointFrom(env: Env, variable: string, optIn: string, name: string, example: string): { url: string; plainHttp: boolean } | undefined {
   const url = env[variable]?.trim().replace(/\/+$/, "") || undefined;
