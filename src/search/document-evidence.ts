@@ -95,13 +95,12 @@ export function vectorOnlyWithDocuments<T extends Candidate>(vectorHits: T[], ne
  * query reads). None when they cannot be read: the answer then comes from the chunks, and the log says why.
  */
 export async function nearCandidateDocuments(app: App, store: ChunkStore, queryVector: Float32Array, hits: readonly Candidate[]): Promise<NearDocument[]> {
-  let index: ReadonlyMap<string, DocumentVector>;
+  let candidates: DocumentVector[];
   try {
-    index = await app.documentVectors.at(store);
+    candidates = await app.documentVectors.of(store, [...new Set(hits.map((h) => h.source))]);
   } catch (error) {
     app.log(`document vectors could not be read, ranking without them: ${error instanceof Error ? error.message : String(error)}`);
     return [];
   }
-  const candidates = [...new Set(hits.map((h) => h.source))].flatMap((source) => index.get(source) ?? []);
   return nearestDocuments(candidates, queryVector, DOC_LIST);
 }

@@ -84,12 +84,13 @@ export async function queryDocuments(app: App, asked: QueryInput): Promise<Query
   // No table yet: say so without loading (or downloading) the model.
   if (!(await store.hasTable())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(store, filter, input.scope))! };
   const configured = input.hybridWeight ?? config.hybridWeight;
-  // After a write the version's look-alike signatures and document vectors are read again: started now, those
-  // reads overlap the query's embedding and searches instead of following them (each is one read per version,
-  // shared with the server's re-warm; a failure is met again, and handled, where the answer needs it).
+  // After a write the version's look-alike signatures are read again: started now, that read overlaps the query's
+  // embedding and searches instead of following them (one read per version, shared with the server's re-warm; a
+  // failure is met again, and handled, where the answer needs it). The document vectors the query needs are read
+  // for its candidates alone until the whole set follows (document-vector-index.ts).
   void app.signatures.at(store).catch(() => {});
   const documentVectors = input.documentVectors ?? config.documentVectors;
-  if (documentVectors && configured < 1) void app.documentVectors.at(store).catch(() => {});
+  if (documentVectors && configured < 1) app.documentVectors.follow(store);
   const candidates = Math.max(4 * topK, MIN_CANDIDATES);
   const searchKeywords = (): Promise<Candidate[] | null> =>
     searchKept((limit, where) => store.keywordSearch(input.query, limit, where), candidates, scoped, labelled).then(

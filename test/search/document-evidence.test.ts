@@ -187,6 +187,27 @@ describe("document vectors in the index", () => {
     expect([...(await index.at(app.store)).keys()]).toEqual([join(root, "moved", "b.md")]);
   });
 
+  test("a new process reads only its candidates' document vectors and ranks as one holding every document's: the whole set is read only once built before (a server)", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`doc-${i}.md`, `# Note ${i}\n\n${i % 3 ? "Pumps move coolant" : "Valves hold pressure"} in loop ${i}, checked weekly.\n`])));
+    await runSync(app);
+    const questions = [{ query: "pumps moving coolant", topK: 5 }, { query: "pressure valves", topK: 5 }, { query: "loop 7", topK: 5, hybridWeight: 0 }];
+    const fresh = (await testApp({ DB_PATH: app.config.dbPath }, [root])).app;
+    const cold = [];
+    for (const q of questions) cold.push(await queryDocuments(fresh, q));
+    // Nothing read every document's vector in the process that never built the set.
+    expect(fresh.documentVectors.version()).toBeUndefined();
+    const served = (await testApp({ DB_PATH: app.config.dbPath }, [root])).app;
+    await served.documentVectors.at(await served.store.snapshot());
+    for (const [i, q] of questions.entries()) {
+      const warm = await queryDocuments(served, q);
+      expect(warm.results.map((h) => [h.source, h.chunkIndex, h.score])).toEqual(cold[i]!.results.map((h) => [h.source, h.chunkIndex, h.score]));
+    }
+    // The document part is there: the same questions without it score otherwise.
+    const without = await queryDocuments(fresh, { ...questions[0]!, documentVectors: false });
+    expect(without.results.map((h) => h.score)).not.toEqual(cold[0]!.results.map((h) => h.score));
+  });
+
   test("a value that is not a vector is left out, and a list that cannot be read leaves the answer to the two sides, said in the log", async () => {
     expect(decodeDocumentVector("AAAAAA==")).toEqual(new Float32Array(1)); // four bytes
     expect(decodeDocumentVector("AAAA")).toBeNull(); // three
@@ -197,7 +218,7 @@ describe("document vectors in the index", () => {
     await runSync(app);
     const query = { query: "pumps", topK: 5 };
     const without = await queryDocuments(app, { ...query, documentVectors: false });
-    app.documentVectors.at = async () => {
+    app.documentVectors.of = async () => {
       throw new Error("disk read failed");
     };
     const answer = await queryDocuments(app, query);
