@@ -9,44 +9,30 @@
  * fix, and status still answers.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { BINARY, FIXTURES, TINY_MODEL, tempDir } from "../../test/helpers.ts";
+import { tempDir } from "../../test/helpers.ts";
 import { readerFollowsWriter } from "./reader-follows.ts";
 import { watchStagedRewrite } from "./staged-rewrite.ts";
+import { copyTeamLibrary, machineEnv, runAs, TEAM_FILES } from "./team-fixture.ts";
 import { accountSas, AZURITE_ACCOUNT, AZURITE_KEY, createContainer, startAzurite, type Azurite } from "./azurite.ts";
 
 let azurite: Azurite;
 const scratch = tempDir("minirag-team-azure-");
 const docs = join(scratch, "library");
-const FILES = 23;
+const FILES = TEAM_FILES;
 
 beforeAll(async () => {
   azurite = await startAzurite();
   await createContainer(azurite.endpoint, "team");
-  cpSync(join(FIXTURES, "xquad-en", "docs"), docs, { recursive: true });
-  cpSync(join(FIXTURES, "formats", "markitdown"), join(docs, "formats"), { recursive: true });
+  copyTeamLibrary(docs);
 });
 afterAll(() => azurite?.stop());
 
 function machine(name: string, dbPath: string, extra: Record<string, string> = {}): Record<string, string> {
-  const home = join(scratch, `home-${name}`);
-  mkdirSync(home, { recursive: true });
-  return {
-    HOME: home,
-    PATH: process.env.PATH ?? "",
-    NO_COLOR: "1",
-    RAG_WATCH: "false",
-    BASE_DIR: docs,
-    DB_PATH: dbPath,
-    MODEL_NAME: TINY_MODEL,
-    AZURE_STORAGE_ACCOUNT_NAME: AZURITE_ACCOUNT,
-    AZURE_STORAGE_ACCOUNT_KEY: AZURITE_KEY,
-    AZURE_STORAGE_ENDPOINT: azurite.endpoint,
-    AZURE_ALLOW_HTTP: "true",
-    ...extra,
-  };
+  const azure = { AZURE_STORAGE_ACCOUNT_NAME: AZURITE_ACCOUNT, AZURE_STORAGE_ACCOUNT_KEY: AZURITE_KEY, AZURE_STORAGE_ENDPOINT: azurite.endpoint, AZURE_ALLOW_HTTP: "true" };
+  return machineEnv(scratch, name, docs, dbPath, azure, extra);
 }
 
 /** A machine with a SAS token only. Unset, not empty: LanceDB's Azure client also reads AZURE_* from the environment, and an empty key there wins over the token. */
@@ -55,11 +41,7 @@ function withoutKey(env: Record<string, string>): Record<string, string> {
   return rest;
 }
 
-async function cli(env: Record<string, string>, args: string[]) {
-  const proc = Bun.spawn([BINARY, ...args], { env, cwd: env.HOME, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { exitCode, stdout, stderr };
-}
+const cli = runAs;
 
 describe("a team index on Azure Blob Storage (Azurite)", () => {
   test("machine B answers query, find, list and read from the container exactly as machine A does, without A's folder", async () => {
@@ -158,10 +140,7 @@ describe("a team index on Azure Blob Storage (Azurite)", () => {
 
   test("two syncs started together from A and B: exactly one runs, the other is refused naming the holder's host and process", async () => {
     const [a, b] = [machine("a", "az://team/together"), machine("b", "az://team/together")];
-    const runs = await Promise.all([a, b].map((m) => {
-      const proc = Bun.spawn([BINARY, "sync"], { env: m, cwd: m.HOME, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-      return Promise.all([new Response(proc.stderr).text(), proc.exited]).then(([stderr, exitCode]) => ({ stderr, exitCode, pid: proc.pid }));
-    }));
+    const runs = await Promise.all([a!, b!].map((m) => cli(m, ["sync"])));
     const ran = runs.filter((r) => r.exitCode === 0);
     const refused = runs.filter((r) => r.exitCode !== 0);
     expect(ran).toHaveLength(1);

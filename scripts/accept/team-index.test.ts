@@ -12,7 +12,7 @@
  * naming the fix, and status still answers.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { objectStorageFromEnv } from "../../src/config/object-storage.ts";
@@ -20,23 +20,23 @@ import { s3Objects } from "../../src/store/s3-objects.ts";
 import { signS3 } from "../../src/store/sigv4.ts";
 import { LEASE_MS } from "../../src/sync/lease-record.ts";
 import { LEASE_KEY } from "../../src/sync/sync-lease.ts";
-import { BINARY, FIXTURES, TINY_MODEL, tempDir, writeTree } from "../../test/helpers.ts";
+import { BINARY, tempDir, writeTree } from "../../test/helpers.ts";
 import { createAccessKey, createBucket, startMoto, type Moto } from "./moto-server.ts";
 import { tcpProxy } from "./tcp-proxy.ts";
 import { watchStagedRewrite } from "./staged-rewrite.ts";
 import { readerFollowsWriter } from "./reader-follows.ts";
 import { openSession } from "../bench/lib/mcp-driver.ts";
+import { copyTeamLibrary, machineEnv, runAs, TEAM_FILES, type Run } from "./team-fixture.ts";
 
 let moto: Moto;
 const scratch = tempDir("minirag-team-");
 const docs = join(scratch, "library");
-const FILES = 23;
+const FILES = TEAM_FILES;
 
 beforeAll(async () => {
   moto = await startMoto();
   await createBucket(moto.endpoint, "team");
-  cpSync(join(FIXTURES, "xquad-en", "docs"), docs, { recursive: true });
-  cpSync(join(FIXTURES, "formats", "markitdown"), join(docs, "formats"), { recursive: true });
+  copyTeamLibrary(docs);
 });
 afterAll(() => moto?.stop());
 
@@ -46,39 +46,12 @@ interface Machine {
 }
 
 function machine(name: string, dbPath: string, extra: Record<string, string> = {}): Machine {
-  const home = join(scratch, `home-${name}`);
-  mkdirSync(home, { recursive: true });
-  return {
-    home,
-    env: {
-      HOME: home,
-      PATH: process.env.PATH ?? "",
-      NO_COLOR: "1",
-      RAG_WATCH: "false",
-      BASE_DIR: docs,
-      DB_PATH: dbPath,
-      MODEL_NAME: TINY_MODEL,
-      AWS_ACCESS_KEY_ID: "team-key",
-      AWS_SECRET_ACCESS_KEY: "team-secret",
-      AWS_ENDPOINT_URL: moto.endpoint,
-      AWS_ALLOW_HTTP: "true",
-      ...extra,
-    },
-  };
+  const s3 = { AWS_ACCESS_KEY_ID: "team-key", AWS_SECRET_ACCESS_KEY: "team-secret", AWS_ENDPOINT_URL: moto.endpoint, AWS_ALLOW_HTTP: "true" };
+  const env = machineEnv(scratch, name, docs, dbPath, s3, extra);
+  return { home: env.HOME!, env };
 }
 
-interface Run {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  pid: number;
-}
-
-async function cli(m: Machine, args: string[]): Promise<Run> {
-  const proc = Bun.spawn([BINARY, ...args], { env: m.env, cwd: m.home, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { exitCode, stdout, stderr, pid: proc.pid };
-}
+const cli = (m: Machine, args: string[]): Promise<Run> => runAs(m.env, args);
 
 const json = (run: Run) => JSON.parse(run.stdout);
 
