@@ -10,16 +10,16 @@ import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
-import { BINARY } from "../../test/helpers.ts";
+import { runAs } from "./team-fixture.ts";
 
 type Env = Record<string, string>;
 
 async function sync(env: Env): Promise<string> {
-  const proc = Bun.spawn([BINARY, "sync"], { env, cwd: env.HOME, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (exitCode !== 0) throw new Error(`sync failed: ${stderr}`);
-  return stdout;
+  const run = await runAs(env, ["sync"]);
+  if (run.exitCode !== 0) throw new Error(`sync failed: ${run.stderr}`);
+  return run.stdout;
 }
+
 
 /** a: the writer's environment (BASE_DIR = docs), b: the reader's. Returns B's warm query times from its copy and its first query after A's commit. */
 export async function readerFollowsWriter(a: Env, b: Env, docs: string): Promise<{ warm: number[]; afterCommitMs: number }> {

@@ -8,15 +8,11 @@ import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import { LARGE_DOCUMENT_CHUNKS } from "../../src/ingest/store-large-document.ts";
-import { BINARY } from "../../test/helpers.ts";
+import { runAs } from "./team-fixture.ts";
 
 type Env = Record<string, string>;
+const sync = (env: Env) => runAs(env, ["sync"]);
 
-async function sync(env: Env): Promise<{ exitCode: number; stderr: string }> {
-  const proc = Bun.spawn([BINARY, "sync"], { env, cwd: env.HOME, stdout: "ignore", stderr: "pipe", stdin: "ignore" });
-  const [stderr, exitCode] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-  return { exitCode, stderr };
-}
 
 /** About 5,400 chunks for the tiny model: past LARGE_DOCUMENT_CHUNKS, so each write of it is staged. */
 function writeHugeText(path: string): void {
