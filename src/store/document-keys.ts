@@ -28,6 +28,13 @@ export function inLists(sources: string[] | "all"): (string[] | null)[] {
 export interface KeyedValue {
   valueColumn: string;
   extra?: string[];
+  /**
+   * Keys for every chunk-0 row, whether or not it holds the value: for a
+   * column whose values are large, where `IS NOT NULL` reads them all (2 kB
+   * of base64 a document vector: at 5,100 documents 25 of a 55 ms scan).
+   * Its cache then remembers a document read without a value under its key.
+   */
+  everyRow?: boolean;
 }
 
 /**
@@ -40,16 +47,18 @@ export async function readDocumentKeys(table: Table, values: KeyedValue[]): Prom
   const present = values.map(({ valueColumn, extra = [] }) => (columns.has(valueColumn) ? extra.filter((c) => columns.has(c)) : null));
   const held = values.flatMap((v, i) => (present[i] ? [`${v.valueColumn} IS NOT NULL`] : []));
   if (held.length === 0) return values.map(() => []);
+  const everyRow = values.some((v, i) => present[i] && v.everyRow);
   const projection: Record<string, string> = { source: "source", content_hash: "content_hash", ingested_at: "ingested_at" };
   for (const column of new Set(present.flatMap((p) => p ?? []))) projection[column] = column;
-  values.forEach((v, i) => present[i] && (projection[`has_${i}`] = `${v.valueColumn} IS NOT NULL`));
-  const arrow = await table.query().where(`chunk_index = 0 AND (${held.join(" OR ")})`).select(projection).toArrow();
+  values.forEach((v, i) => present[i] && !v.everyRow && (projection[`has_${i}`] = `${v.valueColumn} IS NOT NULL`));
+  const arrow = await table.query().where(everyRow ? "chunk_index = 0" : `chunk_index = 0 AND (${held.join(" OR ")})`).select(projection).toArrow();
   const sources = arrow.getChild("source")!.toArray() as string[];
   return values.map((_, i) => {
     const extra = present[i];
     if (!extra || arrow.numRows === 0) return [];
-    const has = arrow.getChild(`has_${i}`)!.toArray() as ArrayLike<boolean>;
     const keys = keysOf(arrow, extra);
+    if (values[i]!.everyRow) return sources.map((source, row) => ({ source, key: keys[row]! }));
+    const has = arrow.getChild(`has_${i}`)!.toArray() as ArrayLike<boolean>;
     return sources.flatMap((source, row) => (has[row] ? [{ source, key: keys[row]! }] : []));
   });
 }

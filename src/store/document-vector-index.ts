@@ -30,7 +30,8 @@ export function quantize(vector: Float32Array): { vector: Int8Array; scale: numb
 
 interface Cached {
   key: number;
-  entry: DocumentVector;
+  /** null: the document had no vector at this key (keyword-only, or not yet filled), so it is not read again until the key changes. */
+  entry: DocumentVector | null;
 }
 
 export interface NearDocument {
@@ -77,8 +78,10 @@ export class DocumentVectorIndex {
   }
 
   private async build(store: ChunkStore): Promise<ReadonlyMap<string, DocumentVector>> {
+    // Every document's key, whether it has a vector or not (document-vectors.ts DOCUMENT_VECTOR_KEYS).
     const keys = await store.documentVectorKeys();
-    const changed = keys.filter((k) => this.bySource.get(k.source)?.key !== k.key).map((k) => k.source);
+    const changedKeys = keys.filter((k) => this.bySource.get(k.source)?.key !== k.key);
+    const changed = changedKeys.map((k) => k.source);
     // Most changed (a first read): one scan, not an IN list per 500 documents.
     const read = await store.documentVectors(changed.length > keys.length / 2 ? "all" : changed);
     const next = new Map<string, Cached>();
@@ -86,11 +89,13 @@ export class DocumentVectorIndex {
       const fresh = read.get(k.source);
       const kept = this.bySource.get(k.source);
       if (fresh) next.set(k.source, { key: k.key, entry: { source: k.source, ...quantize(fresh) } });
-      // Neither: replaced between the two reads (another process's write), and the next version reads it.
       else if (kept?.key === k.key) next.set(k.source, kept);
+      // Read at this key and found without a vector. Were it replaced between the two reads (another process's
+      // write), the replacement's key differs, so the next version reads it.
+      else next.set(k.source, { key: k.key, entry: null });
     }
     this.bySource = next;
-    return new Map([...next].map(([source, c]) => [source, c.entry]));
+    return new Map([...next].flatMap(([source, c]) => (c.entry ? [[source, c.entry] as const] : [])));
   }
 }
 

@@ -38,13 +38,13 @@ function missingCondition(columns: Set<string>): string {
   return columns.has(DOC_VECTOR_COLUMN) ? `chunk_index = 0 AND ${DOC_VECTOR_COLUMN} IS NULL${pending}` : `chunk_index = 0${pending}`;
 }
 
-/** Every stored document vector's key (no vectors: those are read only where the key changed). */
+/** The key of every document, with a vector or not (no vectors: those are read only where the key changed). */
 export async function readDocumentVectorKeys(table: Table): Promise<DocumentKey[]> {
   return (await readDocumentKeys(table, [DOCUMENT_VECTOR_KEYS]))[0]!;
 }
 
-/** A document vector's key: its row's alone. */
-export const DOCUMENT_VECTOR_KEYS: KeyedValue = { valueColumn: DOC_VECTOR_COLUMN };
+/** A document vector's key: its row's alone, for every document (testing 2 kB of base64 for null reads it). */
+export const DOCUMENT_VECTOR_KEYS: KeyedValue = { valueColumn: DOC_VECTOR_COLUMN, everyRow: true };
 
 /**
  * The stored document vectors of these sources (those that have one that

@@ -15,6 +15,7 @@ import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { normalised } from "../../src/embed/unit-length.ts";
 import { decodeDocumentVector } from "../../src/store/document-vectors.ts";
+import { connect } from "@lancedb/lancedb";
 import { FIXTURES, testApp, writeTree } from "../helpers.ts";
 
 /** Pseudo-random unit-free vectors, the same on every run. */
@@ -172,6 +173,33 @@ describe("document vectors in the index", () => {
     const after = await index.at(store);
     expect(after.size).toBe(3);
     expect(asked[1]).toEqual([join(root, "b.md")]);
+  });
+
+  test("a document without a vector is read once, and again only once its key changes", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nAlpha notes on pumps.\n", "b.md": "# B\n\nBravo notes on valves.\n", "c.md": "# C\n\nCharlie notes on rivers.\n" });
+    await runSync(app);
+    // As a document stored in keyword-only mode has it: no vector on its chunk 0 (a sync would fill it).
+    const table = await (await connect(app.config.dbPath)).openTable("chunks");
+    await table.update({ where: `source = '${join(root, "a.md")}'`, valuesSql: { doc_vector: "CAST(NULL AS STRING)" } });
+    const index = new DocumentVectorIndex();
+    const store = app.store;
+    const asked: string[][] = [];
+    const read = store.documentVectors.bind(store);
+    store.documentVectors = (sources) => {
+      asked.push(sources === "all" ? ["all"] : [...sources].sort());
+      return read(sources);
+    };
+    expect([...(await index.at(store)).keys()].sort()).toEqual([join(root, "b.md"), join(root, "c.md")]);
+    // Another document's write: a is not read again, only c.
+    await table.update({ where: `source = '${join(root, "c.md")}' AND chunk_index = 0`, values: { ingested_at: "2026-01-01T00:00:00.000Z" } });
+    expect([...(await index.at(store)).keys()].sort()).toEqual([join(root, "b.md"), join(root, "c.md")]);
+    expect(asked).toEqual([["all"], [join(root, "c.md")]]);
+    // a's own write (its key changes) reads it again, and a filled vector is listed.
+    writeTree(root, { "a.md": "# A\n\nAlpha notes on pumps and seals.\n" });
+    await runSync(app);
+    expect([...(await index.at(store)).keys()].sort()).toEqual(["a.md", "b.md", "c.md"].map((f) => join(root, f)));
+    expect(asked.at(-1)).toEqual([join(root, "a.md")]);
   });
 
   test("a deleted document leaves the list, and a moved one is listed at its new path", async () => {

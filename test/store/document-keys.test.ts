@@ -91,6 +91,22 @@ describe("document keys", () => {
     expect(none).toEqual([]);
   });
 
+  test("everyRow: a key for every chunk-0 row, holding the value or not, beside a value keyed only where it is held, in one scan", async () => {
+    const table = await tableOf([
+      row("/a.md", "h1", "t1", "sig", null),
+      row("/a.md", "h1", "t1", null, null, 1),
+      row("/b.md", "h2", "t1", null, null),
+    ]);
+    const every = { valueColumn: "minhash", everyRow: true };
+    const [all, held] = await readDocumentKeys(table, [every, { valueColumn: "minhash" }]);
+    expect(all!.map((k) => k.source).sort()).toEqual(["/a.md", "/b.md"]);
+    expect(held!.map((k) => k.source)).toEqual(["/a.md"]);
+    // The same keys as a scan of the held rows alone gives them.
+    expect(all!.find((k) => k.source === "/a.md")!.key).toBe(held![0]!.key);
+    // A column the table lacks still gives nothing.
+    expect(await readDocumentKeys(table, [{ valueColumn: "doc_vector", everyRow: true }])).toEqual([[]]);
+  });
+
   test("a signature read gives each row the key the key scan gives it, with a date column and without one", async () => {
     const rows = Array.from({ length: 7 }, (_, i) => row(`/d/${i}.md`, `h${i % 3}`, `t${i % 2}`, `sig${i}`, i % 2 ? "2025-01-0" + (i % 9) : null));
     const dated = await tableOf(rows);
