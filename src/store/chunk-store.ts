@@ -12,7 +12,7 @@ import type { Table } from "@lancedb/lancedb";
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors.ts";
 import { checkDimensions, stampRow, swapIn } from "./table-writes.ts";
-import { checkSearchModel, ensureWriteModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
+import { checkSearchModelOnce, ensureWriteModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
 import { openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { deleteSources, moveSources, updateMtimes, type SourceMove } from "./source-writes.ts";
 import { chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
@@ -26,7 +26,7 @@ import { recoverStaging } from "./staging-recovery.ts";
 import { ensureSafeCommits } from "./lance-connect.ts";
 import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
 import { isReadableClone } from "./readable-clone.ts";
-import { repairTable, type IndexRepair } from "./index-repair.ts";
+import { RepairMemo, repairTable, type IndexRepair } from "./index-repair.ts";
 import { forgetSources, recordSources } from "./source-catalog.ts";
 import { writeLabelRows, type LabelColumns } from "./label-rows.ts";
 import { ensureSignatureColumn, writeSignatures } from "./signatures.ts";
@@ -52,8 +52,8 @@ export class ChunkStore extends StoreReads {
   private readonly binding: ModelBinding = { log: () => {} };
   /** The last snapshot: the next query at the same version reuses it instead of opening the table again. */
   private lastView: { version: string; view: ChunkStore } | null = null;
-  /** The table version and model fingerprint checkModel last passed. */
-  private modelCheckedAt: string | undefined;
+  /** The version a repair last found sound (index-repair.ts). */
+  private readonly repairMemo = new RepairMemo();
 
   /**
    * A read-only view of the table as it is now, for a request that reads more
@@ -180,7 +180,7 @@ export class ChunkStore extends StoreReads {
     const table = await this.openStored();
     if (!table) return null;
     try {
-      return await repairTable(table, this.dbPath);
+      return await repairTable(table, this.dbPath, this.repairMemo);
     } finally {
       this.damageWatch.forget();
       this.lastView = null;
@@ -245,19 +245,9 @@ export class ChunkStore extends StoreReads {
     this.binding.log = log;
   }
 
-  /** Refuses searches when the index records another model than the one in use. */
-  async checkModel(atVersion?: number): Promise<void> {
-    // Once per table version and model: the record changes only with a commit, and every query asks. A query passes
-    // the version its snapshot reads, which is the one to check, and at a version already checked opens nothing
-    // (opening asks for the latest version again: on S3, a request).
-    const fingerprint = this.binding.current?.fingerprint;
-    if (atVersion !== undefined && `${atVersion}:${fingerprint}` === this.modelCheckedAt) return;
-    const table = await this.open();
-    if (!table) return;
-    const checked = `${atVersion ?? (await table.version())}:${fingerprint}`;
-    if (checked === this.modelCheckedAt) return;
-    await checkSearchModel(table, this.dbPath, this.binding);
-    this.modelCheckedAt = checked;
+  /** Refuses searches when the index records another model than the one in use (index-identity.ts). */
+  checkModel(atVersion?: number): Promise<void> {
+    return checkSearchModelOnce(this.binding, this.dbPath, atVersion, () => this.open());
   }
 
   /**

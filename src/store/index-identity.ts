@@ -35,6 +35,8 @@ export type IndexModel = z.output<typeof IndexModel>;
 export interface ModelBinding {
   current?: IndexModel;
   log: (line: string) => void;
+  /** The table version and model fingerprint a search check last passed. */
+  checkedAt?: string;
 }
 
 type SchemaLike = { fields: { name: string; metadata: Map<string, string> }[] };
@@ -84,6 +86,23 @@ export async function checkSearchModel(table: Table, dbPath: string, binding: Mo
   if (!binding.current) return;
   const recorded = readIndexModel(await table.schema());
   if (recorded && !sameModel(recorded, binding.current)) throw modelMismatch(dbPath, recorded, binding.current);
+}
+
+/**
+ * checkSearchModel once per table version and model: the record changes only
+ * with a commit, and every query asks. A query passes the version its
+ * snapshot reads, which is the one to check, and at a version already checked
+ * opens nothing (opening asks for the latest version again: on S3, a request).
+ */
+export async function checkSearchModelOnce(binding: ModelBinding, dbPath: string, atVersion: number | undefined, open: () => Promise<Table | null>): Promise<void> {
+  const fingerprint = binding.current?.fingerprint;
+  if (atVersion !== undefined && `${atVersion}:${fingerprint}` === binding.checkedAt) return;
+  const table = await open();
+  if (!table) return;
+  const checked = `${atVersion ?? (await table.version())}:${fingerprint}`;
+  if (checked === binding.checkedAt) return;
+  await checkSearchModel(table, dbPath, binding);
+  binding.checkedAt = checked;
 }
 
 /**

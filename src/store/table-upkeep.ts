@@ -108,11 +108,11 @@ function lacksFiles(folder: string, indexType: string): boolean {
  * indexes a table built before them had on text and title are dropped: every
  * optimize would otherwise keep updating them for nothing.
  */
-export async function ensureIndexes(table: Table): Promise<{ built: string[]; complete: boolean }> {
+export async function ensureIndexes(table: Table, knownBroken: string[] = []): Promise<{ built: string[]; complete: boolean }> {
   const lance = await loadLanceDb();
   const built: string[] = [];
   let complete = true;
-  const broken = new Set(await brokenIndexes(table));
+  const broken = new Set([...knownBroken, ...(await brokenIndexes(table))]);
   for (const column of [...(await missingIndexes(table)), ...broken]) {
     // An Index object is consumed by createIndex, so each column gets its own.
     const config = REQUIRED_INDEXES[column] === "fts" ? lance.Index.fts({ withPosition: false }) : lance.Index.btree();

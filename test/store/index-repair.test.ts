@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
-import { describeRepair } from "../../src/store/index-repair.ts";
+import { describeRepair, RepairMemo, repairTable } from "../../src/store/index-repair.ts";
 import { tempDir } from "../helpers.ts";
 import { cutShort, dataFileOf, loseFile, openChunks, textIndexFolder } from "./damage-helpers.ts";
 import { storeRow } from "./store-rows.ts";
@@ -60,5 +60,48 @@ describe("sync's repair of a damaged index", () => {
     expect(describeRepair({ dropped: { problems: ["data/ab.lance is missing"], chunks: 1 }, rebuilt: ["text_search", "title_search"] })).toBe(
       "Dropped 1 chunk whose data file was lost or damaged (data/ab.lance is missing); the files they came from were ingested again (a scoped sync ingests only those in its scope, the next full sync the rest). Rebuilt the text_search, title_search indexes, which were missing or unreadable.",
     );
+  });
+});
+
+/** The table with its query() calls counted: each index probe is one. */
+async function countingQueries(dbPath: string) {
+  const table = await openChunks(dbPath);
+  const counter = { queries: 0 };
+  const counted = new Proxy(table, {
+    get(target, key) {
+      if (key === "query") return () => (counter.queries++, target.query());
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { table: counted, counter };
+}
+
+describe("a repair at a version found sound before, in the same process", () => {
+  test("checks the files alone, probing no index by a query; a new version probes again", async () => {
+    const dbPath = await indexOf({ a: 2, b: 1 });
+    const memo = new RepairMemo();
+    const { table, counter } = await countingQueries(dbPath);
+    expect(await repairTable(table, dbPath, memo)).toEqual({ dropped: null, rebuilt: [] });
+    expect(counter.queries).toBeGreaterThan(0);
+    counter.queries = 0;
+    expect(await repairTable(table, dbPath, memo)).toEqual({ dropped: null, rebuilt: [] });
+    expect(counter.queries).toBe(0);
+    await new ChunkStore(dbPath).replaceSources(["c"], [storeRow("c", 0)], 32);
+    await table.checkoutLatest();
+    expect(await repairTable(table, dbPath, memo)).toEqual({ dropped: null, rebuilt: [] });
+    expect(counter.queries).toBeGreaterThan(0);
+  });
+
+  test("an index whose folder was lost is rebuilt, also where this process's cache still answers the probe", async () => {
+    const dbPath = await indexOf({ a: 2, b: 1 });
+    const memo = new RepairMemo();
+    const { table } = await countingQueries(dbPath);
+    await repairTable(table, dbPath, memo);
+    // Loaded now: the probe would find it in the cache.
+    expect((await table.search("pumps", "fts", "text_search").limit(3).toArray()).length).toBe(3);
+    rmSync(await textIndexFolder(dbPath), { recursive: true });
+    expect((await repairTable(table, dbPath, memo)).rebuilt).toEqual(["text_search"]);
+    expect((await new ChunkStore(dbPath).keywordSearch("pumps", 5)).length).toBe(3);
   });
 });
