@@ -80,8 +80,7 @@ export class DocumentVectorIndex {
   private async build(store: ChunkStore): Promise<ReadonlyMap<string, DocumentVector>> {
     // Every document's key, whether it has a vector or not (document-vectors.ts DOCUMENT_VECTOR_KEYS).
     const keys = await store.documentVectorKeys();
-    const changedKeys = keys.filter((k) => this.bySource.get(k.source)?.key !== k.key);
-    const changed = changedKeys.map((k) => k.source);
+    const changed = keys.filter((k) => this.bySource.get(k.source)?.key !== k.key).map((k) => k.source);
     // Most changed (a first read): one scan, not an IN list per 500 documents.
     const read = await store.documentVectors(changed.length > keys.length / 2 ? "all" : changed);
     const next = new Map<string, Cached>();

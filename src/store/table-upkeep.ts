@@ -106,7 +106,8 @@ function lacksFiles(folder: string, indexType: string): boolean {
  * words, ASCII folding); Russian words arrive already stemmed
  * (keyword-text.ts). Once the search columns are indexed, the full-text
  * indexes a table built before them had on text and title are dropped: every
- * optimize would otherwise keep updating them for nothing.
+ * optimize would otherwise keep updating them for nothing. `knownBroken`: index
+ * columns the caller found broken already (a local index's lost files).
  */
 export async function ensureIndexes(table: Table, knownBroken: string[] = []): Promise<{ built: string[]; complete: boolean }> {
   const lance = await loadLanceDb();
