@@ -32,7 +32,8 @@ export interface KeyedValue {
    * Keys for every chunk-0 row, whether or not it holds the value: for a
    * column whose values are large, where `IS NOT NULL` reads them all (2 kB
    * of base64 a document vector: at 5,100 documents 25 of a 55 ms scan).
-   * Its cache then remembers a document read without a value under its key.
+   * Its cache then reads a document it found without a value again at the
+   * next version, since a value filled in later leaves the key as it was.
    */
   everyRow?: boolean;
 }

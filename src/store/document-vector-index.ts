@@ -30,8 +30,7 @@ export function quantize(vector: Float32Array): { vector: Int8Array; scale: numb
 
 interface Cached {
   key: number;
-  /** null: the document had no vector at this key (keyword-only, or not yet filled), so it is not read again until the key changes. */
-  entry: DocumentVector | null;
+  entry: DocumentVector;
 }
 
 export interface NearDocument {
@@ -78,7 +77,7 @@ export class DocumentVectorIndex {
   }
 
   private async build(store: ChunkStore): Promise<ReadonlyMap<string, DocumentVector>> {
-    // Every document's key, whether it has a vector or not (document-vectors.ts DOCUMENT_VECTOR_KEYS).
+    // Every document's key, with a vector or not (document-vectors.ts DOCUMENT_VECTOR_KEYS).
     const keys = await store.documentVectorKeys();
     const changed = keys.filter((k) => this.bySource.get(k.source)?.key !== k.key).map((k) => k.source);
     // Most changed (a first read): one scan, not an IN list per 500 documents.
@@ -88,13 +87,12 @@ export class DocumentVectorIndex {
       const fresh = read.get(k.source);
       const kept = this.bySource.get(k.source);
       if (fresh) next.set(k.source, { key: k.key, entry: { source: k.source, ...quantize(fresh) } });
+      // Neither: a document without a vector, or one replaced between the two reads (another process's write). It is
+      // left out, so the next version reads it again: a sync fills a missing vector without changing the key.
       else if (kept?.key === k.key) next.set(k.source, kept);
-      // Read at this key and found without a vector. Were it replaced between the two reads (another process's
-      // write), the replacement's key differs, so the next version reads it.
-      else next.set(k.source, { key: k.key, entry: null });
     }
     this.bySource = next;
-    return new Map([...next].flatMap(([source, c]) => (c.entry ? [[source, c.entry] as const] : [])));
+    return new Map([...next].map(([source, c]) => [source, c.entry]));
   }
 }
 

@@ -175,13 +175,17 @@ describe("document vectors in the index", () => {
     expect(asked[1]).toEqual([join(root, "b.md")]);
   });
 
-  test("a document without a vector is read once, and again only once its key changes", async () => {
+  test("a document without a vector is read again at each version until it has one: a vector filled in later, its key unchanged, is listed", async () => {
     const { app, root } = await testApp();
-    writeTree(root, { "a.md": "# A\n\nAlpha notes on pumps.\n", "b.md": "# B\n\nBravo notes on valves.\n", "c.md": "# C\n\nCharlie notes on rivers.\n" });
+    // Six documents: two changed of six are read by name, not in the one scan a first read (most changed) takes.
+    writeTree(root, Object.fromEntries(["a", "b", "c", "d", "e", "f"].map((n) => [`${n}.md`, `# ${n}\n\nNotes on pump ${n}.\n`])));
     await runSync(app);
-    // As a document stored in keyword-only mode has it: no vector on its chunk 0 (a sync would fill it).
+    const [a, c] = [join(root, "a.md"), join(root, "c.md")];
+    const others = ["b", "d", "e", "f"].map((n) => join(root, `${n}.md`));
     const table = await (await connect(app.config.dbPath)).openTable("chunks");
-    await table.update({ where: `source = '${join(root, "a.md")}'`, valuesSql: { doc_vector: "CAST(NULL AS STRING)" } });
+    const stored = ((await table.query().where(`source = '${a}' AND chunk_index = 0`).select(["doc_vector"]).toArray())[0] as { doc_vector: string }).doc_vector;
+    // As a document stored in keyword-only mode has it: no vector on its chunk 0, which a sync fills later with the key as it was.
+    await table.update({ where: `source = '${a}'`, valuesSql: { doc_vector: "CAST(NULL AS STRING)" } });
     const index = new DocumentVectorIndex();
     const store = app.store;
     const asked: string[][] = [];
@@ -190,16 +194,21 @@ describe("document vectors in the index", () => {
       asked.push(sources === "all" ? ["all"] : [...sources].sort());
       return read(sources);
     };
-    expect([...(await index.at(store)).keys()].sort()).toEqual([join(root, "b.md"), join(root, "c.md")]);
-    // Another document's write: a is not read again, only c.
-    await table.update({ where: `source = '${join(root, "c.md")}' AND chunk_index = 0`, values: { ingested_at: "2026-01-01T00:00:00.000Z" } });
-    expect([...(await index.at(store)).keys()].sort()).toEqual([join(root, "b.md"), join(root, "c.md")]);
-    expect(asked).toEqual([["all"], [join(root, "c.md")]]);
-    // a's own write (its key changes) reads it again, and a filled vector is listed.
-    writeTree(root, { "a.md": "# A\n\nAlpha notes on pumps and seals.\n" });
-    await runSync(app);
-    expect([...(await index.at(store)).keys()].sort()).toEqual(["a.md", "b.md", "c.md"].map((f) => join(root, f)));
-    expect(asked.at(-1)).toEqual([join(root, "a.md")]);
+    const listed = async () => [...(await index.at(store)).keys()].sort();
+    const touch = (source: string) => table.update({ where: `source = '${source}' AND chunk_index = 0`, values: { ingested_at: new Date().toISOString() } });
+    const all = [a, c, ...others].sort();
+    expect(await listed()).toEqual(all.filter((s) => s !== a));
+    expect(asked).toEqual([["all"]]);
+    await touch(c);
+    expect(await listed()).toEqual(all.filter((s) => s !== a));
+    expect(asked.at(-1)).toEqual([a, c]);
+    await table.update({ where: `source = '${a}' AND chunk_index = 0`, values: { doc_vector: stored } });
+    expect(await listed()).toEqual(all);
+    expect(asked.at(-1)).toEqual([a]);
+    // Held now: another document's write reads that one alone.
+    await touch(c);
+    expect(await listed()).toEqual(all);
+    expect(asked.at(-1)).toEqual([c]);
   });
 
   test("a deleted document leaves the list, and a moved one is listed at its new path", async () => {
