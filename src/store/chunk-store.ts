@@ -77,6 +77,7 @@ export class ChunkStore extends StoreReads {
     view.connection = this.connection;
     view.isView = true;
     view.perVersion = this.perVersion;
+    view.keyLedger = this.keyLedger;
     view.viewDamage = clone ? await this.damage() : null;
     view.pinnedAt = opened.version;
     await view.adopt(pinned);

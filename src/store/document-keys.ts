@@ -38,30 +38,51 @@ export interface KeyedValue {
   everyRow?: boolean;
 }
 
+/** How the keys of some values are read: which chunk-0 rows, which columns, and the extra columns each value's key takes. */
+export interface KeyPlan {
+  where: string;
+  projection: Record<string, string>;
+  /** Per value: the extra columns present, or null when the table lacks the value's column. */
+  present: (string[] | null)[];
+}
+
+/** The plan for these values on this table, or null when it has none of their columns. */
+export async function planKeys(table: Table, values: KeyedValue[]): Promise<KeyPlan | null> {
+  const columns = new Set((await table.schema()).fields.map((f) => f.name));
+  const present = values.map(({ valueColumn, extra = [] }) => (columns.has(valueColumn) ? extra.filter((c) => columns.has(c)) : null));
+  const held = values.flatMap((v, i) => (present[i] ? [`${v.valueColumn} IS NOT NULL`] : []));
+  if (held.length === 0) return null;
+  const everyRow = values.some((v, i) => present[i] && v.everyRow);
+  const projection: Record<string, string> = { source: "source", content_hash: "content_hash", ingested_at: "ingested_at" };
+  for (const column of new Set(present.flatMap((p) => p ?? []))) projection[column] = column;
+  values.forEach((v, i) => present[i] && !v.everyRow && (projection[`has_${i}`] = `${v.valueColumn} IS NOT NULL`));
+  return { where: everyRow ? "chunk_index = 0" : `chunk_index = 0 AND (${held.join(" OR ")})`, projection, present };
+}
+
+/** Each row's source and, per value, its key (undefined where the row does not hold the value). */
+export function rowKeys(arrow: ArrowTable, values: KeyedValue[], plan: KeyPlan): { sources: string[]; keys: (number | undefined)[][] } {
+  const sources = arrow.numRows === 0 ? [] : (arrow.getChild("source")!.toArray() as string[]);
+  const keys = values.map((value, i) => {
+    const extra = plan.present[i];
+    if (!extra || arrow.numRows === 0) return sources.map(() => undefined);
+    const all = keysOf(arrow, extra);
+    if (value.everyRow) return all;
+    const has = arrow.getChild(`has_${i}`)!.toArray() as ArrayLike<boolean>;
+    return all.map((key, row) => (has[row] ? key : undefined));
+  });
+  return { sources, keys };
+}
+
 /**
  * For each value, the key of every chunk-0 row that has it (absent columns are left out), all from one scan: after
  * a write both caches of a query (signatures, document vectors) read their keys, and on 2 cores two scans beside
  * the query's own searches slowed all of them.
  */
 export async function readDocumentKeys(table: Table, values: KeyedValue[]): Promise<DocumentKey[][]> {
-  const columns = new Set((await table.schema()).fields.map((f) => f.name));
-  const present = values.map(({ valueColumn, extra = [] }) => (columns.has(valueColumn) ? extra.filter((c) => columns.has(c)) : null));
-  const held = values.flatMap((v, i) => (present[i] ? [`${v.valueColumn} IS NOT NULL`] : []));
-  if (held.length === 0) return values.map(() => []);
-  const everyRow = values.some((v, i) => present[i] && v.everyRow);
-  const projection: Record<string, string> = { source: "source", content_hash: "content_hash", ingested_at: "ingested_at" };
-  for (const column of new Set(present.flatMap((p) => p ?? []))) projection[column] = column;
-  values.forEach((v, i) => present[i] && !v.everyRow && (projection[`has_${i}`] = `${v.valueColumn} IS NOT NULL`));
-  const arrow = await table.query().where(everyRow ? "chunk_index = 0" : `chunk_index = 0 AND (${held.join(" OR ")})`).select(projection).toArrow();
-  const sources = arrow.getChild("source")!.toArray() as string[];
-  return values.map((_, i) => {
-    const extra = present[i];
-    if (!extra || arrow.numRows === 0) return [];
-    const keys = keysOf(arrow, extra);
-    if (values[i]!.everyRow) return sources.map((source, row) => ({ source, key: keys[row]! }));
-    const has = arrow.getChild(`has_${i}`)!.toArray() as ArrayLike<boolean>;
-    return sources.flatMap((source, row) => (has[row] ? [{ source, key: keys[row]! }] : []));
-  });
+  const plan = await planKeys(table, values);
+  if (!plan) return values.map(() => []);
+  const { sources, keys } = rowKeys(await table.query().where(plan.where).select(plan.projection).toArrow(), values, plan);
+  return keys.map((perRow) => sources.flatMap((source, row) => (perRow[row] === undefined ? [] : [{ source, key: perRow[row]! }])));
 }
 
 /** The key of each row of a read that selected content_hash, ingested_at and the `extra` columns. */

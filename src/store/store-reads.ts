@@ -19,6 +19,8 @@ import { tablePlan } from "./vector-index.ts";
 import { countUnsigned, readSignatureBytes, readSignatureKeys, SIGNATURE_KEYS, unsignedSources, type SignatureBytes } from "./signatures.ts";
 import { countWithoutDocumentVector, DOCUMENT_VECTOR_KEYS, readDocumentVectorKeys, readDocumentVectors, readOpeningChunks, sourcesWithoutDocumentVector, type OpeningChunks } from "./document-vectors.ts";
 import { readDocumentKeys, type DocumentKey } from "./document-keys.ts";
+import { DocumentKeyLedger } from "./document-key-ledger.ts";
+import { isReadableClone } from "./readable-clone.ts";
 import { compileFilter, type RowFilter } from "./row-filter.ts";
 import { readLabelRows, type LabelRow } from "./label-rows.ts";
 import { readChunkTexts, readMentionRows, readSourceKeys, type MentionRow } from "./mention-rows.ts";
@@ -26,6 +28,8 @@ import { readChunkTexts, readMentionRows, readSourceKeys, type MentionRow } from
 export class StoreReads extends TableView {
   /** A view's keys of both per-document caches (viewKeys). */
   private keysOfView: Promise<DocumentKey[][]> | null = null;
+  /** The keys of the last version read, shared by a store and its views (document-key-ledger.ts). */
+  protected keyLedger = new DocumentKeyLedger();
 
   /** Data and url sources recorded in the catalog, name -> type. */
   async recordedSources(): Promise<Map<string, ChunkRow["source_type"]>> {
@@ -187,11 +191,13 @@ export class StoreReads extends TableView {
   /**
    * A view's signature and document-vector keys, from one scan: the first query after a write rebuilds both caches
    * at once (15k chunks, 2 cores: the two scans took 30-70 ms each beside the query's searches). A view's version
-   * never changes, so the scan is kept; a failed one is not.
+   * never changes, so the scan is kept; a failed one is not. After a write only the rows written since the last
+   * version read are read (document-key-ledger.ts); a readable clone's versions are its own, so it reads them all.
    */
   private viewKeys(table: Table): Promise<DocumentKey[][]> {
     if (!this.keysOfView) {
-      const read = readDocumentKeys(table, [SIGNATURE_KEYS, DOCUMENT_VECTOR_KEYS]);
+      const values = [SIGNATURE_KEYS, DOCUMENT_VECTOR_KEYS];
+      const read = isReadableClone(table) ? readDocumentKeys(table, values) : table.version().then((version) => this.keyLedger.read(table, values, version));
       this.keysOfView = read;
       read.catch(() => this.keysOfView === read && (this.keysOfView = null));
     }
