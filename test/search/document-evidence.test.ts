@@ -16,6 +16,7 @@ import { runSync } from "../../src/sync/run-sync.ts";
 import { normalised } from "../../src/embed/unit-length.ts";
 import { decodeDocumentVector } from "../../src/store/document-vectors.ts";
 import { connect } from "@lancedb/lancedb";
+import type { ChunkStore } from "../../src/store/chunk-store.ts";
 import { FIXTURES, testApp, writeTree } from "../helpers.ts";
 
 /** Pseudo-random unit-free vectors, the same on every run. */
@@ -150,6 +151,17 @@ describe("vector-only ranking with the document list", () => {
   });
 });
 
+/** Each read of document vectors from now on, by the sources it asked for ("all": one scan). */
+function recordVectorReads(store: ChunkStore): string[][] {
+  const asked: string[][] = [];
+  const read = store.documentVectors.bind(store);
+  store.documentVectors = (sources) => {
+    asked.push(sources === "all" ? ["all"] : [...sources].sort());
+    return read(sources);
+  };
+  return asked;
+}
+
 describe("document vectors in the index", () => {
   test("are read once per version (the first time all at once), and after a write only the changed document's vector is read again", async () => {
     const { app, root } = await testApp();
@@ -157,12 +169,7 @@ describe("document vectors in the index", () => {
     await runSync(app);
     const index = new DocumentVectorIndex();
     const store = app.store;
-    const asked: string[][] = [];
-    const read = store.documentVectors.bind(store);
-    store.documentVectors = (sources) => {
-      asked.push(sources === "all" ? ["all"] : [...sources].sort());
-      return read(sources);
-    };
+    const asked = recordVectorReads(store);
     expect((await index.at(store)).size).toBe(3);
     expect((await index.at(store)).size).toBe(3);
     // The first read takes every vector in one scan.
@@ -188,12 +195,7 @@ describe("document vectors in the index", () => {
     await table.update({ where: `source = '${a}'`, valuesSql: { doc_vector: "CAST(NULL AS STRING)" } });
     const index = new DocumentVectorIndex();
     const store = app.store;
-    const asked: string[][] = [];
-    const read = store.documentVectors.bind(store);
-    store.documentVectors = (sources) => {
-      asked.push(sources === "all" ? ["all"] : [...sources].sort());
-      return read(sources);
-    };
+    const asked = recordVectorReads(store);
     const listed = async () => [...(await index.at(store)).keys()].sort();
     const touch = (source: string) => table.update({ where: `source = '${source}' AND chunk_index = 0`, values: { ingested_at: new Date().toISOString() } });
     const all = [a, c, ...others].sort();
