@@ -13,7 +13,7 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { writeHostileFiles } from "../../test/fixtures/hostile/hostile-files.ts";
-import { BINARY, tempDir } from "../../test/helpers.ts";
+import { tempDir } from "../../test/helpers.ts";
 import { killAll, start } from "../../test/e2e/sync-procs.ts";
 
 const MODEL = resolve(import.meta.dir, "../../../shared/models/multilingual-e5-small-int8");

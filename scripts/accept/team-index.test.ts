@@ -27,6 +27,7 @@ import { watchStagedRewrite } from "./staged-rewrite.ts";
 import { readerFollowsWriter } from "./reader-follows.ts";
 import { openSession } from "../bench/lib/mcp-driver.ts";
 import { copyTeamLibrary, machineEnv, runAs, TEAM_FILES, type Run } from "./team-fixture.ts";
+import { killSyncsAtRandom, leaseOf } from "./killed-syncs.ts";
 
 let moto: Moto;
 const scratch = tempDir("minirag-team-");
@@ -56,11 +57,7 @@ const cli = (m: Machine, args: string[]): Promise<Run> => runAs(m.env, args);
 const json = (run: Run) => JSON.parse(run.stdout);
 
 /** The lease object in the bucket, read with a signed request as the program reads it, or null. */
-async function lease(prefix: string): Promise<{ pid: number; host: string } | null> {
-  const env = machine("reader", `s3://team/${prefix}`).env;
-  const found = await s3Objects(objectStorageFromEnv(env.DB_PATH!, env, "DB_PATH")).get(LEASE_KEY);
-  return found && (JSON.parse(found.body) as { pid: number; host: string });
-}
+const lease = (prefix: string) => leaseOf(machine("reader", `s3://team/${prefix}`).env);
 
 describe("a team index on S3 (moto_server)", () => {
   test("machine B answers query, find, list and read from the bucket exactly as machine A does, without A's folder", async () => {
@@ -208,28 +205,8 @@ describe("a team index on S3 (moto_server)", () => {
   }, 300_000);
 
   test("kill -9 of a sync at random points (10 runs): the next sync on this machine takes its lease over at once, finishes, and holds every document once", async () => {
-    // Seeded, so a failing run can be repeated: kill points from 0.3 s (start-up, the lease) to 2.5 s (mid-write).
-    let seed = 37;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    let takenOver = 0;
-    for (let run = 0; run < 10; run++) {
-      // Each run on a prefix of its own, so the kill lands in the first write of each file.
-      const a = machine("a", `s3://team/killed-${run}`);
-      const proc = Bun.spawn([BINARY, "sync"], { env: a.env, cwd: a.home, stdout: "ignore", stderr: "ignore" });
-      await Bun.sleep(300 + Math.floor(random() * 2200));
-      proc.kill(9);
-      await proc.exited;
-      const next = await cli(a, ["sync"]);
-      expect(next.exitCode, next.stderr).toBe(0);
-      if (next.stderr) takenOver++;
-      if (next.stderr) expect(next.stderr).toContain(`took over the sync lease of host ${hostname()} (process ${proc.pid}), which is no longer running on this machine`);
-      const listed = json(await cli(a, ["list", "--json"])).files.map((f: { source: string; chunkCount: number }) => `${f.source}:${f.chunkCount}`);
-      expect(listed).toHaveLength(FILES);
-      expect(new Set(listed).size).toBe(FILES);
-      const status = json(await cli(a, ["status", "--json"]));
-      expect(status.sourceCount).toBe(FILES);
-      expect(await lease(`killed-${run}`)).toBeNull();
-    }
+    // Each run on a prefix of its own, so the kill lands in the first write of each file.
+    const takenOver = await killSyncsAtRandom(10, (run) => machine("a", `s3://team/killed-${run}`).env);
     console.log(`team index: ${takenOver} of 10 killed syncs left a lease that the next sync took over at once`);
   }, 600_000);
 

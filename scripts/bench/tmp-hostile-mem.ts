@@ -1,0 +1,21 @@
+// TEMP: RSS over time of a hostile-folder sync, with stderr lines, to see which file peaks.
+import { writeFileSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { writeHostileFiles } from "../../test/fixtures/hostile/hostile-files.ts";
+import { BINARY, tempDir } from "../../test/helpers.ts";
+const MODEL = resolve(import.meta.dir, "../../../shared/models/multilingual-e5-small-int8");
+const root = tempDir("hm-");
+await writeHostileFiles(root);
+let a = 99; const data = new Uint8Array(786_432); for (let i = 0; i < data.length; i++) data[i] = (a = (a * 1664525 + 1013904223) >>> 0) >>> 24;
+writeFileSync(join(root, "attachment.txt"), Buffer.from(data).toString("base64") + "\n");
+writeFileSync(join(root, "field-notes.md"), "# Field notes\n\nA marsh harrier.\n");
+const env = { BASE_DIR: root, DB_PATH: join(tempDir("hm-db-"), "lancedb"), CACHE_DIR: tempDir("hm-c-"), MODEL_NAME: MODEL, RAG_WATCH: "false", NO_COLOR: "1", HOME: process.env.HOME!, PATH: process.env.PATH ?? "", ...(process.env.EXTRA ? JSON.parse(process.env.EXTRA) : {}) };
+const t0 = performance.now();
+const proc = Bun.spawn([BINARY, "sync", "--json", "--verbose"], { env, stdout: "pipe", stderr: "pipe" });
+const events: string[] = [];
+(async () => { const dec = new TextDecoder(); for await (const c of proc.stderr) for (const l of dec.decode(c).split("\n")) if (l.trim()) events.push(`${((performance.now() - t0) / 1000).toFixed(1)} ${l.slice(0, 160)}`); })();
+let peak = 0; let peakAt = 0; const samples: string[] = [];
+const timer = setInterval(() => { try { const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8")); const mb = Number(m![1]) / 1024; if (mb > peak) { peak = mb; peakAt = (performance.now() - t0) / 1000; } samples.push(`${((performance.now() - t0) / 1000).toFixed(1)} ${mb.toFixed(0)}`); } catch {} }, 200);
+await proc.exited; clearInterval(timer);
+console.log("maxRSS", (proc.resourceUsage()!.maxRSS / 2 ** 20).toFixed(0), "sampled peak", peak.toFixed(0), "at", peakAt.toFixed(1), "s; total", ((performance.now() - t0) / 1000).toFixed(0));
+writeFileSync("/tmp/hm-samples.txt", samples.join("\n")); writeFileSync("/tmp/hm-events.txt", events.join("\n"));
