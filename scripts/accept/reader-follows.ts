@@ -28,7 +28,8 @@ export async function readerFollowsWriter(a: Env, b: Env, docs: string): Promise
   const ask = () => queryDocuments(app, { query: "zebra quartz harbour", topK: 3 });
   const fromStore = await ask();
   expect(fromStore.results.map((r) => r.source)).not.toContain("library/added.md");
-  // The first query started the local copy (store/object-mirror.ts); once it holds the version, answers come from it, the same.
+  // The first query started the local copy (store/object-mirror.ts), and a new reader waits a while for its first copy;
+  // once the copy holds the version, answers come from it, the same as the store's.
   const copy = app.store.localCopy!;
   await copy.settled();
   expect(copy.folder.startsWith(b.HOME!)).toBe(true);

@@ -67,8 +67,9 @@ export class ChunkStore extends StoreReads {
     if (!opened) return view;
     // A clone of a damaged version (readable-clone.ts) is fixed at its version already; its versions are its own.
     const clone = isReadableClone(opened.table);
-    // On S3, the version read from a local copy once it holds it whole (object-mirror.ts); the bucket meanwhile.
-    const copy = clone ? null : await this.localCopy?.at(opened.version);
+    // On S3, the version read from a local copy once it holds it whole (object-mirror.ts); the bucket meanwhile, but a
+    // new reader first waits a while for its first copy.
+    const copy = clone ? null : await this.localCopy?.atFirst(opened.version);
     const version = `${clone ? "clone:" : ""}${opened.version}${copy ? ":copy" : ""}`;
     // A view of the version that is still the latest reads the same files: opening the table again cost ~2 ms a query.
     if (this.lastView?.version === version) return this.lastView.view;

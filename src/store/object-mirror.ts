@@ -29,6 +29,17 @@ import { storeObjects } from "./store-objects.ts";
 /** Downloads at once: enough to hide a round trip per file, few enough for a laptop's uplink and the store's rate limits. */
 const PARALLEL = 8;
 
+/**
+ * How long a reader's first query waits for its first copy, at most. At
+ * 100,000 chunks on moto with 20 ms a request, a new reader's first query read
+ * the bucket for 51.6 s; filling the copy first and reading it took 6.5 s. A
+ * query stops waiting sooner when the copy's pace says it would take longer.
+ */
+export const FIRST_COPY_WAIT_MS = 15_000;
+/** How often a waiting query looks at the copy's pace, and how long the copy runs before its pace is judged. */
+const PACE_CHECK_MS = 250;
+const PACE_JUDGED_AFTER_MS = 1_000;
+
 /** How long after a failed copy the next is tried (a connection reset, a store that was away). */
 export const RETRY_MS = 60_000;
 
@@ -70,6 +81,8 @@ export class ObjectMirror {
   private connection: Promise<Connection> | null = null;
   /** When a copy last failed: none is tried again for RETRY_MS, so a store that refuses the reads does not cost a copy per query. */
   private failedAt = Number.NEGATIVE_INFINITY;
+  /** The copy under way: bytes to fetch, bytes of files fetched whole, files being fetched (their partial paths), since when. */
+  private progress = { total: 0, fetched: 0, partials: new Set<string>(), started: 0 };
 
   /**
    * fill: copy versions this process reads. A long-lived process (the MCP
@@ -109,6 +122,48 @@ export class ObjectMirror {
     return null;
   }
 
+  /**
+   * As at(), but a process that holds no copy yet waits for its first one
+   * while that is expected to end within FIRST_COPY_WAIT_MS (a new reader's
+   * first query); past that it reads the store, as at() does.
+   */
+  async atFirst(version: number): Promise<Connection | null> {
+    const ready = await this.at(version);
+    if (ready || this.state || !this.copying) return ready;
+    await this.waitForCopy(this.copying);
+    return this.state ? this.at(version) : null;
+  }
+
+  private waitForCopy(copying: Promise<void>): Promise<void> {
+    const began = this.clock.now();
+    return new Promise((resolve) => {
+      let cancel = () => {};
+      const stop = () => {
+        cancel();
+        resolve();
+      };
+      copying.then(stop, stop);
+      const check = () => {
+        const now = this.clock.now();
+        const { total, started } = this.progress;
+        const copied = this.copiedBytes();
+        const running = now - started;
+        // The whole copy at its pace so far, counted from when this wait began.
+        const expectedEnd = copied > 0 ? started + (running * total) / copied : Number.POSITIVE_INFINITY;
+        if (now - began >= FIRST_COPY_WAIT_MS || (running >= PACE_JUDGED_AFTER_MS && expectedEnd - began > FIRST_COPY_WAIT_MS)) return stop();
+        cancel = this.clock.after(PACE_CHECK_MS, check, true);
+      };
+      cancel = this.clock.after(PACE_CHECK_MS, check, true);
+    });
+  }
+
+  /** Bytes of the copy under way that are here: whole files, and what the files being fetched hold so far. */
+  private copiedBytes(): number {
+    let bytes = this.progress.fetched;
+    for (const partial of this.progress.partials) bytes += fileSize(partial);
+    return bytes;
+  }
+
   /** Settles when the copy under way (if any) has finished; for tests and benchmarks. */
   async settled(): Promise<void> {
     await this.copying;
@@ -124,6 +179,7 @@ export class ObjectMirror {
     const wanted = filesOfVersion(listed, this.table, version);
     // Data before manifests: a manifest here means every file it names is here.
     const missing = wanted.filter((f) => !hasFile(join(this.folder, f.key), f.size));
+    this.progress = { total: missing.reduce((sum, f) => sum + f.size, 0), fetched: 0, partials: new Set(), started: this.clock.now() };
     const isManifest = (f: ListedObject) => f.key.includes("/_versions/");
     await inParallel(missing.filter((f) => !isManifest(f)), PARALLEL, (f) => this.fetchTo(f));
     await inParallel(missing.filter(isManifest), PARALLEL, (f) => this.fetchTo(f));
@@ -142,12 +198,23 @@ export class ObjectMirror {
     mkdirSync(dirname(path), { recursive: true });
     // Written beside and renamed: another process reading the copy never meets half a file.
     const partial = `${path}.${randomBytes(4).toString("hex")}.partial`;
+    this.progress.partials.add(partial);
     try {
       if (!(await this.objects.download(file.key, partial))) throw new Error(`${file.key} went away while it was copied`);
       renameSync(partial, path);
+      this.progress.fetched += file.size;
     } finally {
+      this.progress.partials.delete(partial);
       rmSync(partial, { force: true });
     }
+  }
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
   }
 }
 

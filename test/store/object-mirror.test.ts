@@ -10,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { connect } from "@lancedb/lancedb";
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { filesOfVersion, manifestVersion, ObjectMirror, RETRY_MS } from "../../src/store/object-mirror.ts";
+import { FIRST_COPY_WAIT_MS, filesOfVersion, manifestVersion, ObjectMirror, RETRY_MS } from "../../src/store/object-mirror.ts";
 import type { StoreObjects } from "../../src/store/object-api.ts";
 import { fakeClock } from "../fake-clock.ts";
 import { tempDir } from "../helpers.ts";
@@ -158,5 +158,49 @@ describe("the local copy of an index on S3", () => {
     await copy.settled();
     expect(await copy.at(versions[2]!)).not.toBeNull();
     rmSync(folder, { recursive: true });
+  });
+  test("a new reader's first snapshot waits for its first copy and reads it; once it holds one, a newer version is copied behind the store's reads", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const bucket = folderBucket(folder);
+    // A clock never moved: the wait ends because the copy did, not by a timer.
+    const copy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", () => {}, true, fakeClock());
+    const local = await copy.atFirst(versions[1]!);
+    expect(local).not.toBeNull();
+    const table = await local!.openTable("chunks");
+    await table.checkout(versions[1]!);
+    expect(await table.countRows()).toBe(2);
+    expect(await copy.atFirst(versions[2]!)).toBeNull();
+    await copy.settled();
+    expect(await copy.atFirst(versions[2]!)).not.toBeNull();
+  });
+
+  test("a first copy that would take longer than FIRST_COPY_WAIT_MS at its pace is not waited for: the query reads the store", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const bucket = folderBucket(folder);
+    // Downloads that hang until released: no byte arrives, so the copy's pace says it would never end.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const download = bucket.download.bind(bucket);
+    bucket.download = async (key, path) => {
+      await held;
+      return download(key, path);
+    };
+    const clock = fakeClock();
+    const copy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", () => {}, true, clock);
+    let answered: unknown = "waiting";
+    const first = copy.atFirst(versions[1]!).then((c) => (answered = c));
+    for (let turn = 0; turn < 1000 && clock.pending === 0; turn++) await Promise.resolve();
+    expect(clock.pending).toBe(1);
+    clock.advance(750);
+    for (let turn = 0; turn < 1000 && answered === "waiting"; turn++) await Promise.resolve();
+    expect(answered).toBe("waiting");
+    // Its pace is judged once it has run a second, well before the cap.
+    clock.advance(250);
+    await first;
+    expect(answered).toBeNull();
+    expect(FIRST_COPY_WAIT_MS).toBeGreaterThan(1_000);
+    release();
+    await copy.settled();
+    expect(await copy.atFirst(versions[1]!)).not.toBeNull();
   });
 });

@@ -130,7 +130,7 @@ export function renderObjectStorage(rows: ObjectStorageRow[], modelName: string)
   return `
 ## Team index on object storage
 
-Hybrid query_documents at ${rows[0]?.chunks.toLocaleString("en-US")} chunks (${modelName}), in process: the same index in a local folder, on moto_server (localhost), and on moto behind a proxy adding ${ADDED_LATENCY_MS} ms to each request; on moto once with every read from the bucket (\`RAG_LOCAL_COPY=false\`; ${BUCKET_QUERIES} warm queries, as moto serves ranged reads slowly) and once with the local copy, the default (its first query reads the bucket and starts the copy; warm queries are timed once the copy holds the table). Targets (issue 37): warm p50 under 50 ms without added latency and under 150 ms with it; the first query under 2 s.
+Hybrid query_documents at ${rows[0]?.chunks.toLocaleString("en-US")} chunks (${modelName}), in process: the same index in a local folder, on moto_server (localhost), and on moto behind a proxy adding ${ADDED_LATENCY_MS} ms to each request; on moto once with every read from the bucket (\`RAG_LOCAL_COPY=false\`; ${BUCKET_QUERIES} warm queries, as moto serves ranged reads slowly) and once with the local copy, the default (its first query starts the copy and waits for it, up to 15 s or less when the copy's pace says it would take longer, then reads the bucket if it must; warm queries are timed once the copy holds the table). Targets (issue 37): warm p50 under 50 ms without added latency and under 150 ms with it; the first query under 2 s.
 
 ${markdownTable(["index", "first query", "copy whole after", "warm p50", "warm p95"], rows.map((r) => [r.place, ms(r.coldMs), r.copyMs === undefined ? "-" : ms(r.copyMs), ms(r.p50), ms(r.p95)]))}
 `;
