@@ -81,8 +81,12 @@ export class ObjectMirror {
   private connection: Promise<Connection> | null = null;
   /** When a copy last failed: none is tried again for RETRY_MS, so a store that refuses the reads does not cost a copy per query. */
   private failedAt = Number.NEGATIVE_INFINITY;
-  /** The copy under way: bytes to fetch, bytes of files fetched whole, files being fetched (their partial paths), since when. */
-  private progress = { total: 0, fetched: 0, partials: new Set<string>(), started: 0 };
+  /**
+   * The copy under way: bytes to fetch (null while the store is still being
+   * listed), bytes of files fetched whole, files being fetched (their partial
+   * paths), and when the downloads began.
+   */
+  private progress: { total: number | null; fetched: number; partials: Set<string>; started: number } = { total: null, fetched: 0, partials: new Set(), started: 0 };
 
   /**
    * fill: copy versions this process reads. A long-lived process (the MCP
@@ -112,6 +116,7 @@ export class ObjectMirror {
       return this.connection;
     }
     if (this.fill && !this.copying && this.clock.now() - this.failedAt > RETRY_MS) {
+      this.progress = { total: null, fetched: 0, partials: new Set(), started: this.clock.now() };
       this.copying = this.copy(version)
         .catch((error) => {
           this.failedAt = this.clock.now();
@@ -148,9 +153,10 @@ export class ObjectMirror {
         const { total, started } = this.progress;
         const copied = this.copiedBytes();
         const running = now - started;
-        // The whole copy at its pace so far, counted from when this wait began.
-        const expectedEnd = copied > 0 ? started + (running * total) / copied : Number.POSITIVE_INFINITY;
-        if (now - began >= FIRST_COPY_WAIT_MS || (running >= PACE_JUDGED_AFTER_MS && expectedEnd - began > FIRST_COPY_WAIT_MS)) return stop();
+        // When the whole copy would end at its pace so far; a listing still under way is not judged, only capped.
+        const expectedEnd = total === null ? null : copied > 0 ? started + (running * total) / copied : Number.POSITIVE_INFINITY;
+        const tooSlow = expectedEnd !== null && running >= PACE_JUDGED_AFTER_MS && expectedEnd - began > FIRST_COPY_WAIT_MS;
+        if (now - began >= FIRST_COPY_WAIT_MS || tooSlow) return stop();
         cancel = this.clock.after(PACE_CHECK_MS, check, true);
       };
       cancel = this.clock.after(PACE_CHECK_MS, check, true);
@@ -179,7 +185,7 @@ export class ObjectMirror {
     const wanted = filesOfVersion(listed, this.table, version);
     // Data before manifests: a manifest here means every file it names is here.
     const missing = wanted.filter((f) => !hasFile(join(this.folder, f.key), f.size));
-    this.progress = { total: missing.reduce((sum, f) => sum + f.size, 0), fetched: 0, partials: new Set(), started: this.clock.now() };
+    this.progress = { ...this.progress, total: missing.reduce((sum, f) => sum + f.size, 0), started: this.clock.now() };
     const isManifest = (f: ListedObject) => f.key.includes("/_versions/");
     await inParallel(missing.filter((f) => !isManifest(f)), PARALLEL, (f) => this.fetchTo(f));
     await inParallel(missing.filter(isManifest), PARALLEL, (f) => this.fetchTo(f));

@@ -203,4 +203,28 @@ describe("the local copy of an index on S3", () => {
     await copy.settled();
     expect(await copy.atFirst(versions[1]!)).not.toBeNull();
   });
+  test("while the store is still being listed the copy's pace is not judged: the first query waits up to FIRST_COPY_WAIT_MS, then reads the store", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const bucket = folderBucket(folder);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const list = bucket.list.bind(bucket);
+    bucket.list = async (prefix) => {
+      await held;
+      return list(prefix);
+    };
+    const clock = fakeClock();
+    const copy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", () => {}, true, clock);
+    let answered: unknown = "waiting";
+    const first = copy.atFirst(versions[1]!).then((c) => (answered = c));
+    for (let turn = 0; turn < 1000 && clock.pending === 0; turn++) await Promise.resolve();
+    clock.advance(FIRST_COPY_WAIT_MS - 250);
+    for (let turn = 0; turn < 1000 && answered === "waiting"; turn++) await Promise.resolve();
+    expect(answered).toBe("waiting");
+    clock.advance(250);
+    await first;
+    expect(answered).toBeNull();
+    release();
+    await copy.settled();
+  });
 });
