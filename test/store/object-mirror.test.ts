@@ -62,6 +62,33 @@ const rowsAt = async (folder: string, version: number) => {
   return ((await table.query().toArray()) as { id: string }[]).map((r) => r.id).sort();
 };
 
+/** Makes the bucket's list or download calls hang until the returned function is called. */
+function holdUntilReleased(bucket: StoreObjects, call: "list" | "download"): () => void {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const original = bucket[call].bind(bucket) as (...args: unknown[]) => Promise<unknown>;
+  (bucket as unknown as Record<string, unknown>)[call] = async (...args: unknown[]) => {
+    await held;
+    return original(...args);
+  };
+  return release;
+}
+
+/** A new reader's first snapshot of `version`, waiting for its first copy on a clock the test moves; its first check is set. */
+async function firstQueryWaiting(bucket: StoreObjects, version: number) {
+  const clock = fakeClock();
+  const copy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", () => {}, true, clock);
+  let settled = false;
+  const answer = copy.atFirst(version).finally(() => (settled = true));
+  for (let turn = 0; turn < 1000 && clock.pending === 0; turn++) await Promise.resolve();
+  expect(clock.pending).toBe(1);
+  const stillWaiting = async () => {
+    for (let turn = 0; turn < 1000 && !settled; turn++) await Promise.resolve();
+    return !settled;
+  };
+  return { clock, copy, answer, stillWaiting };
+}
+
 describe("the local copy of an index on S3", () => {
   test("manifest names stand for their versions, in Lance's new naming and its old one", () => {
     expect(manifestVersion("18446744073709551614.manifest")).toBe(1);
@@ -159,6 +186,7 @@ describe("the local copy of an index on S3", () => {
     expect(await copy.at(versions[2]!)).not.toBeNull();
     rmSync(folder, { recursive: true });
   });
+
   test("a new reader's first snapshot waits for its first copy and reads it; once it holds one, a newer version is copied behind the store's reads", async () => {
     const { folder, versions } = await bucketWithVersions();
     const bucket = folderBucket(folder);
@@ -178,53 +206,29 @@ describe("the local copy of an index on S3", () => {
     const { folder, versions } = await bucketWithVersions();
     const bucket = folderBucket(folder);
     // Downloads that hang until released: no byte arrives, so the copy's pace says it would never end.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const download = bucket.download.bind(bucket);
-    bucket.download = async (key, path) => {
-      await held;
-      return download(key, path);
-    };
-    const clock = fakeClock();
-    const copy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", () => {}, true, clock);
-    let answered: unknown = "waiting";
-    const first = copy.atFirst(versions[1]!).then((c) => (answered = c));
-    for (let turn = 0; turn < 1000 && clock.pending === 0; turn++) await Promise.resolve();
-    expect(clock.pending).toBe(1);
-    clock.advance(750);
-    for (let turn = 0; turn < 1000 && answered === "waiting"; turn++) await Promise.resolve();
-    expect(answered).toBe("waiting");
+    const release = holdUntilReleased(bucket, "download");
+    const first = await firstQueryWaiting(bucket, versions[1]!);
+    first.clock.advance(750);
+    expect(await first.stillWaiting()).toBe(true);
     // Its pace is judged once it has run a second, well before the cap.
-    clock.advance(250);
-    await first;
-    expect(answered).toBeNull();
     expect(FIRST_COPY_WAIT_MS).toBeGreaterThan(1_000);
+    first.clock.advance(250);
+    expect(await first.answer).toBeNull();
     release();
-    await copy.settled();
-    expect(await copy.atFirst(versions[1]!)).not.toBeNull();
+    await first.copy.settled();
+    expect(await first.copy.atFirst(versions[1]!)).not.toBeNull();
   });
+
   test("while the store is still being listed the copy's pace is not judged: the first query waits up to FIRST_COPY_WAIT_MS, then reads the store", async () => {
     const { folder, versions } = await bucketWithVersions();
     const bucket = folderBucket(folder);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const list = bucket.list.bind(bucket);
-    bucket.list = async (prefix) => {
-      await held;
-      return list(prefix);
-    };
-    const clock = fakeClock();
-    const copy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", () => {}, true, clock);
-    let answered: unknown = "waiting";
-    const first = copy.atFirst(versions[1]!).then((c) => (answered = c));
-    for (let turn = 0; turn < 1000 && clock.pending === 0; turn++) await Promise.resolve();
-    clock.advance(FIRST_COPY_WAIT_MS - 250);
-    for (let turn = 0; turn < 1000 && answered === "waiting"; turn++) await Promise.resolve();
-    expect(answered).toBe("waiting");
-    clock.advance(250);
-    await first;
-    expect(answered).toBeNull();
+    const release = holdUntilReleased(bucket, "list");
+    const first = await firstQueryWaiting(bucket, versions[1]!);
+    first.clock.advance(FIRST_COPY_WAIT_MS - 250);
+    expect(await first.stillWaiting()).toBe(true);
+    first.clock.advance(250);
+    expect(await first.answer).toBeNull();
     release();
-    await copy.settled();
+    await first.copy.settled();
   });
 });
