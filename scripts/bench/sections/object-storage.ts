@@ -57,20 +57,14 @@ async function upload(dbPath: string, endpoint: string): Promise<void> {
   }
 }
 
-/** copyFirst: the reader fills its local copy before its first query, which then reads the copy (how much a first query would save by waiting for it). */
-async function timeQueries(env: Record<string, string>, queries: string[], log: (line: string) => void, copyFirst = false): Promise<{ coldMs: number; copyMs?: number; times: number[] }> {
+async function timeQueries(env: Record<string, string>, queries: string[], log: (line: string) => void): Promise<{ coldMs: number; copyMs?: number; times: number[] }> {
   // The app's warnings (a local copy that failed) go to the bench's log: a row read from the bucket says why.
   const app = createApp(loadConfig({ env: { CACHE_DIR: tempDir("object-storage-cache"), ...env, RAG_WATCH: "false" } }), { log: (line) => line.startsWith("warn:") && log(line), fillLocalCopy: true });
   await app.embedder(); // the model's load is not the store's cost
   let start = performance.now();
-  if (copyFirst) {
-    // A snapshot starts the copy of the version it opens (store/object-mirror.ts), without a query.
-    await app.store.snapshot();
-    await app.store.localCopy?.settled();
-  }
   await queryDocuments(app, { query: queries[0]!, topK: 10 });
   const coldMs = performance.now() - start;
-  // The first query started the local copy (store/object-mirror.ts); warm queries are timed once it holds the table.
+  // The first query started the local copy (store/object-mirror.ts) and waited for it a while; warm queries are timed once it holds the table.
   const copy = app.store.localCopy;
   await copy?.settled();
   const copyMs = copy && env.RAG_LOCAL_COPY !== "false" ? performance.now() - start : undefined;
@@ -95,7 +89,6 @@ export async function benchObjectStorage(dbPath: string, root: string, chunks: n
     const s3 = (endpoint: string) => ({ ...base, DB_PATH: `s3://${BUCKET}/${PREFIX}`, AWS_ENDPOINT_URL: endpoint, AWS_ALLOW_HTTP: "true", AWS_ACCESS_KEY_ID: "bench", AWS_SECRET_ACCESS_KEY: "bench", AWS_REGION: "us-east-1" });
     const bucketOnly = { RAG_LOCAL_COPY: "false" };
     const copied = tempDir("object-storage-copy");
-    const copyFirst = `moto, +${ADDED_LATENCY_MS} ms a request, a new reader that fills its copy before its first query`;
     const places: [string, Record<string, string>][] = [
       ["local folder", { ...base, DB_PATH: dbPath }],
       ["moto on localhost, every read from the bucket", { ...s3(moto.endpoint), ...bucketOnly }],
@@ -104,7 +97,6 @@ export async function benchObjectStorage(dbPath: string, root: string, chunks: n
       [`moto, +${ADDED_LATENCY_MS} ms a request, local copy (default)`, { ...s3(proxy.endpoint), CACHE_DIR: copied }],
       // A reader's next process (a restarted server) finds the copy on disk: its first query reads it.
       [`moto, +${ADDED_LATENCY_MS} ms a request, the copy an earlier process made`, { ...s3(proxy.endpoint), CACHE_DIR: copied }],
-      [copyFirst, s3(proxy.endpoint)],
     ];
     const rows: ObjectStorageRow[] = [];
     for (const [place, env] of places) {
@@ -112,7 +104,7 @@ export async function benchObjectStorage(dbPath: string, root: string, chunks: n
       // moto serves each ranged read of the bucket from one Python thread: at 100k chunks a query from the bucket took
       // seconds of moto's CPU, so those rows time the first BUCKET_QUERIES questions only.
       const asked = env.RAG_LOCAL_COPY === "false" ? queries.slice(0, BUCKET_QUERIES) : queries;
-      const { coldMs, copyMs, times } = await timeQueries(env, asked, log, place === copyFirst);
+      const { coldMs, copyMs, times } = await timeQueries(env, asked, log);
       const row: ObjectStorageRow = { place, chunks, coldMs, ...(copyMs !== undefined && { copyMs }), p50: percentile(times, 50), p95: percentile(times, 95) };
       // Each row as it is measured: a run stopped later keeps what it measured.
       log(`object storage: ${place}: first ${row.coldMs.toFixed(0)} ms${copyMs === undefined ? "" : `, copy whole after ${copyMs.toFixed(0)} ms`}, warm p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms`);
