@@ -17,7 +17,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { MAX_TOP_K, queryDocuments } from "../../src/search/query-documents.ts";
 import { loadSet } from "./lib/datasets.ts";
-import { count, docAsChunk, docBlend, docOnly, second, today, vectorOnlyBlend, type DocVector } from "./lib/document-rules.ts";
+import { count, docAsChunk, docBlend, docOnly, beforeKeywordFound, keywordDocumentSum, product, productKeywordFoundLift, productWithKeywordDocuments, second, today, vectorOnlyBlend, type DocVector } from "./lib/document-rules.ts";
 import { indexVectors, questionLists, type IndexVectors, type QuestionLists } from "./lib/evidence-lists.ts";
 import { halfOf, qualitySets, FULL, QUICK, type QualitySet } from "./lib/quality-sets.ts";
 import { indexSet, qualityModel, scoreQuestion, summarise } from "./sections/quality.ts";
@@ -56,8 +56,8 @@ async function collect(): Promise<Collected> {
         lists.push(l);
         // The rebuilt rule must be query_documents' own: checked on the first questions of each set.
         if (i < 25) {
-          const product = [...new Set((await queryDocuments(app, { query: q.text, topK: MAX_TOP_K, documentVectors: false })).results.map((r) => r.source))];
-          if (JSON.stringify(product.slice(0, 10)) !== JSON.stringify(today(l).slice(0, 10).map((d) => vectors.sources[d]))) differ++;
+          const answered = [...new Set((await queryDocuments(app, { query: q.text, topK: MAX_TOP_K, documentVectors: false })).results.map((r) => r.source))];
+          if (JSON.stringify(answered.slice(0, 10)) !== JSON.stringify(today(l).slice(0, 10).map((d) => vectors.sources[d]))) differ++;
         }
       }
       log(`  today's rule rebuilt: ${differ} of 25 questions differ from query_documents in the top 10 documents`);
@@ -114,6 +114,11 @@ for (const kind of ["opening", "joined"] as DocVector[]) {
 }
 for (const b of [0.1, 0.2, 0.3, 0.5]) rules.push({ name: `second b=${b}`, rank: (l) => second(l, b) });
 for (const g of [0.02, 0.05, 0.1, 0.2]) rules.push({ name: `count g=${g}`, rank: (l) => count(l, g) });
+rules.push({ name: "the product's rule before the keyword-found lift", rank: (l) => beforeKeywordFound(l) });
+rules.push({ name: "product", rank: (l) => product(l) });
+for (const b of [0.1, 0.25, 0.5, 1]) rules.push({ name: `product, keyword document sum b=${b}`, rank: (l) => product(keywordDocumentSum(l, b)) });
+for (const gHi of [0.45, 0.6, 0.75, 1, 1.5]) for (const partialHi of [false, true]) rules.push({ name: `keyword-found chunks g=${gHi}${partialHi ? " also at partial coverage" : ""}`, rank: (l) => productKeywordFoundLift(l, gHi, partialHi) });
+for (const gk of [0.1, 0.25, 0.5, 1]) rules.push({ name: `the rule before the lift, keyword documents' list gk=${gk}`, rank: (l) => productWithKeywordDocuments(l, gk) });
 
 const f3 = (n: number) => n.toFixed(3);
 const present = sets.filter((s) => collected.sets[s.name]);

@@ -17,13 +17,14 @@
  * lists, tuned on half A of each set and checked on half B
  * (scripts/bench/document-evidence.ts; figures in docs/performance.md).
  *
- * Where the keywords matched every query word g is DOC_WEIGHT, under 1/2:
- * with w = 0.6, (1 - w)(1 + g) stays below w, so a chunk that matched every
- * query word still outranks any document found only by vectors, as without
- * the list. g = 0.75 ranked a little better there (about 0.003 nDCG@10 on
- * every same-language set) and gave that up. Where they matched at least
+ * For a chunk found only by vectors, where the keywords matched every query
+ * word g is DOC_WEIGHT, under 1/2: with w = 0.6, (1 - w)(1 + g) stays below
+ * w, so a chunk that matched every query word still outranks any document
+ * found only by vectors, as without the list. Where they matched at least
  * half the words but not all, no chunk matched every word, nothing binds,
- * and g is DOC_PARTIAL_WEIGHT. Below half
+ * and g is DOC_PARTIAL_WEIGHT. A chunk the keyword side found as well is
+ * bound by no promise, and gains KEYWORD_FOUND_DOC_WEIGHT of its document's
+ * part wherever relative fusion ranks. Below half
  * coverage the keyword side matched a stray word or number and there is no
  * such promise to keep: there the list counts most (DOC_RANK_WEIGHT), and it
  * is where it helps most, lifting Russian questions over English paragraphs
@@ -36,7 +37,7 @@
 import type { App } from "../app.ts";
 import type { ChunkStore } from "../store/chunk-store.ts";
 import { nearestDocuments, type DocumentVector, type NearDocument } from "../store/document-vector-index.ts";
-import { fuse, fusesRanks, RELATIVE_MIN_COVERAGE, rescale, RRF_K, vectorOnly, type Candidate, type Fused } from "./fusion.ts";
+import { fuse, fusesRanks, hitKey, RELATIVE_MIN_COVERAGE, rescale, RRF_K, vectorOnly, type Candidate, type Fused } from "./fusion.ts";
 
 /** g where the keywords matched every query word: under 1/2, see above. */
 export const DOC_WEIGHT = 0.45;
@@ -46,6 +47,15 @@ export const DOC_WEIGHT = 0.45;
  * xquad-en 0.983 -> 0.985, scifact (1,000) 0.839 -> 0.841, xquad-ru 0.975 either way.
  */
 export const DOC_PARTIAL_WEIGHT = 0.6;
+/**
+ * g for a chunk the keyword side found, wherever relative fusion ranks: the promise above is about chunks
+ * found only by meaning, so it does not bound a chunk both sides found, and a document whose own vector
+ * agrees with its chunk's words is the likeliest answer. Tuned on half A with the e5 files over the same
+ * candidate lists (0.45, 0.6, 0.75, 1, 1.5; scripts/bench/document-evidence.ts), checked on half B: over all
+ * questions xquad-en 0.984 -> 0.987, xquad-ru 0.975 -> 0.976, scifact (1,000) 0.844 -> 0.849 (half A 0.830 ->
+ * 0.840, half B 0.862 -> 0.860); the cross-lingual set fuses by ranks and is unchanged.
+ */
+export const KEYWORD_FOUND_DOC_WEIGHT = 1;
 /** g below half keyword coverage (a cross-lingual question, say). */
 export const DOC_RANK_WEIGHT = 2;
 /** Documents in the third list. */
@@ -74,8 +84,10 @@ export function withDocumentEvidence<T extends Candidate & { _score?: number }>(
   // The partial weight was tuned on relative fusion's path; RAG_FUSION=rrf keeps DOC_WEIGHT there.
   const g = coverage < RELATIVE_MIN_COVERAGE ? DOC_RANK_WEIGHT : coverage < 1 && !byRanks ? DOC_PARTIAL_WEIGHT : DOC_WEIGHT;
   const closeness = rescale(near.map((n) => n.cos));
-  const part = new Map(near.map((n, i) => [n.doc.source, g * (1 - weight) * (byRanks ? 1 / (RRF_K + 1 + i) : closeness[i]!)]));
-  return fused.map((f) => ({ ...f, score: f.score + (part.get(f.item.source) ?? 0) })).sort((a, b) => b.score - a.score);
+  const place = new Map(near.map((n, i) => [n.doc.source, (1 - weight) * (byRanks ? 1 / (RRF_K + 1 + i) : closeness[i]!)]));
+  const foundByKeywords = new Set(byRanks ? [] : keywordHits.map(hitKey));
+  const gOf = (item: T) => (foundByKeywords.has(hitKey(item)) ? KEYWORD_FOUND_DOC_WEIGHT : g);
+  return fused.map((f) => ({ ...f, score: f.score + gOf(f.item) * (place.get(f.item.source) ?? 0) })).sort((a, b) => b.score - a.score);
 }
 
 /**

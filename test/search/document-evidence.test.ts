@@ -8,8 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DocumentVectorIndex, nearestDocuments, quantize, type DocumentVector, type NearDocument } from "../../src/store/document-vector-index.ts";
-import { DOC_LIST, DOC_PARTIAL_WEIGHT, DOC_WEIGHT, VECTOR_ONLY_DOC_WEIGHT, vectorOnlyWithDocuments, withDocumentEvidence } from "../../src/search/document-evidence.ts";
-import { fuse, RELATIVE_MIN_COVERAGE, vectorOnly } from "../../src/search/fusion.ts";
+import { DOC_LIST, DOC_PARTIAL_WEIGHT, DOC_WEIGHT, KEYWORD_FOUND_DOC_WEIGHT, VECTOR_ONLY_DOC_WEIGHT, vectorOnlyWithDocuments, withDocumentEvidence } from "../../src/search/document-evidence.ts";
+import { fuse, hitKey, RELATIVE_MIN_COVERAGE, vectorOnly } from "../../src/search/fusion.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
@@ -91,18 +91,34 @@ describe("fusing the document list", () => {
     expect(withDocumentEvidence(vector, keyword, list, { ...relative, rule: "rrf" })[0]!.item.source).toBe("k");
   });
 
-  test("a listed document's part is g (1 - w) times its place in the list: g = DOC_WEIGHT where every query word matched, DOC_PARTIAL_WEIGHT where some did", () => {
+  test("a listed document's part is g (1 - w) times its place in the list: for a chunk found by vectors alone g = DOC_WEIGHT where every query word matched, DOC_PARTIAL_WEIGHT where some did", () => {
     const vector = [hit("a", 0, 0.2), hit("b", 0, 0.5)];
-    const keyword = [hit("b", 0, null, 3), hit("a", 0, null, 1)];
+    const keyword = [hit("c", 0, null, 3)];
     const list = [near("a", 0.9), near("b", 0.1)];
     for (const [coverage, g] of [[1, DOC_WEIGHT], [0.75, DOC_PARTIAL_WEIGHT], [RELATIVE_MIN_COVERAGE, DOC_PARTIAL_WEIGHT]] as const) {
       const plain = new Map(fuse("relative", vector, keyword, 0.6, coverage).map((f) => [f.item.source, f.score]));
       const fused = new Map(withDocumentEvidence(vector, keyword, list, { ...relative, coverage }).map((f) => [f.item.source, f.score]));
-      // "a" is first in the list (rescaled to 1), "b" last (the floor, 0.01).
+      // "a" is first in the list (rescaled to 1), "b" last (the floor, 0.01); "c" is not listed.
       expect(fused.get("a")! - plain.get("a")!).toBeCloseTo(g * 0.4, 12);
       expect(fused.get("b")! - plain.get("b")!).toBeCloseTo(g * 0.4 * 0.01, 12);
+      expect(fused.get("c")).toBe(plain.get("c")!);
     }
     expect(DOC_WEIGHT).toBeLessThan(0.5);
+  });
+
+  test("a chunk the keyword side found gains KEYWORD_FOUND_DOC_WEIGHT of its document's part at any coverage relative fusion ranks at; the same document's chunk found by vectors alone keeps g", () => {
+    const vector = [hit("a", 0, 0.2), hit("a", 1, 0.3), hit("b", 0, 0.5)];
+    const keyword = [hit("a", 1, null, 3), hit("b", 0, null, 1)];
+    const list = [near("a", 0.9), near("b", 0.1)];
+    for (const [coverage, g] of [[1, DOC_WEIGHT], [0.75, DOC_PARTIAL_WEIGHT]] as const) {
+      const score = (fused: { item: Hit; score: number }[]) => new Map(fused.map((f) => [hitKey(f.item), f.score]));
+      const plain = score(fuse("relative", vector, keyword, 0.6, coverage));
+      const fused = score(withDocumentEvidence(vector, keyword, list, { ...relative, coverage }));
+      expect(fused.get("1 a")! - plain.get("1 a")!).toBeCloseTo(KEYWORD_FOUND_DOC_WEIGHT * 0.4, 12);
+      expect(fused.get("0 a")! - plain.get("0 a")!).toBeCloseTo(g * 0.4, 12);
+      expect(fused.get("0 b")! - plain.get("0 b")!).toBeCloseTo(KEYWORD_FOUND_DOC_WEIGHT * 0.4 * 0.01, 12);
+    }
+    expect(KEYWORD_FOUND_DOC_WEIGHT).toBeGreaterThan(DOC_PARTIAL_WEIGHT);
   });
 
   test("with RAG_FUSION=rrf the part goes by rank, with DOC_WEIGHT wherever half the query's words or more matched", () => {

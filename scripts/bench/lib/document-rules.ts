@@ -18,6 +18,7 @@
 import { fuse, rescale, RRF_K, RELATIVE_MIN_COVERAGE, type Fused } from "../../../src/search/fusion.ts";
 import { applyResultFilters } from "../../../src/search/result-filters.ts";
 import { MAX_TOP_K } from "../../../src/search/query-documents.ts";
+import { KEYWORD_FOUND_DOC_WEIGHT } from "../../../src/search/document-evidence.ts";
 import type { QuestionLists } from "./evidence-lists.ts";
 
 export const WEIGHT = 0.6;
@@ -85,6 +86,11 @@ export interface BlendOptions {
 }
 
 export function docBlend(lists: QuestionLists, kind: DocVector, g: number, options: BlendOptions = {}): number[] {
+  return ranked(docBlendScores(lists, kind, g, options));
+}
+
+/** docBlend's document scores, before ranking. */
+function docBlendScores(lists: QuestionLists, kind: DocVector, g: number, options: BlendOptions = {}): Map<number, number> {
   const { rule = "relative", rankG = g, size = DOC_LIST, withChunk = false, capped = false, candidatesOnly = false, partialG } = options;
   const rankPath = rule === "rrf" || lists.coverage < RELATIVE_MIN_COVERAGE;
   if (!rankPath && partialG !== undefined && lists.coverage < 1) g = partialG;
@@ -101,7 +107,7 @@ export function docBlend(lists: QuestionLists, kind: DocVector, g: number, optio
     const part = rankPath ? (rankG * (1 - WEIGHT)) / (RRF_K + 1 + i) : g * (1 - WEIGHT) * closeness[i]!;
     scores.set(d.doc, (scores.get(d.doc) ?? 0) + (part * s) / k);
   });
-  return ranked(scores);
+  return scores;
 }
 
 /** The document vector alone (the ranking of a tool that embeds each document whole): a reference, not a candidate. */
@@ -150,5 +156,70 @@ export function vectorOnlyBlend(lists: QuestionLists, kind: DocVector, g: number
   const docs = [...scores.keys()].map((doc) => ({ doc, cos: lists[kind]![doc]! })).sort((a, b) => b.cos - a.cos).slice(0, DOC_LIST);
   const closeness = shape === "distance" ? docs.map((d) => 1 / (3 - 2 * d.cos)) : rescale(docs.map((d) => d.cos));
   docs.forEach((d, i) => scores.set(d.doc, scores.get(d.doc)! + g * closeness[i]!));
+  return ranked(scores);
+}
+
+/**
+ * Keyword evidence at the document level: each keyword hit's BM25 becomes its own plus b times the BM25 of
+ * its document's other keyword hits, so a document whose several chunks match the query's words is lifted
+ * as whole-document BM25 would lift it. Only where relative fusion ranks (coverage of at least 0.5); the
+ * list is re-sorted by the new values. Then the product's rule.
+ */
+export function keywordDocumentSum(lists: QuestionLists, b: number): QuestionLists {
+  if (lists.coverage < RELATIVE_MIN_COVERAGE) return lists;
+  const total = new Map<number, number>();
+  for (const h of lists.keyword) total.set(h.doc, (total.get(h.doc) ?? 0) + h.value);
+  const keyword = lists.keyword.map((h) => ({ ...h, value: h.value + b * (total.get(h.doc)! - h.value) })).sort((x, y) => y.value - x.value);
+  return { ...lists, keyword };
+}
+
+const BEFORE_KEYWORD_FOUND: BlendOptions = { rankG: 2, candidatesOnly: true, partialG: 0.6 };
+
+/** The product's rule until 2026-12-04: the opening's list, g 0.45 for every chunk, 0.6 at partial coverage, 2 on the rank path. */
+export function beforeKeywordFound(lists: QuestionLists): number[] {
+  return docBlend(lists, "opening", 0.45, BEFORE_KEYWORD_FOUND);
+}
+
+/** The product's rule (search/document-evidence.ts): as before, but a chunk the keyword side found gains KEYWORD_FOUND_DOC_WEIGHT wherever relative fusion ranks. */
+export function product(lists: QuestionLists): number[] {
+  return productKeywordFoundLift(lists, KEYWORD_FOUND_DOC_WEIGHT, true);
+}
+
+/**
+ * The rule before the keyword-found lift plus a fourth list: the keyword side's documents, each by the sum of its keyword hits'
+ * BM25, rescaled over them, weighted gk * w * coverage (the keyword side's own weight times gk) and added to
+ * the document's score. Only where relative fusion ranks.
+ */
+export function productWithKeywordDocuments(lists: QuestionLists, gk: number): number[] {
+  const scores = docBlendScores(lists, "opening", 0.45, BEFORE_KEYWORD_FOUND);
+  if (lists.coverage < RELATIVE_MIN_COVERAGE) return ranked(scores);
+  const total = new Map<number, number>();
+  for (const h of lists.keyword) total.set(h.doc, (total.get(h.doc) ?? 0) + h.value);
+  const docs = [...total.keys()];
+  const closeness = rescale(docs.map((d) => total.get(d)!));
+  docs.forEach((d, i) => scores.set(d, (scores.get(d) ?? 0) + gk * WEIGHT * lists.coverage * closeness[i]!));
+  return ranked(scores);
+}
+
+/**
+ * The rule before the keyword-found lift, but where the keywords matched every query word, a chunk the keyword side found gains
+ * gHi of its document's part and one found only by vectors keeps 0.45: the promise (a chunk that matched
+ * every word outranks anything found only by meaning) binds only the latter. partialHi: the same lift for
+ * keyword-found chunks where coverage is partial (at least 0.6 there). A document ranks by its best chunk.
+ */
+export function productKeywordFoundLift(lists: QuestionLists, gHi: number, partialHi = false): number[] {
+  if (lists.coverage < RELATIVE_MIN_COVERAGE) return beforeKeywordFound(lists);
+  const found = new Set(lists.keyword.map((h) => `${h.doc} ${h.chunk}`));
+  const f = fused(lists, "relative");
+  const docs = [...new Set(f.map((x) => x.item.doc))].map((doc) => ({ doc, cos: lists.opening[doc]! })).sort((a, b) => b.cos - a.cos).slice(0, DOC_LIST);
+  const closeness = new Map(rescale(docs.map((d) => d.cos)).map((c, i) => [docs[i]!.doc, c]));
+  const full = lists.coverage >= 1;
+  const scores = new Map<number, number>();
+  for (const x of f) {
+    const byKeyword = found.has(`${x.item.doc} ${x.item.chunk_index}`);
+    const g = full ? (byKeyword ? gHi : 0.45) : byKeyword && partialHi ? Math.max(0.6, gHi) : 0.6;
+    const score = x.score + g * (1 - WEIGHT) * (closeness.get(x.item.doc) ?? 0);
+    scores.set(x.item.doc, Math.max(scores.get(x.item.doc) ?? -Infinity, score));
+  }
   return ranked(scores);
 }
