@@ -18,7 +18,7 @@
 import { fuse, rescale, RRF_K, RELATIVE_MIN_COVERAGE, type Fused } from "../../../src/search/fusion.ts";
 import { applyResultFilters } from "../../../src/search/result-filters.ts";
 import { MAX_TOP_K } from "../../../src/search/query-documents.ts";
-import { KEYWORD_FOUND_DOC_WEIGHT } from "../../../src/search/document-evidence.ts";
+import { DOC_PARTIAL_WEIGHT, DOC_WEIGHT, withDocumentEvidence } from "../../../src/search/document-evidence.ts";
 import type { QuestionLists } from "./evidence-lists.ts";
 
 export const WEIGHT = 0.6;
@@ -159,6 +159,13 @@ export function vectorOnlyBlend(lists: QuestionLists, kind: DocVector, g: number
   return ranked(scores);
 }
 
+/** The BM25 of each document's keyword hits, summed. */
+function keywordTotals(lists: QuestionLists): Map<number, number> {
+  const total = new Map<number, number>();
+  for (const h of lists.keyword) total.set(h.doc, (total.get(h.doc) ?? 0) + h.value);
+  return total;
+}
+
 /**
  * Keyword evidence at the document level: each keyword hit's BM25 becomes its own plus b times the BM25 of
  * its document's other keyword hits, so a document whose several chunks match the query's words is lifted
@@ -167,8 +174,7 @@ export function vectorOnlyBlend(lists: QuestionLists, kind: DocVector, g: number
  */
 export function keywordDocumentSum(lists: QuestionLists, b: number): QuestionLists {
   if (lists.coverage < RELATIVE_MIN_COVERAGE) return lists;
-  const total = new Map<number, number>();
-  for (const h of lists.keyword) total.set(h.doc, (total.get(h.doc) ?? 0) + h.value);
+  const total = keywordTotals(lists);
   const keyword = lists.keyword.map((h) => ({ ...h, value: h.value + b * (total.get(h.doc)! - h.value) })).sort((x, y) => y.value - x.value);
   return { ...lists, keyword };
 }
@@ -180,9 +186,17 @@ export function beforeKeywordFound(lists: QuestionLists): number[] {
   return docBlend(lists, "opening", 0.45, BEFORE_KEYWORD_FOUND);
 }
 
-/** The product's rule (search/document-evidence.ts): as before, but a chunk the keyword side found gains KEYWORD_FOUND_DOC_WEIGHT wherever relative fusion ranks. */
+/**
+ * The product's rule, run by its own code (search/document-evidence.ts withDocumentEvidence) over the lists: the
+ * candidates' documents by their openings' cosines, the best DOC_LIST; a document ranks by its best chunk.
+ */
 export function product(lists: QuestionLists): number[] {
-  return productKeywordFoundLift(lists, KEYWORD_FOUND_DOC_WEIGHT, true);
+  const { vector, keyword } = candidates(lists);
+  const near = [...new Set([...vector, ...keyword].map((c) => c.doc))]
+    .map((doc) => ({ doc: { source: String(doc), vector: new Int8Array(0), scale: 0 }, cos: lists.opening[doc]! }))
+    .sort((a, b) => b.cos - a.cos)
+    .slice(0, DOC_LIST);
+  return ranked(bestChunk(withDocumentEvidence(vector, keyword, near, { rule: "relative", coverage: lists.coverage, weight: WEIGHT })));
 }
 
 /**
@@ -193,8 +207,7 @@ export function product(lists: QuestionLists): number[] {
 export function productWithKeywordDocuments(lists: QuestionLists, gk: number): number[] {
   const scores = docBlendScores(lists, "opening", 0.45, BEFORE_KEYWORD_FOUND);
   if (lists.coverage < RELATIVE_MIN_COVERAGE) return ranked(scores);
-  const total = new Map<number, number>();
-  for (const h of lists.keyword) total.set(h.doc, (total.get(h.doc) ?? 0) + h.value);
+  const total = keywordTotals(lists);
   const docs = [...total.keys()];
   const closeness = rescale(docs.map((d) => total.get(d)!));
   docs.forEach((d, i) => scores.set(d, (scores.get(d) ?? 0) + gk * WEIGHT * lists.coverage * closeness[i]!));
@@ -203,9 +216,10 @@ export function productWithKeywordDocuments(lists: QuestionLists, gk: number): n
 
 /**
  * The rule before the keyword-found lift, but where the keywords matched every query word, a chunk the keyword side found gains
- * gHi of its document's part and one found only by vectors keeps 0.45: the promise (a chunk that matched
+ * gHi of its document's part and one found only by vectors keeps DOC_WEIGHT: the promise (a chunk that matched
  * every word outranks anything found only by meaning) binds only the latter. partialHi: the same lift for
- * keyword-found chunks where coverage is partial (at least 0.6 there). A document ranks by its best chunk.
+ * keyword-found chunks where coverage is partial (at least DOC_PARTIAL_WEIGHT there). A document ranks by its best chunk.
+ * The product takes gHi = KEYWORD_FOUND_DOC_WEIGHT with partialHi; `product` runs its own code.
  */
 export function productKeywordFoundLift(lists: QuestionLists, gHi: number, partialHi = false): number[] {
   if (lists.coverage < RELATIVE_MIN_COVERAGE) return beforeKeywordFound(lists);
@@ -217,7 +231,7 @@ export function productKeywordFoundLift(lists: QuestionLists, gHi: number, parti
   const scores = new Map<number, number>();
   for (const x of f) {
     const byKeyword = found.has(`${x.item.doc} ${x.item.chunk_index}`);
-    const g = full ? (byKeyword ? gHi : 0.45) : byKeyword && partialHi ? Math.max(0.6, gHi) : 0.6;
+    const g = full ? (byKeyword ? gHi : DOC_WEIGHT) : byKeyword && partialHi ? Math.max(DOC_PARTIAL_WEIGHT, gHi) : DOC_PARTIAL_WEIGHT;
     const score = x.score + g * (1 - WEIGHT) * (closeness.get(x.item.doc) ?? 0);
     scores.set(x.item.doc, Math.max(scores.get(x.item.doc) ?? -Infinity, score));
   }
