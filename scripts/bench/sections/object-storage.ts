@@ -4,15 +4,13 @@
  * from moto_server on localhost, and from moto through a proxy that holds
  * each request 20 ms, as a store in another building would. For each: the
  * first query after the App opens (cold: every index read over the wire),
- * then warm hybrid query_documents p50 and p95. The objects are copied to
+ * then warm hybrid query_documents p50 and p95, each row in a process of its
+ * own (object-storage-row.ts). The objects are copied to
  * moto file by file, unsigned (moto takes any request unless told to check).
  */
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { createApp } from "../../../src/app.ts";
-import { loadConfig } from "../../../src/config/load-config.ts";
-import { queryDocuments } from "../../../src/search/query-documents.ts";
-import { tempDir } from "../lib/setup.ts";
+import { tempDir, timedRun } from "../lib/setup.ts";
 import { createBucket, startMoto } from "../../accept/moto-server.ts";
 import { tcpProxy } from "../../accept/tcp-proxy.ts";
 import { markdownTable } from "../lib/markdown-table.ts";
@@ -57,25 +55,12 @@ async function upload(dbPath: string, endpoint: string): Promise<void> {
   }
 }
 
+/** One row in a process of its own (object-storage-row.ts): an App left behind by an earlier row loads the index in the background. */
 async function timeQueries(env: Record<string, string>, queries: string[], log: (line: string) => void): Promise<{ coldMs: number; copyMs?: number; times: number[] }> {
-  // The app's warnings (a local copy that failed) go to the bench's log: a row read from the bucket says why.
-  const app = createApp(loadConfig({ env: { CACHE_DIR: tempDir("object-storage-cache"), ...env, RAG_WATCH: "false" } }), { log: (line) => line.startsWith("warn:") && log(line), fillLocalCopy: true });
-  await app.embedder(); // the model's load is not the store's cost
-  let start = performance.now();
-  await queryDocuments(app, { query: queries[0]!, topK: 10 });
-  const coldMs = performance.now() - start;
-  // The first query started the local copy (store/object-mirror.ts) and waited for it a while; warm queries are timed once it holds the table.
-  const copy = app.store.localCopy;
-  await copy?.settled();
-  const copyMs = copy && env.RAG_LOCAL_COPY !== "false" ? performance.now() - start : undefined;
-  for (const q of queries.slice(1, 3)) await queryDocuments(app, { query: q, topK: 10 });
-  const times: number[] = [];
-  for (const q of queries) {
-    start = performance.now();
-    await queryDocuments(app, { query: q, topK: 10 });
-    times.push(performance.now() - start);
-  }
-  return { coldMs, copyMs, times };
+  const row = await timedRun([process.execPath, join(import.meta.dir, "../object-storage-row.ts"), JSON.stringify({ CACHE_DIR: tempDir("object-storage-cache"), ...env }), JSON.stringify(queries)], {});
+  for (const line of row.stderr.split("\n")) if (line.trim()) log(line);
+  if (row.exitCode !== 0) throw new Error(`object-storage row failed (exit ${row.exitCode}): ${row.stderr.slice(-500)}`);
+  return JSON.parse(row.stdout) as { coldMs: number; copyMs?: number; times: number[] };
 }
 
 export async function benchObjectStorage(dbPath: string, root: string, chunks: number, modelDir: string, queries: string[], log: (line: string) => void): Promise<ObjectStorageRow[]> {
