@@ -46,6 +46,15 @@ export interface PageImage {
 const GRAYSCALE_1BPP = 1;
 const RGB_24BPP = 2;
 const RGBA_32BPP = 3;
+/**
+ * Gray at one byte a pixel, as the image was decoded: our patch to pdf.js
+ * (patches/pdfjs-dist@6.1.200.patch) hands 8-bit DeviceGray images over in
+ * this kind where pdf.js itself would widen them to RGB_24BPP, three bytes a
+ * pixel. An 81-megapixel gray scan took 243 MB more that way, at the sync's
+ * peak memory (issue 33, item 12). pdf.js has no such kind, so the code is
+ * one of ours; without the patch such images arrive as RGB and read the same.
+ */
+const GRAYSCALE_8BPP = 8;
 
 const PDFJS = "pdfjs-dist";
 const PDFJS_CHECKED_WITH = "6.1.200";
@@ -57,11 +66,14 @@ export const PDF_OBJECTS_FIELDS: LibraryShape = { library: PDFJS, checkedWith: P
 /** Throws unless pdf.js's ImageKind (its export) still gives the codes the samplers here read pixels by. */
 export function checkImageKinds(kinds: Record<string, number>): void {
   const expected: Record<string, number> = { GRAYSCALE_1BPP, RGB_24BPP, RGBA_32BPP };
-  const changed = Object.entries(expected).filter(([name, code]) => kinds[name] !== code);
-  if (changed.length === 0) return;
+  const changed = Object.entries(expected).map(([name, code]) => (kinds[name] === code ? null : `${name} ${kinds[name]} (was ${code})`));
+  // Our own kind must stay one pdf.js does not use.
+  const taken = Object.entries(kinds).map(([name, code]) => (code === GRAYSCALE_8BPP ? `${name} ${code} (the code of our GRAYSCALE_8BPP)` : null));
+  const problems = [...changed, ...taken].filter((p) => p !== null);
+  if (problems.length === 0) return;
   throw new AppError(
     "LIBRARY_CHANGED",
-    `${PDFJS} ${pinnedVersion(PDFJS)} numbers its decoded image kinds differently from ${PDFJS_CHECKED_WITH}, which src/convert/pdf-images.ts reads pixels by: ${changed.map(([name, code]) => `${name} ${kinds[name]} (was ${code})`).join(", ")}.`,
+    `${PDFJS} ${pinnedVersion(PDFJS)} numbers its decoded image kinds differently from ${PDFJS_CHECKED_WITH}, which src/convert/pdf-images.ts reads pixels by: ${problems.join(", ")}.`,
     `Pin ${PDFJS} back to ${PDFJS_CHECKED_WITH} in package.json, or update the codes in src/convert/pdf-images.ts (test/convert/pdf-ocr*.test.ts read scans of each kind).`,
   );
 }
@@ -96,6 +108,7 @@ function sampler({ image, mask }: Placed): ((x: number, y: number) => number) | 
       return mask ? (bit ? -1 : 0) : bit ? 255 : 0;
     };
   }
+  if (kind === GRAYSCALE_8BPP) return (x, y) => data[y * width + x]!;
   if (kind === RGBA_32BPP) {
     return (x, y) => {
       const i = (y * width + x) * 4;
