@@ -149,7 +149,8 @@ function paint(page: GrayImage, placed: Placed, view: Matrix): void {
   }
 }
 
-function resolveObject(page: PdfPageProxy, id: string): Promise<PdfImage | null> {
+/** A decoded object of the page by its id: ids starting "g_" live in the document-wide store. */
+export function resolveObject(page: PdfPageProxy, id: string): Promise<PdfImage | null> {
   const store = id.startsWith("g_") ? page.commonObjs : page.objs;
   checkLibraryShape(store, PDF_OBJECTS_FIELDS);
   return new Promise((resolve) => store.get(id, (data) => resolve((data as PdfImage | null) ?? null)));

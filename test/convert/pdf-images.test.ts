@@ -1,10 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkImageKinds, pageImage, type PdfPageProxy } from "../../src/convert/pdf-images.ts";
-import { pdfEngine } from "../../src/convert/pdf-engine.ts";
+import { checkImageKinds, pageImage, resolveObject, type PdfPageProxy } from "../../src/convert/pdf-images.ts";
+import { PDF_OPTIONS, pdfEngine } from "../../src/convert/pdf-engine.ts";
 import { AppError } from "../../src/errors.ts";
-import { PDF_OPTIONS } from "../../src/convert/pdf-engine.ts";
 import { FIXTURES } from "../helpers.ts";
 
 describe("the pdf.js internals page images read", () => {
@@ -61,8 +60,8 @@ describe("8-bit gray images at one byte a pixel (patches/pdfjs-dist@6.1.200.patc
       const page = await pdf.getPage(2);
       const list = await page.getOperatorList();
       const id = list.argsArray[list.fnArray.indexOf(OPS.paintImageXObject)]![0] as string;
-      const image = await new Promise<{ width: number; height: number; kind: number; data: Uint8Array }>((resolve) => (id.startsWith("g_") ? page.commonObjs : page.objs).get(id, resolve));
-      expect({ width: image.width, height: image.height, kind: image.kind, bytes: image.data.length }).toEqual({ width: 640, height: 280, kind: 8, bytes: 640 * 280 });
+      const image = await resolveObject(page as unknown as PdfPageProxy, id);
+      expect({ width: image?.width, height: image?.height, kind: image?.kind, bytes: image?.data?.length }).toEqual({ width: 640, height: 280, kind: 8, bytes: 640 * 280 });
     } finally {
       await pdf.loadingTask.destroy();
     }
