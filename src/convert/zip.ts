@@ -28,6 +28,8 @@ export interface ZipReader {
   text(name: string): string;
   /** The entry's text (UTF-8) handed to sink piece by piece as it inflates, so no whole copy of a large part is made. */
   streamText(name: string, sink: (text: string) => void): void;
+  /** The entry's bytes handed to sink piece by piece as they inflate; a sink that returns false stops the inflation there. */
+  stream(name: string, sink: (piece: Uint8Array) => boolean | void): void;
 }
 
 /** "DOCX" for report.docx: the word the error messages use for the container. */
@@ -78,30 +80,32 @@ class Budget {
 /**
  * Inflates one entry, handing each piece to sink as it comes. Stops as soon
  * as the entry passes its declared size or the budget runs out, so memory
- * stays within the limit plus one push.
+ * stays within the limit plus one push; stops quietly where sink returns
+ * false (the rest is neither inflated nor checked).
  */
-function inflateEntry(bytes: Uint8Array, entry: ZipEntry, path: string, budget: Budget, sink: (piece: Uint8Array) => void): void {
+function inflateEntry(bytes: Uint8Array, entry: ZipEntry, path: string, budget: Budget, sink: (piece: Uint8Array) => boolean | void): void {
   const data = bytes.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
   const damaged = (why: string) => invalidContainer(path, `part ${entry.name} ${why}`);
   budget.expect(entry.size);
   let produced = 0;
+  let stopped = false;
   const take = (piece: Uint8Array) => {
     produced += piece.length;
     if (produced > entry.size) throw damaged(`holds more than the ${entry.size} bytes it declares`);
     budget.spend(piece.length);
-    sink(piece);
+    stopped = sink(piece) === false;
   };
   if (entry.method === 0) take(data);
   else if (entry.size > 0 || data.length > 2) {
     const inflater = new Inflate((piece) => take(piece));
     try {
-      for (let at = 0; at < data.length || at === 0; at += STEP) inflater.push(data.subarray(at, at + STEP), at + STEP >= data.length);
+      for (let at = 0; !stopped && (at < data.length || at === 0); at += STEP) inflater.push(data.subarray(at, at + STEP), at + STEP >= data.length);
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw damaged(`is damaged (${(error as Error).message})`);
     }
   }
-  if (produced !== entry.size) throw damaged(`is damaged: it holds ${produced} of the ${entry.size} bytes it declares`);
+  if (!stopped && produced !== entry.size) throw damaged(`is damaged: it holds ${produced} of the ${entry.size} bytes it declares`);
 }
 
 /** Opens a zip container; total inflated bytes read through the reader are capped at limit. */
@@ -114,11 +118,18 @@ export function openZip(bytes: Uint8Array, path: string, limit: number): ZipRead
     if (!byName.has(key)) byName.set(key, entry);
   }
   const find = (name: string) => byName.get(name.replace(/^\/+/, "").toLowerCase());
-  const bytesOf = (name: string) => {
+  const entryOf = (name: string) => {
     const entry = find(name);
     if (!entry) throw invalidContainer(path, `it has no part ${name}`);
+    return entry;
+  };
+  const stream = (name: string, sink: (piece: Uint8Array) => boolean | void) => inflateEntry(bytes, entryOf(name), path, budget, sink);
+  const bytesOf = (name: string) => {
+    const entry = entryOf(name);
     const pieces: Uint8Array[] = [];
-    inflateEntry(bytes, entry, path, budget, (piece) => pieces.push(piece));
+    inflateEntry(bytes, entry, path, budget, (piece) => {
+      pieces.push(piece);
+    });
     if (pieces.length === 1) return pieces[0]!;
     const out = new Uint8Array(entry.size);
     let at = 0;
@@ -129,13 +140,11 @@ export function openZip(bytes: Uint8Array, path: string, limit: number): ZipRead
     return out;
   };
   const streamText = (name: string, sink: (text: string) => void) => {
-    const entry = find(name);
-    if (!entry) throw invalidContainer(path, `it has no part ${name}`);
     const decoder = new TextDecoder("utf-8");
-    inflateEntry(bytes, entry, path, budget, (piece) => sink(decoder.decode(piece, { stream: true })));
+    stream(name, (piece) => sink(decoder.decode(piece, { stream: true })));
     sink(decoder.decode());
   };
-  return { entries, find, bytes: bytesOf, text: (name) => decode(bytesOf(name)), streamText };
+  return { entries, find, bytes: bytesOf, text: (name) => decode(bytesOf(name)), streamText, stream };
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { convertWorkbook } from "../../src/convert/xlsx.ts";
 import { MAX_PART_XML, trimWorkbook } from "../../src/convert/xlsx-trim.ts";
 import { openZip } from "../../src/convert/zip.ts";
+import { failure } from "../helpers.ts";
 import { repeatTo, xlsx, XLSX_RELS, XLSX_TYPES, zip } from "../fixtures/hostile/containers.ts";
 
 const LIMIT = 200 * 1024 * 1024;
@@ -30,6 +31,42 @@ describe("workbook parts too large for SheetJS are cut before it reads them", ()
     };
     const sheet = sheetOf(trimWorkbook(zip(parts), "t.xlsx", LIMIT, 3).bytes);
     expect(sheet).toBe(`<x:worksheet xmlns:x="s"><x:sheetData>${`<x:row><x:c><x:v>1</x:v></x:c></x:row>`.repeat(3)}</x:sheetData></x:worksheet>`);
+  }, 60_000);
+
+  test("only the head of a cut sheet is inflated: a 90 MB sheet whose deflate stream breaks off at 60% is cut without an error", async () => {
+    const bytes = xlsx(repeatTo(ROW, 90 * 2 ** 20));
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const name = new TextEncoder().encode("xl/worksheets/sheet1.xml");
+    // The central directory's compressed size for the sheet, shrunk: read whole, the part is damaged.
+    for (let i = 0; i + 46 <= bytes.length; i++) {
+      if (view.getUint32(i, true) !== 0x02014b50 || view.getUint16(i + 28, true) !== name.length) continue;
+      if (Buffer.from(bytes.subarray(i + 46, i + 46 + name.length)).equals(name)) view.setUint32(i + 20, Math.floor(view.getUint32(i + 20, true) * 0.6), true);
+    }
+    expect((await failure(() => openZip(bytes, "t.xlsx", LIMIT).bytes("xl/worksheets/sheet1.xml"))).message).toContain("part xl/worksheets/sheet1.xml is damaged");
+    const { bytes: trimmed, cuts } = trimWorkbook(bytes, "t.xlsx", LIMIT, 1_000);
+    expect(sheetOf(trimmed)).toEndWith(`${ROW.repeat(1_000)}</sheetData></worksheet>`);
+    expect(cuts).toEqual(["xl/worksheets/sheet1.xml was cut to its first 0.1 MB of 90.0 (at most 1000 rows)"]);
+  }, 60_000);
+
+  test("a sheet past the bound whose rows all end within it is kept whole, with what follows its rows", () => {
+    const rows = repeatTo(ROW, MAX_PART_XML - 4096);
+    const tail = `</sheetData><mergeCells count="1"><mergeCell ref="A1:B1"/></mergeCells>${" ".repeat(2 * 2 ** 20)}</worksheet>`;
+    const parts = { "[Content_Types].xml": XLSX_TYPES, "_rels/.rels": XLSX_RELS, "xl/worksheets/sheet1.xml": `<worksheet><sheetData>${rows}${tail}` };
+    const { bytes, cuts } = trimWorkbook(zip(parts), "t.xlsx", LIMIT, 10_000_000);
+    expect(cuts).toEqual([]);
+    expect(sheetOf(bytes)).toBe(parts["xl/worksheets/sheet1.xml"]);
+  }, 60_000);
+
+  test("a row whose closing tag straddles the bound counts as past it, so the sheet is cut before that row", () => {
+    const lead = `<worksheet><sheetData>`;
+    // The filler row ends so that the next row's "</row>" starts 3 bytes before the bound and ends after it.
+    const last = `<row><c><v>2</v></c></row>`;
+    const fillerText = MAX_PART_XML - lead.length - (last.length - 3) - "<row><c><v></v></c></row>".length;
+    const filler = `<row><c><v>${"1".repeat(fillerText)}</v></c></row>`;
+    const parts = { "[Content_Types].xml": XLSX_TYPES, "_rels/.rels": XLSX_RELS, "xl/worksheets/sheet1.xml": `${lead}${filler}${last}</sheetData></worksheet>` };
+    const { bytes, cuts } = trimWorkbook(zip(parts), "t.xlsx", LIMIT, 10_000_000);
+    expect(sheetOf(bytes)).toBe(`${lead}${filler}</sheetData></worksheet>`);
+    expect(cuts).toHaveLength(1);
   }, 60_000);
 
   test("SheetJS then reads the cut sheet, and the conversion says what was cut", async () => {

@@ -41,6 +41,26 @@ describe("reading a zip container", () => {
     expect(error.hint).toContain("save it again as DOCX");
   });
 
+  test("a part streams in pieces, and a sink that answers false stops the inflation there", () => {
+    // Digits of a pseudo-random sequence: they compress to several pushes of compressed bytes.
+    const xml = `<w:document>${Array.from({ length: 20_000 }, (_, i) => (i * 2654435761) % 1_000_003).join(" ")}</w:document>`;
+    const zip = openZip(zipSync({ "word/document.xml": [strToU8(xml), { level: 9 }] }), "report.docx", LIMIT);
+    const pieces: Uint8Array[] = [];
+    zip.stream("word/document.xml", (piece) => {
+      pieces.push(piece);
+    });
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(new TextDecoder().decode(Buffer.concat(pieces))).toBe(xml);
+    let seen = 0;
+    let calls = 0;
+    zip.stream("word/document.xml", (piece) => {
+      seen += piece.length;
+      calls++;
+      return false;
+    });
+    expect({ calls, partial: seen < strToU8(xml).length }).toEqual({ calls: 1, partial: true });
+  });
+
   test("text parts in UTF-16 with a byte-order mark are decoded", () => {
     const utf16 = Uint8Array.from([0xff, 0xfe, ...[..."<a>Я</a>"].flatMap((c) => [c.charCodeAt(0) & 0xff, c.charCodeAt(0) >> 8])]);
     expect(openZip(zipSync({ "a.xml": utf16 }), "a.epub", LIMIT).text("a.xml")).toBe("<a>Я</a>");
