@@ -57,7 +57,12 @@ export interface AppOptions {
 }
 
 /** How soon the index's new version is worth loading: "soon" after a single-document write (an agent writes in runs), "now" after a sync. */
-export type IndexChange = "soon" | "now";
+/**
+ * When the server should load the new version's search structures: "soon" (a single-document write: once writes
+ * pause), "now" (a sync job ended), "watched" (its watcher's sync ended; questions were kept on the version before
+ * it, store/query-hold.ts, until the load ends).
+ */
+export type IndexChange = "soon" | "now" | "watched";
 
 export interface App {
   readonly config: Config;

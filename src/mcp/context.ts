@@ -35,11 +35,21 @@ export function requireApp(ctx: ToolContext): App {
 function listenForWrites(ctx: ToolContext, app: App): void {
   // Not while a sync job runs (a load due from a write just before it, or asked for during it): the job's end loads
   // the version it leaves, and a load meanwhile would take the model's cores from the job.
+  // Questions a watched sync kept on the version before it (store/query-hold.ts) go on to the latest once it is
+  // loaded, or once the load failed; any other write lets them go at once, so a client reads back what it wrote.
   const rewarm = searchRewarmer(async () => {
-    if (!ctx.jobs?.busy) await warmSearch(app);
+    try {
+      if (!ctx.jobs?.busy) await warmSearch(app, { latest: true });
+    } finally {
+      app.store.queryHold.release();
+    }
   }, app.log);
   ctx.rewarm = rewarm;
-  app.onIndexChanged((when) => (when === "now" ? rewarm.start() : rewarm.soon()));
+  app.onIndexChanged((when) => {
+    if (when !== "watched") app.store.queryHold.release();
+    if (when === "soon") rewarm.soon();
+    else rewarm.start();
+  });
 }
 
 export function syncJobs(ctx: ToolContext): SyncJobs {

@@ -11,8 +11,9 @@
 import type { App } from "../app.ts";
 import { queryDocuments } from "./query-documents.ts";
 
-export async function warmSearch(app: App): Promise<void> {
-  const store = await app.store.snapshot();
+/** latest: the latest version, though questions are being kept on an older one meanwhile (store/query-hold.ts). */
+export async function warmSearch(app: App, options: { latest?: boolean } = {}): Promise<void> {
+  const store = await app.store.snapshot(options);
   if (!(await store.hasTable())) return;
   const width = await store.vectorWidth();
   // Any vector of the table's width loads the vector index; the answers are thrown away.

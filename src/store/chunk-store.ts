@@ -50,8 +50,8 @@ export class ChunkStore extends StoreReads {
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */
   private readonly binding: ModelBinding = { log: () => {} };
-  /** The last snapshot: the next query at the same version reuses it instead of opening the table again. */
-  private lastView: { version: string; view: ChunkStore } | null = null;
+  /** The last two snapshots: the next query at the same version reuses one instead of opening the table again. */
+  private lastViews: { version: string; view: ChunkStore }[] = [];
   /** The version a repair last found sound (index-repair.ts). */
   private readonly repairMemo = new RepairMemo();
 
@@ -61,7 +61,7 @@ export class ChunkStore extends StoreReads {
    * same version, so a sync committing meanwhile cannot mix an old hit with a
    * new section. Writes through the view are refused by LanceDB.
    */
-  async snapshot(): Promise<ChunkStore> {
+  async snapshot(options: { latest?: boolean } = {}): Promise<ChunkStore> {
     const view = new ChunkStore(this.dbPath, this.annThreshold, this.roots);
     const opened = await this.openWithVersion();
     if (!opened) return view;
@@ -70,19 +70,23 @@ export class ChunkStore extends StoreReads {
     // On S3, the version read from a local copy once it holds it whole (object-mirror.ts); the bucket meanwhile, but a
     // new reader first waits a while for its first copy.
     const copy = clone ? null : await this.localCopy?.atFirst(opened.version);
-    const version = `${clone ? "clone:" : ""}${opened.version}${copy ? ":copy" : ""}`;
+    // A server's questions stay on an older version while it loads the one its watcher wrote (query-hold.ts).
+    const at = clone || copy || options.latest ? opened.version : this.queryHold.versionFor(opened.version);
+    const version = `${clone ? "clone:" : ""}${at}${copy ? ":copy" : ""}`;
     // A view of the version that is still the latest reads the same files: opening the table again cost ~2 ms a query.
-    if (this.lastView?.version === version) return this.lastView.view;
+    const kept = this.lastViews.find((v) => v.version === version);
+    if (kept) return kept.view;
     const pinned = clone ? opened.table : await (copy ?? (await this.connect())).openTable(TABLE_NAME);
-    if (!clone) await pinned.checkout(opened.version);
+    if (!clone) await pinned.checkout(at);
     view.connection = this.connection;
     view.isView = true;
     view.perVersion = this.perVersion;
     view.keyLedger = this.keyLedger;
     view.viewDamage = clone ? await this.damage() : null;
-    view.pinnedAt = opened.version;
+    view.pinnedAt = at;
     await view.adopt(pinned);
-    this.lastView = { version, view };
+    // Two: while questions are held on a version (query-hold.ts), the server's load reads the latest beside them.
+    this.lastViews = [{ version, view }, ...this.lastViews.slice(0, 1)];
     return view;
   }
 
@@ -185,7 +189,7 @@ export class ChunkStore extends StoreReads {
       return await repairTable(table, this.dbPath, this.repairMemo);
     } finally {
       this.damageWatch.forget();
-      this.lastView = null;
+      this.lastViews = [];
     }
   }
 

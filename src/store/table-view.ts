@@ -19,6 +19,7 @@ import { DamageWatch } from "./damage-watch.ts";
 import { damagedIndexError, damageNotice, type IndexDamage } from "./index-damage.ts";
 import { isReadableClone } from "./readable-clone.ts";
 import type { ObjectMirror } from "./object-mirror.ts";
+import { QueryHold } from "./query-hold.ts";
 
 export class TableView {
   protected table: Table | null = null;
@@ -38,6 +39,8 @@ export class TableView {
   pinnedAt: number | null = null;
   /** On S3: the local copy snapshots read once it holds their version (object-mirror.ts); set by createApp. */
   localCopy: ObjectMirror | undefined;
+  /** The version questions (ChunkStore.snapshot) stay on while a server loads the one its watcher writes (query-hold.ts). */
+  readonly queryHold = new QueryHold();
 
   /** roots: the document roots, which writing or creating the index must never create (db-path.ts). */
   constructor(
@@ -105,6 +108,12 @@ export class TableView {
     const damage = await this.damageWatch.damageOf(table);
     if (damage) throw damagedIndexError(this.dbPath, damage);
     return table;
+  }
+
+  /** Questions stay on the version there is now until queryHold is released or runs out; nothing to hold without a table. */
+  async holdQueries(): Promise<void> {
+    const table = await this.openStored();
+    if (table && !isReadableClone(table)) this.queryHold.hold(await table.version());
   }
 
   /** The table as stored, damaged or not, if it exists. */

@@ -93,8 +93,18 @@ export class SyncJobs {
    * longer busy, so the server loads the version it left.
    */
   async syncWatched(scopes: string[] | undefined): Promise<SyncReport> {
-    const report = await this.whenFree(() => runSync(this.app, { scopes, keepOutsideRoots: true }));
-    if (changedIndex(report.counts)) this.app.indexChanged("now");
+    const hold = this.app.store.queryHold;
+    const report = await this.whenFree(async () => {
+      // Questions stay on the version before this sync until the server has loaded the one it leaves (store/query-hold.ts).
+      // Without a readable table there is nothing to hold, and the sync itself says what is wrong.
+      await this.app.store.holdQueries().catch(() => undefined);
+      return runSync(this.app, { scopes, keepOutsideRoots: true });
+    }).catch((error: unknown) => {
+      hold.release();
+      throw error;
+    });
+    if (changedIndex(report.counts)) this.app.indexChanged("watched");
+    else hold.release();
     return report;
   }
 

@@ -239,6 +239,44 @@ describe("after writes", () => {
     expect(app.signatures.version()).toBeUndefined();
   });
 
+  test("a watched sync keeps questions on the version before it, and lets them go once the version it leaves is loaded", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+    const ctx: ToolContext = { app };
+    const jobs = syncJobs(ctx);
+    await jobs.syncWatched(undefined);
+    await ctx.rewarm!.idle();
+    const before = (await app.store.snapshot()).pinnedAt!;
+    // What the hold was set to, and how far the load had got when it was let go.
+    const hold = app.store.queryHold;
+    const heldAt: number[] = [];
+    const loadedAtRelease: (string | undefined)[] = [];
+    const [setHold, letGo] = [hold.hold.bind(hold), hold.release.bind(hold)];
+    hold.hold = (version, ms) => (heldAt.push(version), setHold(version, ms));
+    hold.release = () => (loadedAtRelease.push(app.signatures.version()), letGo());
+
+    writeTree(root, { "b.md": "# B\n\nThe quokka relay forwards every parcel." });
+    await jobs.syncWatched(undefined);
+    await ctx.rewarm!.idle();
+    expect(heldAt).toEqual([before]);
+    expect(loadedAtRelease).toEqual([(await app.store.contentVersion())!]);
+    const found = await (await app.store.snapshot()).keywordSearch("quokka", 5);
+    expect(found.map((h) => h.source)).toEqual([join(root, "b.md")]);
+  });
+
+  test("any other write lets held questions go at once: a client reads back what it just ingested", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds.", "b.md": "# B\n\nThe quokka relay forwards every parcel." });
+    const ctx: ToolContext = { app };
+    await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
+    await ctx.rewarm!.idle();
+    await app.store.holdQueries();
+    await ingestFileTool.run({ filePath: join(root, "b.md") }, ctx, {} as ToolExtra);
+    const view = await app.store.snapshot();
+    expect(view.pinnedAt).toBe((await app.store.snapshot({ latest: true })).pinnedAt);
+    expect((await view.keywordSearch("quokka", 5)).map((h) => h.source)).toEqual([join(root, "b.md")]);
+  });
+
   test("the server's sync job leaves the new version's look-alike signatures built, or building, before any query", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });

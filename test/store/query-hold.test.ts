@@ -1,0 +1,58 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { ingestFiles } from "../../src/ingest/ingest-files.ts";
+import { QUERY_HOLD_MS, QueryHold } from "../../src/store/query-hold.ts";
+import { fakeClock } from "../fake-clock.ts";
+import { testApp, writeTree } from "../helpers.ts";
+
+describe("the version questions are kept on", () => {
+  test("the held version while the hold lasts, never one newer than the latest, and the latest once released", () => {
+    const hold = new QueryHold(fakeClock());
+    expect(hold.versionFor(7)).toBe(7);
+    hold.hold(7);
+    expect(hold.versionFor(9)).toBe(7);
+    // A version older than the held one (an index restored, a staged write's pin) is not moved forward.
+    expect(hold.versionFor(5)).toBe(5);
+    hold.release();
+    expect(hold.versionFor(9)).toBe(9);
+  });
+
+  test(`a hold nobody releases runs out after QUERY_HOLD_MS (${QUERY_HOLD_MS} ms)`, () => {
+    const clock = fakeClock();
+    const hold = new QueryHold(clock);
+    hold.hold(3);
+    clock.advance(QUERY_HOLD_MS - 1);
+    expect(hold.versionFor(4)).toBe(3);
+    clock.advance(1);
+    expect(hold.versionFor(4)).toBe(4);
+  });
+});
+
+describe("a store's questions under a hold (real LanceDB)", () => {
+  test("a snapshot reads the held version and misses what was written since; the latest one, or any after release, finds it", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443.", "b.md": "# B\n\nThe quokka relay forwards every parcel." });
+    await ingestFiles(app, [join(root, "a.md")]);
+    const before = (await app.store.snapshot()).pinnedAt;
+    await app.store.holdQueries();
+    await ingestFiles(app, [join(root, "b.md")]);
+    const sources = async (options?: { latest?: boolean }) => (await (await app.store.snapshot(options)).keywordSearch("quokka", 5)).map((h) => h.source);
+
+    const held = await app.store.snapshot();
+    expect(held.pinnedAt).toBe(before);
+    expect(await sources()).toEqual([]);
+    const latest = await app.store.snapshot({ latest: true });
+    expect(latest.pinnedAt).toBeGreaterThan(before!);
+    expect(await sources({ latest: true })).toEqual([join(root, "b.md")]);
+
+    app.store.queryHold.release();
+    expect((await app.store.snapshot()).pinnedAt).toBe(latest.pinnedAt);
+    expect(await sources()).toEqual([join(root, "b.md")]);
+  });
+
+  test("without a table there is nothing to hold", async () => {
+    const { app } = await testApp();
+    await app.store.holdQueries();
+    expect(app.store.queryHold.versionFor(12)).toBe(12);
+  });
+});
