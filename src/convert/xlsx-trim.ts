@@ -41,6 +41,19 @@ function* unitEnds(xml: Uint8Array, unit: string): Generator<{ close: number; pr
   }
 }
 
+/** Whether a unit ends in xml past offset `after`. */
+function someEnd(xml: Uint8Array, unit: string, after: number): boolean {
+  for (const end of unitEnds(xml, unit)) if (end.close > after) return true;
+  return false;
+}
+
+function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
 /**
  * The first MAX_PART_XML bytes of a part larger than that, and whether a
  * unit ends past them. The rest is inflated only until such an end shows
@@ -59,11 +72,11 @@ function headOf(zip: ZipReader, name: string, unit: string): { head: Uint8Array;
     if (filled < head.length) return true;
     if (!before.length) before = head.slice(head.length - CARRY);
     const rest = piece.subarray(taken);
-    const window = new Uint8Array(before.length + rest.length);
-    window.set(before);
-    window.set(rest, before.length);
-    for (const end of unitEnds(window, unit)) if (end.close > before.length) unitPast = true;
-    before = window.slice(Math.max(0, window.length - CARRY));
+    // A closing tag begun in the bytes before this piece ends within its first CARRY bytes; one wholly inside it is
+    // searched where it lies, without a copy of the piece.
+    const seam = joined(before, rest.subarray(0, CARRY));
+    unitPast = someEnd(seam, unit, before.length) || someEnd(rest, unit, 0);
+    before = rest.length >= CARRY ? rest.slice(rest.length - CARRY) : seam.slice(Math.max(0, seam.length - CARRY));
     return !unitPast;
   });
   return { head, unitPast };
@@ -108,8 +121,10 @@ export function trimWorkbook(bytes: Uint8Array, path: string, maxBytes: number, 
       continue;
     }
     const closing = new TextEncoder().encode(rule.close.map((tag) => `</${point.prefix}${tag}>`).join(""));
-    const trimmed = point.end + closing.length <= head.length ? head.subarray(0, point.end + closing.length) : new Uint8Array(point.end + closing.length);
-    if (trimmed.buffer !== head.buffer) trimmed.set(head.subarray(0, point.end));
+    // Closed in place when the cut keeps most of the head; a short cut is copied, so the 24 MiB head can go.
+    const inPlace = point.end + closing.length <= head.length && point.end > head.length / 2;
+    const trimmed = inPlace ? head.subarray(0, point.end + closing.length) : new Uint8Array(point.end + closing.length);
+    if (!inPlace) trimmed.set(head.subarray(0, point.end));
     trimmed.set(closing, point.end);
     files[entry.name] = [trimmed, { level: 0 }];
     cuts.push(`${entry.name} was cut to its first ${(point.end / 1048576).toFixed(1)} MB of ${(entry.size / 1048576).toFixed(1)} (${rule.counted ? `at most ${maxRows} rows` : "shared strings past it read as empty cells"})`);

@@ -141,7 +141,9 @@ export function openZip(bytes: Uint8Array, path: string, limit: number): ZipRead
   };
   const streamText = (name: string, sink: (text: string) => void) => {
     const decoder = new TextDecoder("utf-8");
-    stream(name, (piece) => sink(decoder.decode(piece, { stream: true })));
+    stream(name, (piece) => {
+      sink(decoder.decode(piece, { stream: true }));
+    });
     sink(decoder.decode());
   };
   return { entries, find, bytes: bytesOf, text: (name) => decode(bytesOf(name)), streamText, stream };

@@ -67,13 +67,12 @@ export class ChunkStore extends StoreReads {
     if (!opened) return view;
     // A clone of a damaged version (readable-clone.ts) is fixed at its version already; its versions are its own.
     const clone = isReadableClone(opened.table);
-    // On S3, the version read from a local copy once it holds it whole (object-mirror.ts); the bucket meanwhile, but a
-    // new reader first waits a while for its first copy.
+    // On S3, a local copy holding the version whole, the bucket meanwhile (a new reader first waits for one: object-mirror.ts).
     const copy = clone ? null : await this.localCopy?.atFirst(opened.version);
     // A server's questions stay on an older version while it loads the one its watcher wrote (query-hold.ts).
     const at = clone || copy || options.latest ? opened.version : this.queryHold.versionFor(opened.version);
     const version = `${clone ? "clone:" : ""}${at}${copy ? ":copy" : ""}`;
-    // A view of the version that is still the latest reads the same files: opening the table again cost ~2 ms a query.
+    // A view of a version read before (the latest, or the one held) reads the same files: opening the table again cost ~2 ms a query.
     const kept = this.lastViews.find((v) => v.version === version);
     if (kept) return kept.view;
     const pinned = clone ? opened.table : await (copy ?? (await this.connect())).openTable(TABLE_NAME);
@@ -85,8 +84,7 @@ export class ChunkStore extends StoreReads {
     view.viewDamage = clone ? await this.damage() : null;
     view.pinnedAt = at;
     await view.adopt(pinned);
-    // Two: while questions are held on a version (query-hold.ts), the server's load reads the latest beside them.
-    this.lastViews = [{ version, view }, ...this.lastViews.slice(0, 1)];
+    this.lastViews = [{ version, view }, ...this.lastViews.slice(0, 1)]; // two: a held version's, the latest's
     return view;
   }
 
@@ -186,7 +184,10 @@ export class ChunkStore extends StoreReads {
     const table = await this.openStored();
     if (!table) return null;
     try {
-      return await repairTable(table, this.dbPath, this.repairMemo);
+      const repair = await repairTable(table, this.dbPath, this.repairMemo);
+      // A version a repair replaced is not one to keep questions on (query-hold.ts).
+      if (repair.dropped || repair.rebuilt.length > 0) this.queryHold.release();
+      return repair;
     } finally {
       this.damageWatch.forget();
       this.lastViews = [];

@@ -6,26 +6,41 @@
  * warm at 5,100 documents with the e5 files). The change shows once the load
  * ends, or QUERY_HOLD_MS after the hold began, whichever is first; any other
  * write releases the hold at once, so a client's own ingest is read back in
- * its next question. Old versions outlive any hold (table-upkeep.ts prunes
- * after an hour).
+ * its next question. Which versions may be held: TableView.holdQueries.
  */
 import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
+import { PRUNE_OLDER_THAN_MS } from "./table-upkeep.ts";
 
 /** The longest questions stay on the held version: a long watched sync (a checkout of 2,000 files) shows its files as they commit after this. */
 export const QUERY_HOLD_MS = 5_000;
 
+/**
+ * A version made longer ago than this is not held: the sync's compaction prunes
+ * versions by their own age (PRUNE_OLDER_THAN_MS), not by when they were
+ * replaced, so an index left alone for an hour would lose the held version
+ * under its questions. The margin is far beyond any hold.
+ */
+export const HOLDABLE_AGE_MS = PRUNE_OLDER_THAN_MS - 15 * 60_000;
+
 export class QueryHold {
   private held: { version: number; until: number } | null = null;
+  private releases = 0;
 
   constructor(private readonly clock: Clock = SYSTEM_CLOCK) {}
 
-  /** Questions read this version until released, or for ms at most. */
-  hold(version: number, ms = QUERY_HOLD_MS): void {
-    this.held = { version, until: this.clock.now() + ms };
+  /** A mark to pass to hold(): a release after it (a client's write committed meanwhile) cancels that hold. */
+  mark(): number {
+    return this.releases;
+  }
+
+  /** Questions read this version until released, or for ms at most; nothing when released since `since`. */
+  hold(version: number, since = this.releases, ms = QUERY_HOLD_MS): void {
+    if (since === this.releases) this.held = { version, until: this.clock.now() + ms };
   }
 
   release(): void {
     this.held = null;
+    this.releases++;
   }
 
   /** The version a question reads when the latest is `latest`: the held one while the hold lasts and is older. */

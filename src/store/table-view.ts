@@ -19,7 +19,7 @@ import { DamageWatch } from "./damage-watch.ts";
 import { damagedIndexError, damageNotice, type IndexDamage } from "./index-damage.ts";
 import { isReadableClone } from "./readable-clone.ts";
 import type { ObjectMirror } from "./object-mirror.ts";
-import { QueryHold } from "./query-hold.ts";
+import { HOLDABLE_AGE_MS, QueryHold } from "./query-hold.ts";
 
 export class TableView {
   protected table: Table | null = null;
@@ -110,10 +110,20 @@ export class TableView {
     return table;
   }
 
-  /** Questions stay on the version there is now until queryHold is released or runs out; nothing to hold without a table. */
-  async holdQueries(): Promise<void> {
+  /**
+   * Questions stay on the version there is now until queryHold is released or
+   * runs out (query-hold.ts). Not held: without a table; on object storage,
+   * whose questions follow a local copy (object-mirror.ts); while data files
+   * are lost (questions read a clone, and sync's repair replaces the version);
+   * a version older than HOLDABLE_AGE_MS, which the sync may prune.
+   */
+  async holdQueries(now = Date.now()): Promise<void> {
+    const since = this.queryHold.mark();
     const table = await this.openStored();
-    if (table && !isReadableClone(table)) this.queryHold.hold(await table.version());
+    if (!table || !isLocalPath(this.dbPath) || (await this.damageWatch.damageOf(table))) return;
+    const version = await table.version();
+    const made = (await table.listVersions()).find((v) => v.version === version)?.timestamp;
+    if (made && now - made.getTime() < HOLDABLE_AGE_MS) this.queryHold.hold(version, since);
   }
 
   /** The table as stored, damaged or not, if it exists. */

@@ -69,6 +69,24 @@ describe("workbook parts too large for SheetJS are cut before it reads them", ()
     expect(cuts).toHaveLength(1);
   }, 60_000);
 
+  test("a row that ends exactly at the bound is within it: with only other elements after it the sheet is kept whole", () => {
+    const lead = `<worksheet><sheetData>`;
+    const filler = `<row><c><v>${"1".repeat(MAX_PART_XML - lead.length - "<row><c><v></v></c></row>".length)}</v></c></row>`;
+    const sheet = `${lead}${filler}</sheetData>${" ".repeat(1024 * 1024)}</worksheet>`;
+    const { bytes, cuts } = trimWorkbook(zip({ "[Content_Types].xml": XLSX_TYPES, "_rels/.rels": XLSX_RELS, "xl/worksheets/sheet1.xml": sheet }), "t.xlsx", LIMIT, 10_000_000);
+    expect(cuts).toEqual([]);
+    expect(sheetOf(bytes)).toBe(sheet);
+  }, 60_000);
+
+  test("cut exactly at the bound, a sheet has no room left in its head for the closing tags and is closed in a copy", () => {
+    const lead = `<worksheet><sheetData>`;
+    const filler = `<row><c><v>${"1".repeat(MAX_PART_XML - lead.length - "<row><c><v></v></c></row>".length)}</v></c></row>`;
+    const sheet = `${lead}${filler}<row><c><v>2</v></c></row></sheetData></worksheet>`;
+    const { bytes, cuts } = trimWorkbook(zip({ "[Content_Types].xml": XLSX_TYPES, "_rels/.rels": XLSX_RELS, "xl/worksheets/sheet1.xml": sheet }), "t.xlsx", LIMIT, 10_000_000);
+    expect(sheetOf(bytes)).toBe(`${lead}${filler}</sheetData></worksheet>`);
+    expect(cuts).toHaveLength(1);
+  }, 60_000);
+
   test("SheetJS then reads the cut sheet, and the conversion says what was cut", async () => {
     const converted = await convertWorkbook(xlsx(repeatTo(ROW, MAX_PART_XML + 1024 * 1024)), "big.xlsx", 4, LIMIT);
     expect(converted.markdown).toBe("## S\n\n| cell | 1 |\n| --- | --- |\n| cell | 1 |\n| cell | 1 |\n| cell | 1 |");

@@ -275,6 +275,7 @@ describe("after writes", () => {
     const view = await app.store.snapshot();
     expect(view.pinnedAt).toBe((await app.store.snapshot({ latest: true })).pinnedAt);
     expect((await view.keywordSearch("quokka", 5)).map((h) => h.source)).toEqual([join(root, "b.md")]);
+    await ctx.rewarm!.idle();
   });
 
   test("the server's sync job leaves the new version's look-alike signatures built, or building, before any query", async () => {

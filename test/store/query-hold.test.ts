@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ingestFiles } from "../../src/ingest/ingest-files.ts";
-import { QUERY_HOLD_MS, QueryHold } from "../../src/store/query-hold.ts";
+import { HOLDABLE_AGE_MS, QUERY_HOLD_MS, QueryHold } from "../../src/store/query-hold.ts";
+import { dataFileOf, loseFile } from "./damage-helpers.ts";
 import { fakeClock } from "../fake-clock.ts";
 import { testApp, writeTree } from "../helpers.ts";
 
@@ -15,6 +16,14 @@ describe("the version questions are kept on", () => {
     expect(hold.versionFor(5)).toBe(5);
     hold.release();
     expect(hold.versionFor(9)).toBe(9);
+  });
+
+  test("a release between taking the mark and holding cancels the hold: the write it stands for is read back", () => {
+    const hold = new QueryHold(fakeClock());
+    const mark = hold.mark();
+    hold.release();
+    hold.hold(3, mark);
+    expect(hold.versionFor(5)).toBe(5);
   });
 
   test(`a hold nobody releases runs out after QUERY_HOLD_MS (${QUERY_HOLD_MS} ms)`, () => {
@@ -48,6 +57,36 @@ describe("a store's questions under a hold (real LanceDB)", () => {
     app.store.queryHold.release();
     expect((await app.store.snapshot()).pinnedAt).toBe(latest.pinnedAt);
     expect(await sources()).toEqual([join(root, "b.md")]);
+  });
+
+  test("a version made longer ago than HOLDABLE_AGE_MS is not held: the sync's compaction may prune it", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443." });
+    await ingestFiles(app, [join(root, "a.md")]);
+    const version = (await app.store.snapshot()).pinnedAt!;
+    await app.store.holdQueries(Date.now() + HOLDABLE_AGE_MS + 60_000);
+    expect(app.store.queryHold.versionFor(version + 3)).toBe(version + 3);
+    await app.store.holdQueries();
+    expect(app.store.queryHold.versionFor(version + 3)).toBe(version);
+  });
+
+  test("a repair that finds nothing keeps a hold, one that mends the index lets go of it, and a damaged index is not held", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443.", "b.md": "# B\n\nThe quokka relay forwards every parcel." });
+    await ingestFiles(app, [join(root, "a.md")]);
+    await ingestFiles(app, [join(root, "b.md")]);
+    const version = (await app.store.snapshot()).pinnedAt!;
+    const held = () => app.store.queryHold.versionFor(version + 10) !== version + 10;
+    await app.store.holdQueries();
+    await app.store.repair();
+    expect(held()).toBe(true);
+    loseFile(await dataFileOf(app.config.dbPath, join(root, "b.md")));
+    await app.store.repair();
+    expect(held()).toBe(false);
+
+    loseFile(await dataFileOf(app.config.dbPath, join(root, "a.md")));
+    await app.store.holdQueries();
+    expect(held()).toBe(false);
   });
 
   test("without a table there is nothing to hold", async () => {
