@@ -7,10 +7,14 @@
  * every file (indexed, or failed with its reason and a fix), and leave the
  * notes findable and the blob readable whole. It prints the time and the
  * process's peak RSS, whose target is under 1 GiB (issue 33, item 12); the
- * latest figures are in docs/performance.md.
+ * latest figures are in docs/performance.md. The peak is the process's own
+ * VmHWM, read from /proc while it runs: in the whole acceptance run Bun's
+ * resourceUsage() of this process reported 1,564-1,634 MiB where the
+ * process's own RSS, sampled every 100 ms, never passed 859 MiB (run alone,
+ * the two agree), so that figure is printed beside it, not used.
  */
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { writeHostileFiles } from "../../test/fixtures/hostile/hostile-files.ts";
 import { tempDir } from "../../test/helpers.ts";
@@ -26,6 +30,22 @@ function base64Line(bytes: number): string {
   let a = 99;
   for (let i = 0; i < bytes; i++) data[i] = (a = (a * 1664525 + 1013904223) >>> 0) >>> 24;
   return Buffer.from(data).toString("base64");
+}
+
+/** Follows a running process's VmHWM (its peak RSS so far, which only grows) in bytes; null where there is no /proc. */
+function followPeak(pid: number): () => number | null {
+  const read = () => {
+    try {
+      const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+      if (kb) peak = Math.max(peak ?? 0, Number(kb) * 1024);
+    } catch {
+      // Gone: the last reading stands.
+    }
+  };
+  let peak: number | null = null;
+  read();
+  const timer = setInterval(read, 50);
+  return () => (clearInterval(timer), peak);
 }
 
 test("a sync of hostile files and a 1 MB base64 line ends, accounts for every file, and prints its peak memory", async () => {
@@ -50,10 +70,14 @@ test("a sync of hostile files and a 1 MB base64 line ends, accounts for every fi
   };
   const began = performance.now();
   const sync = start(["sync", "--json"], env, 1_700_000);
+  const stopFollowing = followPeak(sync.proc.pid);
   const { stdout, stderr, signalCode } = await sync.done;
+  const followed = stopFollowing();
   const seconds = (performance.now() - began) / 1000;
-  const peak = sync.proc.resourceUsage()!.maxRSS;
-  console.log(`hostile folder (${files} files), e5: sync ${seconds.toFixed(0)} s, peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (target: under 1,024 MiB)`);
+  const reported = sync.proc.resourceUsage()!.maxRSS;
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+  const peak = followed === null ? `${mib(reported)} (Bun's resourceUsage: no /proc here)` : `${mib(followed)} (its VmHWM; Bun's resourceUsage says ${mib(reported)})`;
+  console.log(`hostile folder (${files} files), e5: sync ${seconds.toFixed(0)} s, peak RSS ${peak} (target: under 1,024 MiB)`);
   expect(signalCode).toBeNull();
 
   const report = JSON.parse(stdout) as { counts: { scanned: number; ingested: number; failed: number }; errors: { source: string; error: string }[] };
