@@ -47,13 +47,6 @@ function someEnd(xml: Uint8Array, unit: string, after: number): boolean {
   return false;
 }
 
-function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
 /**
  * The first MAX_PART_XML bytes of a part larger than that, and whether a
  * unit ends past them. The rest is inflated only until such an end shows
@@ -63,7 +56,7 @@ function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
 function headOf(zip: ZipReader, name: string, unit: string): { head: Uint8Array; unitPast: boolean } {
   const head = new Uint8Array(MAX_PART_XML);
   let filled = 0;
-  let before = new Uint8Array(0);
+  let before: Uint8Array = new Uint8Array(0);
   let unitPast = false;
   zip.stream(name, (piece) => {
     const taken = Math.min(piece.length, head.length - filled);
@@ -74,7 +67,7 @@ function headOf(zip: ZipReader, name: string, unit: string): { head: Uint8Array;
     const rest = piece.subarray(taken);
     // A closing tag begun in the bytes before this piece ends within its first CARRY bytes; one wholly inside it is
     // searched where it lies, without a copy of the piece.
-    const seam = joined(before, rest.subarray(0, CARRY));
+    const seam = Buffer.concat([before, rest.subarray(0, CARRY)]);
     unitPast = someEnd(seam, unit, before.length) || someEnd(rest, unit, 0);
     before = rest.length >= CARRY ? rest.slice(rest.length - CARRY) : seam.slice(Math.max(0, seam.length - CARRY));
     return !unitPast;
