@@ -19,7 +19,8 @@
  * the unchanged graph's. The CLI `sync` of 100 scifact abstracts, five
  * alternating rounds: median 6.36 -> 5.99 s.
  */
-import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
+import { mappedFile } from "../native/mapped-file.ts";
 import { fieldText, FIXED32, LENGTH_DELIMITED, MalformedProtobuf, packedVarints, readFields, type WireField } from "../protobuf-fields.ts";
 import { concatBytes, lengthDelimited, textField, varintField } from "../protobuf-writer.ts";
 
@@ -213,7 +214,7 @@ export function modelForRuntime(onnxPath: string, log?: (line: string) => void, 
   let rewrite: GeluRewrite | null;
   try {
     // Mapped where the platform allows, so the weights are read from the page cache rather than copied in.
-    rewrite = geluAsDivision(process.platform === "win32" ? readFileSync(onnxPath) : Bun.mmap(onnxPath, { shared: false }));
+    rewrite = geluAsDivision(mappedFile(onnxPath));
   } catch (error) {
     if (!(error instanceof MalformedProtobuf) && (error as NodeJS.ErrnoException).code === undefined) {
       log?.(`the model's GELU was left as it is (${(error as Error).message})`);

@@ -21,6 +21,7 @@ import { cpus } from "node:os";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { InferenceSession } from "onnxruntime-node";
+import { mappedFile } from "../native/mapped-file.ts";
 import { GELU_REWRITE_VERSION, modelForRuntime } from "./gelu-division.ts";
 import { modelFingerprint } from "./model-fingerprint.ts";
 import { residualNormsIn } from "./residual-norms.ts";
@@ -94,9 +95,8 @@ function readCache(ort: Ort, request: Settled, file: string, manifestPath: strin
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest;
   if (manifest.fingerprint !== request.fingerprint || manifest.runtime !== runtimeKey(ort, request.options)) return null;
   if (statSync(file).size !== manifest.size || modelFingerprint([file]) !== manifest.hash) return null;
-  // Mapped, not read: ORT then keeps using the page cache's copy. A rename over the file leaves this mapping
-  // on the old inode. Windows cannot delete or replace a mapped file, so there it is read.
-  return process.platform === "win32" ? readFileSync(file) : Bun.mmap(file, { shared: false });
+  // Mapped, not read: ORT then keeps using the page cache's copy.
+  return mappedFile(file);
 }
 
 /**

@@ -10,7 +10,7 @@
  * with or without it. An Add with a constant operand (the embeddings' token
  * type row) is no residual and ORT leaves it unfused either way.
  */
-import { readFileSync } from "node:fs";
+import { mappedFile } from "../native/mapped-file.ts";
 import { fieldText, LENGTH_DELIMITED, readFields } from "../protobuf-fields.ts";
 
 // Field numbers of onnx.proto: ModelProto.graph, GraphProto.node and .initializer, NodeProto.input/output/op_type/domain, TensorProto.name.
@@ -58,7 +58,7 @@ export function residualNormCount(model: Uint8Array): number {
 /** residualNormCount of a model file; 0 for a file that cannot be read or parsed (ORT then reports the problem itself). */
 export function residualNormsIn(onnxPath: string): number {
   try {
-    return residualNormCount(process.platform === "win32" ? readFileSync(onnxPath) : Bun.mmap(onnxPath, { shared: false }));
+    return residualNormCount(mappedFile(onnxPath));
   } catch {
     return 0;
   }

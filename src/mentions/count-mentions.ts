@@ -3,29 +3,20 @@
  * mention the terms (all of them, or any), how many of their chunks do, the
  * first chunk that does, and every word form each term matched with the
  * number of matched documents that have it. Titles are searched with the text.
+ *
+ * Chunk texts are searched as bytes, one block at a time (mention-corpus.ts):
+ * each hit is placed in its chunk by walking the block's slots alongside, and
+ * counted only for the documents asked about (a block may hold documents out
+ * of scope, or replaced since it was built).
  */
-import { formsIn, hasMatch } from "./match.ts";
+import { eachByteMatch, termBytes } from "./byte-match.ts";
+import { formsIn } from "./match.ts";
+import { blocksOf, type MentionChunk, type MentionDocument } from "./mention-corpus.ts";
 import type { Term } from "./terms.ts";
 
+export type { MentionChunk, MentionDocument } from "./mention-corpus.ts";
+
 export type MatchMode = "all" | "any";
-
-export interface MentionChunk {
-  chunkIndex: number;
-  /** The chunk's own text (own-text.ts), normalised. */
-  text: string;
-  pages: string | null;
-  /** Leading lines of the stored text that are context, not own text (own-text.ts). */
-  contextLines: number;
-}
-
-export interface MentionDocument {
-  source: string;
-  title: string;
-  /** The title, normalised. */
-  titleText: string;
-  /** In chunk order. */
-  chunks: MentionChunk[];
-}
 
 export interface DocumentMentions {
   doc: MentionDocument;
@@ -59,36 +50,49 @@ export interface MentionCounts {
  */
 export const FORMS_PER_TERM = 100;
 
-function mentions(doc: MentionDocument, term: Term): boolean {
-  return hasMatch(doc.titleText, term) || doc.chunks.some((c) => hasMatch(c.text, term));
+/** What one document's chunks and title showed, term by term. */
+interface DocumentHits {
+  titleHits: boolean[];
+  /** Per term: found in the title or a chunk. */
+  found: boolean[];
+  /** Per term: the word forms it matched. */
+  forms: Set<string>[];
+  /** Chunks with a match of any term. */
+  chunks: Set<MentionChunk>;
 }
 
 export function countMentions(docs: Iterable<MentionDocument>, terms: Term[], mode: MatchMode): MentionCounts {
+  const hits = new Map<MentionDocument, DocumentHits>();
+  for (const doc of docs) {
+    const forms = terms.map(() => new Set<string>());
+    const titleHits = terms.map((t, i) => formsIn(doc.titleText, t, forms[i]!) > 0);
+    hits.set(doc, { titleHits, found: [...titleHits], forms, chunks: new Set() });
+  }
+  const blocks = blocksOf(hits.keys());
+  terms.forEach((term, i) => {
+    const needle = termBytes(term);
+    for (const block of blocks) {
+      const { bytes, starts } = block;
+      let slot = 0;
+      eachByteMatch(bytes, term, needle, (start, formEnd) => {
+        while (starts[slot + 1]! <= start) slot++;
+        const doc = hits.get(block.documents[slot]!);
+        if (!doc) return;
+        doc.found[i] = true;
+        doc.forms[i]!.add(bytes.toString("utf8", start, formEnd));
+        doc.chunks.add(block.chunks[slot]!);
+      });
+    }
+  });
   const documents: DocumentMentions[] = [];
   const formDocs = terms.map(() => new Map<string, number>());
   let matchedChunks = 0;
-  for (const doc of docs) {
-    // Several terms that must all be there: a document missing one costs a scan that stops early, not a full count.
-    if (mode === "all" && terms.length > 1 && !terms.every((t) => mentions(doc, t))) continue;
-    const forms = terms.map(() => new Set<string>());
-    const titleHits = terms.map((t, i) => formsIn(doc.titleText, t, forms[i]!) > 0);
-    const found = [...titleHits];
-    let chunks = 0;
-    let firstChunk: MentionChunk | null = null;
-    for (const chunk of doc.chunks) {
-      let hit = false;
-      terms.forEach((t, i) => {
-        if (formsIn(chunk.text, t, forms[i]!) === 0) return;
-        hit = found[i] = true;
-      });
-      if (!hit) continue;
-      chunks++;
-      firstChunk ??= chunk;
-    }
+  for (const [doc, { titleHits, found, forms, chunks }] of hits) {
     if (mode === "all" ? !found.every(Boolean) : !found.some(Boolean)) continue;
     forms.forEach((set, i) => set.forEach((form) => formDocs[i]!.set(form, (formDocs[i]!.get(form) ?? 0) + 1)));
-    matchedChunks += chunks;
-    documents.push({ doc, titleMatch: titleHits.some(Boolean), matchedChunks: chunks, firstChunk });
+    matchedChunks += chunks.size;
+    const firstChunk = chunks.size === 0 ? null : doc.chunks.find((c) => chunks.has(c))!;
+    documents.push({ doc, titleMatch: titleHits.some(Boolean), matchedChunks: chunks.size, firstChunk });
   }
   documents.sort((a, b) => Number(b.titleMatch) - Number(a.titleMatch) || b.matchedChunks - a.matchedChunks || (a.doc.source < b.doc.source ? -1 : a.doc.source > b.doc.source ? 1 : 0));
   let formsLeftOut = 0;

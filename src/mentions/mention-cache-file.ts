@@ -14,21 +14,22 @@
  * hash of the rest; a file that fails any check is ignored and rewritten.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { mappedFile } from "../native/mapped-file.ts";
 import { VERSION } from "../version.ts";
-import type { MentionChunk, MentionDocument } from "./count-mentions.ts";
+import { documentsOverBlock, type MentionDocument } from "./mention-corpus.ts";
 
 /** Raised whenever the layout below or the normalisation (text/normalize.ts, own-text.ts) changes, so a file a build of the same version wrote is rebuilt, not trusted. */
-const FORMAT = 2;
+const FORMAT = 3;
 const MAGIC = "minirag-mentions";
 
 /**
  * One document: source, key, title, normalised title, then its chunks column by column, each chunk's text as its
- * length in bytes in the UTF-8 block that follows the list. JSON.stringify of 100k chunk texts took 0.4 s and parsing
- * them 0.13 s; the block encodes as one string and decodes chunk by chunk, so each text is a string of its own
- * (sliced from one decoded block, every English text of a mixed index took two bytes a character, as Russian does).
+ * length in bytes in the block that follows the list. The block is laid out as the index holds it in memory (the
+ * texts end to end in UTF-8, each followed by a line break: mention-corpus.ts), so reading the file decodes no
+ * chunk text; JSON.stringify of 100k chunk texts took 0.4 s, and decoding them into strings 0.23-0.26 s.
  */
 type StoredDocument = [string, string, string, string, number[], (string | null)[], number[], number[]];
 
@@ -52,40 +53,39 @@ function header(body: Uint8Array): string {
 export function readMentionCache(path: string): Map<string, KeyedDocument> {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    const mapped = mappedFile(path);
+    bytes = Buffer.from(mapped.buffer, mapped.byteOffset, mapped.byteLength);
   } catch {
     return new Map();
   }
   const headerEnd = bytes.indexOf(0x0a);
   const body = bytes.subarray(headerEnd + 1);
   if (headerEnd < 0 || bytes.toString("utf8", 0, headerEnd + 1) !== header(body)) return new Map();
-  const sources = new Map<string, KeyedDocument>();
   try {
     const listEnd = body.indexOf(0x0a);
     const list = JSON.parse(body.toString("utf8", 0, listEnd)) as StoredDocument[];
-    let at = listEnd + 1;
-    for (const [source, key, title, titleText, indexes, pages, contextLines, lengths] of list) {
-      const chunks: MentionChunk[] = indexes.map((chunkIndex, i) => ({ chunkIndex, text: body.toString("utf8", at, (at += lengths[i]!)), pages: pages[i]!, contextLines: contextLines[i]! }));
-      sources.set(source, { key, doc: { source, title, titleText, chunks } });
-    }
-    if (at !== body.length) return new Map();
+    const docs = documentsOverBlock(
+      body.subarray(listEnd + 1),
+      list.flatMap((d) => d[7]),
+      list.map(([source, , title, titleText, chunkIndexes, pages, contextLines]) => ({ source, title, titleText, chunkIndexes, pages, contextLines })),
+    );
+    return new Map(docs.map((doc, i) => [doc.source, { key: list[i]![1], doc }]));
   } catch {
     return new Map();
   }
-  return sources;
 }
 
 /** Writes the documents to path (a temporary file renamed over it); a failure leaves the old file or none, never half of one. */
 export async function writeMentionCache(path: string, sources: Iterable<KeyedDocument>): Promise<void> {
   const list: StoredDocument[] = [];
-  const texts: string[] = [];
+  const texts: Buffer[] = [];
   for (const { key, doc } of sources) {
     const { chunks } = doc;
-    for (const chunk of chunks) texts.push(chunk.text);
-    list.push([doc.source, key, doc.title, doc.titleText, chunks.map((c) => c.chunkIndex), chunks.map((c) => c.pages), chunks.map((c) => c.contextLines), chunks.map((c) => Buffer.byteLength(c.text))]);
+    for (const chunk of chunks) texts.push(chunk.block.slotBytes(chunk.slot));
+    list.push([doc.source, key, doc.title, doc.titleText, chunks.map((c) => c.chunkIndex), chunks.map((c) => c.pages), chunks.map((c) => c.contextLines), chunks.map((c) => c.block.slotBytes(c.slot).length - 1)]);
   }
   // JSON escapes every line break, so the list ends at the first one.
-  const body = Buffer.from(`${JSON.stringify(list)}\n${texts.join("")}`);
+  const body = Buffer.concat([Buffer.from(`${JSON.stringify(list)}\n`), ...texts]);
   const partial = `${path}.${process.pid}.partial`;
   try {
     mkdirSync(dirname(path), { recursive: true });

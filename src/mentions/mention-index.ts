@@ -9,7 +9,7 @@
  */
 import { existsSync } from "node:fs";
 import type { ChunkStore, MentionRow } from "../store/chunk-store.ts";
-import type { MentionChunk, MentionDocument } from "./count-mentions.ts";
+import { blocksOf, compacted, inOneBlock, type MentionDocument, type PlainDocument } from "./mention-corpus.ts";
 import { normalizeText } from "../text/normalize.ts";
 import { ownText } from "../chunk/own-text.ts";
 import { contextLineCount } from "./own-text.ts";
@@ -63,9 +63,11 @@ export class MentionIndex {
     const version = (await store.contentVersion()) ?? "none";
     if (this.cached?.version === version) return this.cached.documents;
     if (this.loading?.version === version) return this.loading.documents;
+    // The keys are read by LanceDB's threads while this one reads the file.
+    const keys = store.sourceKeys();
     // A new process starts from the file: its documents stand wherever their source's key still matches.
     const before = this.cached ?? (this.file ? { version: "", sources: readMentionCache(this.file), documents: [] } : undefined);
-    const documents = load(store, version, before).then(({ index, changed }) => {
+    const documents = load(store, version, keys, before).then(({ index, changed }) => {
       this.cached = index;
       if (changed) this.save(index);
       return index.documents;
@@ -98,9 +100,9 @@ export class MentionIndex {
   }
 }
 
-/** The text at version, built from cached where keys match; changed: anything was read again or dropped. */
-async function load(store: ChunkStore, version: string, cached: CachedIndex | undefined): Promise<{ index: CachedIndex; changed: boolean }> {
-  const keys = await store.sourceKeys();
+/** The text at version, built from cached where the sources' keys (store.sourceKeys) match; changed: anything was read again or dropped. */
+async function load(store: ChunkStore, version: string, sourceKeys: Promise<Map<string, string>>, cached: CachedIndex | undefined): Promise<{ index: CachedIndex; changed: boolean }> {
+  const keys = await sourceKeys;
   const sources = new Map<string, KeyedDocument>();
   const stale: string[] = [];
   for (const [source, key] of keys) {
@@ -113,13 +115,36 @@ async function load(store: ChunkStore, version: string, cached: CachedIndex | un
   const rows = stale.length === 0 ? [] : await store.mentionRows(whole ? undefined : stale);
   const wanted = new Set(stale);
   for (const doc of toDocuments(rows.filter((r) => wanted.has(r.source)))) sources.set(doc.source, { key: keys.get(doc.source)!, doc });
-  const documents = [...sources.values()].map((s) => s.doc).sort((a, b) => (a.source < b.source ? -1 : 1));
   const changed = stale.length > 0 || sources.size !== cached?.sources.size;
+  if (changed && wasteful([...sources.values()].map((s) => s.doc))) {
+    const entries = [...sources];
+    const docs = compacted(entries.map(([, kept]) => kept.doc));
+    entries.forEach(([source, { key }], i) => sources.set(source, { key, doc: docs[i]! }));
+  }
+  const documents = [...sources.values()].map((s) => s.doc).sort((a, b) => (a.source < b.source ? -1 : 1));
   return { index: { version, sources, documents }, changed };
 }
 
-/** Rows grouped into documents, chunks in order, each chunk cut to its own text and normalised. */
+/** Blocks a refresh added one by one, or text of replaced documents, past which a find would search much it ignores. */
+const MAX_BLOCKS = 16;
+
+/** Whether the documents' blocks hold many blocks, or over a third more bytes than the documents use. */
+function wasteful(docs: MentionDocument[]): boolean {
+  const blocks = blocksOf(docs);
+  if (blocks.size > MAX_BLOCKS) return true;
+  let held = 0;
+  for (const block of blocks) held += block.bytes.length;
+  let used = 0;
+  for (const doc of docs) for (const c of doc.chunks) used += c.block.starts[c.slot + 1]! - c.block.starts[c.slot]!;
+  return held > used + used / 3;
+}
+
+/** Rows grouped into documents, chunks in order, each chunk cut to its own text and normalised, the texts in one new block. */
 export function toDocuments(rows: MentionRow[]): MentionDocument[] {
+  return inOneBlock(plainDocuments(rows));
+}
+
+function plainDocuments(rows: MentionRow[]): PlainDocument[] {
   const bySource = new Map<string, MentionRow[]>();
   for (const row of rows) {
     const list = bySource.get(row.source);
@@ -128,7 +153,7 @@ export function toDocuments(rows: MentionRow[]): MentionDocument[] {
   }
   return [...bySource.values()].map((list) => {
     list.sort((a, b) => a.chunkIndex - b.chunkIndex);
-    const chunks: MentionChunk[] = list.map((row, i) => {
+    const chunks = list.map((row, i) => {
       const previous = i > 0 && list[i - 1]!.parentId === row.parentId && row.parentId !== null ? list[i - 1]!.text : undefined;
       const contextLines = contextLineCount(row, previous);
       return { chunkIndex: row.chunkIndex, text: normalizeText(ownText(row.text, contextLines)), pages: row.pages, contextLines };

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
-import type { MentionDocument } from "../../src/mentions/count-mentions.ts";
+import { inOneBlock, plainDocument, type PlainDocument } from "../../src/mentions/mention-corpus.ts";
 import { mentionCachePath, readMentionCache, writeMentionCache } from "../../src/mentions/mention-cache-file.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
@@ -15,8 +15,9 @@ import { runSync } from "../../src/sync/run-sync.ts";
 import { VERSION } from "../../src/version.ts";
 import { tempDir, testApp, writeTree } from "../helpers.ts";
 
-const documents: { key: string; doc: MentionDocument }[] = [
+const plain: { key: string; doc: PlainDocument }[] = [
   { key: "k1", doc: { source: "/r/отчёт.md", title: "Отчёт", titleText: "отчет", chunks: [{ chunkIndex: 0, text: "годовой отчет склада", pages: null, contextLines: 0 }] } },
+  { key: "k0", doc: { source: "/r/empty.md", title: "Empty", titleText: "empty", chunks: [{ chunkIndex: 0, text: "", pages: null, contextLines: 1 }] } },
   {
     key: "k2",
     doc: {
@@ -31,11 +32,14 @@ const documents: { key: string; doc: MentionDocument }[] = [
   },
 ];
 
+const documents = inOneBlock(plain.map((p) => p.doc)).map((doc, i) => ({ key: plain[i]!.key, doc }));
+const plainly = (read: Map<string, { key: string; doc: Parameters<typeof plainDocument>[0] }>) => [...read.values()].map(({ key, doc }) => ({ key, doc: plainDocument(doc) }));
+
 describe("the cache file", () => {
   test("gives back every document as written, under its key", async () => {
     const path = join(tempDir("minirag-mentions-file-"), "sub", "index.json");
     await writeMentionCache(path, documents);
-    expect([...readMentionCache(path).values()]).toEqual(documents);
+    expect(plainly(readMentionCache(path))).toEqual(plain);
   });
 
   test("an absent, damaged, cut or other version's file gives nothing", async () => {

@@ -1,0 +1,65 @@
+/**
+ * The documents' texts as blocks of bytes (mention-corpus.ts): a count reads only the documents it is given,
+ * however much else their blocks hold, and the index gathers its documents into one block again once refreshes
+ * have left much text nobody uses (real LanceDB, the tiny model).
+ */
+import { describe, expect, test } from "bun:test";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { countMentions } from "../../src/mentions/count-mentions.ts";
+import { blocksOf, compacted, inOneBlock, plainDocument, type PlainDocument } from "../../src/mentions/mention-corpus.ts";
+import { parseTerms } from "../../src/mentions/terms.ts";
+import { findMentions } from "../../src/search/find-mentions.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { testApp, writeTree } from "../helpers.ts";
+
+const plain = (source: string, ...texts: string[]): PlainDocument => ({ source, title: source, titleText: source, chunks: texts.map((text, chunkIndex) => ({ chunkIndex, text, pages: null, contextLines: 0 })) });
+
+describe("blocks", () => {
+  test("a count reads only the documents it is given, though their block holds others", () => {
+    const [harbour, marsh, old] = inOneBlock([plain("/harbour", "the pilot boat", "a pilot's log"), plain("/marsh", "a marsh pilot"), plain("/old", "pilot pilot pilot")]);
+    const counts = countMentions([harbour!, marsh!], parseTerms(["pilot"]), "all");
+    expect(counts.documents.map((d) => [d.doc.source, d.matchedChunks])).toEqual([["/harbour", 2], ["/marsh", 1]]);
+    expect(counts.matchedChunks).toBe(3);
+    expect(counts.documents.map((d) => d.firstChunk!.chunkIndex)).toEqual([0, 0]);
+    expect(blocksOf([harbour!, marsh!, old!]).size).toBe(1);
+  });
+
+  test("documents from several blocks are counted together, and compacting them changes no answer", () => {
+    const first = inOneBlock([plain("/a", "акт сверки", "копия акта"), plain("/b", "контакт")]);
+    const second = inOneBlock([plain("/c", "", "акты и акт")]);
+    const docs = [...first, ...second];
+    const before = countMentions(docs, parseTerms(["акт"]), "all");
+    const packed = compacted(docs);
+    expect(blocksOf(packed).size).toBe(1);
+    expect(packed.map(plainDocument)).toEqual(docs.map(plainDocument));
+    const after = countMentions(packed, parseTerms(["акт"]), "all");
+    expect(after.documents.map((d) => [d.doc.source, d.matchedChunks, d.firstChunk!.chunkIndex])).toEqual([["/a", 2, 0], ["/c", 1, 1]]);
+    expect(after.documents.map((d) => [d.doc.source, d.matchedChunks, d.firstChunk!.chunkIndex])).toEqual(before.documents.map((d) => [d.doc.source, d.matchedChunks, d.firstChunk!.chunkIndex]));
+    expect(after.forms).toEqual(before.forms);
+  });
+});
+
+describe("the index's blocks", () => {
+  test("a refresh adds the changed document's block; once most text is unused, one block again", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, Object.fromEntries(["one", "two", "three", "four"].map((name) => [`${name}.md`, `# ${name}\n\nThe harbour of ${name}, with its pilot boats.`])));
+    await runSync(app);
+    expect((await findMentions(app, { terms: ["harbour"] })).matchedDocuments).toBe(4);
+    const blocks = async () => blocksOf(await app.mentions.documents(await app.store.snapshot()));
+    expect((await blocks()).size).toBe(1);
+
+    writeFileSync(join(root, "one.md"), "# one\n\nThe harbour of one, rebuilt.");
+    await runSync(app);
+    expect((await findMentions(app, { terms: ["rebuilt"] })).matchedDocuments).toBe(1);
+    expect((await blocks()).size).toBe(2);
+
+    for (const name of ["two", "three"]) rmSync(join(root, `${name}.md`));
+    await runSync(app);
+    expect((await findMentions(app, { terms: ["harbour"] })).documents.map((d) => d.displayPath).sort()).toEqual(["four.md", "one.md"]);
+    const [block, ...others] = await blocks();
+    expect(others).toEqual([]);
+    const docs = await app.mentions.documents(await app.store.snapshot());
+    expect(block!.bytes.length).toBe(docs.flatMap((d) => d.chunks).reduce((sum, c) => sum + block!.slotBytes(c.slot).length, 0));
+  });
+});
