@@ -33,6 +33,13 @@ const SAVE_DELAY_MS = 250;
 /** One index's normalised text, held by its App (one App, one index). */
 export class MentionIndex {
   private cached: CachedIndex | undefined;
+  /**
+   * The text loaded before it, kept beside it: while a watched sync holds questions on the version before it
+   * (store/query-hold.ts), the server loads the new version's text for later; with one kept, each find on the held
+   * version read the changed documents back, and the next find on the new version read them again. The two share
+   * every document that did not change.
+   */
+  private previous: CachedIndex | undefined;
   /** A load under way, so a find asked while the server's background load runs waits for it instead of reading everything twice. */
   private loading: { version: string; documents: Promise<MentionDocument[]> } | undefined;
   /** The newest text not yet in the cache file, and the write under way. */
@@ -62,12 +69,14 @@ export class MentionIndex {
   async documents(store: ChunkStore): Promise<MentionDocument[]> {
     const version = (await store.contentVersion()) ?? "none";
     if (this.cached?.version === version) return this.cached.documents;
+    if (this.previous?.version === version) return this.previous.documents;
     if (this.loading?.version === version) return this.loading.documents;
     // The keys are read by LanceDB's threads while this one reads the file.
     const keys = store.sourceKeys();
     // A new process starts from the file: its documents stand wherever their source's key still matches.
     const before = this.cached ?? (this.file ? { version: "", sources: readMentionCache(this.file), documents: [] } : undefined);
     const documents = load(store, version, keys, before).then(({ index, changed }) => {
+      this.previous = this.cached;
       this.cached = index;
       if (changed) this.save(index);
       return index.documents;

@@ -3,13 +3,14 @@
  * however much else their blocks hold, and the index gathers its documents into one block again once refreshes
  * have left much text nobody uses (real LanceDB, the tiny model).
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { countMentions } from "../../src/mentions/count-mentions.ts";
 import { blocksOf, compacted, inOneBlock, plainDocument, type PlainDocument } from "../../src/mentions/mention-corpus.ts";
 import { parseTerms } from "../../src/mentions/terms.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
+import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { testApp, writeTree } from "../helpers.ts";
 
@@ -61,5 +62,28 @@ describe("the index's blocks", () => {
     expect(others).toEqual([]);
     const docs = await app.mentions.documents(await app.store.snapshot());
     expect(block!.bytes.length).toBe(docs.flatMap((d) => d.chunks).reduce((sum, c) => sum + block!.slotBytes(c.slot).length, 0));
+  });
+});
+
+describe("the version questions are kept on (store/query-hold.ts)", () => {
+  test("the text of the version before stays beside the latest: finds on either read nothing again", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe harbour pilot.", "b.md": "# B\n\nThe marsh harrier." });
+    await runSync(app);
+    await findMentions(app, { terms: ["harbour"] });
+    await app.store.holdQueries();
+    writeFileSync(join(root, "b.md"), "# B\n\nThe harbour harrier.");
+    await runSync(app);
+    // The server's background load reads the latest version's text while questions stay on the held one.
+    await app.mentions.documents(await app.store.snapshot({ latest: true }));
+    const reads = spyOn(ChunkStore.prototype, "mentionRows");
+    try {
+      expect((await findMentions(app, { terms: ["harbour"] })).matchedDocuments).toBe(1);
+      app.store.queryHold.release();
+      expect((await findMentions(app, { terms: ["harbour"] })).matchedDocuments).toBe(2);
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
