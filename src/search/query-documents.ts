@@ -74,13 +74,14 @@ export async function queryDocuments(app: App, asked: QueryInput): Promise<Query
   const { config } = app;
   // Scopes as the index names files (on a shared index, root-relative: scan/source-names.ts).
   const input = { ...asked, scope: scopesAsSources(app.names, config.roots, asked.scope) };
+  // One version for every read of this query, the label filter's too: hits and their sections never straddle a sync's
+  // commit, and a question kept on the version before a watched sync (store/query-hold.ts) filters by that version's labels.
+  const store = await app.store.snapshot();
   // A label or date filter names the documents it keeps (labels/search-labels.ts); none kept answers at once.
-  const labelled = await searchLabelFilter(app.store, app.taxonomy, input, input.scope);
+  const labelled = await searchLabelFilter(store, app.taxonomy, input, input.scope);
   if (labelled?.empty) return { results: [], sources: [], parents: {}, ...labelled.fields };
   const scoped: RowFilter | undefined = input.scope?.length ? { scope: input.scope } : undefined;
   const filter: RowFilter | undefined = labelled ? { ...scoped, sources: labelled.sources } : scoped;
-  // One version for every read of this query: hits and their sections never straddle a sync's commit.
-  const store = await app.store.snapshot();
   // No table yet: say so without loading (or downloading) the model.
   if (!(await store.hasTable())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(store, filter, input.scope))! };
   const configured = input.hybridWeight ?? config.hybridWeight;

@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ingestFiles } from "../../src/ingest/ingest-files.ts";
+import { queryDocuments } from "../../src/search/query-documents.ts";
 import { HOLDABLE_AGE_MS, QUERY_HOLD_MS, QueryHold } from "../../src/store/query-hold.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
 import { dataFileOf, loseFile } from "./damage-helpers.ts";
 import { fakeClock } from "../fake-clock.ts";
 import { testApp, writeTree } from "../helpers.ts";
@@ -87,6 +89,19 @@ describe("a store's questions under a hold (real LanceDB)", () => {
     loseFile(await dataFileOf(app.config.dbPath, join(root, "a.md")));
     await app.store.holdQueries();
     expect(held()).toBe(false);
+  });
+
+  test("a held question's date filter reads the held version's dates, as its search does", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { ".minirag/classify.toml": '[facets.kind]\ndefault = "note"\nvalues.note = { description = "A note." }\n', "spec.md": "Date: 12.08.2026\n\n# Pump spec\n\nThe coolant pump moves 40 litres a minute." });
+    await runSync(app);
+    await app.store.holdQueries();
+    writeTree(root, { "spec.md": "Date: 12.08.2030\n\n# Pump spec\n\nThe coolant pump moves 40 litres a minute." });
+    await runSync(app);
+    const august = { query: "coolant pump", dateFrom: "2026-08-01", dateTo: "2026-08-31" };
+    expect((await queryDocuments(app, august)).sources.map((s) => s.date)).toEqual(["2026-08-12"]);
+    app.store.queryHold.release();
+    expect((await queryDocuments(app, august)).results).toEqual([]);
   });
 
   test("without a table there is nothing to hold", async () => {
