@@ -6,6 +6,7 @@
  */
 import { errorReply } from "../errors.ts";
 import { releaseOcrPool } from "../ocr/pool.ts";
+import { makeRoomFor } from "./large-input.ts";
 import { converterFor } from "./registry.ts";
 import type { ConvertReply, ConvertRequest } from "./isolated-convert.ts";
 
@@ -17,6 +18,8 @@ self.onmessage = async (event: MessageEvent<ConvertRequest | { release: true }>)
     return;
   }
   const { id, path, bytes, options } = event.data;
+  // A large file that needs no OCR is converted without the workers the scans before it kept (large-input.ts).
+  makeRoomFor(path, new Uint8Array(bytes));
   let reply: ConvertReply;
   try {
     const convert = await converterFor(path);

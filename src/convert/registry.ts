@@ -7,6 +7,12 @@ import { extname } from "node:path";
 import { AppError } from "../errors.ts";
 import type { Converter } from "./types.ts";
 
+/** Images, read by OCR alone. */
+const IMAGE_EXTENSIONS = [".png", ".jpg", ".jpeg", ".tiff", ".tif", ".bmp", ".webp"];
+
+/** The formats whose conversion may run OCR: scanned PDF pages and images. */
+export const OCR_EXTENSIONS = new Set([".pdf", ...IMAGE_EXTENSIONS]);
+
 const CONVERTERS: Record<string, () => Promise<Converter>> = {
   ".md": () => import("./plain-text.ts").then((m) => m.convertPlainText),
   ".markdown": () => import("./plain-text.ts").then((m) => m.convertPlainText),
@@ -22,7 +28,7 @@ const CONVERTERS: Record<string, () => Promise<Converter>> = {
   ".docx": () => import("./docx.ts").then((m) => m.convertDocx),
   ".pptx": () => import("./pptx.ts").then((m) => m.convertPptx),
   ".epub": () => import("./epub.ts").then((m) => m.convertEpub),
-  ...Object.fromEntries([".png", ".jpg", ".jpeg", ".tiff", ".tif", ".bmp", ".webp"].map((ext) => [ext, () => import("./image.ts").then((m) => m.convertImage)])),
+  ...Object.fromEntries(IMAGE_EXTENSIONS.map((ext) => [ext, () => import("./image.ts").then((m) => m.convertImage)])),
 };
 
 /** Extensions a scan picks up (lower case, with the dot). */
