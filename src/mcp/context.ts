@@ -37,16 +37,22 @@ function listenForWrites(ctx: ToolContext, app: App): void {
   // the version it leaves, and a load meanwhile would take the model's cores from the job.
   // Questions a watched sync kept on the version before it (store/query-hold.ts) go on to the latest once it is
   // loaded, or once the load failed; any other write lets them go at once, so a client reads back what it wrote.
+  const hold = app.store.queryHold;
   const rewarm = searchRewarmer(async () => {
+    const started = hold.loadStarted();
+    if (ctx.jobs?.busy) return hold.release();
     try {
-      if (!ctx.jobs?.busy) await warmSearch(app, { latest: true });
-    } finally {
-      app.store.queryHold.release();
+      await warmSearch(app, { latest: true });
+    } catch (error) {
+      hold.release();
+      throw error;
     }
+    // A watched sync that began during this load keeps its hold until the load after it.
+    hold.releaseLoaded(started);
   }, app.log);
   ctx.rewarm = rewarm;
   app.onIndexChanged((when) => {
-    if (when !== "watched") app.store.queryHold.release();
+    if (when !== "watched") hold.release();
     if (when === "soon") rewarm.soon();
     else rewarm.start();
   });

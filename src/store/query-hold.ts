@@ -25,6 +25,8 @@ export const HOLDABLE_AGE_MS = PRUNE_OLDER_THAN_MS - 15 * 60_000;
 export class QueryHold {
   private held: { version: number; until: number } | null = null;
   private releases = 0;
+  /** Holds begun so far: a load ends only the holds begun before it started (releaseLoaded). */
+  private holds = 0;
 
   constructor(private readonly clock: Clock = SYSTEM_CLOCK) {}
 
@@ -33,9 +35,22 @@ export class QueryHold {
     return this.releases;
   }
 
-  /** Questions read this version until released, or for ms at most; nothing when released since `since`. */
-  hold(version: number, since = this.releases, ms = QUERY_HOLD_MS): void {
-    if (since === this.releases) this.held = { version, until: this.clock.now() + ms };
+  /**
+   * Questions read this version until released, or for ms at most; nothing when released since `since`. A hold
+   * already in force keeps its version and its end: a second watched sync begun while the server still loads the
+   * first one's version must not move questions onto that version, and questions are kept back QUERY_HOLD_MS from
+   * the first sync at most, however many follow.
+   */
+  hold(version: number, since = this.releases, ms = QUERY_HOLD_MS): boolean {
+    if (since !== this.releases) return false;
+    this.holds++;
+    if (!this.live()) this.held = { version, until: this.clock.now() + ms };
+    return true;
+  }
+
+  /** A hold whose sync changed nothing is taken back: it needs no load, so it keeps no load from ending the hold. */
+  withdraw(): void {
+    this.holds--;
   }
 
   release(): void {
@@ -43,13 +58,28 @@ export class QueryHold {
     this.releases++;
   }
 
+  /** Taken when a load of the latest version starts, for releaseLoaded. */
+  loadStarted(): number {
+    return this.holds;
+  }
+
+  /**
+   * A load that started at `started` (loadStarted) has ended: the hold goes unless a sync began another since, whose
+   * version that load may not include (the load that follows it ends it, or its time runs out). Not a release in
+   * mark()'s sense: a sync between its mark and its hold keeps its hold.
+   */
+  releaseLoaded(started: number): void {
+    if (this.holds <= started) this.held = null;
+  }
+
+  /** Whether questions are being held now. */
+  live(): boolean {
+    if (this.held && this.clock.now() >= this.held.until) this.held = null;
+    return this.held !== null;
+  }
+
   /** The version a question reads when the latest is `latest`: the held one while the hold lasts and is older. */
   versionFor(latest: number): number {
-    if (!this.held) return latest;
-    if (this.clock.now() >= this.held.until) {
-      this.held = null;
-      return latest;
-    }
-    return Math.min(this.held.version, latest);
+    return this.live() ? Math.min(this.held!.version, latest) : latest;
   }
 }

@@ -117,13 +117,13 @@ export class TableView {
    * are lost (questions read a clone, and sync's repair replaces the version);
    * a version older than HOLDABLE_AGE_MS, which the sync may prune.
    */
-  async holdQueries(now = Date.now()): Promise<void> {
+  async holdQueries(now = Date.now()): Promise<boolean> {
     const since = this.queryHold.mark();
     const table = await this.openStored();
-    if (!table || !isLocalPath(this.dbPath) || (await this.damageWatch.damageOf(table))) return;
+    if (!table || !isLocalPath(this.dbPath) || (await this.damageWatch.damageOf(table))) return false;
     const version = await table.version();
     const made = (await table.listVersions()).find((v) => v.version === version)?.timestamp;
-    if (made && now - made.getTime() < HOLDABLE_AGE_MS) this.queryHold.hold(version, since);
+    return made !== undefined && now - made.getTime() < HOLDABLE_AGE_MS && this.queryHold.hold(version, since);
   }
 
   /** The table as stored, damaged or not, if it exists. */

@@ -94,17 +94,22 @@ export class SyncJobs {
    */
   async syncWatched(scopes: string[] | undefined): Promise<SyncReport> {
     const hold = this.app.store.queryHold;
+    // A hold already in force is an earlier watched sync's, waiting for its version's load: this one leaves it be.
+    let earlier = false;
+    let held = false;
     const report = await this.whenFree(async () => {
+      earlier = hold.live();
       // Questions stay on the version before this sync until the server has loaded the one it leaves (store/query-hold.ts).
       // Without a readable table there is nothing to hold, and the sync itself says what is wrong.
-      await this.app.store.holdQueries().catch(() => undefined);
+      held = await this.app.store.holdQueries().catch(() => false);
       return runSync(this.app, { scopes, keepOutsideRoots: true });
     }).catch((error: unknown) => {
       hold.release();
       throw error;
     });
     if (changedIndex(report.counts)) this.app.indexChanged("watched");
-    else hold.release();
+    else if (!earlier) hold.release();
+    else if (held) hold.withdraw();
     return report;
   }
 

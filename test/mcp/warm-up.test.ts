@@ -251,9 +251,9 @@ describe("after writes", () => {
     const hold = app.store.queryHold;
     const heldAt: number[] = [];
     const loadedAtRelease: (string | undefined)[] = [];
-    const [setHold, letGo] = [hold.hold.bind(hold), hold.release.bind(hold)];
+    const [setHold, letGo] = [hold.hold.bind(hold), hold.releaseLoaded.bind(hold)];
     hold.hold = (version, ms) => (heldAt.push(version), setHold(version, ms));
-    hold.release = () => (loadedAtRelease.push(app.signatures.version()), letGo());
+    hold.releaseLoaded = (started) => (loadedAtRelease.push(app.signatures.version()), letGo(started));
 
     writeTree(root, { "b.md": "# B\n\nThe quokka relay forwards every parcel." });
     await jobs.syncWatched(undefined);
@@ -262,6 +262,60 @@ describe("after writes", () => {
     expect(loadedAtRelease).toEqual([(await app.store.contentVersion())!]);
     const found = await (await app.store.snapshot()).keywordSearch("quokka", 5);
     expect(found.map((h) => h.source)).toEqual([join(root, "b.md")]);
+  });
+
+  test("a second watched sync during the first one's load keeps questions back until the load after it", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+    const ctx: ToolContext = { app };
+    const jobs = syncJobs(ctx);
+    await jobs.syncWatched(undefined);
+    await ctx.rewarm!.idle();
+    // Each load waits at the signatures until let through, so the second sync runs while the first load is under way.
+    const gates = [Promise.withResolvers<void>(), Promise.withResolvers<void>()];
+    const entered: number[] = [];
+    const at = app.signatures.at.bind(app.signatures);
+    app.signatures.at = async (store) => {
+      const n = entered.push(entered.length) - 1;
+      await gates[n]?.promise;
+      return at(store);
+    };
+    writeTree(root, { "b.md": "# B\n\nThe quokka relay forwards every parcel." });
+    await jobs.syncWatched(undefined);
+    const afterFirst = (await app.store.snapshot({ latest: true })).pinnedAt!;
+    await waitFor(() => entered.length === 1, 10_000, "the first sync's load to reach the signatures");
+    writeTree(root, { "c.md": "# C\n\nThe marsh harrier hunts at dusk." });
+    await jobs.syncWatched(undefined);
+    const latest = (await app.store.snapshot({ latest: true })).pinnedAt!;
+    expect(latest).toBeGreaterThan(afterFirst);
+    gates[0]!.resolve();
+    await waitFor(() => entered.length === 2, 10_000, "the load after the second sync to start");
+    // The first load has ended; the second sync's version is not loaded yet, so questions are still kept back.
+    expect(app.store.queryHold.versionFor(latest)).toBeLessThan(latest);
+    gates[1]!.resolve();
+    await ctx.rewarm!.idle();
+    expect(app.store.queryHold.versionFor(latest)).toBe(latest);
+    expect(app.signatures.version()).toBe((await app.store.contentVersion())!);
+  });
+
+  test("a watched sync that changes nothing leaves an earlier sync's hold in force", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+    const ctx: ToolContext = { app };
+    const jobs = syncJobs(ctx);
+    await jobs.syncWatched(undefined);
+    await ctx.rewarm!.idle();
+    const gate = Promise.withResolvers<void>();
+    const at = app.signatures.at.bind(app.signatures);
+    app.signatures.at = async (store) => (await gate.promise, at(store));
+    writeTree(root, { "b.md": "# B\n\nThe quokka relay forwards every parcel." });
+    await jobs.syncWatched(undefined);
+    const latest = (await app.store.snapshot({ latest: true })).pinnedAt!;
+    expect((await jobs.syncWatched(undefined)).counts.ingested).toBe(0);
+    expect(app.store.queryHold.versionFor(latest)).toBeLessThan(latest);
+    gate.resolve();
+    await ctx.rewarm!.idle();
+    expect(app.store.queryHold.versionFor(latest)).toBe(latest);
   });
 
   test("any other write lets held questions go at once: a client reads back what it just ingested", async () => {

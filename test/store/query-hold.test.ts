@@ -28,6 +28,41 @@ describe("the version questions are kept on", () => {
     expect(hold.versionFor(5)).toBe(5);
   });
 
+  test("a second hold while one is in force keeps the first's version and its end", () => {
+    const clock = fakeClock();
+    const hold = new QueryHold(clock);
+    hold.hold(7);
+    clock.advance(QUERY_HOLD_MS - 10);
+    hold.hold(9);
+    expect(hold.versionFor(12)).toBe(7);
+    clock.advance(10);
+    expect(hold.versionFor(12)).toBe(12);
+    // Once over, a new hold starts afresh.
+    hold.hold(12);
+    expect(hold.versionFor(14)).toBe(12);
+  });
+
+  test("a load ends the holds begun before it started, not one a sync began during it; and cancels no sync's pending hold", () => {
+    const hold = new QueryHold(fakeClock());
+    hold.hold(7);
+    const started = hold.loadStarted();
+    hold.hold(9);
+    hold.releaseLoaded(started);
+    expect(hold.versionFor(12)).toBe(7);
+    hold.releaseLoaded(hold.loadStarted());
+    expect(hold.versionFor(12)).toBe(12);
+    const mark = hold.mark();
+    hold.releaseLoaded(hold.loadStarted());
+    hold.hold(12, mark);
+    expect(hold.versionFor(14)).toBe(12);
+    // A sync that changed nothing takes its hold back: the load under way still ends the hold.
+    const during = hold.loadStarted();
+    expect(hold.hold(14)).toBe(true);
+    hold.withdraw();
+    hold.releaseLoaded(during);
+    expect(hold.versionFor(14)).toBe(14);
+  });
+
   test(`a hold nobody releases runs out after QUERY_HOLD_MS (${QUERY_HOLD_MS} ms)`, () => {
     const clock = fakeClock();
     const hold = new QueryHold(clock);
