@@ -14,10 +14,9 @@
  * hash of the rest; a file that fails any check is ignored and rewritten.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { mappedFile } from "../native/mapped-file.ts";
 import { VERSION } from "../version.ts";
 import { documentsOverBlock, type MentionDocument } from "./mention-corpus.ts";
 
@@ -53,8 +52,9 @@ function header(body: Uint8Array): string {
 export function readMentionCache(path: string): Map<string, KeyedDocument> {
   let bytes: Buffer;
   try {
-    const mapped = mappedFile(path);
-    bytes = Buffer.from(mapped.buffer, mapped.byteOffset, mapped.byteLength);
+    // Read, not mapped: the text lives as long as the process, and a mapped file cut short under it (a cache
+    // cleaner, a truncation, another machine's rename over NFS) would end the process with a bus error.
+    bytes = readFileSync(path);
   } catch {
     return new Map();
   }
@@ -64,6 +64,8 @@ export function readMentionCache(path: string): Map<string, KeyedDocument> {
   try {
     const listEnd = body.indexOf(0x0a);
     const list = JSON.parse(body.toString("utf8", 0, listEnd)) as StoredDocument[];
+    // Every chunk column as long as the chunk list: otherwise text would be laid against the wrong chunks.
+    if (!list.every((d) => d.length === 8 && d.slice(5).every((column) => Array.isArray(column) && column.length === d[4].length))) return new Map();
     const docs = documentsOverBlock(
       body.subarray(listEnd + 1),
       list.flatMap((d) => d[7]),
@@ -84,10 +86,12 @@ export async function writeMentionCache(path: string, sources: Iterable<KeyedDoc
     for (const chunk of chunks) texts.push(chunk.block.slotBytes(chunk.slot));
     list.push([doc.source, key, doc.title, doc.titleText, chunks.map((c) => c.chunkIndex), chunks.map((c) => c.pages), chunks.map((c) => c.contextLines), chunks.map((c) => c.block.slotBytes(c.slot).length - 1)]);
   }
-  // JSON escapes every line break, so the list ends at the first one.
-  const body = Buffer.concat([Buffer.from(`${JSON.stringify(list)}\n`), ...texts]);
-  const partial = `${path}.${process.pid}.partial`;
+  // Two Apps of one process (tests, benchmarks) may write the same file at once: each its own temporary name.
+  const partial = `${path}.${process.pid}-${crypto.randomUUID()}.partial`;
   try {
+    // JSON escapes every line break, so the list ends at the first one. Past 4 GiB of text the join fails: no file
+    // then, and the next process reads the index, as it would without one.
+    const body = Buffer.concat([Buffer.from(`${JSON.stringify(list)}\n`), ...texts]);
     mkdirSync(dirname(path), { recursive: true });
     const file = await open(partial, "w");
     try {
@@ -97,7 +101,7 @@ export async function writeMentionCache(path: string, sources: Iterable<KeyedDoc
     }
     renameSync(partial, path);
   } catch {
-    // A full or read-only cache folder: the next process builds from the index, as it would without the file.
+    // A full or read-only cache folder, or text too large to join: the next process builds from the index.
     rmSync(partial, { force: true });
   }
 }

@@ -9,7 +9,7 @@
  */
 import { existsSync } from "node:fs";
 import type { ChunkStore, MentionRow } from "../store/chunk-store.ts";
-import { blocksOf, compacted, inOneBlock, type MentionDocument, type PlainDocument } from "./mention-corpus.ts";
+import { BLOCK_TEXT_LIMIT, blocksOf, compacted, documentBytes, inBlocks, type MentionDocument, type PlainDocument } from "./mention-corpus.ts";
 import { normalizeText } from "../text/normalize.ts";
 import { ownText } from "../chunk/own-text.ts";
 import { contextLineCount } from "./own-text.ts";
@@ -37,7 +37,7 @@ export class MentionIndex {
    * The text loaded before it, kept beside it: while a watched sync holds questions on the version before it
    * (store/query-hold.ts), the server loads the new version's text for later; with one kept, each find on the held
    * version read the changed documents back, and the next find on the new version read them again. The two share
-   * every document that did not change.
+   * every document that did not change; after a compaction they would share nothing, and the old one is let go.
    */
   private previous: CachedIndex | undefined;
   /** A load under way, so a find asked while the server's background load runs waits for it instead of reading everything twice. */
@@ -75,8 +75,9 @@ export class MentionIndex {
     const keys = store.sourceKeys();
     // A new process starts from the file: its documents stand wherever their source's key still matches.
     const before = this.cached ?? (this.file ? { version: "", sources: readMentionCache(this.file), documents: [] } : undefined);
-    const documents = load(store, version, keys, before).then(({ index, changed }) => {
-      this.previous = this.cached;
+    const documents = load(store, version, keys, before).then(({ index, changed, packed }) => {
+      // Compacted, the new text shares nothing with the old: keeping both would hold the index twice.
+      this.previous = packed ? undefined : this.cached;
       this.cached = index;
       if (changed) this.save(index);
       return index.documents;
@@ -99,18 +100,23 @@ export class MentionIndex {
     if (!this.file) return;
     this.unsaved = index;
     this.saving ??= (async () => {
-      await new Promise((resolve) => setTimeout(resolve, SAVE_DELAY_MS));
-      for (let next = this.unsaved; next; next = this.unsaved) {
-        this.unsaved = undefined;
-        await writeMentionCache(this.file!, next.sources.values());
+      try {
+        await new Promise((resolve) => setTimeout(resolve, SAVE_DELAY_MS));
+        for (let next = this.unsaved; next; next = this.unsaved) {
+          this.unsaved = undefined;
+          await writeMentionCache(this.file!, next.sources.values());
+        }
+      } catch {
+        // The file is a speed-up: without it the next process reads the index. Never a rejection nobody awaits.
+      } finally {
+        this.saving = undefined;
       }
-      this.saving = undefined;
     })();
   }
 }
 
 /** The text at version, built from cached where the sources' keys (store.sourceKeys) match; changed: anything was read again or dropped. */
-async function load(store: ChunkStore, version: string, sourceKeys: Promise<Map<string, string>>, cached: CachedIndex | undefined): Promise<{ index: CachedIndex; changed: boolean }> {
+async function load(store: ChunkStore, version: string, sourceKeys: Promise<Map<string, string>>, cached: CachedIndex | undefined): Promise<{ index: CachedIndex; changed: boolean; packed: boolean }> {
   const keys = await sourceKeys;
   const sources = new Map<string, KeyedDocument>();
   const stale: string[] = [];
@@ -125,32 +131,32 @@ async function load(store: ChunkStore, version: string, sourceKeys: Promise<Map<
   const wanted = new Set(stale);
   for (const doc of toDocuments(rows.filter((r) => wanted.has(r.source)))) sources.set(doc.source, { key: keys.get(doc.source)!, doc });
   const changed = stale.length > 0 || sources.size !== cached?.sources.size;
-  if (changed && wasteful([...sources.values()].map((s) => s.doc))) {
+  const packed = changed && wasteful([...sources.values()].map((s) => s.doc));
+  if (packed) {
     const entries = [...sources];
     const docs = compacted(entries.map(([, kept]) => kept.doc));
     entries.forEach(([source, { key }], i) => sources.set(source, { key, doc: docs[i]! }));
   }
   const documents = [...sources.values()].map((s) => s.doc).sort((a, b) => (a.source < b.source ? -1 : 1));
-  return { index: { version, sources, documents }, changed };
+  return { index: { version, sources, documents }, changed, packed };
 }
 
-/** Blocks a refresh added one by one, or text of replaced documents, past which a find would search much it ignores. */
-const MAX_BLOCKS = 16;
+/** Blocks refreshes added one by one, past those the text needs, beyond which a find makes many small searches. */
+const MAX_EXTRA_BLOCKS = 16;
 
-/** Whether the documents' blocks hold many blocks, or over a third more bytes than the documents use. */
+/** Whether the documents lie in many more blocks than their text needs, or their blocks hold over a third more bytes than they use. */
 function wasteful(docs: MentionDocument[]): boolean {
   const blocks = blocksOf(docs);
-  if (blocks.size > MAX_BLOCKS) return true;
   let held = 0;
   for (const block of blocks) held += block.bytes.length;
   let used = 0;
-  for (const doc of docs) for (const c of doc.chunks) used += c.block.starts[c.slot + 1]! - c.block.starts[c.slot]!;
-  return held > used + used / 3;
+  for (const doc of docs) used += documentBytes(doc);
+  return blocks.size > Math.ceil(used / BLOCK_TEXT_LIMIT) + MAX_EXTRA_BLOCKS || held > used + used / 3;
 }
 
 /** Rows grouped into documents, chunks in order, each chunk cut to its own text and normalised, the texts in one new block. */
 export function toDocuments(rows: MentionRow[]): MentionDocument[] {
-  return inOneBlock(plainDocuments(rows));
+  return inBlocks(plainDocuments(rows));
 }
 
 function plainDocuments(rows: MentionRow[]): PlainDocument[] {
