@@ -127,6 +127,7 @@ const QUERIES: [string, FindInput][] = [
   ["absent word", { terms: ["несуществующее"] }],
   ["two terms, all", { terms: ["oil", "1973"] }],
   ["three quoted forms, any", { terms: ['"год"', '"года"', '"году"'], match: "any" }],
+  ["one folder (100 documents)", { terms: ["the"], scope: [join(root, "folder-7")] }],
 ];
 
 const time = async (run: () => Promise<unknown>) => {

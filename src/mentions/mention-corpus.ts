@@ -116,17 +116,51 @@ function columnsOf(doc: PlainDocument | MentionDocument): DocumentColumns {
   return { source, title, titleText, chunkIndexes: chunks.map((c) => c.chunkIndex), pages: chunks.map((c) => c.pages), contextLines: chunks.map((c) => c.contextLines) };
 }
 
-/** Plain documents put into one new block. */
-export function inOneBlock(plain: PlainDocument[]): MentionDocument[] {
-  const texts = plain.flatMap((d) => d.chunks.map((c) => c.text));
-  const bytes = Buffer.from(texts.length ? `${texts.join("\n")}\n` : "");
-  return documentsOverBlock(bytes, texts.map((t) => Buffer.byteLength(t)), plain.map(columnsOf));
+/**
+ * The most text one block is built from: a block is joined as one string first, and a string holds at most 2^31 - 1
+ * UTF-16 units, a Buffer 4 GiB; past these an index is laid out in several blocks.
+ */
+export const BLOCK_TEXT_LIMIT = 256 * 1024 * 1024;
+
+/** Items in runs whose sizes add up to at most limit (an item larger than limit alone), in order. */
+function runsUpTo<T>(items: T[], size: (item: T) => number, limit: number): T[][] {
+  const runs: T[][] = [];
+  let run: T[] = [];
+  let total = 0;
+  for (const item of items) {
+    const n = size(item);
+    if (run.length > 0 && total + n > limit) {
+      runs.push(run);
+      run = [];
+      total = 0;
+    }
+    run.push(item);
+    total += n;
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
 }
 
-/** The documents' chunk bytes copied into one new block (their old blocks may hold text no document uses any more). */
-export function compacted(docs: MentionDocument[]): MentionDocument[] {
-  const slots = docs.flatMap((d) => d.chunks).map((c) => c.block.slotBytes(c.slot));
-  return documentsOverBlock(Buffer.concat(slots), slots.map((bytes) => bytes.length - 1), docs.map(columnsOf));
+/** Plain documents put into new blocks: one, unless their text passes the limit (BLOCK_TEXT_LIMIT). */
+export function inBlocks(plain: PlainDocument[], limit = BLOCK_TEXT_LIMIT): MentionDocument[] {
+  return runsUpTo(plain, (d) => d.chunks.reduce((n, c) => n + c.text.length + 1, 0), limit).flatMap((run) => {
+    const texts = run.flatMap((d) => d.chunks.map((c) => c.text));
+    const bytes = Buffer.from(texts.length ? `${texts.join("\n")}\n` : "");
+    return documentsOverBlock(bytes, texts.map((t) => Buffer.byteLength(t)), run.map(columnsOf));
+  });
+}
+
+/** A document's bytes in its block, line breaks included. */
+export function documentBytes(doc: MentionDocument): number {
+  return doc.chunks.reduce((n, c) => n + c.block.starts[c.slot + 1]! - c.block.starts[c.slot]!, 0);
+}
+
+/** The documents' chunk bytes copied into new blocks, as few as BLOCK_TEXT_LIMIT allows (their old blocks may hold text no document uses any more). */
+export function compacted(docs: MentionDocument[], limit = BLOCK_TEXT_LIMIT): MentionDocument[] {
+  return runsUpTo(docs, documentBytes, limit).flatMap((run) => {
+    const slots = run.flatMap((d) => d.chunks).map((c) => c.block.slotBytes(c.slot));
+    return documentsOverBlock(Buffer.concat(slots), slots.map((bytes) => bytes.length - 1), run.map(columnsOf));
+  });
 }
 
 /** The distinct blocks the documents' chunks lie in. */
