@@ -38,7 +38,9 @@ export function parseTerm(raw: string): Term {
       break;
     }
   }
-  const text = normalizeText(body).trim();
+  // A lone surrogate (an emoji cut in two by a client) reads as U+FFFD, as it does once stored: titles, chunk bytes and
+  // snippets then see the same term.
+  const text = normalizeText(body.toWellFormed()).trim();
   if (!text) {
     throw new AppError("INVALID_ARGUMENT", `Term ${JSON.stringify(raw)} has nothing to search for.`, "Pass a word or phrase, e.g. отчет or \"акт сверки\"; quote it to match that whole word only.");
   }

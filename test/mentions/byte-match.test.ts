@@ -5,13 +5,13 @@
 import { describe, expect, test } from "bun:test";
 import { eachByteMatch, isWordByteAt, termBytes } from "../../src/mentions/byte-match.ts";
 import { formsIn } from "../../src/mentions/match.ts";
-import { inOneBlock } from "../../src/mentions/mention-corpus.ts";
+import { inBlocks } from "../../src/mentions/mention-corpus.ts";
 import { parseTerm, type Term } from "../../src/mentions/terms.ts";
 import { isWordAt, normalizeText } from "../../src/text/normalize.ts";
 
 /** The forms found by bytes in one chunk, in order of their matches. */
 function byteForms(text: string, term: Term): string[] {
-  const [doc] = inOneBlock([{ source: "/d", title: "", titleText: "", chunks: [{ chunkIndex: 0, text, pages: null, contextLines: 0 }] }]);
+  const [doc] = inBlocks([{ source: "/d", title: "", titleText: "", chunks: [{ chunkIndex: 0, text, pages: null, contextLines: 0 }] }]);
   const { bytes } = doc!.chunks[0]!.block;
   const forms: string[] = [];
   eachByteMatch(bytes, term, termBytes(term), (start, formEnd) => forms.push(bytes.toString("utf8", start, formEnd)));
@@ -63,8 +63,16 @@ describe("byte matching agrees with string matching", () => {
     expect(isWordByteAt(Buffer.from("a"), -1)).toBe(false);
   });
 
+  test("a term with a lone surrogate is searched as stored text holds it, U+FFFD, by bytes and by string alike", () => {
+    const term = parseTerm("caf\udc00");
+    expect(term.text).toBe("caf\ufffd");
+    const text = normalizeText("un caf\ufffd noir");
+    expect(byteForms(text, term)).toEqual(["caf\ufffd"]);
+    expect(stringForms(text, term)).toEqual(["caf\ufffd"]);
+  });
+
   test("a match never runs from the end of one chunk into the next", () => {
-    const docs = inOneBlock([{ source: "/d", title: "", titleText: "", chunks: ["акт свер", "ки и акт", "сверки"].map((text, chunkIndex) => ({ chunkIndex, text, pages: null, contextLines: 0 })) }]);
+    const docs = inBlocks([{ source: "/d", title: "", titleText: "", chunks: ["акт свер", "ки и акт", "сверки"].map((text, chunkIndex) => ({ chunkIndex, text, pages: null, contextLines: 0 })) }]);
     const { bytes } = docs[0]!.chunks[0]!.block;
     const starts: number[] = [];
     eachByteMatch(bytes, parseTerm("акт сверки"), termBytes(parseTerm("акт сверки")), (start) => starts.push(start));
