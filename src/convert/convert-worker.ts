@@ -5,21 +5,18 @@
  * of the compiled binary (scripts/build.ts lists it).
  */
 import { errorReply } from "../errors.ts";
-import { releaseOcrPool } from "../ocr/pool.ts";
-import { makeRoomFor } from "./large-input.ts";
+import { OcrKeeper } from "./ocr-keeper.ts";
 import { converterFor } from "./registry.ts";
 import type { ConvertReply, ConvertRequest } from "./isolated-convert.ts";
 
 declare const self: Worker;
 
+const ocr = new OcrKeeper();
+
 self.onmessage = async (event: MessageEvent<ConvertRequest | { release: true }>) => {
-  if ("release" in event.data) {
-    releaseOcrPool();
-    return;
-  }
+  if ("release" in event.data) return ocr.release();
   const { id, path, bytes, options } = event.data;
-  // A large file that needs no OCR is converted without the workers the scans before it kept (large-input.ts).
-  makeRoomFor(path, new Uint8Array(bytes));
+  ocr.begin(path, new Uint8Array(bytes));
   let reply: ConvertReply;
   try {
     const convert = await converterFor(path);
@@ -29,6 +26,8 @@ self.onmessage = async (event: MessageEvent<ConvertRequest | { release: true }>)
   } catch (error) {
     const fallback = { code: "CONVERSION_FAILED" as const, message: `${path} could not be converted`, hint: "The file may be damaged; open and re-save it, or move it out of the roots." };
     reply = { id, ok: false, ...errorReply(error, fallback) };
+  } finally {
+    ocr.end();
   }
   self.postMessage(reply);
 };

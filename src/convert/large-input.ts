@@ -16,7 +16,6 @@ import { extname } from "node:path";
 import { readDirectory } from "./zip-directory.ts";
 import { MAX_ZIP_ENTRIES } from "./zip.ts";
 import { OCR_EXTENSIONS } from "./registry.ts";
-import { releaseOcrPool } from "../ocr/pool.ts";
 
 export const LARGE_INPUT_BYTES = 16 * 1024 * 1024;
 
@@ -34,7 +33,3 @@ export function largeWithoutOcr(path: string, bytes: Uint8Array): boolean {
   }
 }
 
-/** Before converting a file: lets the OCR workers go when it is large and needs none. */
-export function makeRoomFor(path: string, bytes: Uint8Array): void {
-  if (largeWithoutOcr(path, bytes)) releaseOcrPool();
-}

@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
-import { LARGE_INPUT_BYTES, largeWithoutOcr, makeRoomFor } from "../../src/convert/large-input.ts";
+import { LARGE_INPUT_BYTES, largeWithoutOcr } from "../../src/convert/large-input.ts";
+import { OcrKeeper } from "../../src/convert/ocr-keeper.ts";
 import { ocrWorkerCount, recognizePages, releaseOcrPool } from "../../src/ocr/pool.ts";
 import { ocrSettingsForTest, ocrTest } from "../ocr/language-data.ts";
 import { FIXTURES, failure } from "../helpers.ts";
@@ -48,15 +49,33 @@ describe("the OCR workers", () => {
   };
 
   ocrTest(
-    "stay for a small document and a large scan, and go before a large worksheet",
+    "stay for a small document and a large scan, go before a large worksheet, and never while another conversion runs",
     async () => {
+      const started = () => recognizePages(ocrSettingsForTest(), 1, async () => white());
+      const docx = readFileSync(join(FIXTURES, "docx/equations.docx"));
+      const sheet = workbookWithSheet(LARGE_INPUT_BYTES);
       try {
-        await recognizePages(ocrSettingsForTest(), 1, async () => white());
+        const keeper = new OcrKeeper();
+        await started();
         expect(ocrWorkerCount()).toBe(1);
-        makeRoomFor("/r/small.docx", readFileSync(join(FIXTURES, "docx/equations.docx")));
-        makeRoomFor("/r/scan.pdf", big);
+        for (const [path, bytes] of [["/r/small.docx", docx], ["/r/scan.pdf", big]] as const) {
+          keeper.begin(path, bytes);
+          keeper.end();
+        }
         expect(ocrWorkerCount()).toBe(1);
-        makeRoomFor("/r/sheet.xlsx", workbookWithSheet(LARGE_INPUT_BYTES));
+        keeper.begin("/r/sheet.xlsx", sheet);
+        expect(ocrWorkerCount()).toBe(0);
+        keeper.end();
+
+        // A scan is being read: a large worksheet beside it, and the job's end, leave its workers until it is done.
+        await started();
+        keeper.begin("/r/scan.pdf", big);
+        keeper.begin("/r/sheet.xlsx", sheet);
+        keeper.release();
+        expect(ocrWorkerCount()).toBe(1);
+        keeper.end();
+        expect(ocrWorkerCount()).toBe(1);
+        keeper.end();
         expect(ocrWorkerCount()).toBe(0);
       } finally {
         releaseOcrPool();
