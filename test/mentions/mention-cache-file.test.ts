@@ -7,7 +7,7 @@ import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
-import { inOneBlock, plainDocument, type PlainDocument } from "../../src/mentions/mention-corpus.ts";
+import { inBlocks, plainDocument, type PlainDocument } from "../../src/mentions/mention-corpus.ts";
 import { mentionCachePath, readMentionCache, writeMentionCache } from "../../src/mentions/mention-cache-file.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
@@ -32,7 +32,7 @@ const plain: { key: string; doc: PlainDocument }[] = [
   },
 ];
 
-const documents = inOneBlock(plain.map((p) => p.doc)).map((doc, i) => ({ key: plain[i]!.key, doc }));
+const documents = inBlocks(plain.map((p) => p.doc)).map((doc, i) => ({ key: plain[i]!.key, doc }));
 const plainly = (read: Map<string, { key: string; doc: Parameters<typeof plainDocument>[0] }>) => [...read.values()].map(({ key, doc }) => ({ key, doc: plainDocument(doc) }));
 
 describe("the cache file", () => {
@@ -89,6 +89,18 @@ describe("a new process over the same index", () => {
     expect(found.searchedDocuments).toBe(5);
     // One read, of the source whose key changed (a change this small is read by source): the rest came from the file.
     expect(reads.mock.calls).toEqual([[[join(root, "marsh.md")]]]);
+  });
+
+  test("a file cut short while a process holds its text costs that process nothing (the text was read, not mapped)", async () => {
+    const { app: first, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nAlpha harbour.", "b.md": "# B\n\nBeta marsh." });
+    await runSync(first);
+    await findMentions(first, { terms: ["harbour"] });
+    await first.mentions.saved();
+    const second = createApp(first.config, { log: () => {} });
+    expect((await findMentions(second, { terms: ["harbour"] })).matchedDocuments).toBe(1);
+    writeFileSync(mentionCachePath(first.config.cacheDir, first.config.dbPath), "");
+    expect((await findMentions(second, { terms: ["marsh"] })).documents[0]!.firstMatch!.snippet).toContain("Beta marsh");
   });
 
   test("without a file, or with a spoiled one, it reads the whole index and answers the same", async () => {
