@@ -60,6 +60,17 @@ async function serve(environment: Record<string, string>, until: string): Promis
   return { steps, stderr, tools: list?.result?.tools?.length ?? 0 };
 }
 
+/** A server's app over one file, its first watched sync done and the version it left loaded. */
+async function afterFirstWatchedSync() {
+  const { app, root } = await testApp();
+  writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
+  const ctx: ToolContext = { app };
+  const jobs = syncJobs(ctx);
+  await jobs.syncWatched(undefined);
+  await ctx.rewarm!.idle();
+  return { app, root, ctx, jobs };
+}
+
 describe("when the load starts", () => {
   test("a tools/list still being answered holds the start past the delay after initialized; its answer starts it", () => {
     const clock = fakeClock();
@@ -240,12 +251,7 @@ describe("after writes", () => {
   });
 
   test("a watched sync keeps questions on the version before it, and lets them go once the version it leaves is loaded", async () => {
-    const { app, root } = await testApp();
-    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
-    const ctx: ToolContext = { app };
-    const jobs = syncJobs(ctx);
-    await jobs.syncWatched(undefined);
-    await ctx.rewarm!.idle();
+    const { app, root, ctx, jobs } = await afterFirstWatchedSync();
     const before = (await app.store.snapshot()).pinnedAt!;
     // What the hold was set to, and how far the load had got when it was let go.
     const hold = app.store.queryHold;
@@ -265,12 +271,7 @@ describe("after writes", () => {
   });
 
   test("a second watched sync during the first one's load keeps questions back until the load after it", async () => {
-    const { app, root } = await testApp();
-    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
-    const ctx: ToolContext = { app };
-    const jobs = syncJobs(ctx);
-    await jobs.syncWatched(undefined);
-    await ctx.rewarm!.idle();
+    const { app, root, ctx, jobs } = await afterFirstWatchedSync();
     // Each load waits at the signatures until let through, so the second sync runs while the first load is under way.
     const gates = [Promise.withResolvers<void>(), Promise.withResolvers<void>()];
     const entered: number[] = [];
@@ -299,12 +300,7 @@ describe("after writes", () => {
   });
 
   test("a watched sync that changes nothing leaves an earlier sync's hold in force", async () => {
-    const { app, root } = await testApp();
-    writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
-    const ctx: ToolContext = { app };
-    const jobs = syncJobs(ctx);
-    await jobs.syncWatched(undefined);
-    await ctx.rewarm!.idle();
+    const { app, root, ctx, jobs } = await afterFirstWatchedSync();
     const gate = Promise.withResolvers<void>();
     const at = app.signatures.at.bind(app.signatures);
     app.signatures.at = async (store) => (await gate.promise, at(store));
