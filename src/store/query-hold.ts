@@ -27,6 +27,8 @@ export class QueryHold {
   private releases = 0;
   /** Holds begun so far: a load ends only the holds begun before it started (releaseLoaded). */
   private holds = 0;
+  /** The most holds a finished load covered: a hold withdrawn down to it has nothing left to wait for. */
+  private loaded = -1;
 
   constructor(private readonly clock: Clock = SYSTEM_CLOCK) {}
 
@@ -51,6 +53,7 @@ export class QueryHold {
   /** A hold whose sync changed nothing is taken back: it needs no load, so it keeps no load from ending the hold. */
   withdraw(): void {
     this.holds--;
+    if (this.holds <= this.loaded) this.held = null;
   }
 
   release(): void {
@@ -69,7 +72,8 @@ export class QueryHold {
    * mark()'s sense: a sync between its mark and its hold keeps its hold.
    */
   releaseLoaded(started: number): void {
-    if (this.holds <= started) this.held = null;
+    this.loaded = Math.max(this.loaded, started);
+    if (this.holds <= this.loaded) this.held = null;
   }
 
   /** Whether questions are being held now. */

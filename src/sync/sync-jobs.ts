@@ -104,7 +104,9 @@ export class SyncJobs {
       held = await this.app.store.holdQueries().catch(() => false);
       return runSync(this.app, { scopes, keepOutsideRoots: true });
     }).catch((error: unknown) => {
-      hold.release();
+      // A failed sync (another server holds the lock) leaves an earlier sync's hold to that sync's load.
+      if (!earlier) hold.release();
+      else if (held) hold.withdraw();
       throw error;
     });
     if (changedIndex(report.counts)) this.app.indexChanged("watched");

@@ -13,10 +13,11 @@ import { syncJobs, type ToolContext } from "../../src/mcp/context.ts";
 import { deleteFileTool } from "../../src/mcp/tools/delete-file.ts";
 import { ingestFileTool } from "../../src/mcp/tools/ingest-file.ts";
 import type { ToolExtra } from "../../src/mcp/define-tool.ts";
+import { lockIndex } from "../../src/sync/run-sync.ts";
 import type { SyncJobs } from "../../src/sync/sync-jobs.ts";
 import { WARM_UP_DELAY_MS, searchRewarmer, warmUpTrigger } from "../../src/mcp/warm-up.ts";
 import { fakeClock } from "../fake-clock.ts";
-import { MAIN, TINY_MODEL, runCli, tempDir, testApp, waitFor, writeTree } from "../helpers.ts";
+import { MAIN, TINY_MODEL, failure, runCli, tempDir, testApp, waitFor, writeTree } from "../helpers.ts";
 
 const MODEL_STEPS = ["onnxruntime loaded", "tokenizer built", "model ready"];
 
@@ -308,6 +309,26 @@ describe("after writes", () => {
     await jobs.syncWatched(undefined);
     const latest = (await app.store.snapshot({ latest: true })).pinnedAt!;
     expect((await jobs.syncWatched(undefined)).counts.ingested).toBe(0);
+    expect(app.store.queryHold.versionFor(latest)).toBeLessThan(latest);
+    gate.resolve();
+    await ctx.rewarm!.idle();
+    expect(app.store.queryHold.versionFor(latest)).toBe(latest);
+  });
+
+  test("a watched sync that fails (another server holds the lock) leaves an earlier sync's hold to that sync's load", async () => {
+    const { app, root, ctx, jobs } = await afterFirstWatchedSync();
+    const gate = Promise.withResolvers<void>();
+    const at = app.signatures.at.bind(app.signatures);
+    app.signatures.at = async (store) => (await gate.promise, at(store));
+    writeTree(root, { "b.md": "# B\n\nThe quokka relay forwards every parcel." });
+    await jobs.syncWatched(undefined);
+    const latest = (await app.store.snapshot({ latest: true })).pinnedAt!;
+    const unlock = await lockIndex(app);
+    try {
+      expect((await failure(jobs.syncWatched(undefined))).code).toBe("SYNC_BUSY");
+    } finally {
+      await unlock();
+    }
     expect(app.store.queryHold.versionFor(latest)).toBeLessThan(latest);
     gate.resolve();
     await ctx.rewarm!.idle();

@@ -55,6 +55,15 @@ describe("the version questions are kept on", () => {
     hold.releaseLoaded(hold.loadStarted());
     hold.hold(12, mark);
     expect(hold.versionFor(14)).toBe(12);
+    // A sync that changed nothing takes its hold back after the load ended: nothing is left to wait for.
+    hold.release();
+    hold.hold(14);
+    const loading = hold.loadStarted();
+    hold.hold(16);
+    hold.releaseLoaded(loading);
+    expect(hold.versionFor(16)).toBe(14);
+    hold.withdraw();
+    expect(hold.versionFor(16)).toBe(16);
     // A sync that changed nothing takes its hold back: the load under way still ends the hold.
     const during = hold.loadStarted();
     expect(hold.hold(14)).toBe(true);
