@@ -72,6 +72,17 @@ async function afterFirstWatchedSync() {
   return { app, root, ctx, jobs };
 }
 
+/** After a second watched sync that changed the index, its version's load stopped at the signatures until gate opens: questions are held. */
+async function heldDuringLoad() {
+  const { app, root, ctx, jobs } = await afterFirstWatchedSync();
+  const gate = Promise.withResolvers<void>();
+  const at = app.signatures.at.bind(app.signatures);
+  app.signatures.at = async (store) => (await gate.promise, at(store));
+  writeTree(root, { "b.md": "# B\n\nThe quokka relay forwards every parcel." });
+  await jobs.syncWatched(undefined);
+  return { app, ctx, jobs, gate, latest: (await app.store.snapshot({ latest: true })).pinnedAt! };
+}
+
 describe("when the load starts", () => {
   test("a tools/list still being answered holds the start past the delay after initialized; its answer starts it", () => {
     const clock = fakeClock();
@@ -301,13 +312,7 @@ describe("after writes", () => {
   });
 
   test("a watched sync that changes nothing leaves an earlier sync's hold in force", async () => {
-    const { app, root, ctx, jobs } = await afterFirstWatchedSync();
-    const gate = Promise.withResolvers<void>();
-    const at = app.signatures.at.bind(app.signatures);
-    app.signatures.at = async (store) => (await gate.promise, at(store));
-    writeTree(root, { "b.md": "# B\n\nThe quokka relay forwards every parcel." });
-    await jobs.syncWatched(undefined);
-    const latest = (await app.store.snapshot({ latest: true })).pinnedAt!;
+    const { app, ctx, jobs, gate, latest } = await heldDuringLoad();
     expect((await jobs.syncWatched(undefined)).counts.ingested).toBe(0);
     expect(app.store.queryHold.versionFor(latest)).toBeLessThan(latest);
     gate.resolve();
@@ -316,13 +321,7 @@ describe("after writes", () => {
   });
 
   test("a watched sync that fails (another server holds the lock) leaves an earlier sync's hold to that sync's load", async () => {
-    const { app, root, ctx, jobs } = await afterFirstWatchedSync();
-    const gate = Promise.withResolvers<void>();
-    const at = app.signatures.at.bind(app.signatures);
-    app.signatures.at = async (store) => (await gate.promise, at(store));
-    writeTree(root, { "b.md": "# B\n\nThe quokka relay forwards every parcel." });
-    await jobs.syncWatched(undefined);
-    const latest = (await app.store.snapshot({ latest: true })).pinnedAt!;
+    const { app, ctx, jobs, gate, latest } = await heldDuringLoad();
     const unlock = await lockIndex(app);
     try {
       expect((await failure(jobs.syncWatched(undefined))).code).toBe("SYNC_BUSY");
