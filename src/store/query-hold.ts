@@ -22,6 +22,9 @@ export const QUERY_HOLD_MS = 5_000;
  */
 export const HOLDABLE_AGE_MS = PRUNE_OLDER_THAN_MS - 15 * 60_000;
 
+/** What hold() did: began a hold, joined one in force, or nothing (released since its mark). */
+export type HoldTaken = "new" | "joined" | null;
+
 export class QueryHold {
   private held: { version: number; until: number } | null = null;
   private releases = 0;
@@ -43,15 +46,21 @@ export class QueryHold {
    * first one's version must not move questions onto that version, and questions are kept back QUERY_HOLD_MS from
    * the first sync at most, however many follow.
    */
-  hold(version: number, since = this.releases, ms = QUERY_HOLD_MS): boolean {
-    if (since !== this.releases) return false;
+  hold(version: number, since = this.releases, ms = QUERY_HOLD_MS): HoldTaken {
+    if (since !== this.releases) return null;
     this.holds++;
-    if (!this.live()) this.held = { version, until: this.clock.now() + ms };
-    return true;
+    if (this.live()) return "joined";
+    this.held = { version, until: this.clock.now() + ms };
+    return "new";
   }
 
-  /** A hold whose sync changed nothing is taken back: it needs no load, so it keeps no load from ending the hold. */
-  withdraw(): void {
+  /**
+   * A hold whose sync changed nothing, or failed, is taken back: one it began is released; one it joined (an earlier
+   * sync's, waiting for that sync's load) stays for that load, and no longer keeps a finished load from ending it.
+   */
+  takeBack(taken: HoldTaken): void {
+    if (taken === "new") return this.release();
+    if (taken !== "joined") return;
     this.holds--;
     if (this.holds <= this.loaded) this.held = null;
   }

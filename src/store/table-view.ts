@@ -19,7 +19,7 @@ import { DamageWatch } from "./damage-watch.ts";
 import { damagedIndexError, damageNotice, type IndexDamage } from "./index-damage.ts";
 import { isReadableClone } from "./readable-clone.ts";
 import type { ObjectMirror } from "./object-mirror.ts";
-import { HOLDABLE_AGE_MS, QueryHold } from "./query-hold.ts";
+import { HOLDABLE_AGE_MS, QueryHold, type HoldTaken } from "./query-hold.ts";
 
 export class TableView {
   protected table: Table | null = null;
@@ -117,13 +117,13 @@ export class TableView {
    * are lost (questions read a clone, and sync's repair replaces the version);
    * a version older than HOLDABLE_AGE_MS, which the sync may prune.
    */
-  async holdQueries(now = Date.now()): Promise<boolean> {
+  async holdQueries(now = Date.now()): Promise<HoldTaken> {
     const since = this.queryHold.mark();
     const table = await this.openStored();
-    if (!table || !isLocalPath(this.dbPath) || (await this.damageWatch.damageOf(table))) return false;
+    if (!table || !isLocalPath(this.dbPath) || (await this.damageWatch.damageOf(table))) return null;
     const version = await table.version();
     const made = (await table.listVersions()).find((v) => v.version === version)?.timestamp;
-    return made !== undefined && now - made.getTime() < HOLDABLE_AGE_MS && this.queryHold.hold(version, since);
+    return made !== undefined && now - made.getTime() < HOLDABLE_AGE_MS ? this.queryHold.hold(version, since) : null;
   }
 
   /** The table as stored, damaged or not, if it exists. */

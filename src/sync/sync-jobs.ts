@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { AppError, describeError } from "../errors.ts";
+import type { HoldTaken } from "../store/query-hold.ts";
 import { storageFailure } from "../store/storage-failure.ts";
 import { lockIndex, runSync, syncLocked } from "./run-sync.ts";
 import { changedIndex, emptySyncReport, type SyncReport } from "./sync-report.ts";
@@ -94,24 +95,19 @@ export class SyncJobs {
    */
   async syncWatched(scopes: string[] | undefined): Promise<SyncReport> {
     const hold = this.app.store.queryHold;
-    // A hold already in force is an earlier watched sync's, waiting for its version's load: this one leaves it be.
-    let earlier = false;
-    let held = false;
+    let taken: HoldTaken = null;
     const report = await this.whenFree(async () => {
-      earlier = hold.live();
       // Questions stay on the version before this sync until the server has loaded the one it leaves (store/query-hold.ts).
       // Without a readable table there is nothing to hold, and the sync itself says what is wrong.
-      held = await this.app.store.holdQueries().catch(() => false);
+      taken = await this.app.store.holdQueries().catch(() => null);
       return runSync(this.app, { scopes, keepOutsideRoots: true });
     }).catch((error: unknown) => {
       // A failed sync (another server holds the lock) leaves an earlier sync's hold to that sync's load.
-      if (!earlier) hold.release();
-      else if (held) hold.withdraw();
+      hold.takeBack(taken);
       throw error;
     });
     if (changedIndex(report.counts)) this.app.indexChanged("watched");
-    else if (!earlier) hold.release();
-    else if (held) hold.withdraw();
+    else hold.takeBack(taken);
     return report;
   }
 

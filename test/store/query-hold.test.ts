@@ -57,19 +57,27 @@ describe("the version questions are kept on", () => {
     expect(hold.versionFor(14)).toBe(12);
     // A sync that changed nothing takes its hold back after the load ended: nothing is left to wait for.
     hold.release();
-    hold.hold(14);
+    expect(hold.hold(14)).toBe("new");
     const loading = hold.loadStarted();
-    hold.hold(16);
+    const joined = hold.hold(16);
+    expect(joined).toBe("joined");
     hold.releaseLoaded(loading);
     expect(hold.versionFor(16)).toBe(14);
-    hold.withdraw();
+    hold.takeBack(null);
+    expect(hold.versionFor(16)).toBe(14);
+    hold.takeBack(joined);
     expect(hold.versionFor(16)).toBe(16);
-    // A sync that changed nothing takes its hold back: the load under way still ends the hold.
+    // A hold the sync began itself is released when taken back.
+    expect(hold.hold(16)).toBe("new");
+    hold.takeBack("new");
+    expect(hold.versionFor(18)).toBe(18);
+    // A sync that joined a hold and changed nothing takes it back: the load under way still ends the hold.
+    hold.hold(18);
     const during = hold.loadStarted();
-    expect(hold.hold(14)).toBe(true);
-    hold.withdraw();
+    expect(hold.hold(20)).toBe("joined");
+    hold.takeBack("joined");
     hold.releaseLoaded(during);
-    expect(hold.versionFor(14)).toBe(14);
+    expect(hold.versionFor(20)).toBe(20);
   });
 
   test(`a hold nobody releases runs out after QUERY_HOLD_MS (${QUERY_HOLD_MS} ms)`, () => {
