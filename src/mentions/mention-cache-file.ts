@@ -83,8 +83,9 @@ export async function writeMentionCache(path: string, sources: Iterable<KeyedDoc
   const texts: Buffer[] = [];
   for (const { key, doc } of sources) {
     const { chunks } = doc;
-    for (const chunk of chunks) texts.push(chunk.block.slotBytes(chunk.slot));
-    list.push([doc.source, key, doc.title, doc.titleText, chunks.map((c) => c.chunkIndex), chunks.map((c) => c.pages), chunks.map((c) => c.contextLines), chunks.map((c) => c.block.slotBytes(c.slot).length - 1)]);
+    const slots = chunks.map((c) => c.block.slotBytes(c.slot));
+    texts.push(...slots);
+    list.push([doc.source, key, doc.title, doc.titleText, chunks.map((c) => c.chunkIndex), chunks.map((c) => c.pages), chunks.map((c) => c.contextLines), slots.map((bytes) => bytes.length - 1)]);
   }
   // Two Apps of one process (tests, benchmarks) may write the same file at once: each its own temporary name.
   const partial = `${path}.${process.pid}-${crypto.randomUUID()}.partial`;
