@@ -33,14 +33,21 @@ export function requireApp(ctx: ToolContext): App {
  * write ("soon": the reply is not held up), at once after a sync ("now").
  */
 function listenForWrites(ctx: ToolContext, app: App): void {
-  // Not while a sync job runs (a load due from a write just before it, or asked for during it): the job's end loads
-  // the version it leaves, and a load meanwhile would take the model's cores from the job.
+  // Not while a sync job or a watched sync runs (a load due from a write or a sync just before it): a load meanwhile
+  // would take the model's cores from it. The load waits for its end, unless one has started by then: a job's end,
+  // or a watched sync's that changed the index, loads the version it leaves; one that changed nothing loads nothing.
   // Questions a watched sync kept on the version before it (store/query-hold.ts) go on to the latest once it is
   // loaded, or once the load failed; any other write lets them go at once, so a client reads back what it wrote.
   const hold = app.store.queryHold;
+  let loads = 0;
   const rewarm = searchRewarmer(async () => {
+    const jobs = ctx.jobs;
+    if (jobs?.busy) {
+      const owed = loads;
+      return jobs.whenIdle(() => loads === owed && rewarm.start());
+    }
+    loads++;
     const started = hold.loadStarted();
-    if (ctx.jobs?.busy) return hold.release();
     try {
       await warmSearch(app, { latest: true });
     } catch (error) {

@@ -32,12 +32,28 @@ export class SyncJobs {
   private jobDone: Promise<void> | null = null;
   /** A watched sync under way here (watch/watcher.ts): it holds the lock, so a job started meanwhile waits for it. */
   private watched: Promise<unknown> | null = null;
+  /** What whenIdle keeps for the end of the job or watched sync under way. */
+  private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly app: App) {}
 
   /** Whether a job, or a watched sync, of this server is under way. */
   get busy(): boolean {
     return this.running || this.watched !== null;
+  }
+
+  /**
+   * Runs `run` once no job or watched sync of this server is under way: at
+   * once when none is, else after the end of the last one, its own
+   * bookkeeping (the hold it took, the change it announced) done.
+   */
+  whenIdle(run: () => void): void {
+    if (this.busy) this.idleWaiters.push(run);
+    else run();
+  }
+
+  private wakeIfIdle(): void {
+    if (!this.busy) for (const run of this.idleWaiters.splice(0)) run();
   }
 
   /**
@@ -96,19 +112,23 @@ export class SyncJobs {
   async syncWatched(scopes: string[] | undefined): Promise<SyncReport> {
     const hold = this.app.store.queryHold;
     let taken: HoldTaken = null;
-    const report = await this.whenFree(async () => {
-      // Questions stay on the version before this sync until the server has loaded the one it leaves (store/query-hold.ts).
-      // Without a readable table there is nothing to hold, and the sync itself says what is wrong.
-      taken = await this.app.store.holdQueries().catch(() => null);
-      return runSync(this.app, { scopes, keepOutsideRoots: true });
-    }).catch((error: unknown) => {
-      // A failed sync (another server holds the lock) leaves an earlier sync's hold to that sync's load.
-      hold.takeBack(taken);
-      throw error;
-    });
-    if (changedIndex(report.counts)) this.app.indexChanged("watched");
-    else hold.takeBack(taken);
-    return report;
+    try {
+      const report = await this.whenFree(async () => {
+        // Questions stay on the version before this sync until the server has loaded the one it leaves (store/query-hold.ts).
+        // Without a readable table there is nothing to hold, and the sync itself says what is wrong.
+        taken = await this.app.store.holdQueries().catch(() => null);
+        return runSync(this.app, { scopes, keepOutsideRoots: true });
+      }).catch((error: unknown) => {
+        // A failed sync (another server holds the lock) leaves an earlier sync's hold to that sync's load.
+        hold.takeBack(taken);
+        throw error;
+      });
+      if (changedIndex(report.counts)) this.app.indexChanged("watched");
+      else hold.takeBack(taken);
+      return report;
+    } finally {
+      this.wakeIfIdle();
+    }
   }
 
   /** The lock for a job that waited for a watched sync; null when another process took it meanwhile (the job then fails saying so). */
@@ -149,6 +169,7 @@ export class SyncJobs {
     job.state = outcome;
     // Said once the job has ended, whatever its outcome: a failed job may still have committed some files.
     this.app.indexChanged("now");
+    this.wakeIfIdle();
   }
 
   status(jobId: string): SyncJob {

@@ -80,7 +80,7 @@ async function heldDuringLoad() {
   app.signatures.at = async (store) => (await gate.promise, at(store));
   writeTree(root, { "b.md": "# B\n\nThe quokka relay forwards every parcel." });
   await jobs.syncWatched(undefined);
-  return { app, ctx, jobs, gate, latest: (await app.store.snapshot({ latest: true })).pinnedAt! };
+  return { app, root, ctx, jobs, gate, latest: (await app.store.snapshot({ latest: true })).pinnedAt! };
 }
 
 describe("when the load starts", () => {
@@ -253,13 +253,20 @@ describe("after writes", () => {
     expect(restarted.mentions.version()).toBe((await restarted.store.contentVersion())!);
   });
 
-  test("a write while a sync job runs loads nothing: the job's end loads the version it leaves", async () => {
+  test("a write while a sync job runs loads nothing until the job has ended", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "a.md": "# A\n\nThe agent listens on port 7443 and retries every ten seconds." });
-    const ctx: ToolContext = { app, jobs: { busy: true } as SyncJobs };
+    const atEnd: (() => void)[] = [];
+    const job = { busy: true, whenIdle: (run: () => void) => void atEnd.push(run) };
+    const ctx: ToolContext = { app, jobs: job as unknown as SyncJobs };
     await ingestFileTool.run({ filePath: join(root, "a.md") }, ctx, {} as ToolExtra);
     await ctx.rewarm!.idle();
     expect(app.signatures.version()).toBeUndefined();
+    expect(atEnd).toHaveLength(1);
+    job.busy = false;
+    atEnd[0]!();
+    await ctx.rewarm!.idle();
+    expect(app.signatures.version()).toBe((await app.store.contentVersion())!);
   });
 
   test("a watched sync keeps questions on the version before it, and lets them go once the version it leaves is loaded", async () => {
@@ -317,6 +324,28 @@ describe("after writes", () => {
     expect(app.store.queryHold.versionFor(latest)).toBeLessThan(latest);
     gate.resolve();
     await ctx.rewarm!.idle();
+    expect(app.store.queryHold.versionFor(latest)).toBe(latest);
+  });
+
+  test("a load due while a third watched sync runs waits for it, and loads the second sync's version though the third changes nothing", async () => {
+    const { app, root, ctx, jobs, gate } = await heldDuringLoad();
+    // A second sync that changes the index while the first one's version is loading: its load is due after that one.
+    writeTree(root, { "c.md": "# C\n\nThe marsh harrier hunts at dusk." });
+    await jobs.syncWatched(undefined);
+    const latest = (await app.store.snapshot({ latest: true })).pinnedAt!;
+    // A third sync, kept running (before it takes its hold) while the first load ends and the second's is due.
+    const third = Promise.withResolvers<void>();
+    const holdQueries = app.store.holdQueries.bind(app.store);
+    app.store.holdQueries = async () => (await third.promise, holdQueries());
+    const thirdSync = jobs.syncWatched(undefined);
+    expect(jobs.busy).toBe(true);
+    gate.resolve();
+    await ctx.rewarm!.idle();
+    third.resolve();
+    expect((await thirdSync).counts.ingested).toBe(0);
+    await ctx.rewarm!.idle();
+    // Without a question: the second sync's version is loaded, and questions read it.
+    expect(app.signatures.version()).toBe((await app.store.contentVersion())!);
     expect(app.store.queryHold.versionFor(latest)).toBe(latest);
   });
 

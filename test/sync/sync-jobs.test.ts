@@ -106,6 +106,35 @@ describe("jobs and the watcher's syncs in one server", () => {
     await jobs.whenFree(async () => order.push(`watched sync after a job in state ${jobs.status(second.jobId).state}`));
     expect(order.at(-1)).toBe("watched sync after a job in state succeeded");
   });
+
+  test("whenIdle runs at once with nothing under way, else once after the watched sync or job that runs, its hold settled", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "alpha" });
+    const jobs = new SyncJobs(app);
+    const ran: string[] = [];
+    jobs.whenIdle(() => ran.push("idle"));
+    expect(ran).toEqual(["idle"]);
+    // A table to hold questions on.
+    await jobs.syncWatched(undefined);
+    writeTree(root, { "b.md": "beta" });
+
+    const gate = Promise.withResolvers<void>();
+    const holdQueries = app.store.holdQueries.bind(app.store);
+    app.store.holdQueries = async () => (await gate.promise, holdQueries());
+    const watched = jobs.syncWatched(undefined);
+    jobs.whenIdle(() => ran.push(`after the watched sync, busy ${jobs.busy}, holding ${app.store.queryHold.live()}`));
+    gate.resolve();
+    await watched;
+    // The sync took a hold and changed the index: the hold stays for the server's load, and whenIdle ran after that.
+    expect(ran).toEqual(["idle", "after the watched sync, busy false, holding true"]);
+
+    writeTree(root, { "c.md": "gamma" });
+    const job = await jobs.start();
+    jobs.whenIdle(() => ran.push(`after the job in state ${jobs.status(job.jobId).state}`));
+    await finished(jobs, job.jobId);
+    expect(ran.at(-1)).toBe("after the job in state succeeded");
+    expect(ran).toHaveLength(3);
+  });
 });
 
 describe("converter warnings", () => {
