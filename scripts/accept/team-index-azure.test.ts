@@ -17,6 +17,8 @@ import { readerFollowsWriter } from "./reader-follows.ts";
 import { watchStagedRewrite } from "./staged-rewrite.ts";
 import { copyTeamLibrary, machineEnv, runAs, TEAM_FILES } from "./team-fixture.ts";
 import { killSyncsAtRandom } from "./killed-syncs.ts";
+import { interruptAndResume } from "./interrupted-store.ts";
+import { tcpProxy } from "./tcp-proxy.ts";
 import { accountSas, AZURITE_ACCOUNT, AZURITE_KEY, createContainer, startAzurite, type Azurite } from "./azurite.ts";
 
 let azurite: Azurite;
@@ -180,4 +182,14 @@ describe("a team index on Azure Blob Storage (Azurite)", () => {
     const takenOver = await killSyncsAtRandom(10, (run) => machine("a", `az://team/killed-${run}`));
     console.log(`team index: on Azurite ${takenOver} of 10 killed syncs left a lease that the next sync took over at once`);
   }, 600_000);
+
+  test("the store stopped in the middle of a sync and started again: the sync fails with one clear line, nothing indexed is lost, the next sync completes", async () => {
+    const proxy = tcpProxy({ host: "127.0.0.1", port: Number(new URL(azurite.endpoint).port) });
+    try {
+      const endpoint = `${proxy.endpoint}/${AZURITE_ACCOUNT}`;
+      await interruptAndResume(machine("a", "az://team/interrupted", { AZURE_STORAGE_ENDPOINT: endpoint }), proxy, endpoint, docs);
+    } finally {
+      proxy.stop();
+    }
+  }, 300_000);
 });

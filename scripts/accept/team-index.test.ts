@@ -12,7 +12,7 @@
  * naming the fix, and status still answers.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { objectStorageFromEnv } from "../../src/config/object-storage.ts";
@@ -28,6 +28,7 @@ import { readerFollowsWriter } from "./reader-follows.ts";
 import { openSession } from "../bench/lib/mcp-driver.ts";
 import { copyTeamLibrary, machineEnv, runAs, TEAM_FILES, type Run } from "./team-fixture.ts";
 import { killSyncsAtRandom, leaseOf } from "./killed-syncs.ts";
+import { interruptAndResume } from "./interrupted-store.ts";
 
 let moto: Moto;
 const scratch = tempDir("minirag-team-");
@@ -233,28 +234,7 @@ describe("a team index on S3 (moto_server)", () => {
   test("the store stopped in the middle of a sync and started again: the sync fails with one clear line, nothing indexed is lost, the next sync completes", async () => {
     const proxy = tcpProxy({ host: "127.0.0.1", port: Number(new URL(moto.endpoint).port) });
     try {
-      const a = machine("a", "s3://team/interrupted", { AWS_ENDPOINT_URL: proxy.endpoint });
-      expect((await cli(a, ["sync"])).exitCode).toBe(0);
-      const before = json(await cli(a, ["list", "--json"])).files.map((f: { source: string; chunkCount: number }) => `${f.source}:${f.chunkCount}`);
-      for (const f of readdirSync(docs).filter((n) => n.endsWith(".md"))) writeFileSync(join(docs, f), `${readFileSync(join(docs, f), "utf8")}\nAn edit that changes every document.\n`);
-      const proc = Bun.spawn([BINARY, "sync"], { env: a.env, cwd: a.home, stdout: "pipe", stderr: "pipe" });
-      await waitUntil(() => lease("interrupted"), 60_000, "the sync's lease");
-      proxy.stop();
-      const [stderr, exitCode] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-      expect(exitCode).toBe(1);
-      const error = stderr.split("\n").filter((l) => l.startsWith("error: "));
-      expect(error).toHaveLength(1);
-      // Cut during one of LanceDB's requests, or during one of ours (the staging marker's look-up before each write).
-      expect(error[0]).toMatch(new RegExp(`^error: The object store (stopped answering: |at ${proxy.endpoint} cannot be reached \\()`));
-      expect(stderr).not.toContain("LanceError");
-      proxy.start();
-      const listed = json(await cli(a, ["list", "--json"])).files.map((f: { source: string; chunkCount: number }) => f.source);
-      expect(new Set(listed)).toEqual(new Set(before.map((b: string) => b.slice(0, b.lastIndexOf(":")))));
-      const next = await cli(a, ["sync"]);
-      expect(next.exitCode, next.stderr).toBe(0);
-      expect(json(await cli(a, ["status", "--json"])).sourceCount).toBe(FILES);
-      const found = json(await cli(a, ["find", "edit that changes every document", "--json"]));
-      expect(found.matchedDocuments).toBe(readdirSync(docs).filter((n) => n.endsWith(".md")).length);
+      await interruptAndResume(machine("a", "s3://team/interrupted", { AWS_ENDPOINT_URL: proxy.endpoint }).env, proxy, proxy.endpoint, docs);
     } finally {
       proxy.stop();
     }
