@@ -57,6 +57,12 @@ export function azureObjects(storage: ObjectStorage): StoreObjects {
       if (!response.ok) throw await refusal(response);
       return { body: await response.text(), etag: response.headers.get("etag") ?? "", ...ageOf(response) };
     },
+    async bytes(key) {
+      const response = await send(urlOf(key), "GET");
+      if (response.status === 404 && errorCode(response) === "BlobNotFound") return null;
+      if (!response.ok) throw await refusal(response);
+      return new Uint8Array(await response.arrayBuffer());
+    },
     async put(key, body, condition) {
       const conditional: Record<string, string> = "ifNoneMatch" in condition ? { "If-None-Match": "*" } : { "If-Match": condition.ifMatch };
       const response = await send(urlOf(key), "PUT", { body, headers: { ...conditional, "Content-Type": "application/json", "x-ms-blob-type": "BlockBlob" } });

@@ -39,10 +39,14 @@ const FRAGMENT = { id: 1, files: 2, deletionFile: 3, physicalRows: 4 };
 const DATA_FILE = { path: 1, size: 6, baseId: 7 };
 const DELETION_FILE = { deletedRows: 4 };
 
+/** The names a version's manifest may have in `_versions/`: naming scheme V2's first, then V1's. */
+export function manifestNames(version: number): string[] {
+  return [`${(2n ** 64n - 1n - BigInt(version)).toString()}.manifest`, `${version}.manifest`];
+}
+
 /** The manifest file of a version, or null when neither naming scheme finds one. */
 export function manifestFile(tableDir: string, version: number): string | null {
-  const names = [`${(2n ** 64n - 1n - BigInt(version)).toString()}.manifest`, `${version}.manifest`];
-  return names.map((name) => join(tableDir, "_versions", name)).find((path) => existsSync(path)) ?? null;
+  return manifestNames(version).map((name) => join(tableDir, "_versions", name)).find((path) => existsSync(path)) ?? null;
 }
 
 /**
@@ -52,9 +56,13 @@ export function manifestFile(tableDir: string, version: number): string | null {
  */
 export function readManifestFragments(tableDir: string, version: number): ManifestFragment[] | null {
   const path = manifestFile(tableDir, version);
-  if (!path) return null;
+  return path ? parseManifestFragments(readWhole(path), version) : null;
+}
+
+/** The fragments a manifest file's bytes list, or null when they are not the manifest of `version` as expected. */
+export function parseManifestFragments(bytes: Uint8Array, version: number): ManifestFragment[] | null {
   try {
-    const message = manifestMessage(readWhole(path));
+    const message = manifestMessage(bytes);
     const fields = readFields(message);
     const stated = fields.find((f) => f.number === MANIFEST.version && f.wireType === VARINT)?.value;
     if (stated !== version) return null;

@@ -32,6 +32,8 @@ export interface StoreObjects {
   delete(key: string, ifMatch?: string): Promise<void>;
   /** Every object under `folder` (a key prefix inside the index's prefix), by key relative to the index's prefix, with its size. */
   list(folder: string): Promise<ListedObject[]>;
+  /** The object's bytes (a small binary object: a table version's manifest), or null when there is none. */
+  bytes(key: string): Promise<Uint8Array | null>;
   /** Streams the object into the file at `path` (a large data file is never held whole); false when there is no such object. */
   download(key: string, path: string): Promise<boolean>;
   /** Where the objects live, for messages: s3://bucket/prefix on the endpoint. */

@@ -31,6 +31,12 @@ export function s3Objects(storage: ObjectStorage): StoreObjects {
       if (!response.ok) throw await storeRefusal(storage, response);
       return { body: await response.text(), etag: response.headers.get("etag") ?? "", ...ageOf(response) };
     },
+    async bytes(key) {
+      const response = await send(urlOf(key), "GET");
+      if (response.status === 404 && !(await isMissingBucket(response))) return null;
+      if (!response.ok) throw await storeRefusal(storage, response);
+      return new Uint8Array(await response.arrayBuffer());
+    },
     async put(key, body, condition) {
       const headers: Record<string, string> = "ifNoneMatch" in condition ? { "If-None-Match": "*" } : { "If-Match": condition.ifMatch };
       const response = await send(urlOf(key), "PUT", { body, headers: { ...headers, "Content-Type": "application/json" } });

@@ -2,9 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
-import { findLostFragments, fragmentFilter, lanceReason, probeFragments } from "../../src/store/lost-fragments.ts";
+import { findLostFragments, fragmentFilter, lanceReason, lostInStore, probeFragments } from "../../src/store/lost-fragments.ts";
 import { tempDir } from "../helpers.ts";
 import { cutShort, dataFileOf, loseFile, openChunks } from "./damage-helpers.ts";
+import { folderBucket } from "./folder-bucket.ts";
 import { storeRow } from "./store-rows.ts";
 
 /** Three sources in three fragments (each write appends one): a has 3 chunks, b 2, c 1. */
@@ -72,6 +73,26 @@ describe("lost data files", () => {
     expect(await table.version()).toBe(version + 1);
     expect((await table.query().select(["source", "chunk_index"]).toArray()).map((r) => `${r.source}#${r.chunk_index}`).sort()).toEqual(["a#0", "a#1", "a#2", "c#0"]);
     expect(await findLostFragments(table, dbPath)).toEqual([]);
+  });
+
+  test("on object storage the manifest and one listing of data/ find what the local check finds, in two requests", async () => {
+    const dbPath = await threeFragments();
+    const version = await (await openChunks(dbPath)).version();
+    const bucket = folderBucket(dbPath);
+    expect(await lostInStore(bucket, version)).toEqual([]);
+    expect(bucket.state.requests).toBe(2);
+    const [lost, short] = [await dataFileOf(dbPath, "b"), await dataFileOf(dbPath, "c")];
+    loseFile(lost);
+    cutShort(short);
+    const expected = await findLostFragments(await openChunks(dbPath), dbPath);
+    expect(expected.map((f) => f.id)).toEqual([1, 2]);
+    expect(await lostInStore(bucket, version)).toEqual(expected);
+  });
+
+  test("on object storage a version whose manifest is not there is left to LanceDB (null)", async () => {
+    const dbPath = await threeFragments();
+    const version = await (await openChunks(dbPath)).version();
+    expect(await lostInStore(folderBucket(dbPath), version + 5)).toBeNull();
   });
 
   test("a Lance error reads without the Rust source locations it carries", () => {

@@ -8,41 +8,13 @@
  */
 import { describe, expect, test } from "bun:test";
 import { connect } from "@lancedb/lancedb";
-import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { FIRST_COPY_WAIT_MS, filesOfVersion, manifestVersion, ObjectMirror, RETRY_MS } from "../../src/store/object-mirror.ts";
 import type { StoreObjects } from "../../src/store/object-api.ts";
+import { folderBucket } from "./folder-bucket.ts";
 import { fakeClock } from "../fake-clock.ts";
 import { tempDir } from "../helpers.ts";
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
-}
-
-/** A folder as a bucket: listed and read as S3 lists and reads objects; `fail` makes every request fail. */
-function folderBucket(folder: string, state = { fail: false, requests: 0 }): StoreObjects & { state: typeof state } {
-  const refuse = () => {
-    state.requests++;
-    if (state.fail) throw new Error("The object store at http://127.0.0.1:9 cannot be reached");
-  };
-  return {
-    state,
-    where: `s3://bucket/index (${folder})`,
-    async list(prefix) {
-      refuse();
-      return filesUnder(folder).map((f) => ({ key: relative(folder, f), size: statSync(f).size })).filter((f) => f.key.startsWith(prefix));
-    },
-    async download(key, path) {
-      refuse();
-      if (!existsSync(join(folder, key))) return false;
-      copyFileSync(join(folder, key), path);
-      return true;
-    },
-    get: () => Promise.reject(new Error("not used")),
-    put: () => Promise.reject(new Error("not used")),
-    delete: () => Promise.reject(new Error("not used")),
-  };
-}
 
 async function bucketWithVersions(): Promise<{ folder: string; versions: number[] }> {
   const folder = tempDir("minirag-bucket-");
