@@ -146,7 +146,11 @@ export class TableView {
 
   private async openLatest(): Promise<Table | null> {
     const table = await openCommitted(await this.connect());
-    return table ? this.adopt(table) : null;
+    if (!table) return null;
+    // A process that fills a local copy starts it once it knows the version, not at its first question: a server's
+    // copy then runs beside its model's load (object-mirror.ts; at() never throws).
+    if (this.localCopy) void table.version().then((version) => this.localCopy?.at(version), () => null);
+    return this.adopt(table);
   }
 
   /** The table as it was at a version (0: before it existed), read-only. */

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { FIRST_COPY_WAIT_MS, filesOfVersion, manifestVersion, ObjectMirror, RETRY_MS } from "../../src/store/object-mirror.ts";
 import type { StoreObjects } from "../../src/store/object-api.ts";
 import { folderBucket } from "./folder-bucket.ts";
+import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { fakeClock } from "../fake-clock.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -172,6 +173,20 @@ describe("the local copy of an index on S3", () => {
     expect(await copy.atFirst(versions[2]!)).toBeNull();
     await copy.settled();
     expect(await copy.atFirst(versions[2]!)).not.toBeNull();
+  });
+
+  test("opening the index starts the copy of its version before any question, in a process that fills; one that does not starts none", async () => {
+    for (const fill of [true, false]) {
+      const { folder, versions } = await bucketWithVersions();
+      const bucket = folderBucket(folder);
+      const store = new ChunkStore(folder);
+      store.localCopy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", () => {}, fill, fakeClock());
+      expect(await store.hasTable()).toBe(true);
+      await store.localCopy.settled();
+      // at() answers from what is on disk without waiting: a connection only when the opening's copy is whole.
+      expect((await store.localCopy.at(versions[2]!)) !== null).toBe(fill);
+      expect(bucket.state.requests > 0).toBe(fill);
+    }
   });
 
   test("a first copy that would take longer than FIRST_COPY_WAIT_MS at its pace is not waited for: the query reads the store", async () => {
