@@ -43,7 +43,7 @@ const coldMs = openMs + performance.now() - start;
 // The opening started the local copy (store/object-mirror.ts) and the first query waited for it a while; warm queries are timed once it holds the table.
 const copy = app.store.localCopy;
 await copy?.settled();
-const copyMs = copy && env.RAG_LOCAL_COPY !== "false" ? performance.now() - opening : undefined;
+const copyMs = copy && copy.copiesMade > 0 ? performance.now() - opening : undefined;
 for (const q of queries.slice(1, 3)) await queryDocuments(app, { query: q, topK: 10 });
 const times: number[] = [];
 for (const q of queries) {

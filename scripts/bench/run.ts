@@ -45,7 +45,7 @@ import { renderQualityReport } from "./report-quality.ts";
 import { PEERS, benchPeer, type PeerFigures } from "./peers/peers.ts";
 import { renderReport } from "./report.ts";
 import { FRESHNESS_PLAN, FRESHNESS_QUICK, benchFreshness, renderFreshness } from "./sections/freshness.ts";
-import { OBJECT_STORAGE_CHUNKS, benchObjectStorage, renderObjectStorage, type ObjectStorageRow } from "./sections/object-storage.ts";
+import { OBJECT_STORAGE_CHUNKS, benchObjectStorage, renderObjectStorage, type ObjectStorageReport } from "./sections/object-storage.ts";
 
 if (process.argv.includes("--convert")) {
   await import("./convert.ts");
@@ -118,13 +118,13 @@ const ingest = await benchIngest(scifact.docs.slice(0, plan.ingestDocs), model.d
 
 const latency: LatencyRow[] = [];
 const builds: (IndexBuild & { recall: VectorRecall })[] = [];
-const objectStorage: ObjectStorageRow[] = [];
+let objectStorage: ObjectStorageReport | undefined;
 for (const size of plan.sizes) {
   log(`latency: building a ${size}-chunk index`);
   const { dbPath, build } = await replicateIndex(ingest.dbPath, size, ingest.root);
   builds.push({ ...build, recall: await vectorRecall(dbPath, model.dir, queries.slice(0, 50)) });
   latency.push(...(await benchLatency(dbPath, ingest.root, size, model.dir, binary, queries)));
-  if (size === OBJECT_STORAGE_CHUNKS || (quick && size === plan.sizes[0])) objectStorage.push(...(await benchObjectStorage(dbPath, ingest.root, size, model.dir, queries, log)));
+  if (size === OBJECT_STORAGE_CHUNKS || (quick && size === plan.sizes[0])) objectStorage = await benchObjectStorage(dbPath, ingest.root, size, model.dir, queries, log);
 }
 
 log(`ingest as the index grows: steps to ${scaleSteps.at(-1)} chunks`);
@@ -150,7 +150,7 @@ if (withPeers) {
 
 writeFileSync(join(RESULTS, "latency.svg"), latencyChartSvg(latency));
 
-const report = renderReport({ quick, withPeers, model, scale, memory, ingest, latency, startup, quality, peers, minutes: (performance.now() - began) / 60000 }) + renderScale(builds, scale, model.name) + renderMemory(memory, model.name) + renderFreshness(freshness) + renderObjectStorage(objectStorage, model.name);
+const report = renderReport({ quick, withPeers, model, scale, memory, ingest, latency, startup, quality, peers, minutes: (performance.now() - began) / 60000 }) + renderScale(builds, scale, model.name) + renderMemory(memory, model.name) + renderFreshness(freshness) + (objectStorage ? renderObjectStorage(objectStorage, model.name) : "");
 writeFileSync(join(RESULTS, "report.md"), report);
 process.stdout.write(report);
 log(`done; report in ${join(RESULTS, "report.md")}, chart in ${join(RESULTS, "latency.svg")}`);
