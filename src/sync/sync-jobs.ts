@@ -71,6 +71,8 @@ export class SyncJobs {
       release = before ? null : await lockIndex(this.app);
     } catch (error) {
       this.running = false;
+      // A load that fell due while the lock was asked for (a lease request on object storage) runs now.
+      this.wakeIfIdle();
       throw error;
     }
     const job: SyncJob = { jobId: randomUUID().replace(/-/g, ""), state: "pending", startedAt: new Date().toISOString(), finishedAt: null, error: null, ...emptySyncReport() };

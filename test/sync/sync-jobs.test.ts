@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { lockIndex } from "../../src/sync/run-sync.ts";
 import { SyncJobs, type SyncJob } from "../../src/sync/sync-jobs.ts";
 import { failure, testApp, waitFor, writeTree } from "../helpers.ts";
 
@@ -134,6 +135,23 @@ describe("jobs and the watcher's syncs in one server", () => {
     await finished(jobs, job.jobId);
     expect(ran.at(-1)).toBe("after the job in state succeeded");
     expect(ran).toHaveLength(3);
+  });
+
+  test("whenIdle runs when a job is refused the lock it was waiting for (another process syncs)", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "alpha" });
+    const jobs = new SyncJobs(app);
+    const unlock = await lockIndex(app);
+    const ran: string[] = [];
+    try {
+      const refused = jobs.start();
+      expect(jobs.busy).toBe(true);
+      jobs.whenIdle(() => ran.push(`busy ${jobs.busy}`));
+      expect((await failure(refused)).code).toBe("SYNC_BUSY");
+    } finally {
+      await unlock();
+    }
+    expect(ran).toEqual(["busy false"]);
   });
 });
 
