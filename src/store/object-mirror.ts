@@ -76,9 +76,14 @@ interface CopyState {
 }
 
 export class ObjectMirror {
-  /** Copies this process made whole (for benchmarks: a copy an earlier process made costs none). */
+  /** Copies this process made whole, and when (by its clock) the last one ended: for benchmarks. */
   copiesMade = 0;
+  lastCopyEndedAt: number | null = null;
   private state: CopyState | null;
+  /** A copy was on disk when this process began (an earlier process made it): questions never wait for one. */
+  private readonly foundOnDisk: boolean;
+  /** A question has read the copy: later ones read the store while a newer version is copied. */
+  private servedACopy = false;
   private copying: Promise<void> | null = null;
   private connection: Promise<Connection> | null = null;
   /** When a copy last failed: none is tried again for RETRY_MS, so a store that refuses the reads does not cost a copy per query. */
@@ -104,6 +109,7 @@ export class ObjectMirror {
     private readonly clock: Clock = SYSTEM_CLOCK,
   ) {
     this.state = readState(folder);
+    this.foundOnDisk = this.state !== null;
   }
 
   /**
@@ -130,26 +136,39 @@ export class ObjectMirror {
   }
 
   /**
-   * As at(), but a process that holds no copy yet waits for its first one
-   * while that is expected to end within FIRST_COPY_WAIT_MS (a new reader's
-   * first query); past that it reads the store, as at() does.
+   * As at(), but a process that found no copy on disk waits, until a question
+   * has read one, for the copy of the version asked while that is expected to
+   * end within FIRST_COPY_WAIT_MS (a new reader's first query); past that it
+   * reads the store, as at() does. The copy its opening started may be of an
+   * older version than the question's (the writer committed meanwhile): the
+   * copy of the newer files that follows is waited for within the same time.
    */
   async atFirst(version: number): Promise<Connection | null> {
     const ready = await this.at(version);
-    if (ready || this.state || !this.copying) return ready;
-    await this.waitForCopy(this.copying);
-    return this.state ? this.at(version) : null;
+    if (ready || this.foundOnDisk || this.servedACopy) return this.served(ready);
+    const deadline = this.clock.now() + FIRST_COPY_WAIT_MS;
+    while (this.copying) {
+      if (!(await this.waitForCopy(this.copying, deadline))) return null;
+      const copied = await this.at(version);
+      if (copied) return this.served(copied);
+    }
+    return null;
   }
 
-  private waitForCopy(copying: Promise<void>): Promise<void> {
-    const began = this.clock.now();
+  private served(connection: Connection | null): Connection | null {
+    if (connection) this.servedACopy = true;
+    return connection;
+  }
+
+  /** True once `copying` has settled; false when it would end past `deadline` at its pace, or has not by then. */
+  private waitForCopy(copying: Promise<void>, deadline: number): Promise<boolean> {
     return new Promise((resolve) => {
       let cancel = () => {};
-      const stop = () => {
+      const stop = (settled: boolean) => {
         cancel();
-        resolve();
+        resolve(settled);
       };
-      copying.then(stop, stop);
+      copying.then(() => stop(true), () => stop(true));
       const check = () => {
         const now = this.clock.now();
         const { total, started } = this.progress;
@@ -157,8 +176,8 @@ export class ObjectMirror {
         const running = now - started;
         // When the whole copy would end at its pace so far; a listing still under way is not judged, only capped.
         const expectedEnd = total === null ? null : copied > 0 ? started + (running * total) / copied : Number.POSITIVE_INFINITY;
-        const tooSlow = expectedEnd !== null && running >= PACE_JUDGED_AFTER_MS && expectedEnd - began > FIRST_COPY_WAIT_MS;
-        if (now - began >= FIRST_COPY_WAIT_MS || tooSlow) return stop();
+        const tooSlow = expectedEnd !== null && running >= PACE_JUDGED_AFTER_MS && expectedEnd > deadline;
+        if (now >= deadline || tooSlow) return stop(false);
         cancel = this.clock.after(PACE_CHECK_MS, check, true);
       };
       cancel = this.clock.after(PACE_CHECK_MS, check, true);
@@ -200,6 +219,7 @@ export class ObjectMirror {
     };
     writeState(this.folder, this.state);
     this.copiesMade++;
+    this.lastCopyEndedAt = this.clock.now();
   }
 
   private async fetchTo(file: ListedObject): Promise<void> {

@@ -148,8 +148,14 @@ export class TableView {
     const table = await openCommitted(await this.connect());
     if (!table) return null;
     // A process that fills a local copy starts it once it knows the version, not at its first question: a server's
-    // copy then runs beside its model's load (object-mirror.ts; at() never throws).
-    if (this.localCopy) void table.version().then((version) => this.localCopy?.at(version), () => null);
+    // copy then runs beside its model's load (object-mirror.ts). Not of a version with lost files, which no read uses.
+    const copy = this.localCopy;
+    if (copy) {
+      void (async () => {
+        const version = await table.version();
+        if (!(await this.damageWatch.damageOf(table, version))) await copy.at(version);
+      })().catch(() => null);
+    }
     return this.adopt(table);
   }
 

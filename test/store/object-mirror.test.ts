@@ -189,6 +189,35 @@ describe("the local copy of an index on S3", () => {
     }
   });
 
+  test("opening an index with a lost data file starts no copy of that version: no read would use it", async () => {
+    const { folder } = await bucketWithVersions();
+    const lost = readdirSync(join(folder, "chunks.lance", "data"))[0]!;
+    rmSync(join(folder, "chunks.lance", "data", lost));
+    const bucket = folderBucket(folder);
+    const store = new ChunkStore(folder);
+    store.localCopy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", () => {}, true, fakeClock());
+    await store.hasTable();
+    expect((await store.damage())?.fragments).toHaveLength(1);
+    await Bun.sleep(0);
+    await store.localCopy.settled();
+    expect(bucket.state.requests).toBe(0);
+  });
+
+  test("a new reader's first question waits for the copy of its own version when the writer committed after the opening's copy began", async () => {
+    const { folder } = await bucketWithVersions();
+    const store = new ChunkStore(folder);
+    store.localCopy = new ObjectMirror(folderBucket(folder), tempDir("minirag-copy-"), "chunks", () => {}, true, fakeClock());
+    await store.hasTable();
+    const writer = await (await connect(folder)).openTable("chunks");
+    await writer.add([{ id: "d", text: "fourth row" }]);
+    const view = await store.snapshot();
+    expect(view.pinnedAt).toBe(await writer.version());
+    // The view reads the copy: with the bucket's data files gone it still reads every row.
+    rmSync(join(folder, "chunks.lance", "data"), { recursive: true });
+    const rows = await (await view.open())!.query().select(["id"]).toArray();
+    expect(rows.map((r) => r.id).sort()).toEqual(["a", "b", "c", "d"]);
+  });
+
   test("a first copy that would take longer than FIRST_COPY_WAIT_MS at its pace is not waited for: the query reads the store", async () => {
     const { folder, versions } = await bucketWithVersions();
     const bucket = folderBucket(folder);
