@@ -70,7 +70,10 @@ function withProblems(fragments: ManifestFragment[], problemOf: (file: ManifestD
 export async function lostInStore(objects: StoreObjects, version: number): Promise<LostFragment[] | null> {
   const folder = `${TABLE_NAME}.lance`;
   let manifest: Uint8Array | null = null;
-  for (const name of manifestNames(version)) if ((manifest ??= await objects.bytes(`${folder}/_versions/${name}`))) break;
+  for (const name of manifestNames(version)) {
+    manifest = await objects.bytes(`${folder}/_versions/${name}`);
+    if (manifest) break;
+  }
   const fragments = manifest && parseManifestFragments(manifest, version);
   if (!fragments) return null;
   const data = `${folder}/data/`;

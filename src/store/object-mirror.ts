@@ -76,8 +76,7 @@ interface CopyState {
 }
 
 export class ObjectMirror {
-  /** Copies this process made whole, and when (by its clock) the last one ended: for benchmarks. */
-  copiesMade = 0;
+  /** When (by its clock) the last copy this process made whole ended: for benchmarks. */
   lastCopyEndedAt: number | null = null;
   private state: CopyState | null;
   /** A copy was on disk when this process began (an earlier process made it): questions never wait for one. */
@@ -218,7 +217,6 @@ export class ObjectMirror {
       unlisted: (this.state?.files ?? []).filter((key) => !present.has(key)),
     };
     writeState(this.folder, this.state);
-    this.copiesMade++;
     this.lastCopyEndedAt = this.clock.now();
   }
 
