@@ -65,6 +65,15 @@ export function readFields(message: Uint8Array): WireField[] {
   return fields;
 }
 
+/** A varint field's value exactly, past 2^53 too (Lance's random 64-bit file ids). */
+export function varintBigInt(field: WireField): bigint {
+  // The value follows the tag, whose own varint ends at its first byte under 0x80.
+  let at = field.raw.findIndex((byte) => byte < 0x80) + 1;
+  let value = 0n;
+  for (let shift = 0n; at < field.raw.length; at++, shift += 7n) value |= BigInt(field.raw[at]! & 0x7f) << shift;
+  return value;
+}
+
 /** The values of a packed repeated varint field (its payload). */
 export function packedVarints(payload: Uint8Array): number[] {
   const values: number[] = [];

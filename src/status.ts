@@ -135,7 +135,10 @@ async function indexStatus(app: App): Promise<StatusReport> {
       report.pendingVectorNote = `${waiting} chunks were stored while no embedding model could load: keyword search finds them, vector search does not until a sync with a working model embeds them from their stored text.`;
     }
     const failed = await app.store.failures.count();
-    if (failed > 0) {
+    const failuresDamage = await app.store.failures.damage();
+    if (failuresDamage) {
+      report.failedFileNote = `The record of files that failed to convert is damaged (${failuresDamage}): no file shows as failed until the next sync, which starts the record afresh and tries those files again.`;
+    } else if (failed > 0) {
       report.failedFileCount = failed;
       const files = failed === 1 ? "1 file failed" : `${failed} files failed`;
       report.failedFileNote = `${files} to convert and ${failed === 1 ? "is" : "are"} not tried again by sync until changed (or the program or a conversion setting is): list_files shows them as failed with the reason, and ingest_file tries one again.`;

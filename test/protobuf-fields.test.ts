@@ -1,8 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { FIXED32, fieldText, LENGTH_DELIMITED, MalformedProtobuf, packedVarints, readFields, VARINT } from "../src/protobuf-fields.ts";
+import { FIXED32, fieldText, LENGTH_DELIMITED, MalformedProtobuf, packedVarints, readFields, VARINT, varintBigInt } from "../src/protobuf-fields.ts";
 import { concatBytes, lengthDelimited, ProtoWriter, textField, varintField } from "../src/protobuf-writer.ts";
 
 describe("protobuf fields", () => {
+  test("a varint past 2^53 (Lance's random 64-bit file ids) is read exactly as a bigint, behind a tag of one byte or two", () => {
+    const big = 2n ** 64n - 1n - 12345n;
+    const fields = readFields(concatBytes([varintField(3, big), varintField(300, 2n ** 63n + 5n), varintField(4, 7)]));
+    expect(fields.map(varintBigInt)).toEqual([big, 2n ** 63n + 5n, 7n]);
+  });
+
   test("reads what a protobuf writer wrote: varints past 32 bits, floats, strings and nested messages, in order", () => {
     const bytes = new ProtoWriter()
       .int(1, 2 ** 40 + 3)

@@ -259,7 +259,7 @@ describe("a team index on S3 (moto_server)", () => {
       expect(status.indexDamage).toContain(`(${name} is missing), with 1 chunk in it`);
       const refused = await cli(a, ["query", "zebra quartz harbour"]);
       expect(refused.exitCode).toBe(1);
-      expect(refused.stderr).toContain("Reads cannot go around lost files on object storage yet.");
+      expect(refused.stderr).toContain("Reads fail until a sync repairs it: on object storage they cannot go around lost files yet.");
       expect(refused.stderr).toContain("Run sync");
       const repaired = await cli(a, ["sync"]);
       expect(repaired.exitCode).toBe(0);
@@ -269,6 +269,70 @@ describe("a team index on S3 (moto_server)", () => {
       expect(json(await cli(a, ["status", "--json"])).indexDamage).toBeUndefined();
     } finally {
       rmSync(join(docs, "late.md"));
+    }
+  }, 300_000);
+
+  test("a deletion file lost from the bucket: status names it, reads refuse by name, and a sync puts a stand-in through its own requests and repairs the index", async () => {
+    const a = machine("a", "s3://team/deletions");
+    const pier = join(docs, "pier.md");
+    writeFileSync(pier, "# Pier\n\nThe pier's lamps are lit at a walrus hour.\n");
+    try {
+      expect((await cli(a, ["sync"])).exitCode).toBe(0);
+      // An ingest of the changed file deletes its old chunk from the fragment it shares with the others (a sync's compaction would fold that away).
+      writeFileSync(pier, "# Pier\n\nThe pier's lamps are lit at an otter hour.\n");
+      expect((await cli(a, ["ingest", pier])).exitCode).toBe(0);
+      const keys = { accessKeyId: a.env.AWS_ACCESS_KEY_ID!, secretAccessKey: a.env.AWS_SECRET_ACCESS_KEY!, region: "us-east-1" };
+      const listing = new URL(`${moto.endpoint}/team?list-type=2&prefix=deletions/chunks.lance/_deletions/`);
+      const [key] = [...(await (await fetch(listing, { headers: signS3("GET", listing, keys) })).text()).matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]!);
+      const target = new URL(`${moto.endpoint}/team/${key}`);
+      expect((await fetch(target, { method: "DELETE", headers: signS3("DELETE", target, keys) })).ok).toBe(true);
+      const named = `_deletions/${key!.split("/").at(-1)} is missing`;
+      expect(json(await cli(a, ["status", "--json"])).indexDamage).toContain(named);
+      const refused = await cli(a, ["query", "otter hour"]);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toContain("Reads fail until a sync repairs it: every read of the table opens each deletion file.");
+      const repaired = await cli(a, ["sync"]);
+      expect(repaired.exitCode).toBe(0);
+      expect(repaired.stderr).toContain(`whose file was lost or damaged (${named})`);
+      expect(json(await cli(a, ["status", "--json"]))).toMatchObject({ sourceCount: FILES + 1 });
+      expect(json(await cli(a, ["status", "--json"])).indexDamage).toBeUndefined();
+      const found = json(await cli(a, ["query", "otter hour", "--json"]));
+      expect(found.results[0].source).toBe("library/pier.md");
+      expect(found.results[0].text).toContain("otter");
+    } finally {
+      rmSync(pier);
+    }
+  }, 300_000);
+
+  test("the index deleted from the bucket and built again under a running reader (a team changing its model): within one check the reader answers from the new index, with no error", async () => {
+    const library = join(scratch, "rebuilt-library");
+    mkdirSync(library, { recursive: true });
+    const write = (word: string) => {
+      for (const name of ["a", "b", "c"]) writeFileSync(join(library, `${name}.md`), `# ${name}\n\nThe ${word} of ${name} is ${word} all year.\n`);
+    };
+    write("harbour");
+    const writer = machine("a", "s3://team/rebuilt", { BASE_DIR: library });
+    const reader = machine("b", "s3://team/rebuilt", { BASE_DIR: library });
+    expect((await cli(writer, ["sync"])).exitCode).toBe(0);
+    const session = await openSession({ command: BINARY, args: [], env: reader.env, cwd: reader.home });
+    try {
+      const ask = async (name: string, args: Record<string, unknown>) => {
+        const result = (await session.client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
+        expect(result.isError, `${name}: ${result.content[0]?.text}`).toBeFalsy();
+        return result.structuredContent!;
+      };
+      expect((await ask("find_mentions", { terms: ["harbour"] })).matchedDocuments).toBe(3);
+      const objects = s3Objects(objectStorageFromEnv(writer.env.DB_PATH!, writer.env, "DB_PATH"));
+      for (const object of await objects.list("")) await objects.delete(object.key);
+      write("meadow");
+      expect((await cli(writer, ["sync"])).exitCode).toBe(0);
+      // Every answer meanwhile is whole (the old index's or the new one's); the new one's within one check (10 s) and a question.
+      const found = await waitUntil(async () => ((await ask("find_mentions", { terms: ["meadow"] })).matchedDocuments === 3 ? true : null), 30_000, "the reader to find the new index", 500);
+      expect(found).toBe(true);
+      expect((await ask("find_mentions", { terms: ["harbour"] })).matchedDocuments).toBe(0);
+      expect((await ask("query_documents", { query: "meadow all year" })).results[0].text).toContain("meadow");
+    } finally {
+      await session.close();
     }
   }, 300_000);
 

@@ -37,7 +37,7 @@ export function azureObjects(storage: ObjectStorage): StoreObjects {
   const base = `${storage.endpoint ?? `https://${account}.blob.core.windows.net`}/${storage.bucket}`;
   const at = `${storage.uri} on ${storage.endpoint ?? "Azure Blob Storage"}`;
   const urlOf = (key: string) => new URL(`${base}/${encodePath(storage.prefix ? `${storage.prefix}/${key}` : key)}`);
-  const send = async (url: URL, method: "GET" | "PUT" | "DELETE", init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> => {
+  const send = async (url: URL, method: "GET" | "PUT" | "DELETE", init: { body?: string | Uint8Array; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> => {
     const headers: Record<string, string> = { "x-ms-date": new Date().toUTCString(), "x-ms-version": API_VERSION, ...init.headers };
     if (init.body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(init.body));
     if (sas) for (const [name, value] of new URLSearchParams(sas)) url.searchParams.set(name, value);
@@ -65,7 +65,7 @@ export function azureObjects(storage: ObjectStorage): StoreObjects {
     },
     async put(key, body, condition) {
       const conditional: Record<string, string> = "ifNoneMatch" in condition ? { "If-None-Match": "*" } : { "If-Match": condition.ifMatch };
-      const response = await send(urlOf(key), "PUT", { body, headers: { ...conditional, "Content-Type": "application/json", "x-ms-blob-type": "BlockBlob" } });
+      const response = await send(urlOf(key), "PUT", { body, headers: { ...conditional, "Content-Type": typeof body === "string" ? "application/json" : "application/octet-stream", "x-ms-blob-type": "BlockBlob" } });
       // Azure answers a create over an existing blob with 409 BlobAlreadyExists, a stale If-Match with 412.
       if (response.status === 412 || response.status === 409) return { written: false };
       if (!response.ok) throw await refusal(response);
@@ -87,7 +87,8 @@ export function azureObjects(storage: ObjectStorage): StoreObjects {
         const xml = await response.text();
         for (const entry of xml.matchAll(/<Blob>([\s\S]*?)<\/Blob>/g)) {
           const name = xmlText(/<Name>([^<]*)<\/Name>/.exec(entry[1]!)?.[1] ?? "");
-          listed.push({ key: name.slice(inIndex.length), size: Number(/<Content-Length>(\d+)<\/Content-Length>/.exec(entry[1]!)?.[1] ?? 0) });
+          const etag = xmlText(/<Etag>([^<]*)<\/Etag>/.exec(entry[1]!)?.[1] ?? "");
+          listed.push({ key: name.slice(inIndex.length), size: Number(/<Content-Length>(\d+)<\/Content-Length>/.exec(entry[1]!)?.[1] ?? 0), etag });
         }
         marker = xmlText(/<NextMarker>([^<]*)<\/NextMarker>/.exec(xml)?.[1] ?? "") || undefined;
       } while (marker);

@@ -17,15 +17,14 @@ import { openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { deleteSources, moveSources, updateMtimes, type SourceMove } from "./source-writes.ts";
 import { chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { writeVectors } from "./pending-vectors.ts";
-import { StoreReads } from "./store-reads.ts";
+import { StoreSnapshots } from "./store-snapshots.ts";
 import { backfillSearchColumns } from "./search-columns.ts";
 import { missingRootProblem } from "./db-path.ts";
-import { FailedFiles } from "./failed-files.ts";
-import { canStage, stagingMarkers } from "./staging-markers.ts";
-import { recoverStaging } from "./staging-recovery.ts";
+import { FAILED_TABLE, FailedFiles } from "./failed-files.ts";
+import { setAsideDamagedTables } from "./damaged-versions.ts";
+import { settleStaging } from "./staging-recovery.ts";
 import { ensureSafeCommits } from "./lance-connect.ts";
 import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
-import { isReadableClone } from "./readable-clone.ts";
 import { RepairMemo, repairTable, type IndexRepair } from "./index-repair.ts";
 import { forgetSources, recordSources } from "./source-catalog.ts";
 import { writeLabelRows, type LabelColumns } from "./label-rows.ts";
@@ -43,49 +42,26 @@ export type { RowFilter } from "./row-filter.ts";
 export type { LabelRow } from "./label-rows.ts";
 export type { MentionRow } from "./mention-rows.ts";
 
-export class ChunkStore extends StoreReads {
+export class ChunkStore extends StoreSnapshots {
   /** Files that failed to convert, in the index's second table (failed-files.ts). */
   readonly failures = new FailedFiles(this.dbPath, this.roots, () => this.connect());
   /** Indexes and columns are checked once per process, on the first write. */
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */
   private readonly binding: ModelBinding = { log: () => {} };
-  /** The last two snapshots: the next query at the same version reuses one instead of opening the table again. */
-  private lastViews: { version: string; view: ChunkStore }[] = [];
   /** The version a repair last found sound (index-repair.ts). */
   private readonly repairMemo = new RepairMemo();
 
-  /**
-   * A read-only view of the table as it is now, for a request that reads more
-   * than once (a search, then the sections of its hits): every read sees the
-   * same version, so a sync committing meanwhile cannot mix an old hit with a
-   * new section. Writes through the view are refused by LanceDB.
-   */
-  async snapshot(options: { latest?: boolean } = {}): Promise<ChunkStore> {
-    const view = new ChunkStore(this.dbPath, this.annThreshold, this.roots);
-    const opened = await this.openWithVersion();
-    if (!opened) return view;
-    // A clone of a damaged version (readable-clone.ts) is fixed at its version already; its versions are its own.
-    const clone = isReadableClone(opened.table);
-    // On S3, a local copy holding the version whole, the bucket meanwhile (a new reader first waits for one: object-mirror.ts).
-    const copy = clone ? null : await this.localCopy?.atFirst(opened.version);
-    // A server's questions stay on an older version while it loads the one its watcher wrote (query-hold.ts).
-    const at = clone || copy || options.latest ? opened.version : this.queryHold.versionFor(opened.version);
-    const version = `${clone ? "clone:" : ""}${at}${copy ? ":copy" : ""}`;
-    // A view of a version read before (the latest, or the one held) reads the same files: opening the table again cost ~2 ms a query.
-    const kept = this.lastViews.find((v) => v.version === version);
-    if (kept) return kept.view;
-    const pinned = clone ? opened.table : await (copy ?? (await this.connect())).openTable(TABLE_NAME);
-    if (!clone) await pinned.checkout(at);
-    view.connection = this.connection;
-    view.isView = true;
-    view.perVersion = this.perVersion;
-    view.keyLedger = this.keyLedger;
-    view.viewDamage = clone ? await this.damage() : null;
-    view.pinnedAt = at;
-    await view.adopt(pinned);
-    this.lastViews = [{ version, view }, ...this.lastViews.slice(0, 1)]; // two: a held version's, the latest's
-    return view;
+  protected override forgetTable(): void {
+    super.forgetTable();
+    this.writeReady = false;
+    this.repairMemo.soundAt = null;
+    // The new table may record another model: the next search checks it again.
+    this.binding.checkedAt = undefined;
+  }
+
+  protected newView(): this {
+    return new ChunkStore(this.dbPath, this.annThreshold, this.roots) as this;
   }
 
   /**
@@ -104,22 +80,7 @@ export class ChunkStore extends StoreReads {
     if (missing) throw missing;
     // On object storage: refused before any commit when the store would let one commit overwrite another.
     await ensureSafeCommits(this.dbPath);
-    if (!canStage(this.dbPath)) return;
-    const markers = stagingMarkers(this.dbPath);
-    const marker = await markers.read(true);
-    if (!marker) return;
-    if (!markers.alive(marker)) {
-      await recoverStaging(this.dbPath);
-      this.stagingView = null;
-      return;
-    }
-    if (staged && markers.mine(marker)) return;
-    const writer = markers.mine(marker) ? "This process" : `Process ${marker.pid}`;
-    throw new AppError(
-      "INDEX",
-      `${writer} is writing a large document (${marker.source}) into the index at ${this.dbPath} in batches; other writes wait until it finishes.`,
-      "Try again when that sync or ingest has finished; searches meanwhile answer from the index as it was before that document.",
-    );
+    if (await settleStaging(this.dbPath, staged)) this.stagingView = null;
   }
 
   /**
@@ -179,6 +140,18 @@ export class ChunkStore extends StoreReads {
    * short and rebuilds missing or unreadable indexes (index-repair.ts), so
    * what follows reads and writes a whole table.
    */
+  /**
+   * Before anything else of a sync opens the index: each table's damaged
+   * newest versions set aside (damaged-versions.ts), so that it opens at the
+   * version before; what was done, or null.
+   */
+  setAsideDamagedVersions(): string | null {
+    const setAside = setAsideDamagedTables(this.dbPath, [TABLE_NAME, FAILED_TABLE]);
+    // The connection tried the damaged version: a new one lists the versions afresh.
+    if (setAside) this.forgetTable();
+    return setAside;
+  }
+
   async repair(): Promise<IndexRepair | null> {
     await this.settleStagedWrite();
     const table = await this.openStored();

@@ -17,20 +17,26 @@ import { storeObjects } from "./store-objects.ts";
 import { tryLockFile } from "../native/file-lock.ts";
 import { chunkSchema, type ChunkRow } from "./chunk-row.ts";
 import { makeIndexFolder } from "./db-path.ts";
+import { damagedNewestVersion, damagedVersionError } from "./damaged-versions.ts";
 
 export const TABLE_NAME = "chunks";
 const CREATE_LOCK = ".create.lock";
 /** How long a writer waits for another to finish creating the table; creation takes milliseconds. */
 const CREATE_WAIT_MS = 60_000;
 
-/** The table (the chunks table unless named) if one was ever committed, else null (no folder, or the folder of a create that never finished). */
-export async function openCommitted(db: Connection, name = TABLE_NAME): Promise<Table | null> {
+/**
+ * The table (the chunks table unless named) if one was ever committed, else
+ * null (no folder, or the folder of a create that never finished). A newest
+ * version whose manifest is damaged is named with its fix (damaged-versions.ts).
+ */
+export async function openCommitted(db: Connection, dbPath: string, name = TABLE_NAME): Promise<Table | null> {
   if (!(await db.tableNames()).includes(name)) return null;
   try {
     return await db.openTable(name);
   } catch (error) {
     if (/was not found/i.test((error as Error).message)) return null;
-    throw error;
+    const damaged = isLocalPath(dbPath) ? damagedNewestVersion(dbPath, name) : null;
+    throw damaged ? damagedVersionError(dbPath, damaged) : error;
   }
 }
 
@@ -42,13 +48,13 @@ export async function openOrCreate(db: Connection, dbPath: string, roots: readon
 /** Opens a table of the index by name, or creates it with its first rows in one commit, under the same lock as the chunks table. */
 export async function openOrCreateNamed(db: Connection, dbPath: string, roots: readonly string[], name: string, firstRows: Record<string, unknown>[], schema: Schema): Promise<{ table: Table; created: boolean }> {
   for (let attempt = 1; ; attempt++) {
-    const existing = await openCommitted(db, name);
+    const existing = await openCommitted(db, dbPath, name);
     if (existing) return { table: existing, created: false };
     makeIndexFolder(dbPath, roots);
     const release = await createLock(dbPath, name);
     try {
       // Another writer may have created it while this one waited.
-      const table = await openCommitted(db, name);
+      const table = await openCommitted(db, dbPath, name);
       if (table) return { table, created: false };
       // On object storage no kernel lock holds other machines back, so an overwrite could replace the table another
       // writer has just created, rows and all: there the create itself is the lock (its first manifest is a conditional PUT).

@@ -5,9 +5,8 @@
  * (readable-clone.ts) and writes are refused until a sync repairs it.
  */
 import type { Table } from "@lancedb/lancedb";
-import { isLocalPath } from "../config/db-location.ts";
-import { damagedReadError, type IndexDamage } from "./index-damage.ts";
-import { findLostFragments } from "./lost-fragments.ts";
+import { damagedReadError, readsGoAround, type IndexDamage } from "./index-damage.ts";
+import { findLostFragments, type VerifiedDeletions } from "./lost-fragments.ts";
 import { readableClone, type ReadableClone } from "./readable-clone.ts";
 
 /** How long a clone replaced by a newer one stays for reads that took it a moment before. */
@@ -17,6 +16,8 @@ export class DamageWatch {
   /** Promises, so requests checking the same version at once share one check and one clone. */
   private checked: { version: number; damage: Promise<IndexDamage | null> } | null = null;
   private clone: { version: number; clone: Promise<ReadableClone> } | null = null;
+  /** On object storage: deletion files found whole at earlier versions, not read again (lost-fragments.ts). */
+  private readonly verifiedDeletions: VerifiedDeletions = new Map();
 
   constructor(private readonly dbPath: string) {}
 
@@ -24,7 +25,7 @@ export class DamageWatch {
   async damageOf(table: Table, known?: number): Promise<IndexDamage | null> {
     const version = known ?? (await table.version());
     if (this.checked?.version !== version) {
-      const damage = findLostFragments(table, this.dbPath).then((fragments) => (fragments.length ? { version, fragments } : null));
+      const damage = findLostFragments(table, this.dbPath, this.verifiedDeletions).then((fragments) => (fragments.length ? { version, fragments } : null));
       this.checked = { version, damage };
       // A failed check is not kept: the next read checks again.
       damage.catch(() => this.checked?.damage === damage && (this.checked = null));
@@ -40,7 +41,7 @@ export class DamageWatch {
       if (this.clone) this.retire();
       return table;
     }
-    if (!isLocalPath(this.dbPath)) throw damagedReadError(this.dbPath, damage);
+    if (!readsGoAround(this.dbPath, damage)) throw damagedReadError(this.dbPath, damage);
     if (this.clone?.version !== damage.version) {
       this.retire();
       const clone = readableClone(this.dbPath, damage.version, damage.fragments);

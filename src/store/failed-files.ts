@@ -9,14 +9,23 @@
  * torn file; writers in two processes are serialised by Lance's commit
  * retries; and its first commit runs under the index's create lock
  * (create-table.ts), which two processes creating one table at once need.
+ *
+ * It is a memory, not indexed content: a data file of it lost or cut short
+ * (found as the chunks table's are, lost-fragments.ts) would stop every sync
+ * and listing at a raw Lance error, so reads then see no failures and a
+ * sync sets the table aside (its folder kept in damaged-versions/ on a local
+ * disk) and starts it afresh; the files it remembered are tried once more.
  */
 import type { Connection, Table } from "@lancedb/lancedb";
 import { Field, Float64, Schema, Utf8 } from "apache-arrow";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { isLocalPath } from "../config/db-location.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { sqlString } from "./chunk-row.ts";
 import { openCommitted, openOrCreateNamed } from "./create-table.ts";
+import { findLostFragments, tableDir } from "./lost-fragments.ts";
+import { asideFolder, damagedNewestVersion, moveAside } from "./damaged-versions.ts";
 import { PRUNE_OLDER_THAN_MS, SMALL_FRAGMENT_LIMIT } from "./table-upkeep.ts";
 
 export const FAILED_TABLE = "failed_files";
@@ -55,13 +64,51 @@ export class FailedFiles {
   private async table(): Promise<Table | null> {
     // No local index folder: nothing failed yet, and nothing is created or loaded to say so. On object storage the table says.
     if (isLocalPath(this.dbPath) && !existsSync(this.dbPath)) return null;
-    return openCommitted(await this.connect(), FAILED_TABLE);
+    try {
+      return await openCommitted(await this.connect(), this.dbPath, FAILED_TABLE);
+    } catch (error) {
+      // Its newest version cut short: no failure is read until a sync sets that version aside (damaged-versions.ts).
+      if (this.damagedVersion()) return null;
+      throw error;
+    }
   }
 
-  /** Every remembered failure by source. */
+  private damagedVersion(): string | null {
+    const damaged = isLocalPath(this.dbPath) ? damagedNewestVersion(this.dbPath, FAILED_TABLE) : null;
+    return damaged && `_versions/${damaged.name} (version ${damaged.version}) is cut short or overwritten`;
+  }
+
+  /** What of the table is lost or damaged ("data/ab12.lance is missing"), or null when it is whole or there is none. */
+  async damage(): Promise<string | null> {
+    const table = await this.table();
+    // No table opened: none, or its newest version cut short.
+    return table ? this.lostIn(table) : this.damagedVersion();
+  }
+
+  /** The table's lost or damaged data files, or null when it is whole. */
+  private async lostIn(table: Table): Promise<string | null> {
+    const lost = await findLostFragments(table, this.dbPath, new Map(), FAILED_TABLE);
+    return lost.length ? lost.flatMap((f) => f.problems).join("; ") : null;
+  }
+
+  /**
+   * At the start of a sync: a damaged table set aside, so that the sync
+   * starts the memory afresh; what was done, or null.
+   */
+  async repair(): Promise<string | null> {
+    const damage = await this.damage();
+    if (!damage) return null;
+    const local = isLocalPath(this.dbPath);
+    if (local) moveAside(tableDir(this.dbPath, FAILED_TABLE), join(asideFolder(this.dbPath), `${Date.now()}-${FAILED_TABLE}.lance`));
+    else await (await this.connect()).dropTable(FAILED_TABLE);
+    const where = local ? ` (set aside in ${asideFolder(this.dbPath)})` : "";
+    return `The record of files that failed to convert was damaged (${damage}) and was started afresh${where}: the files it held were tried again.`;
+  }
+
+  /** Every remembered failure by source; none while the table is damaged (a sync repairs it). */
   async all(): Promise<Map<string, FailedFile>> {
     const table = await this.table();
-    if (!table) return new Map();
+    if (!table || (await this.lostIn(table))) return new Map();
     const rows = await table.query().toArray();
     return new Map(rows.map((r) => [r.source as string, { source: r.source, fileSize: r.file_size, mtime: r.mtime, conditions: r.conditions, error: r.error, failedAt: r.failed_at }]));
   }

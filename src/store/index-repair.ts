@@ -7,7 +7,10 @@
  * opening their files (checked on LanceDB 0.31.0, with a fragment's file
  * missing and cut short). Being one commit it is atomic under a kill -9, and
  * Lance's conflict rules let it land beside other writers' commits, on any
- * storage LanceDB writes to. The chunks it drops were unreadable already; the
+ * storage LanceDB writes to. A fragment whose deletion file is lost cannot be
+ * dropped so (the delete reads that file first): an empty one is put in its
+ * place first (deletion-files.ts), which the check still finds wanting, by its
+ * count, should the delete not follow. The chunks it drops were unreadable already; the
  * sync that follows ingests their files again (they are then missing or
  * incomplete in the index), and the source catalog (source-catalog.ts) names
  * the data and url items no sync can rebuild.
@@ -26,8 +29,16 @@
  * before answers the probe from its cache.
  */
 import type { Table } from "@lancedb/lancedb";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { isLocalPath } from "../config/db-location.ts";
-import { fragmentFilter, findLostFragments, tableDir } from "./lost-fragments.ts";
+import { AppError } from "../errors.ts";
+import { TABLE_NAME } from "./create-table.ts";
+import { emptyDeletionFile } from "./deletion-files.ts";
+import { chunksOf, lostFileWord } from "./index-damage.ts";
+import { objectStorageOf } from "./lance-connect.ts";
+import { fragmentFilter, findLostFragments, tableDir, type LostFragment } from "./lost-fragments.ts";
+import { storeObjects, whyNoObjects } from "./store-objects.ts";
 import { ensureIndexes, lostIndexFolders, missingIndexes } from "./table-upkeep.ts";
 
 /** The table version a repair last found sound, in this process. */
@@ -37,7 +48,7 @@ export class RepairMemo {
 
 export interface IndexRepair {
   /** The files dropped with their fragments (what was wrong with each), and the chunks they held. */
-  dropped: { problems: string[]; chunks: number } | null;
+  dropped: { problems: string[]; chunks: number | null } | null;
   /** Index columns built again because their index was missing or unreadable. */
   rebuilt: string[];
 }
@@ -47,15 +58,42 @@ export async function repairTable(table: Table, dbPath: string, memo: RepairMemo
   if (memo.soundAt === version && (await filesSound(table, dbPath))) return { dropped: null, rebuilt: [] };
   memo.soundAt = null;
   const lost = await findLostFragments(table, dbPath);
-  if (lost.length) await table.delete(fragmentFilter(lost));
+  if (lost.length) {
+    await putEmptyDeletionFiles(dbPath, lost);
+    await table.delete(fragmentFilter(lost));
+  }
   const local = isLocalPath(dbPath);
   const { built, complete } = await ensureIndexes(table, local ? await lostIndexFolders(table, tableDir(dbPath)) : []);
   // Only a local index's files can be checked without a query; anything mended wrote a new version, checked in full next time.
   if (local && lost.length === 0 && built.length === 0 && complete) memo.soundAt = version;
   return {
-    dropped: lost.length ? { problems: lost.flatMap((f) => f.problems), chunks: lost.reduce((sum, f) => sum + f.rows, 0) } : null,
+    dropped: lost.length ? { problems: lost.flatMap((f) => f.problems), chunks: chunksOf(lost) } : null,
     rebuilt: built,
   };
+}
+
+/** An empty deletion file where each lost one was, so that the delete which drops their fragments can read them. */
+async function putEmptyDeletionFiles(dbPath: string, lost: LostFragment[]): Promise<void> {
+  const files = lost.flatMap((f) => f.deletion ?? []);
+  if (!files.length) return;
+  if (isLocalPath(dbPath)) {
+    const folder = join(tableDir(dbPath), "_deletions");
+    mkdirSync(folder, { recursive: true });
+    for (const file of files) writeFileSync(join(folder, file.path), emptyDeletionFile(file));
+    return;
+  }
+  const objects = storeObjects(objectStorageOf(dbPath));
+  if (!objects) {
+    const storage = objectStorageOf(dbPath)!;
+    throw new AppError("INDEX", `A deletion file of the index at ${dbPath} is lost (${files.map((f) => `_deletions/${f.path}`).join(", ")}), and sync puts an empty one in its place through the index's own requests, which this store does not have: ${whyNoObjects(storage)}.`, "Set the store's keys for this sync and run it again, or restore the file from a backup.");
+  }
+  for (const file of files) {
+    const key = `${TABLE_NAME}.lance/_deletions/${file.path}`;
+    // A damaged file, or the stand-in of a repair cut off before its delete, is replaced.
+    await objects.delete(key);
+    const put = await objects.put(key, emptyDeletionFile(file), { ifNoneMatch: true });
+    if (!put.written) throw new AppError("INDEX", `Another writer put ${key} in ${objects.where} while this sync repaired it.`, "Run sync again.");
+  }
 }
 
 /** At a version found sound before: every data file whole, every required index listed and its files there. */
@@ -70,7 +108,7 @@ export function describeRepair(repair: IndexRepair): string | null {
   if (repair.dropped) {
     const { problems, chunks } = repair.dropped;
     parts.push(
-      `Dropped ${chunks} chunk${chunks === 1 ? "" : "s"} whose data file${problems.length === 1 ? " was" : "s were"} lost or damaged (${problems.join("; ")}); the files they came from were ingested again (a scoped sync ingests only those in its scope, the next full sync the rest).`,
+      `Dropped ${chunks === null ? "the" : chunks} chunk${chunks === 1 ? "" : "s"} whose ${lostFileWord(problems)}${problems.length === 1 ? " was" : "s were"} lost or damaged (${problems.join("; ")}); the files they came from were ingested again (a scoped sync ingests only those in its scope, the next full sync the rest).`,
     );
   }
   if (repair.rebuilt.length) parts.push(`Rebuilt the ${repair.rebuilt.join(", ")} index${repair.rebuilt.length === 1 ? "" : "es"}, which ${repair.rebuilt.length === 1 ? "was" : "were"} missing or unreadable.`);

@@ -4,7 +4,8 @@
  * sizes. LanceDB's JavaScript API names no fragment and no file, so the one
  * way to tell which data file a lost row lived in, without reading any data,
  * is the manifest itself (layout: lance's protos/table.proto, messages
- * Manifest, DataFragment, DataFile, DeletionFile).
+ * Manifest, DataFragment, DataFile, DeletionFile). The same goes for a
+ * fragment's deletion file, which every read of the fragment opens too.
  *
  * A manifest file ends in 16 bytes: the byte offset of the manifest (i64),
  * the format version (two u16) and "LANC". At that offset lie the message's
@@ -14,7 +15,7 @@
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fieldText, LENGTH_DELIMITED, MalformedProtobuf, readFields, VARINT, type WireField } from "../protobuf-fields.ts";
+import { fieldText, LENGTH_DELIMITED, MalformedProtobuf, readFields, VARINT, varintBigInt, type WireField } from "../protobuf-fields.ts";
 
 export interface ManifestDataFile {
   /** Relative to the table's data/ folder. */
@@ -23,9 +24,19 @@ export interface ManifestDataFile {
   size: number | null;
 }
 
+/** The rows a fragment no longer has, by their offsets: an Arrow file of them, or a Roaring bitmap for many. */
+export interface ManifestDeletionFile {
+  /** Relative to the table's _deletions/ folder: `<fragment>-<read version>-<id>.arrow` or `.bin`. */
+  path: string;
+  bitmap: boolean;
+  /** Rows it marks deleted, as the writer recorded; null where it recorded none (older writers). */
+  rows: number | null;
+}
+
 export interface ManifestFragment {
   id: number;
   files: ManifestDataFile[];
+  deletion: ManifestDeletionFile | null;
   /** Rows the fragment holds that no deletion file removes. */
   rows: number;
 }
@@ -37,11 +48,23 @@ const MAGIC = "LANC";
 const MANIFEST = { fragments: 2, version: 3 };
 const FRAGMENT = { id: 1, files: 2, deletionFile: 3, physicalRows: 4 };
 const DATA_FILE = { path: 1, size: 6, baseId: 7 };
-const DELETION_FILE = { deletedRows: 4 };
+const DELETION_FILE = { fileType: 1, readVersion: 2, id: 3, deletedRows: 4, baseId: 7 };
+const BITMAP_TYPE = 1;
 
 /** The names a version's manifest may have in `_versions/`: naming scheme V2's first, then V1's. */
 export function manifestNames(version: number): string[] {
-  return [`${(2n ** 64n - 1n - BigInt(version)).toString()}.manifest`, `${version}.manifest`];
+  return [`${(MAX_U64 - BigInt(version)).toString()}.manifest`, `${version}.manifest`];
+}
+
+/** Manifests are named u64::MAX − version (Lance's V2 naming) or by the version itself (V1). */
+export const MAX_U64 = (1n << 64n) - 1n;
+
+/** The version a manifest's file name stands for, or null for any other file of `_versions/`. */
+export function manifestVersion(name: string): number | null {
+  const match = /^(\d+)\.manifest$/.exec(name);
+  if (!match) return null;
+  const n = BigInt(match[1]!);
+  return match[1]!.length === 20 ? Number(MAX_U64 - n) : Number(n);
 }
 
 /** The manifest file of a version, or null when neither naming scheme finds one. */
@@ -80,6 +103,16 @@ export function parseManifestFragments(bytes: Uint8Array, version: number): Mani
   }
 }
 
+/** True when the bytes are a whole manifest of `version`: its footer, a message that parses, and that version stated in it. */
+export function readsAsManifest(bytes: Uint8Array, version: number): boolean {
+  try {
+    return readFields(manifestMessage(bytes)).some((f) => f.number === MANIFEST.version && f.wireType === VARINT && f.value === version);
+  } catch (error) {
+    if (error instanceof MalformedProtobuf || error instanceof RangeError) return false;
+    throw error;
+  }
+}
+
 function readWhole(path: string): Uint8Array {
   const size = statSync(path).size;
   const bytes = new Uint8Array(size);
@@ -105,20 +138,36 @@ function manifestMessage(bytes: Uint8Array): Uint8Array {
 function readFragment(field: WireField): ManifestFragment | null {
   let id = 0;
   let physicalRows = 0;
-  let deletedRows = 0;
+  let deletionFields: WireField[] | null = null;
   const files: ManifestDataFile[] = [];
   for (const part of readFields(field.payload)) {
     if (part.number === FRAGMENT.id && part.wireType === VARINT) id = part.value;
     else if (part.number === FRAGMENT.physicalRows && part.wireType === VARINT) physicalRows = part.value;
-    else if (part.number === FRAGMENT.deletionFile && part.wireType === LENGTH_DELIMITED) {
-      deletedRows = readFields(part.payload).find((f) => f.number === DELETION_FILE.deletedRows && f.wireType === VARINT)?.value ?? 0;
-    } else if (part.number === FRAGMENT.files && part.wireType === LENGTH_DELIMITED) {
+    else if (part.number === FRAGMENT.deletionFile && part.wireType === LENGTH_DELIMITED) deletionFields = readFields(part.payload);
+    else if (part.number === FRAGMENT.files && part.wireType === LENGTH_DELIMITED) {
       const file = readDataFile(part.payload);
       if (!file) return null;
       files.push(file);
     }
   }
-  return { id, files, rows: physicalRows - deletedRows };
+  // The deletion file's name holds the fragment's id, which may come after it in the message.
+  const deletion = deletionFields && readDeletionFile(deletionFields, id);
+  if (deletion === undefined) return null;
+  return { id, files, deletion, rows: physicalRows - (deletion?.rows ?? 0) };
+}
+
+/** The deletion file, null for none recorded, undefined for one on another base path (not under this table's folder). */
+function readDeletionFile(fields: WireField[], fragmentId: number): ManifestDeletionFile | null | undefined {
+  const varint = (number: number) => fields.find((f) => f.number === number && f.wireType === VARINT);
+  if (fields.some((f) => f.number === DELETION_FILE.baseId)) return undefined;
+  if (!varint(DELETION_FILE.readVersion) && !varint(DELETION_FILE.id)) return null;
+  const rows = varint(DELETION_FILE.deletedRows)?.value || null;
+  const bitmap = varint(DELETION_FILE.fileType)?.value === BITMAP_TYPE;
+  const [readVersion, id] = [DELETION_FILE.readVersion, DELETION_FILE.id].map((n) => {
+    const field = varint(n);
+    return field ? varintBigInt(field) : 0n;
+  });
+  return { path: `${fragmentId}-${readVersion}-${id}.${bitmap ? "bin" : "arrow"}`, bitmap, rows };
 }
 
 function readDataFile(payload: Uint8Array): ManifestDataFile | null {

@@ -21,13 +21,15 @@ export type PutResult = { written: true; etag: string } | { written: false };
 export interface ListedObject {
   key: string;
   size: number;
+  /** The store's tag of this version of the object (its ETag): another object written under the same key has another. */
+  etag: string;
 }
 
 export interface StoreObjects {
   /** The object's text and etag, or null when there is none. */
   get(key: string): Promise<StoredObject | null>;
-  /** Writes only when absent (ifNoneMatch) or when still at the etag read (ifMatch). */
-  put(key: string, body: string, condition: { ifNoneMatch: true } | { ifMatch: string }): Promise<PutResult>;
+  /** Writes only when absent (ifNoneMatch) or when still at the etag read (ifMatch): JSON text, or bytes (a repair's stand-in file). */
+  put(key: string, body: string | Uint8Array, condition: { ifNoneMatch: true } | { ifMatch: string }): Promise<PutResult>;
   /** Deletes the object, only while it is at `ifMatch` when given; a missing object is no error. */
   delete(key: string, ifMatch?: string): Promise<void>;
   /** Every object under `folder` (a key prefix inside the index's prefix), by key relative to the index's prefix, with its size. */
@@ -38,6 +40,18 @@ export interface StoreObjects {
   download(key: string, path: string): Promise<boolean>;
   /** Where the objects live, for messages: s3://bucket/prefix on the endpoint. */
   readonly where: string;
+}
+
+/** Requests the index sends at once for many objects (a copy's files, the deletion files a check reads): enough to hide a round trip per file, few enough for a laptop's uplink and the store's rate limits. */
+export const REQUESTS_AT_ONCE = 8;
+
+/** Runs `run` over the items, `width` at a time. */
+export async function inParallel<T>(items: T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
 }
 
 /** The longest one file of a copy may take to download: a stalled connection fails the copy (reads stay on the store) rather than holding it forever. */

@@ -17,17 +17,17 @@
  */
 import type { Connection } from "@lancedb/lancedb";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { describeError } from "../errors.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
-import type { ListedObject, StoreObjects } from "./object-api.ts";
+import { inParallel, REQUESTS_AT_ONCE, type ListedObject, type StoreObjects } from "./object-api.ts";
 import { storeObjects } from "./store-objects.ts";
-
-/** Downloads at once: enough to hide a round trip per file, few enough for a laptop's uplink and the store's rate limits. */
-const PARALLEL = 8;
+import { manifestTags, replacedInStore } from "./copy-history.ts";
+import { filesOfVersion, readState, writeState, type CopyState } from "./copy-state.ts";
+import { MAX_U64 } from "./lance-manifest.ts";
 
 /**
  * How long a reader's first query waits for its first copy, at most. At
@@ -40,40 +40,13 @@ export const FIRST_COPY_WAIT_MS = 15_000;
 const PACE_CHECK_MS = 250;
 const PACE_JUDGED_AFTER_MS = 1_000;
 
+/** How often a process serving a copy asks the store whether the table was replaced (copy-history.ts): one listing of `_versions/`. */
+export const HISTORY_CHECK_MS = 10_000;
+
 /** How long after a failed copy the next is tried (a connection reset, a store that was away). */
 export const RETRY_MS = 60_000;
 
-/** Manifests are named u64::MAX − version (Lance's V2 naming) or by the version itself (V1). */
-const MAX_U64 = (1n << 64n) - 1n;
-
-/** The version a manifest's file name stands for, or null for any other file of `_versions/`. */
-export function manifestVersion(name: string): number | null {
-  const match = /^(\d+)\.manifest$/.exec(name);
-  if (!match) return null;
-  const n = BigInt(match[1]!);
-  return match[1]!.length === 20 ? Number(MAX_U64 - n) : Number(n);
-}
-
-/** Which listed files a copy of `version` takes: data, deletions, indexes, and the manifests up to it; never commit records or the latest-version hint. */
-export function filesOfVersion(listed: ListedObject[], table: string, version: number): ListedObject[] {
-  return listed.filter(({ key }) => {
-    const inside = key.slice(`${table}.lance/`.length);
-    if (inside.startsWith("_versions/")) {
-      const v = manifestVersion(inside.slice("_versions/".length));
-      return v !== null && v <= version;
-    }
-    return !inside.startsWith("_transactions/") && !inside.endsWith("latest_version_hint.json");
-  });
-}
-
-interface CopyState {
-  /** The newest version copied whole. */
-  version: number;
-  /** The files that copy took, by key. */
-  files: string[];
-  /** Files of an earlier copy the bucket stopped listing (compacted away): deleted at the next refresh, when no view reads them. */
-  unlisted: string[];
-}
+const isManifest = (f: ListedObject) => f.key.includes("/_versions/");
 
 export class ObjectMirror {
   /** When (by its clock) the last copy this process made whole ended: for benchmarks. */
@@ -83,6 +56,10 @@ export class ObjectMirror {
   private readonly foundOnDisk: boolean;
   /** A question has read the copy: later ones read the store while a newer version is copied. */
   private servedACopy = false;
+  /** Copies dropped because the table in the store was replaced: a store reading through LanceDB's own handle forgets it too. */
+  replacements = 0;
+  private historyCheck: Promise<void> | null = null;
+  private historyCheckedAt = Number.NEGATIVE_INFINITY;
   private copying: Promise<void> | null = null;
   private connection: Promise<Connection> | null = null;
   /** When a copy last failed: none is tried again for RETRY_MS, so a store that refuses the reads does not cost a copy per query. */
@@ -118,7 +95,14 @@ export class ObjectMirror {
    * that fails leaves reads on the bucket.
    */
   async at(version: number): Promise<Connection | null> {
-    if (this.state && this.state.version >= version && this.hasManifest(version)) {
+    if (this.holds(version)) {
+      // Until a first check has ended, answers wait for it: the copy on disk may be of a table since replaced in the store.
+      // Later checks run beside the answers, which read the copy meanwhile.
+      const checkedBefore = this.historyCheckedAt !== Number.NEGATIVE_INFINITY;
+      const check = this.checkHistory();
+      if (!checkedBefore) await check;
+    }
+    if (this.holds(version)) {
       this.connection ??= loadLanceDb().then((lance) => lance.connect(this.folder, { readConsistencyInterval: 0 }));
       return this.connection;
     }
@@ -195,6 +179,36 @@ export class ObjectMirror {
     await this.copying;
   }
 
+  private holds(version: number): boolean {
+    return this.state !== null && this.state.version >= version && this.hasManifest(version);
+  }
+
+  /** At most every HISTORY_CHECK_MS: drops the copy when the store lists another manifest under a name it holds. A failed check keeps it. */
+  private checkHistory(): Promise<void> {
+    if (this.historyCheck) return this.historyCheck;
+    if (this.clock.now() - this.historyCheckedAt < HISTORY_CHECK_MS) return Promise.resolve();
+    this.historyCheck = this.objects
+      .list(`${this.table}.lance/_versions/`)
+      .then((listed) => this.dropIfReplaced(listed), () => {})
+      .finally(() => {
+        this.historyCheckedAt = this.clock.now();
+        this.historyCheck = null;
+      });
+    return this.historyCheck;
+  }
+
+  private dropIfReplaced(listed: ListedObject[]): void {
+    if (!this.state || !replacedInStore(listed, this.state.manifests, this.folder)) return;
+    this.log(`warn: the index at ${this.objects.where} was replaced in the store (deleted and built again): its local copy is dropped and made anew`);
+    // The copy holds no version now and no manifest (a question under way has read its own already); its other files,
+    // no longer listed, go a refresh later, so such a question finishes. The next copy fetches the manifests anew.
+    this.state = { version: 0, files: this.state.files, unlisted: this.state.unlisted, manifests: {} };
+    writeState(this.folder, this.state);
+    rmSync(join(this.folder, `${this.table}.lance`, "_versions"), { recursive: true, force: true });
+    this.connection = null;
+    this.replacements++;
+  }
+
   private hasManifest(version: number): boolean {
     const folder = join(this.folder, `${this.table}.lance`, "_versions");
     return existsSync(join(folder, `${MAX_U64 - BigInt(version)}.manifest`)) || existsSync(join(folder, `${version}.manifest`));
@@ -202,19 +216,22 @@ export class ObjectMirror {
 
   private async copy(version: number): Promise<void> {
     const listed = await this.objects.list(`${this.table}.lance/`);
+    this.dropIfReplaced(listed);
     const wanted = filesOfVersion(listed, this.table, version);
     // Data before manifests: a manifest here means every file it names is here.
-    const missing = wanted.filter((f) => !hasFile(join(this.folder, f.key), f.size));
+    // A manifest is here when the copy took it under the tag the store lists (another table's of that name may have its size).
+    const taken = (f: ListedObject) => (isManifest(f) ? this.state?.manifests?.[f.key] === f.etag : true) && hasFile(join(this.folder, f.key), f.size);
+    const missing = wanted.filter((f) => !taken(f));
     this.progress = { ...this.progress, total: missing.reduce((sum, f) => sum + f.size, 0), started: this.clock.now() };
-    const isManifest = (f: ListedObject) => f.key.includes("/_versions/");
-    await inParallel(missing.filter((f) => !isManifest(f)), PARALLEL, (f) => this.fetchTo(f));
-    await inParallel(missing.filter(isManifest), PARALLEL, (f) => this.fetchTo(f));
+    await inParallel(missing.filter((f) => !isManifest(f)), REQUESTS_AT_ONCE, (f) => this.fetchTo(f));
+    await inParallel(missing.filter(isManifest), REQUESTS_AT_ONCE, (f) => this.fetchTo(f));
     const present = new Set(listed.map((f) => f.key));
     for (const key of this.state?.unlisted ?? []) if (!present.has(key)) rmSync(join(this.folder, key), { force: true });
     this.state = {
       version: Math.max(version, this.state?.version ?? 0),
       files: wanted.map((f) => f.key),
       unlisted: (this.state?.files ?? []).filter((key) => !present.has(key)),
+      manifests: manifestTags(wanted),
     };
     writeState(this.folder, this.state);
     this.lastCopyEndedAt = this.clock.now();
@@ -251,32 +268,6 @@ function hasFile(path: string, size: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function inParallel<T>(items: T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await run(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-}
-
-const STATE = "copy-state.json";
-
-function readState(folder: string): CopyState | null {
-  try {
-    const parsed = JSON.parse(readFileSync(join(folder, STATE), "utf8")) as CopyState;
-    return typeof parsed.version === "number" && Array.isArray(parsed.files) && Array.isArray(parsed.unlisted) ? parsed : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeState(folder: string, state: CopyState): void {
-  mkdirSync(folder, { recursive: true });
-  const partial = join(folder, `${STATE}.${randomBytes(4).toString("hex")}.partial`);
-  writeFileSync(partial, JSON.stringify(state));
-  renameSync(partial, join(folder, STATE));
 }
 
 /** Where an index's local copy lives: a folder per endpoint, bucket and prefix under CACHE_DIR. */

@@ -15,7 +15,7 @@ export function s3Objects(storage: ObjectStorage): StoreObjects {
   const base = storage.endpoint ? `${storage.endpoint}/${storage.bucket}` : `https://${storage.bucket}.s3.${keys.region}.amazonaws.com`;
   const urlOf = (key: string) => new URL(`${base}/${encodePath(storage.prefix ? `${storage.prefix}/${key}` : key)}`);
   const where = `${storage.uri} (${storage.endpoint ?? "AWS S3"})`;
-  const send = async (url: URL, method: "GET" | "PUT" | "DELETE", init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> => {
+  const send = async (url: URL, method: "GET" | "PUT" | "DELETE", init: { body?: string | Uint8Array; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> => {
     const signed = keys.accessKeyId ? signS3(method, url, keys) : {};
     try {
       return await fetch(url, { method, body: init.body, headers: { ...init.headers, ...signed }, signal: init.signal });
@@ -39,7 +39,7 @@ export function s3Objects(storage: ObjectStorage): StoreObjects {
     },
     async put(key, body, condition) {
       const headers: Record<string, string> = "ifNoneMatch" in condition ? { "If-None-Match": "*" } : { "If-Match": condition.ifMatch };
-      const response = await send(urlOf(key), "PUT", { body, headers: { ...headers, "Content-Type": "application/json" } });
+      const response = await send(urlOf(key), "PUT", { body, headers: { ...headers, "Content-Type": typeof body === "string" ? "application/json" : "application/octet-stream" } });
       // 409: S3 itself answers a conditional write that races another one in flight with ConditionalRequestConflict.
       if (response.status === 412 || response.status === 409) return { written: false };
       if (!response.ok) throw await storeRefusal(storage, response);
@@ -60,7 +60,8 @@ export function s3Objects(storage: ObjectStorage): StoreObjects {
         const xml = await response.text();
         for (const entry of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
           const key = xmlText(/<Key>([^<]*)<\/Key>/.exec(entry[1]!)?.[1] ?? "");
-          listed.push({ key: key.slice(inIndex.length), size: Number(/<Size>(\d+)<\/Size>/.exec(entry[1]!)?.[1] ?? 0) });
+          const etag = xmlText(/<ETag>([^<]*)<\/ETag>/.exec(entry[1]!)?.[1] ?? "");
+          listed.push({ key: key.slice(inIndex.length), size: Number(/<Size>(\d+)<\/Size>/.exec(entry[1]!)?.[1] ?? 0), etag });
         }
         token = /<IsTruncated>true<\/IsTruncated>/.test(xml) ? xmlText(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] ?? "") || undefined : undefined;
       } while (token);

@@ -5,6 +5,7 @@
  * imports it, and staged-source.ts imports the store and it.
  */
 import type { Table } from "@lancedb/lancedb";
+import { AppError } from "../errors.ts";
 import { sqlString } from "./chunk-row.ts";
 import { TABLE_NAME } from "./create-table.ts";
 import { connectIndex } from "./lance-connect.ts";
@@ -37,4 +38,28 @@ export async function recoverStaging(dbPath: string): Promise<boolean> {
 /** The source's rows that are not this staged write's: the ones its switch deletes. */
 export function oldRows(source: string, token: string): string {
   return `source = ${sqlString(source)} AND NOT (id LIKE '%@${token}')`;
+}
+
+/**
+ * Before a write: a staged write left by a process that died is recovered
+ * (true: a view pinned to the version before it is stale now); one still
+ * running refuses the write with a message, where LanceDB would only say the
+ * table is read-only, unless it is the caller's own (`staged`).
+ */
+export async function settleStaging(dbPath: string, staged: boolean): Promise<boolean> {
+  if (!canStage(dbPath)) return false;
+  const markers = stagingMarkers(dbPath);
+  const marker = await markers.read(true);
+  if (!marker) return false;
+  if (!markers.alive(marker)) {
+    await recoverStaging(dbPath);
+    return true;
+  }
+  if (staged && markers.mine(marker)) return false;
+  const writer = markers.mine(marker) ? "This process" : `Process ${marker.pid}`;
+  throw new AppError(
+    "INDEX",
+    `${writer} is writing a large document (${marker.source}) into the index at ${dbPath} in batches; other writes wait until it finishes.`,
+    "Try again when that sync or ingest has finished; searches meanwhile answer from the index as it was before that document.",
+  );
 }

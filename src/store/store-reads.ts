@@ -31,6 +31,12 @@ export class StoreReads extends TableView {
   /** The keys of the last version read, shared by a store and its views (document-key-ledger.ts). */
   protected keyLedger = new DocumentKeyLedger();
 
+  protected override forgetTable(): void {
+    super.forgetTable();
+    // It reads on from the version it last read, which the new table's history does not hold.
+    this.keyLedger = new DocumentKeyLedger();
+  }
+
   /** Data and url sources recorded in the catalog, name -> type. */
   async recordedSources(): Promise<Map<string, ChunkRow["source_type"]>> {
     const table = await this.open();
@@ -121,7 +127,8 @@ export class StoreReads extends TableView {
 
   /**
    * What changes whenever the rows may have: the table version and its row
-   * count (a checked-out view reports the version it reads). Caches of whole-
+   * count (a checked-out view reports the version it reads), after how many
+   * times the table folder was replaced under this store (table-view.ts). Caches of whole-
    * index reads (look-alike signatures, find_mentions' text) key by it; null
    * without a table.
    */
@@ -134,8 +141,9 @@ export class StoreReads extends TableView {
   private viewVersion: Promise<string | null> | undefined;
 
   private async readContentVersion(): Promise<string | null> {
-    const table = await this.open();
-    return table ? `${await table.version()}:${await table.countRows()}` : null;
+    // The live store's version is checked against its manifest first (table-view.ts): a table replaced in place is forgotten.
+    const table = this.isView ? await this.open() : ((await this.openWithVersion())?.table ?? null);
+    return table ? `${this.generation}:${await table.version()}:${await table.countRows()}` : null;
   }
 
   /** Every document's chunk-0 label columns, or those of some sources (label-rows.ts). */

@@ -7,7 +7,7 @@
  * writes wait for sync's repair (damage-watch.ts).
  */
 import type { Connection, Table } from "@lancedb/lancedb";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dbPathProblem, missingRootProblem } from "./db-path.ts";
 import { openCommitted, TABLE_NAME } from "./create-table.ts";
 import { isLocalPath } from "../config/db-location.ts";
@@ -20,6 +20,43 @@ import { damagedIndexError, damageNotice, type IndexDamage } from "./index-damag
 import { isReadableClone } from "./readable-clone.ts";
 import type { ObjectMirror } from "./object-mirror.ts";
 import { HOLDABLE_AGE_MS, QueryHold, type HoldTaken } from "./query-hold.ts";
+import { tableDir } from "./lost-fragments.ts";
+import { manifestFile } from "./lance-manifest.ts";
+import { damagedNewestVersion, damagedVersionError } from "./damaged-versions.ts";
+
+/**
+ * Which folder a local table is: a table deleted and built again at the same
+ * path (an index folder removed and synced anew) is another folder, though
+ * its versions and row counts can be the very ones the old had. ext4 hands a
+ * new folder the inode just freed, so its birth time tells them apart (the
+ * change time where the file system keeps no birth time). Null while there is
+ * no table folder; always null on object storage.
+ */
+function tableFolderIdentity(dbPath: string): string | null {
+  return isLocalPath(dbPath) ? fileIdentity(tableDir(dbPath)) : null;
+}
+
+/**
+ * Which file a version's manifest is. A manifest is written once and never
+ * changed, so a version whose file is another than the one read before
+ * belongs to another table: the folder's contents replaced in place (a
+ * backup copied or rsynced into it), which leaves the folder itself as it
+ * was. Null where there is none (pruned) and on object storage.
+ */
+function manifestIdentity(dbPath: string, version: number): string | null {
+  if (!isLocalPath(dbPath)) return null;
+  const path = manifestFile(tableDir(dbPath), version);
+  return path && fileIdentity(path);
+}
+
+function fileIdentity(path: string): string | null {
+  try {
+    const s = statSync(path);
+    return `${s.dev}:${s.ino}:${s.birthtimeMs || s.ctimeMs}:${s.size}`;
+  } catch {
+    return null;
+  }
+}
 
 export class TableView {
   protected table: Table | null = null;
@@ -41,6 +78,11 @@ export class TableView {
   localCopy: ObjectMirror | undefined;
   /** The version questions (ChunkStore.snapshot) stay on while a server loads the one its watcher writes (query-hold.ts). */
   readonly queryHold = new QueryHold();
+  /** The table folder the open table is (tableFolderIdentity), and how many times it was replaced under this store: caches of whole-index reads key by both. */
+  private tableIdentity: string | null = null;
+  protected generation = 0;
+  /** Each version's manifest file as this store first read that version (manifestIdentity). */
+  private manifests = new Map<number, string>();
 
   /** roots: the document roots, which writing or creating the index must never create (db-path.ts). */
   constructor(
@@ -82,17 +124,52 @@ export class TableView {
 
   /** As open(), with the version of the stored table it chose (a snapshot pins it): one version lookup, not two. */
   protected async openWithVersion(): Promise<{ table: Table; version: number } | null> {
-    const stored = await this.openStored();
+    let stored = await this.openStored();
     if (!stored) return null;
-    const version = await stored.version();
+    let version = await this.versionOf(stored);
+    if (!this.sameManifest(version)) {
+      // LanceDB's handle would read the old table's manifest of that version from its cache: raw "Not found" errors.
+      this.forgetTable();
+      stored = await this.openStored();
+      if (!stored) return null;
+      version = await this.versionOf(stored);
+      this.sameManifest(version);
+    }
     return { table: await this.damageWatch.readable(stored, version), version };
+  }
+
+  /**
+   * The version the open table reads now. A newest manifest cut short under a
+   * handle opened before (damaged-versions.ts) fails this with Lance's "magic
+   * number does not match": named with its fix instead, the handle forgotten.
+   */
+  private async versionOf(table: Table): Promise<number> {
+    try {
+      return await table.version();
+    } catch (error) {
+      const damaged = isLocalPath(this.dbPath) ? damagedNewestVersion(this.dbPath, TABLE_NAME) : null;
+      if (!damaged) throw error;
+      this.forgetTable();
+      throw damagedVersionError(this.dbPath, damaged);
+    }
+  }
+
+  /** False when `version`'s manifest is not the file this store read as that version before (manifestIdentity); the first time, notes it. */
+  private sameManifest(version: number): boolean {
+    const identity = manifestIdentity(this.dbPath, version);
+    if (identity === null) return true;
+    const known = this.manifests.get(version);
+    if (known !== undefined) return known === identity;
+    if (this.manifests.size >= 64) this.manifests.clear();
+    this.manifests.set(version, identity);
+    return true;
   }
 
   /** The lost data files reads go around now, or null when the index is whole. */
   async damage(): Promise<IndexDamage | null> {
     if (this.isView) return this.viewDamage;
     const table = await this.openStored();
-    return table && this.damageWatch.damageOf(table);
+    return table && this.damageWatch.damageOf(table, await this.versionOf(table));
   }
 
   /** The notice an answer read now carries while data files are lost (index-damage.ts), else undefined. */
@@ -132,11 +209,11 @@ export class TableView {
     const staging = isLocalPath(this.dbPath) ? readStagingMarker(this.dbPath) : canStage(this.dbPath) ? await stagingMarkers(this.dbPath).read() : null;
     if (staging) return this.openAt(staging.version);
     if (this.table) {
-      if (this.exists()) return this.table;
-      // The folder went away (with its root: an unplugged drive). LanceDB would fail every read on the handle it
-      // holds; forgotten, reads see no index and a write is refused by name (missingRootProblem).
-      this.table = null;
-      this.connection = null;
+      if (this.exists() && tableFolderIdentity(this.dbPath) === this.tableIdentity) return this.table;
+      // The folder went away (with its root: an unplugged drive), or was deleted and built again. LanceDB would fail
+      // every read on the handle it holds, or read the old table's files through its cache of manifests; forgotten,
+      // reads see no index or the new one, and a write to a folder that is gone is refused by name (missingRootProblem).
+      this.forgetTable();
     }
     this.checkPath(false);
     if (!this.exists()) return null;
@@ -144,8 +221,23 @@ export class TableView {
     return this.opening;
   }
 
+  /** Drops the handle, the connection (whose cache holds the old table's manifests) and every fact read from the old table. */
+  protected forgetTable(): void {
+    this.table = null;
+    this.connection = null;
+    this.columns = null;
+    this.stagingView = null;
+    this.perVersion = new Map();
+    this.damageWatch.forget();
+    this.queryHold.release();
+    this.manifests.clear();
+    this.generation++;
+  }
+
   private async openLatest(): Promise<Table | null> {
-    const table = await openCommitted(await this.connect());
+    // Read before the open: a folder replaced in between is then seen at the next call, not taken for the old one.
+    const identity = tableFolderIdentity(this.dbPath);
+    const table = await openCommitted(await this.connect(), this.dbPath);
     if (!table) return null;
     // A process that fills a local copy starts it once it knows the version, not at its first question: a server's
     // copy then runs beside its model's load (object-mirror.ts). Not of a version with lost files, which no read uses.
@@ -156,7 +248,7 @@ export class TableView {
         if (!(await this.damageWatch.damageOf(table, version))) await copy.at(version);
       })().catch(() => null);
     }
-    return this.adopt(table);
+    return this.adopt(table, identity);
   }
 
   /** The table as it was at a version (0: before it existed), read-only. */
@@ -170,8 +262,10 @@ export class TableView {
     return this.stagingView.table;
   }
 
-  protected async adopt(table: Table): Promise<Table> {
+  /** identity: the table folder's, read before the table was opened (a table this store created is read after). */
+  protected async adopt(table: Table, identity = tableFolderIdentity(this.dbPath)): Promise<Table> {
     this.table = table;
+    this.tableIdentity = identity;
     this.columns = new Set((await table.schema()).fields.map((f) => f.name));
     return table;
   }

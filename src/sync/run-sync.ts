@@ -83,10 +83,13 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
 
 /** What a crash or a damaged file left is mended before the sync reads the index. */
 async function settleIndex(app: App, report: SyncReport): Promise<void> {
-  // A large document's staged write left by a process that died is settled first, so nothing below reads a pinned old version.
+  // A newest version no open gets past (its manifest cut short) is set aside first: everything below opens the index.
+  const setAside = app.store.setAsideDamagedVersions();
+  // A large document's staged write left by a process that died is settled next, so nothing below reads a pinned old version.
   await app.store.settleStagedWrite();
   // Then lost data files and indexes: their files count as missing or incomplete below, so they are ingested again.
   const repair = await app.store.repair();
-  const repaired = repair && describeRepair(repair);
+  const failures = await app.store.failures.repair();
+  const repaired = [setAside, repair && describeRepair(repair), failures].filter(Boolean).join(" ");
   if (repaired) report.repair = repaired;
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
-import { cutShort, dataFileOf, loseFile, openChunks, textIndexFolder } from "../store/damage-helpers.ts";
+import { cutShort, dataFileOf, deletionFileOf, loseFile, openChunks, textIndexFolder } from "../store/damage-helpers.ts";
 import { binaryEnv, killAll, mcpServer, rng, run, start, versionedDoc, writeVersion, type ToolResult } from "./sync-procs.ts";
 
 const root = tempDir("minirag-damage-root-");
@@ -126,6 +126,77 @@ describe("a data file of the index lost or cut short", () => {
 
     expect((await cli(["delete", "--source=lost-note"], env)).exitCode).toBe(0);
     expect((await cli(["status", "--json"], env)).json.lostSources).toBeUndefined();
+  }, 120_000);
+});
+
+/**
+ * A tree of its own synced, then its first file changed and ingested alone: the change deletes that file's old
+ * chunks from the fragment it shares with the others (a deletion file, which a sync's compaction would fold away)
+ * in the newest versions.
+ */
+async function syncedThenIngested(names: string[]) {
+  const tree = tempDir("minirag-damage-tree-");
+  const [first] = writeVersion(tree, names, 1);
+  const dbPath = join(tempDir("minirag-damage-db-"), "lancedb");
+  const env = binaryEnv([tree], dbPath);
+  expect((await run(["sync"], env)).exitCode).toBe(0);
+  writeFileSync(first!, versionedDoc(names[0]!, 2));
+  expect((await run(["ingest", first!], env)).exitCode).toBe(0);
+  return { tree, dbPath, env };
+}
+
+describe("a deletion file of the index lost", () => {
+  test("status names it, reads are refused with the fix (none gets past it), and sync drops its fragment and re-ingests those files", async () => {
+    const { tree, dbPath, env } = await syncedThenIngested(["piers", "locks", "buoys"]);
+    const deletion = await deletionFileOf(dbPath, join(tree, "locks.md"));
+    loseFile(deletion);
+    const named = `_deletions/${deletion.split("/").at(-1)} is missing`;
+
+    const status = (await cli(["status", "--json"], env)).json;
+    expect(status.indexDamage).toContain(named);
+    expect(status.indexDamage).toContain("Searches, listings and reads fail until then (every read of the table opens each deletion file).");
+    expect(status.indexDamage).toContain("Run sync (sync_start, or minirag-mcp sync) to repair it");
+    const query = await cli(["query", "harbour crane", "--json"], env);
+    expect(query.exitCode).toBe(1);
+    expect(query.stderr).toContain(named);
+    expect(query.stderr).toContain("Reads fail until a sync repairs it");
+
+    const sync = await cli(["sync", "--json"], env);
+    expect(sync.exitCode).toBe(0);
+    expect(sync.json.repair).toStartWith("Dropped");
+    expect(sync.json.repair).toContain(named);
+    expect((await cli(["status", "--json"], env)).json.indexDamage).toBeUndefined();
+    const reference = join(tempDir("minirag-damage-deletions-ref-"), "lancedb");
+    expect((await run(["sync"], binaryEnv([tree], reference))).exitCode).toBe(0);
+    expect(await fileRows(dbPath)).toEqual(await fileRows(reference));
+    expect((await cli(["query", "harbour crane", "--json"], env)).json.results.length).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe("the newest version's manifest cut short", () => {
+  test("status and reads name it with the fix instead of Lance's error; sync sets it aside and the index equals a fresh sync", async () => {
+    const { tree, dbPath, env } = await syncedThenIngested(["quays", "slips", "moles"]);
+    const versions = join(dbPath, "chunks.lance", "_versions");
+    // Naming scheme V2: the newest version has the smallest name.
+    const newest = readdirSync(versions).filter((n) => n.endsWith(".manifest")).sort()[0]!;
+    cutShort(join(versions, newest));
+
+    const status = (await cli(["status", "--json"], env)).json;
+    expect(status.indexError).toContain(`its manifest ${join(versions, newest)}`);
+    expect(status.indexError).toContain("is cut short or overwritten");
+    const query = await cli(["query", "harbour crane", "--json"], env);
+    expect(query.exitCode).toBe(1);
+    expect(query.stderr).toContain("Run sync");
+
+    const sync = await cli(["sync", "--json"], env);
+    expect(sync.exitCode).toBe(0);
+    expect(sync.json.repair).toStartWith(`Set aside the damaged newest versions of the index (manifests cut short or overwritten) in ${join(dbPath, "damaged-versions")}: chunks version `);
+    expect(sync.json.repair).toContain("; the table went on from the version before.");
+    expect(readdirSync(join(dbPath, "damaged-versions", "chunks.lance", "_versions"))).toEqual([expect.stringMatching(new RegExp(`^\\d+-${newest}$`))]);
+    expect((await cli(["status", "--json"], env)).json.indexError).toBeUndefined();
+    const reference = join(tempDir("minirag-damage-manifest-ref-"), "lancedb");
+    expect((await run(["sync"], binaryEnv([tree], reference))).exitCode).toBe(0);
+    expect(await fileRows(dbPath)).toEqual(await fileRows(reference));
   }, 120_000);
 });
 

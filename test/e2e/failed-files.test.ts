@@ -7,7 +7,7 @@
  * FAILED_KILL_SEED=<seed> replays the same moments).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
 import { binaryEnv, killAll, rng, run, start } from "./sync-procs.ts";
@@ -31,6 +31,31 @@ describe("a file that cannot be converted, in the compiled binary", () => {
     expect(sync.exitCode).toBe(0);
     const query = json((await run(["query", "deepest words", "--json"], env)).stdout);
     expect(query.results[0].text).toContain("the deepest words");
+  }, 120_000);
+
+  test("a data file of the memory lost: status says so, list answers, and the next sync starts the memory afresh and tries the file once more", async () => {
+    const root = tempDir("minirag-root-");
+    writeFileSync(join(root, "broken.ipynb"), BROKEN);
+    writeFileSync(join(root, "fine.md"), "# Fine\n\nFine text.");
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    const env = binaryEnv([root], dbPath);
+    expect((await run(["sync"], env)).stdout).toContain("failed 1,");
+    const data = join(dbPath, "failed_files.lance", "data");
+    for (const name of readdirSync(data)) rmSync(join(data, name));
+
+    const status = json((await run(["status", "--json"], env)).stdout);
+    expect(status.failedFileNote).toStartWith("The record of files that failed to convert is damaged (data/");
+    expect(status.indexError).toBeUndefined();
+    const list = await run(["list", "--json"], env);
+    expect(list.exitCode).toBe(0);
+    expect(json(list.stdout).files.map((f: { displayPath: string }) => f.displayPath).sort()).toEqual(["broken.ipynb", "fine.md"]);
+
+    const sync = await run(["sync", "--json"], env);
+    expect(json(sync.stdout).repair).toStartWith("The record of files that failed to convert was damaged (data/");
+    expect(json(sync.stdout).counts).toMatchObject({ failed: 1, failedBefore: 0 });
+    expect(readdirSync(join(dbPath, "damaged-versions"))).toEqual([expect.stringMatching(/^\d+-failed_files\.lance$/)]);
+    expect(json((await run(["status", "--json"], env)).stdout).failedFileCount).toBe(1);
+    expect(json((await run(["list", "--json"], env)).stdout).files.find((f: { displayPath: string }) => f.displayPath === "broken.ipynb").state).toBe("failed");
   }, 120_000);
 
   test("fails once; later syncs name it under failedBefore without trying it and exit 0; list and status show it; ingest tries it; a change tries it", async () => {

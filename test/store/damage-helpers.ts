@@ -36,3 +36,13 @@ export async function textIndexFolder(dbPath: string): Promise<string> {
   const uuid = (await (await openChunks(dbPath)).listIndices()).find((i) => i.columns.includes("text_search"))!.indexUuid!;
   return join(dbPath, "chunks.lance", "_indices", uuid);
 }
+
+/** The deletion file of the fragment holding a source's chunks (a delete of some of that fragment's rows wrote it). */
+export async function deletionFileOf(dbPath: string, source: string): Promise<string> {
+  const table = await openChunks(dbPath);
+  const rows = await table.query().where(`source = '${source.replaceAll("'", "''")}'`).select(["_rowaddr"]).toArray();
+  const id = Number((rows[0]!._rowaddr as bigint) >> 32n);
+  const fragment = readManifestFragments(join(dbPath, "chunks.lance"), await table.version())!.find((f) => f.id === id)!;
+  if (!fragment.deletion) throw new Error(`the fragment of ${source} has no deletion file`);
+  return join(dbPath, "chunks.lance", "_deletions", fragment.deletion.path);
+}

@@ -23,7 +23,10 @@ export function folderBucket(folder: string, state = { fail: false, requests: 0 
     where: `s3://bucket/index (${folder})`,
     async list(prefix) {
       refuse();
-      return filesUnder(folder).map((f) => ({ key: relative(folder, f), size: statSync(f).size })).filter((f) => f.key.startsWith(prefix));
+      // The file's inode and change time stand for the store's ETag: a file written anew under the same name has another.
+      return filesUnder(folder)
+        .map((f) => ({ key: relative(folder, f), size: statSync(f).size, etag: `${statSync(f).ino}-${statSync(f).ctimeMs}` }))
+        .filter((f) => f.key.startsWith(prefix));
     },
     async download(key, path) {
       refuse();

@@ -4,7 +4,7 @@
  * width check alone would let them mix).
  */
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
@@ -89,6 +89,19 @@ describe("a different model is refused", () => {
     expect(error.hint).toContain(`MODEL_NAME=${model}`);
     expect(error.hint).toContain("new folder");
     expect(error.hint).toContain(`delete ${dbPath}`);
+  });
+
+  test("an index deleted and built again with another model under an app that searched it is checked again, though its version is the one checked before", async () => {
+    const model = tinyCopy("tiny-a");
+    const { app, root, dbPath } = await built(model);
+    expect((await queryDocuments(app, { query: "lighthouse" })).results.length).toBeGreaterThan(0);
+    const version = await (await app.store.open())!.version();
+    rmSync(dbPath, { recursive: true });
+    const other = otherModel();
+    await runSync((await sameIndex(other, root, dbPath)).app);
+    expect(await (await app.store.open())!.version()).toBe(version);
+    const error = await failure(queryDocuments(app, { query: "lighthouse" }));
+    expect(error.message).toContain(`was built with the model ${other} (fingerprint `);
   });
 
   test("a sync under another model is refused before it writes, and the index keeps its rows and its model", async () => {

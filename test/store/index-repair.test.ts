@@ -1,10 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
+import { emptyDeletionFile } from "../../src/store/deletion-files.ts";
 import { describeRepair, RepairMemo, repairTable } from "../../src/store/index-repair.ts";
 import { tempDir } from "../helpers.ts";
-import { cutShort, dataFileOf, loseFile, openChunks, textIndexFolder } from "./damage-helpers.ts";
+import { cutShort, dataFileOf, deletionFileOf, loseFile, openChunks, textIndexFolder } from "./damage-helpers.ts";
 import { storeRow } from "./store-rows.ts";
 
 async function indexOf(sources: Record<string, number>): Promise<string> {
@@ -34,6 +35,27 @@ describe("sync's repair of a damaged index", () => {
     expect((await store.listSources()).map((s) => s.source)).toEqual(["a"]);
     await store.replaceSources(["b"], [storeRow("b", 0)], 32);
     expect((await store.listSources()).map((s) => s.source)).toEqual(["a", "b"]);
+  });
+
+  test.each([
+    ["lost", (path: string) => loseFile(path)],
+    // A repair killed between putting its stand-in and the delete leaves this.
+    ["replaced by an empty stand-in", (path: string) => writeFileSync(path, emptyDeletionFile({ path, bitmap: false, rows: null }))],
+  ])("drops a fragment whose deletion file is %s in one commit, though no read of it got past that file", async (_how, damage) => {
+    const dbPath = await indexOf({ a: 3, b: 2 });
+    await (await openChunks(dbPath)).delete("source = 'a' AND chunk_index = 1");
+    const file = await deletionFileOf(dbPath, "a");
+    damage(file);
+    const before = await version(dbPath);
+    const store = new ChunkStore(dbPath);
+    await expect(store.listSources()).rejects.toThrow(/1 file of the index at .* is lost or damaged \(_deletions\/.*\), with 2 chunks in it\. Reads fail until a sync repairs it: every read of the table opens each deletion file\./);
+    const repair = (await store.repair())!;
+    expect(await version(dbPath)).toBe(before + 1);
+    expect(repair.dropped).toEqual({ problems: [expect.stringMatching(/^_deletions\/0-\d+-\d+\.arrow (is missing|lists 0 deleted rows where the index recorded 1)$/)], chunks: 2 });
+    expect(describeRepair(repair)).toStartWith("Dropped 2 chunks whose file was lost or damaged (_deletions/");
+    expect(await store.damage()).toBeNull();
+    expect((await store.listSources()).map((s) => s.source)).toEqual(["b"]);
+    expect((await openChunks(dbPath).then((t) => t.query().select(["source"]).toArray())).length).toBe(2);
   });
 
   test("leaves a whole index as it was: no commit", async () => {

@@ -1,11 +1,20 @@
 import { describe, expect, test } from "bun:test";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { manifestFile, readManifestFragments } from "../../src/store/lance-manifest.ts";
+import { manifestFile, manifestVersion, readManifestFragments } from "../../src/store/lance-manifest.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { tempDir } from "../helpers.ts";
 import { openChunks } from "./damage-helpers.ts";
 import { storeRow } from "./store-rows.ts";
+
+describe("a Lance manifest's file name", () => {
+  test("stands for its version, in Lance's new naming and its old one", () => {
+    expect(manifestVersion("18446744073709551614.manifest")).toBe(1);
+    expect(manifestVersion("18446744073709551612.manifest")).toBe(3);
+    expect(manifestVersion("7.manifest")).toBe(7);
+    expect(manifestVersion("latest_version_hint.json")).toBeNull();
+  });
+});
 
 describe("a Lance manifest's fragment list", () => {
   test("names each fragment's data files with the sizes they have on disk, and its rows less those deleted", async () => {

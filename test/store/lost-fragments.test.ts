@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { findLostFragments, fragmentFilter, lanceReason, lostInStore, probeFragments } from "../../src/store/lost-fragments.ts";
 import { tempDir } from "../helpers.ts";
-import { cutShort, dataFileOf, loseFile, openChunks } from "./damage-helpers.ts";
+import { emptyDeletionFile } from "../../src/store/deletion-files.ts";
+import { cutShort, dataFileOf, deletionFileOf, loseFile, openChunks } from "./damage-helpers.ts";
 import { folderBucket } from "./folder-bucket.ts";
 import { storeRow } from "./store-rows.ts";
 
@@ -93,6 +94,64 @@ describe("lost data files", () => {
     const dbPath = await threeFragments();
     const version = await (await openChunks(dbPath)).version();
     expect(await lostInStore(folderBucket(dbPath), version + 5)).toBeNull();
+  });
+
+  test("a lost deletion file is found with its fragment, which no read then gets past, on a local disk and on object storage (one listing and its file more)", async () => {
+    const dbPath = await threeFragments();
+    await (await openChunks(dbPath)).delete("source = 'a' AND chunk_index = 1");
+    const version = await (await openChunks(dbPath)).version();
+    const bucket = folderBucket(dbPath);
+    expect(await lostInStore(bucket, version)).toEqual([]);
+    expect(bucket.state.requests).toBe(4);
+    const file = await deletionFileOf(dbPath, "a");
+    const name = file.split("/").at(-1)!;
+    loseFile(file);
+    const table = await openChunks(dbPath);
+    await expect(table.query().select(["source"]).toArray()).rejects.toThrow("Not found");
+    const expected = [{ id: 0, rows: 2, problems: [`_deletions/${name} is missing`], deletion: { path: name, bitmap: false, rows: 1 } }];
+    expect(await findLostFragments(table, dbPath)).toEqual(expected);
+    expect(await lostInStore(bucket, version)).toEqual(expected);
+  });
+
+  test("a deletion file that holds another count than the manifest's (an empty stand-in a repair left) is found, locally and on object storage", async () => {
+    const dbPath = await threeFragments();
+    await (await openChunks(dbPath)).delete("source = 'b' AND chunk_index = 0");
+    const version = await (await openChunks(dbPath)).version();
+    const file = await deletionFileOf(dbPath, "b");
+    const name = file.split("/").at(-1)!;
+    writeFileSync(file, emptyDeletionFile({ path: name, bitmap: false, rows: 1 }));
+    const expected = [{ id: 1, rows: 1, problems: [`_deletions/${name} lists 0 deleted rows where the index recorded 1`], deletion: { path: name, bitmap: false, rows: 1 } }];
+    expect(await findLostFragments(await openChunks(dbPath), dbPath)).toEqual(expected);
+    expect(await lostInStore(folderBucket(dbPath), version)).toEqual(expected);
+  });
+
+  test("asking LanceDB (gs://, a store without keys) names a lost deletion file by its fragment, the rows it held not known", async () => {
+    const dbPath = await threeFragments();
+    await (await openChunks(dbPath)).delete("source = 'a' AND chunk_index = 1");
+    const file = await deletionFileOf(dbPath, "a");
+    const name = file.split("/").at(-1)!;
+    loseFile(file);
+    expect(await probeFragments(await openChunks(dbPath))).toEqual([{ id: 0, rows: null, problems: [`_deletions/${name} is missing`], deletion: { path: name, bitmap: false, rows: null } }]);
+  });
+
+  test("on object storage a deletion file found whole is not read again while its listed size stays: one listing a check", async () => {
+    const dbPath = await threeFragments();
+    const table = await openChunks(dbPath);
+    await table.delete("source = 'a' AND chunk_index = 1");
+    await table.delete("source = 'b' AND chunk_index = 1");
+    const version = await table.version();
+    const bucket = folderBucket(dbPath);
+    const verified = new Map<string, number>();
+    expect(await lostInStore(bucket, version, verified)).toEqual([]);
+    expect(bucket.state.requests).toBe(2 + 1 + 2);
+    expect(verified.size).toBe(2);
+    bucket.state.requests = 0;
+    expect(await lostInStore(bucket, version, verified)).toEqual([]);
+    expect(bucket.state.requests).toBe(3);
+    // Replaced by a file of another size (a repair's stand-in): read again, and found wanting.
+    const file = await deletionFileOf(dbPath, "a");
+    writeFileSync(file, emptyDeletionFile({ path: file, bitmap: false, rows: null }));
+    expect((await lostInStore(bucket, version, verified))!.map((f) => f.problems[0])).toEqual([expect.stringMatching(/lists 0 deleted rows where the index recorded 1$/)]);
   });
 
   test("a Lance error reads without the Rust source locations it carries", () => {

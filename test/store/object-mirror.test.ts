@@ -10,12 +10,12 @@ import { describe, expect, test } from "bun:test";
 import { connect } from "@lancedb/lancedb";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { FIRST_COPY_WAIT_MS, filesOfVersion, manifestVersion, ObjectMirror, RETRY_MS } from "../../src/store/object-mirror.ts";
+import { FIRST_COPY_WAIT_MS, ObjectMirror, RETRY_MS } from "../../src/store/object-mirror.ts";
 import type { StoreObjects } from "../../src/store/object-api.ts";
 import { folderBucket } from "./folder-bucket.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { fakeClock } from "../fake-clock.ts";
-import { tempDir } from "../helpers.ts";
+import { tempDir, waitFor } from "../helpers.ts";
 
 async function bucketWithVersions(): Promise<{ folder: string; versions: number[] }> {
   const folder = tempDir("minirag-bucket-");
@@ -63,15 +63,6 @@ async function firstQueryWaiting(bucket: StoreObjects, version: number) {
 }
 
 describe("the local copy of an index on S3", () => {
-  test("manifest names stand for their versions, in Lance's new naming and its old one", () => {
-    expect(manifestVersion("18446744073709551614.manifest")).toBe(1);
-    expect(manifestVersion("18446744073709551612.manifest")).toBe(3);
-    expect(manifestVersion("7.manifest")).toBe(7);
-    expect(manifestVersion("latest_version_hint.json")).toBeNull();
-    const listed = ["_versions/18446744073709551614.manifest", "_versions/18446744073709551613.manifest", "_transactions/1-x.txn", "data/a.lance", "_versions/latest_version_hint.json"].map((key) => ({ key: `chunks.lance/${key}`, size: 1 }));
-    expect(filesOfVersion(listed, "chunks", 1).map((f) => f.key)).toEqual(["chunks.lance/_versions/18446744073709551614.manifest", "chunks.lance/data/a.lance"]);
-  });
-
   test("a version is copied in the background while reads stay on the store, then read from the copy, rows and all", async () => {
     const { folder, versions } = await bucketWithVersions();
     const copy = new ObjectMirror(folderBucket(folder), tempDir("minirag-copy-"), "chunks", () => {});
@@ -99,7 +90,81 @@ describe("the local copy of an index on S3", () => {
     await first.settled();
     const bucket = folderBucket(folder);
     expect(await new ObjectMirror(bucket, at, "chunks", () => {}).at(versions[2]!)).not.toBeNull();
-    expect(bucket.state.requests).toBe(0);
+    // One listing of _versions/: the copy is still of the table in the store.
+    expect(bucket.state.requests).toBe(1);
+  });
+
+  test("a table deleted from the store and built again with as many versions: the next process drops the copy at its first answer, says so, and copies anew", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const at = tempDir("minirag-copy-");
+    const first = new ObjectMirror(folderBucket(folder), at, "chunks", () => {});
+    await first.at(versions[2]!);
+    await first.settled();
+    rmSync(folder, { recursive: true });
+    const db = await connect(folder);
+    const rebuilt = await db.createTable("chunks", [{ id: "x", text: "another table" }]);
+    await rebuilt.add([{ id: "y", text: "its second row" }]);
+    await rebuilt.add([{ id: "z", text: "its third row" }]);
+    expect(await rebuilt.version()).toBe(versions[2]!);
+    const lines: string[] = [];
+    const next = new ObjectMirror(folderBucket(folder), at, "chunks", (line) => lines.push(line));
+    expect(await next.at(versions[2]!)).toBeNull();
+    expect(next.replacements).toBe(1);
+    expect(lines).toEqual([expect.stringContaining("was replaced in the store (deleted and built again): its local copy is dropped and made anew")]);
+    await next.settled();
+    expect(await next.at(versions[2]!)).not.toBeNull();
+    expect(await rowsAt(at, versions[2]!)).toEqual(["x", "y", "z"]);
+  });
+
+  test("after a replacement one process found, another's copy takes the new table's manifests though the old ones have their sizes, and reads its rows", async () => {
+    const folder = tempDir("minirag-bucket-");
+    // Rows of the same lengths: manifests of the same sizes in both tables.
+    const build = async (letters: string[]) => {
+      const table = await (await connect(folder)).createTable("chunks", [{ id: letters[0]!, text: `row ${letters[0]}` }]);
+      for (const letter of letters.slice(1)) await table.add([{ id: letter, text: `row ${letter}` }]);
+      return table.version();
+    };
+    const version = await build(["a", "b", "c"]);
+    const at = tempDir("minirag-copy-");
+    const first = new ObjectMirror(folderBucket(folder), at, "chunks", () => {});
+    await first.at(version);
+    await first.settled();
+    rmSync(folder, { recursive: true });
+    expect(await build(["x", "y", "z"])).toBe(version);
+    // A CLI command finds the replacement (it copies nothing); a server started after it makes the copy.
+    const command = new ObjectMirror(folderBucket(folder), at, "chunks", () => {}, false);
+    expect(await command.at(version)).toBeNull();
+    expect(command.replacements).toBe(1);
+    const server = new ObjectMirror(folderBucket(folder), at, "chunks", () => {});
+    expect(await server.at(version)).toBeNull();
+    await server.settled();
+    expect(await server.at(version)).not.toBeNull();
+    expect(await rowsAt(at, version)).toEqual(["x", "y", "z"]);
+    expect(server.replacements).toBe(0);
+  });
+
+  test("a process serving its copy asks the store again at most every 10 s, and drops the copy once the table was replaced", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const clock = fakeClock();
+    const bucket = folderBucket(folder);
+    const copy = new ObjectMirror(bucket, tempDir("minirag-copy-"), "chunks", () => {}, true, clock);
+    await copy.at(versions[2]!);
+    await copy.settled();
+    expect(await copy.at(versions[2]!)).not.toBeNull();
+    const asked = bucket.state.requests;
+    expect(await copy.at(versions[2]!)).not.toBeNull();
+    expect(bucket.state.requests).toBe(asked);
+    // The manifest of the version served written anew (a table built again): seen at the first check 10 s on.
+    const manifests = join(folder, "chunks.lance", "_versions");
+    const newest = readdirSync(manifests).filter((n) => n.endsWith(".manifest")).sort()[0]!;
+    const bytes = await Bun.file(join(manifests, newest)).arrayBuffer();
+    rmSync(join(manifests, newest));
+    await Bun.write(join(manifests, newest), bytes);
+    clock.advance(10_000);
+    // That answer still reads the copy: the check runs beside it.
+    expect(await copy.at(versions[2]!)).not.toBeNull();
+    await waitFor(() => copy.replacements === 1, 5_000, "the check to drop the copy");
+    expect(await copy.at(versions[2]!)).toBeNull();
   });
 
   test("a process that does not fill (a CLI command) reads a copy already made, and starts none of a version it lacks", async () => {
@@ -113,7 +178,8 @@ describe("the local copy of an index on S3", () => {
     expect(await command.at(versions[1]!)).not.toBeNull();
     expect(await command.at(versions[2]!)).toBeNull();
     await command.settled();
-    expect(bucket.state.requests).toBe(0);
+    // The one listing of _versions/ that checks the copy is still of the table in the store.
+    expect(bucket.state.requests).toBe(1);
   });
 
   test("files the bucket stopped listing are deleted from the copy at the refresh after the one that noticed", async () => {
