@@ -32,7 +32,9 @@ Usage: install.sh [options]
 
 Environment:
   MINIRAG_DOWNLOAD_URL  folder URL holding SHA256SUMS and the archives
-                        (the .tar.xz is taken where xz is installed, else the .tar.gz)
+                        (the .tar.xz is taken where this system can read xz:
+                        xz, BusyBox's xzcat, a tar built on libarchive such as
+                        macOS's, or python3; else the .tar.gz)
                         (default: https://github.com/$REPO/releases)
 EOF
 }
@@ -195,6 +197,31 @@ already_installed() {
 }
 
 tmp=""
+# How this system can read an .xz archive, or nothing: the xz program; BusyBox's xzcat (Alpine has no xz); a tar built
+# on libarchive with liblzma, which reads .xz itself (macOS's tar: macOS ships no xz); Python's lzma module.
+xz_reader() {
+  if command -v xz >/dev/null 2>&1; then
+    echo xz
+  elif command -v xzcat >/dev/null 2>&1; then
+    echo xzcat
+  elif tar --version 2>/dev/null | grep -q 'bsdtar.*liblzma'; then
+    echo bsdtar
+  elif command -v python3 >/dev/null 2>&1 && python3 -c 'import lzma' >/dev/null 2>&1; then
+    echo python3
+  fi
+}
+
+# Unpacks the .tar.xz $1 into the folder $2 with the reader xz_reader found.
+unpack_xz() {
+  case "$(xz_reader)" in
+    xz) xz -dc "$1" | tar -xf - -C "$2" ;;
+    xzcat) xzcat "$1" | tar -xf - -C "$2" ;;
+    bsdtar) tar -xf "$1" -C "$2" ;;
+    python3) python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer, 1 << 20)' "$1" | tar -xf - -C "$2" ;;
+    *) fail "$1 needs xz to unpack" "install xz (xz-utils), or use the .tar.gz archive of the same release" ;;
+  esac
+}
+
 cleanup() { if [ -n "$tmp" ]; then rm -rf "$tmp"; fi; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -246,8 +273,8 @@ else
       split_name "$file"
     fi
     file="$APP-$version-$target.tar.gz"
-    if command -v xz >/dev/null 2>&1 && [ -n "$(listed_sum "$tmp/SHA256SUMS" "${file%.gz}.xz")" ]; then
-      # The same folder in about two thirds of the bytes; the .tar.gz is there for systems without xz.
+    if [ -n "$(xz_reader)" ] && [ -n "$(listed_sum "$tmp/SHA256SUMS" "${file%.gz}.xz")" ]; then
+      # The same folder in about two thirds of the bytes; the .tar.gz is there for systems that cannot read xz.
       file="${file%.gz}.xz"
     fi
     if already_installed "$file"; then
@@ -269,8 +296,7 @@ else
   mkdir -p "$tmp/unpack"
   case "$archive" in
     *.tar.xz)
-      command -v xz >/dev/null 2>&1 || fail "$archive needs xz to unpack" "install xz (xz-utils), or use the .tar.gz archive of the same release"
-      xz -dc "$archive" | tar -xf - -C "$tmp/unpack" || fail "could not unpack $archive" "the file is damaged; download it again"
+      unpack_xz "$archive" "$tmp/unpack" || fail "could not unpack $archive" "the file is damaged; download it again"
       ;;
     *) tar -xzf "$archive" -C "$tmp/unpack" || fail "could not unpack $archive" "the file is damaged; download it again" ;;
   esac

@@ -28,8 +28,13 @@ let OFFLINE = "";
 const VERSION = pkg.version;
 const TARGET = hostTarget();
 const ADDON = `minirag-mcp-${VERSION}-${TARGET}-llama.tar.gz`;
-/** The archive install.sh downloads: the .tar.xz where xz is installed, as on the machines this runs on, else the .tar.gz. */
-const downloaded = () => (Bun.which("xz") ? ARCHIVE.replace(/\.tar\.gz$/, ".tar.xz") : ARCHIVE);
+/** Whether install.sh finds a reader of xz here (its xz_reader: xz, xzcat, a libarchive tar, python3's lzma). */
+const readsXz = () =>
+  Boolean(Bun.which("xz") || Bun.which("xzcat")) ||
+  /bsdtar.*liblzma/.test(Bun.spawnSync(["tar", "--version"]).stdout.toString()) ||
+  (Bun.which("python3") !== null && Bun.spawnSync(["python3", "-c", "import lzma"]).exitCode === 0);
+/** The archive install.sh downloads: the .tar.xz where it can read xz, as on the machines this runs on, else the .tar.gz. */
+const downloaded = () => (readsXz() ? ARCHIVE.replace(/\.tar\.gz$/, ".tar.xz") : ARCHIVE);
 
 /** A documents folder whose one facet only the model answers, with a tiny GGUF the test writes. */
 function modelCorpus(): string {

@@ -1,8 +1,10 @@
 /**
  * install.sh's choice between a release's .tar.xz and .tar.gz, against a
  * small stand-in release on disk (file:// through curl): the .tar.xz where
- * `xz` is installed and the release lists it, the .tar.gz otherwise, each
- * checked against SHA256SUMS. The real release is installed in
+ * the system can read xz (the xz program, a libarchive tar such as macOS's,
+ * python3's lzma) and the release lists it, the .tar.gz otherwise, each
+ * checked against SHA256SUMS. Each reader is tested on a PATH that holds it
+ * and none of the readers install.sh would try before it. The real release is installed in
  * scripts/accept/install.test.ts.
  */
 import { describe, expect, test } from "bun:test";
@@ -28,18 +30,32 @@ async function fakeRelease(listed: ("tar.gz" | "tar.xz")[], tamper?: "tar.xz"): 
   return dir;
 }
 
-/** A PATH with every tool of /usr/bin and /bin but xz: a system where only gzip can unpack. */
-function pathWithoutXz(): string {
-  const bin = tempDir("minirag-no-xz-");
+/** The xz programs of xz-utils (and BusyBox's applets of the same names). */
+const XZ_TOOLS = /^(xz|unxz|xzcat)$/;
+const PYTHON = /^python3/;
+
+/**
+ * A PATH with every tool of /usr/bin and /bin but those `leave` matches;
+ * `tar` points at `tarFrom` when given (a libarchive tar in place of GNU's).
+ */
+function pathWithout(leave: RegExp, tarFrom?: string): string {
+  const bin = tempDir("minirag-path-");
+  if (tarFrom) symlinkSync(tarFrom, join(bin, "tar"));
   for (const from of ["/usr/bin", "/bin"]) {
     if (!existsSync(from)) continue;
     for (const tool of readdirSync(from)) {
-      if (tool === "xz" || existsSync(join(bin, tool))) continue;
+      if (leave.test(tool) || existsSync(join(bin, tool))) continue;
       symlinkSync(join(from, tool), join(bin, tool));
     }
   }
   return bin;
 }
+
+/** A system where only gzip can unpack: no xz program, no Python, GNU tar. */
+const pathWithoutXz = () => pathWithout(new RegExp(`${XZ_TOOLS.source}|${PYTHON.source}`));
+
+const pythonReadsXz = Bun.spawnSync(["python3", "-c", "import lzma"], { env: { PATH: "/usr/bin:/bin" } }).exitCode === 0;
+const bsdtar = ["/usr/bin/bsdtar", "/bin/bsdtar"].find((path) => existsSync(path));
 
 function install(release: string, prefix: string, path = process.env.PATH!) {
   const proc = Bun.spawnSync(["sh", join(REPO_ROOT, "install.sh"), "--version", VERSION, "--target", "linux-x64", "--prefix", prefix, "--no-status"], {
@@ -66,7 +82,39 @@ describe("install.sh picks the archive the system can unpack", () => {
     expect(again.out).toContain(`minirag-mcp ${VERSION} (linux-x64) is already installed`);
   });
 
-  test("without xz it falls back to the .tar.gz", async () => {
+  test.skipIf(!pythonReadsXz)("without xz but with python3 (its lzma module) it installs from the .tar.xz [needs /usr/bin/python3]", async () => {
+    const release = await fakeRelease(["tar.gz", "tar.xz"]);
+    const prefix = tempDir("minirag-prefix-");
+    const r = install(release, prefix, pathWithout(XZ_TOOLS));
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(installedFrom(prefix)).toBe(`${NAME}.tar.xz`);
+    expect(Bun.spawnSync([join(prefix, "bin/minirag-mcp")]).stdout.toString()).toBe("stand-in\n");
+  });
+
+  test.skipIf(!bsdtar)("without xz or python3, a tar built on libarchive (macOS's) installs from the .tar.xz [needs bsdtar: apt install libarchive-tools]", async () => {
+    const release = await fakeRelease(["tar.gz", "tar.xz"]);
+    const prefix = tempDir("minirag-prefix-");
+    const r = install(release, prefix, pathWithout(new RegExp(`${XZ_TOOLS.source}|${PYTHON.source}|^tar$`), bsdtar));
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(installedFrom(prefix)).toBe(`${NAME}.tar.xz`);
+    expect(Bun.spawnSync([join(prefix, "bin/minirag-mcp")]).stdout.toString()).toBe("stand-in\n");
+  });
+
+  test("--archive with a .tar.xz on a system that cannot read xz names the fix and installs nothing", async () => {
+    const release = await fakeRelease(["tar.gz", "tar.xz"]);
+    const prefix = tempDir("minirag-prefix-");
+    const proc = Bun.spawnSync(["sh", join(REPO_ROOT, "install.sh"), "--archive", join(release, `${NAME}.tar.xz`), "--target", "linux-x64", "--prefix", prefix, "--no-status"], {
+      env: { HOME: tempDir("minirag-home-"), PATH: pathWithoutXz() },
+    });
+    expect(proc.exitCode).toBe(1);
+    expect(proc.stderr.toString()).toContain(`${NAME}.tar.xz needs xz to unpack`);
+    expect(proc.stderr.toString()).toContain("install xz (xz-utils), or use the .tar.gz archive of the same release");
+    expect(existsSync(join(prefix, "bin/minirag-mcp"))).toBe(false);
+  });
+
+  test("without xz, python3 or a libarchive tar it falls back to the .tar.gz", async () => {
     const release = await fakeRelease(["tar.gz", "tar.xz"]);
     const prefix = tempDir("minirag-prefix-");
     const r = install(release, prefix, pathWithoutXz());
