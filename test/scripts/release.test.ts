@@ -17,6 +17,8 @@ const SUMS = parseChecksums(
     `${sha("b")}  minirag-mcp-1.2.3-linux-x64.tar.gz`,
     `${sha("c")} *minirag-mcp-1.2.3-linux-arm64.tar.gz`,
     `${sha("d")}  minirag-mcp-1.2.3-linux-x64-baseline.tar.gz`,
+    `${sha("e")}  minirag-mcp-1.2.3-darwin-arm64.tar.xz`,
+    `${sha("f")}  minirag-mcp-1.2.3-linux-x64.tar.xz`,
     "not a checksum line",
   ].join("\n"),
 );
@@ -35,7 +37,7 @@ describe("release targets", () => {
 
 describe("SHA256SUMS", () => {
   test("both sha256sum line forms (text and binary mode) are read, other lines ignored", () => {
-    expect(SUMS.size).toBe(4);
+    expect(SUMS.size).toBe(6);
     expect(SUMS.get("minirag-mcp-1.2.3-linux-arm64.tar.gz")).toBe(sha("c"));
   });
 });
@@ -43,12 +45,13 @@ describe("SHA256SUMS", () => {
 describe("the Homebrew formula", () => {
   const formula = renderFormula({ version: "1.2.3", repository: "someone/minirag-mcp", sums: SUMS });
 
-  test("each platform block downloads its archive from the tagged release with its checksum", () => {
-    for (const [target, c] of [["darwin-arm64", "a"], ["linux-x64", "b"], ["linux-arm64", "c"]]) {
-      expect(formula).toContain(`url "https://github.com/someone/minirag-mcp/releases/download/v1.2.3/minirag-mcp-1.2.3-${target}.tar.gz"\n      sha256 "${sha(c!)}"`);
+  test("each platform block downloads its archive from the tagged release with its checksum, the .tar.xz where the release lists one", () => {
+    for (const [archive, c] of [["darwin-arm64.tar.xz", "e"], ["linux-x64.tar.xz", "f"], ["linux-arm64.tar.gz", "c"]]) {
+      expect(formula).toContain(`url "https://github.com/someone/minirag-mcp/releases/download/v1.2.3/minirag-mcp-1.2.3-${archive}"\n      sha256 "${sha(c!)}"`);
     }
-    expect(formula.indexOf("on_macos do")).toBeLessThan(formula.indexOf("darwin-arm64.tar.gz"));
-    expect(formula.indexOf("on_linux do")).toBeLessThan(formula.indexOf("linux-x64.tar.gz"));
+    expect(formula).not.toContain("darwin-arm64.tar.gz");
+    expect(formula.indexOf("on_macos do")).toBeLessThan(formula.indexOf("darwin-arm64.tar.xz"));
+    expect(formula.indexOf("on_linux do")).toBeLessThan(formula.indexOf("linux-x64.tar.xz"));
   });
 
   test("it installs into libexec, links bin/ and tests with status", () => {
