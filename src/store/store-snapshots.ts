@@ -66,6 +66,7 @@ export abstract class StoreSnapshots extends StoreReads {
     view.keyLedger = this.keyLedger;
     view.viewDamage = clone ? await this.damage() : null;
     view.pinnedAt = at;
+    view.durable = clone ? null : this.durableStamp(at);
     view.generation = this.generation;
     await view.adopt(pinned);
     this.lastViews = [{ version, view }, ...this.lastViews.slice(0, 1)]; // two: a held version's, the latest's

@@ -74,6 +74,8 @@ export class TableView {
   protected viewDamage: IndexDamage | null = null;
   /** The table version a view reads (ChunkStore.snapshot); null for the live store. */
   pinnedAt: number | null = null;
+  /** A view's durableVersion (set by ChunkStore.snapshot). */
+  protected durable: string | null = null;
   /** On S3: the local copy snapshots read once it holds their version (object-mirror.ts); set by createApp. */
   localCopy: ObjectMirror | undefined;
   /** The version questions (ChunkStore.snapshot) stay on while a server loads the one its watcher writes (query-hold.ts). */
@@ -163,6 +165,21 @@ export class TableView {
     if (this.manifests.size >= 64) this.manifests.clear();
     this.manifests.set(version, identity);
     return true;
+  }
+
+  /**
+   * What a snapshot reads, named for another process (cache files in CACHE_DIR key by it): the table folder, the
+   * version and its manifest file, as this store checked them at the opening; a manifest is never rewritten. Null for
+   * the live store, on object storage, and while reads go around lost files (rows can go without a new version).
+   */
+  durableVersion(): string | null {
+    return this.durable;
+  }
+
+  /** durableVersion's value for a view of `version` of the table this store has open. */
+  protected durableStamp(version: number): string | null {
+    const manifest = this.manifests.get(version);
+    return this.tableIdentity && manifest ? `${this.tableIdentity}|${version}|${manifest}` : null;
   }
 
   /** The lost data files reads go around now, or null when the index is whole. */

@@ -89,3 +89,36 @@ describe("a store's table", () => {
     expect(await store.contentVersion()).not.toBe(content);
   });
 });
+
+describe("a snapshot's durable version (what cache files in CACHE_DIR key by)", () => {
+  test("is the same for every store that reads the same version, another after a write or a rebuild at the same path, and none for the live store", async () => {
+    const dbPath = join(tempDir(), "db");
+    await build(dbPath, "pumps");
+    const store = new ChunkStore(dbPath);
+    const first = (await store.snapshot()).durableVersion();
+    expect(first).not.toBeNull();
+    expect(store.durableVersion()).toBeNull();
+    expect((await new ChunkStore(dbPath).snapshot()).durableVersion()).toBe(first);
+
+    await store.replaceSources(["c"], [storeRow("c", 0, "gauges 0 of c")], 32);
+    const written = (await store.snapshot()).durableVersion();
+    expect(written).not.toBeNull();
+    expect(written).not.toBe(first);
+
+    rmSync(dbPath, { recursive: true });
+    await build(dbPath, "pumps");
+    const rebuilt = (await new ChunkStore(dbPath).snapshot()).durableVersion();
+    expect(rebuilt).not.toBeNull();
+    expect(rebuilt).not.toBe(first);
+  });
+
+  test("is none while reads go around a lost data file (rows can go without a new version)", async () => {
+    const dbPath = join(tempDir(), "db");
+    await build(dbPath, "pumps");
+    const data = join(dbPath, "chunks.lance", "data");
+    rmSync(join(data, readdirSync(data)[0]!));
+    const view = await new ChunkStore(dbPath).snapshot();
+    expect(await view.damage()).not.toBeNull();
+    expect(view.durableVersion()).toBeNull();
+  });
+});
