@@ -10,18 +10,21 @@
  * One file per index under CACHE_DIR, named after DB_PATH. Written to a
  * temporary name and renamed, so a reader sees a whole file or the previous
  * one. The first line carries the format, the program version (another
- * version may normalise differently: its file is rebuilt, not trusted) and a
- * hash of the rest; a file that fails any check is ignored and rewritten.
+ * version may normalise differently: its file is rebuilt, not trusted), the
+ * index version the text was read at (ChunkStore.durableVersion, or "-") and
+ * a hash of the rest; a file that fails any check is ignored and rewritten.
+ * A process that finds the index still at that version takes the file as it
+ * is, without reading the sources' keys (50-100 ms at 10,000 documents).
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { VERSION } from "../version.ts";
 import { documentsOverBlock, type MentionDocument } from "./mention-corpus.ts";
 
 /** Raised whenever the layout below or the normalisation (text/normalize.ts, own-text.ts) changes, so a file a build of the same version wrote is rebuilt, not trusted. */
-const FORMAT = 3;
+const FORMAT = 4;
 const MAGIC = "minirag-mentions";
 
 /**
@@ -43,9 +46,27 @@ export function mentionCachePath(cacheDir: string, dbPath: string): string {
   return join(cacheDir, "find-mentions", `${createHash("sha256").update(dbPath).digest("hex").slice(0, 16)}.mentions`);
 }
 
-/** The first line: format, program version and a hash of the rest's bytes. */
-function header(body: Uint8Array): string {
-  return `${MAGIC} ${FORMAT} ${VERSION} ${Bun.hash(body).toString(16)}\n`;
+/** The first line: format, program version, index version and a hash of the rest's bytes. */
+function header(indexVersion: string | null, body: Uint8Array): string {
+  return `${MAGIC} ${FORMAT} ${VERSION} ${indexVersion ?? "-"} ${Bun.hash(body).toString(16)}\n`;
+}
+
+/** The index version the file's text was read at, from its first line alone (readMentionCache checks the rest); null if it names none. */
+export function mentionCacheVersion(path: string): string | null {
+  let first: string;
+  try {
+    const file = openSync(path, "r");
+    try {
+      const bytes = Buffer.alloc(1024);
+      first = bytes.toString("utf8", 0, readSync(file, bytes, 0, bytes.length, 0)).split("\n")[0]!;
+    } finally {
+      closeSync(file);
+    }
+  } catch {
+    return null;
+  }
+  const [magic, format, version, indexVersion] = first.split(" ");
+  return magic === MAGIC && format === String(FORMAT) && version === VERSION && indexVersion && indexVersion !== "-" ? indexVersion : null;
 }
 
 /** The documents the file holds, by source; an absent, damaged or foreign file gives none (the caller builds from the index). */
@@ -60,7 +81,10 @@ export function readMentionCache(path: string): Map<string, KeyedDocument> {
   }
   const headerEnd = bytes.indexOf(0x0a);
   const body = bytes.subarray(headerEnd + 1);
-  if (headerEnd < 0 || bytes.toString("utf8", 0, headerEnd + 1) !== header(body)) return new Map();
+  if (headerEnd < 0) return new Map();
+  const first = bytes.toString("utf8", 0, headerEnd + 1);
+  const named = first.split(" ")[3];
+  if (first !== header(named === "-" ? null : (named ?? null), body)) return new Map();
   try {
     const listEnd = body.indexOf(0x0a);
     const list = JSON.parse(body.toString("utf8", 0, listEnd)) as StoredDocument[];
@@ -78,7 +102,7 @@ export function readMentionCache(path: string): Map<string, KeyedDocument> {
 }
 
 /** Writes the documents to path (a temporary file renamed over it); a failure leaves the old file or none, never half of one. */
-export async function writeMentionCache(path: string, sources: Iterable<KeyedDocument>): Promise<void> {
+export async function writeMentionCache(path: string, sources: Iterable<KeyedDocument>, indexVersion: string | null = null): Promise<void> {
   const list: StoredDocument[] = [];
   const texts: Buffer[] = [];
   for (const { key, doc } of sources) {
@@ -96,7 +120,7 @@ export async function writeMentionCache(path: string, sources: Iterable<KeyedDoc
     mkdirSync(dirname(path), { recursive: true });
     const file = await open(partial, "w");
     try {
-      await file.writev([Buffer.from(header(body)), body]);
+      await file.writev([Buffer.from(header(indexVersion, body)), body]);
     } finally {
       await file.close();
     }

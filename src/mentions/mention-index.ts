@@ -8,16 +8,19 @@
  * from what the last one built and reads only the sources changed since.
  */
 import { existsSync } from "node:fs";
+import { LatestSave } from "../latest-save.ts";
 import type { ChunkStore, MentionRow } from "../store/chunk-store.ts";
 import { BLOCK_TEXT_LIMIT, blocksOf, compacted, documentBytes, inBlocks, type MentionDocument, type PlainDocument } from "./mention-corpus.ts";
 import { normalizeText } from "../text/normalize.ts";
 import { ownText } from "../chunk/own-text.ts";
 import { contextLineCount } from "./own-text.ts";
-import { readMentionCache, writeMentionCache, type KeyedDocument } from "./mention-cache-file.ts";
+import { mentionCacheVersion, readMentionCache, writeMentionCache, type KeyedDocument } from "./mention-cache-file.ts";
 
 interface CachedIndex {
   /** Table version and row count it was read at. */
   version: string;
+  /** The same for other processes (ChunkStore.durableVersion), kept in the cache file; null where there is none. */
+  durable: string | null;
   /** Per source: its key (mention-rows.ts) and its document. */
   sources: Map<string, KeyedDocument>;
   /** Every document, by source. */
@@ -42,12 +45,12 @@ export class MentionIndex {
   private previous: CachedIndex | undefined;
   /** A load under way, so a find asked while the server's background load runs waits for it instead of reading everything twice. */
   private loading: { version: string; documents: Promise<MentionDocument[]> } | undefined;
-  /** The newest text not yet in the cache file, and the write under way. */
-  private unsaved: CachedIndex | undefined;
-  private saving: Promise<void> | undefined;
+  private readonly saves: LatestSave<CachedIndex> | undefined;
 
   /** file: where the text is kept between processes (mention-cache-file.ts); none: every process builds it from the index. */
-  constructor(private readonly file?: string) {}
+  constructor(private readonly file?: string) {
+    this.saves = file ? new LatestSave((index) => writeMentionCache(file, index.sources.values(), index.durable), SAVE_DELAY_MS) : undefined;
+  }
 
   /** The table version the cached text was read at, or undefined when find_mentions has not been used on this index. */
   version(): string | undefined {
@@ -71,15 +74,22 @@ export class MentionIndex {
     if (this.cached?.version === version) return this.cached.documents;
     if (this.previous?.version === version) return this.previous.documents;
     if (this.loading?.version === version) return this.loading.documents;
-    // The keys are read by LanceDB's threads while this one reads the file.
-    const keys = store.sourceKeys();
-    // A new process starts from the file: its documents stand wherever their source's key still matches.
-    const before = this.cached ?? (this.file ? { version: "", sources: readMentionCache(this.file), documents: [] } : undefined);
-    const documents = load(store, version, keys, before).then(({ index, changed, packed }) => {
+    const durable = store.durableVersion();
+    const file = this.cached ? undefined : this.file;
+    const fileVersion = file ? mentionCacheVersion(file) : null;
+    // A new process whose index is still at the version the file was read at takes the file as it is: no keys read.
+    const same = file && durable && fileVersion === durable ? readMentionCache(file) : undefined;
+    // Else the keys are read by LanceDB's threads while this one reads the file, whose documents stand wherever
+    // their source's key still matches.
+    const keys = same?.size ? Promise.resolve(new Map([...same].map(([source, { key }]) => [source, key]))) : store.sourceKeys();
+    const fromFile = same?.size ? same : file ? readMentionCache(file) : undefined;
+    const before = this.cached ?? (fromFile && { version: "", durable: fileVersion, sources: fromFile, documents: [] });
+    const documents = load(store, version, durable, keys, before).then(({ index, changed, packed }) => {
       // Compacted, the new text shares nothing with the old: keeping both would hold the index twice.
       this.previous = packed ? undefined : this.cached;
       this.cached = index;
-      if (changed) this.save(index);
+      // Saved again when only the version moved (a compaction), so the next process may take the file without keys.
+      if (changed || (index.durable !== null && index.durable !== (before?.durable ?? null))) this.save(index);
       return index.documents;
     });
     this.loading = { version, documents };
@@ -92,31 +102,23 @@ export class MentionIndex {
 
   /** Settles when the cache file holds the newest text built (at once without a file). */
   async saved(): Promise<void> {
-    await this.saving;
+    await this.saves?.saved();
   }
 
   /** Writes index to the cache file once the answer that built it is out, one write at a time, the newest last. */
   private save(index: CachedIndex): void {
-    if (!this.file) return;
-    this.unsaved = index;
-    this.saving ??= (async () => {
-      try {
-        await new Promise((resolve) => setTimeout(resolve, SAVE_DELAY_MS));
-        for (let next = this.unsaved; next; next = this.unsaved) {
-          this.unsaved = undefined;
-          await writeMentionCache(this.file!, next.sources.values());
-        }
-      } catch {
-        // The file is a speed-up: without it the next process reads the index. Never a rejection nobody awaits.
-      } finally {
-        this.saving = undefined;
-      }
-    })();
+    this.saves?.save(index);
   }
 }
 
 /** The text at version, built from cached where the sources' keys (store.sourceKeys) match; changed: anything was read again or dropped. */
-async function load(store: ChunkStore, version: string, sourceKeys: Promise<Map<string, string>>, cached: CachedIndex | undefined): Promise<{ index: CachedIndex; changed: boolean; packed: boolean }> {
+async function load(
+  store: ChunkStore,
+  version: string,
+  durable: string | null,
+  sourceKeys: Promise<Map<string, string>>,
+  cached: CachedIndex | undefined,
+): Promise<{ index: CachedIndex; changed: boolean; packed: boolean }> {
   const keys = await sourceKeys;
   const sources = new Map<string, KeyedDocument>();
   const stale: string[] = [];
@@ -138,7 +140,7 @@ async function load(store: ChunkStore, version: string, sourceKeys: Promise<Map<
     entries.forEach(([source, { key }], i) => sources.set(source, { key, doc: docs[i]! }));
   }
   const documents = [...sources.values()].map((s) => s.doc).sort((a, b) => (a.source < b.source ? -1 : 1));
-  return { index: { version, sources, documents }, changed, packed };
+  return { index: { version, durable, sources, documents }, changed, packed };
 }
 
 /** Blocks refreshes added one by one, past those the text needs, beyond which a find makes many small searches. */

@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { inBlocks, plainDocument, type PlainDocument } from "../../src/mentions/mention-corpus.ts";
-import { mentionCachePath, readMentionCache, writeMentionCache } from "../../src/mentions/mention-cache-file.ts";
+import { mentionCachePath, mentionCacheVersion, readMentionCache, writeMentionCache } from "../../src/mentions/mention-cache-file.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
@@ -61,7 +61,7 @@ describe("the cache file", () => {
 
 describe("a new process over the same index", () => {
   afterEach(() => {
-    (ChunkStore.prototype.mentionRows as unknown as { mockRestore?: () => void }).mockRestore?.();
+    for (const read of [ChunkStore.prototype.mentionRows, ChunkStore.prototype.sourceKeys]) (read as unknown as { mockRestore?: () => void }).mockRestore?.();
   });
 
   test("starts from the file and reads only the sources written since; a removed source is gone", async () => {
@@ -89,6 +89,32 @@ describe("a new process over the same index", () => {
     expect(found.searchedDocuments).toBe(5);
     // One read, of the source whose key changed (a change this small is read by source): the rest came from the file.
     expect(reads.mock.calls).toEqual([[[join(root, "marsh.md")]]]);
+  });
+
+  test("at the version the file was read at takes the file without reading the sources' keys; a file that names no version is read by keys and saved anew with this one", async () => {
+    const { app: first, root } = await testApp();
+    writeTree(root, { "harbour.md": "# Harbour\n\nThe pilot boat left the harbour at dawn.", "fen.md": "# Fen\n\nSedge and peat by the harbour." });
+    await runSync(first);
+    const expected = await findMentions(first, { terms: ["harbour"] });
+    await first.mentions.saved();
+
+    const keys = spyOn(ChunkStore.prototype, "sourceKeys");
+    const rows = spyOn(ChunkStore.prototype, "mentionRows");
+    const second = createApp(first.config, { log: () => {} });
+    expect(await findMentions(second, { terms: ["harbour"] })).toEqual(expected);
+    expect([keys.mock.calls.length, rows.mock.calls.length]).toEqual([0, 0]);
+
+    // A file written without the version (a live store's text, or a build before versions were kept): keys are read.
+    const file = mentionCachePath(first.config.cacheDir, first.config.dbPath);
+    await writeMentionCache(file, readMentionCache(file).values());
+    expect(mentionCacheVersion(file)).toBeNull();
+    const third = createApp(first.config, { log: () => {} });
+    expect(await findMentions(third, { terms: ["harbour"] })).toEqual(expected);
+    expect([keys.mock.calls.length, rows.mock.calls.length]).toEqual([1, 0]);
+    await third.mentions.saved();
+    expect(mentionCacheVersion(file)).toBe((await third.store.snapshot()).durableVersion());
+    expect(await findMentions(createApp(first.config, { log: () => {} }), { terms: ["harbour"] })).toEqual(expected);
+    expect([keys.mock.calls.length, rows.mock.calls.length]).toEqual([1, 0]);
   });
 
   test("a file cut short while a process holds its text costs that process nothing (the text was read, not mapped)", async () => {
