@@ -15,6 +15,7 @@ import { localCopyFor } from "./store/object-mirror.ts";
 import { mentionCachePath } from "./mentions/mention-cache-file.ts";
 import { MentionIndex } from "./mentions/mention-index.ts";
 import { SignatureIndex } from "./lookalikes/signature-index.ts";
+import { signatureCachePath } from "./lookalikes/signature-cache-file.ts";
 import { DocumentVectorIndex } from "./store/document-vector-index.ts";
 import { LabelJobs } from "./labels/labeller.ts";
 import { TaxonomyFile } from "./labels/taxonomy-file.ts";
@@ -118,7 +119,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     store,
     names: config.rootNames ? rootRelativeNames(config.roots, config.rootNames) : ABSOLUTE_NAMES,
     mentions: new MentionIndex(mentionCachePath(config.cacheDir, config.dbPath)),
-    signatures: new SignatureIndex(),
+    signatures: new SignatureIndex(signatureCachePath(config.cacheDir, config.dbPath)),
     documentVectors: new DocumentVectorIndex(),
     labelJobs: new LabelJobs(),
     taxonomy: new TaxonomyFile(config.roots),

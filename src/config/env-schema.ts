@@ -116,7 +116,7 @@ export const EnvConfig = z.object({
   /** Ours: reads of an index on object storage use a local copy (store/object-mirror.ts). */
   RAG_LOCAL_COPY: switchVar(true).meta(doc("on a team index on S3 or Azure reached with keys (or a SAS token), queries read a local copy of the index kept under `CACHE_DIR/index-copies` (as large as the index), asking the bucket only for its latest version; `0/false/no/off` reads the bucket on every query (ours)", "on", "docs/team-index.md#speed")),
   CACHE_DIR: optionalPath.meta(doc(
-    "downloaded model files, their optimised graphs (`optimized/`), OCR language data (`tessdata/`), label models (`classify/`), the llama.cpp add-on (`addons/`) and `find`'s normalised text (`find-mentions/`)",
+    "downloaded model files, their optimised graphs (`optimized/`), OCR language data (`tessdata/`), label models (`classify/`), the llama.cpp add-on (`addons/`), `find`'s normalised text (`find-mentions/`) and the look-alike signatures (`look-alikes/`)",
     "`$XDG_CACHE_HOME/minirag-mcp/models`, else `~/.cache/minirag-mcp/models` (Linux); `~/Library/Caches/minirag-mcp/models` (macOS); `%LOCALAPPDATA%\\minirag-mcp\\models` (Windows)",
   )),
   MODEL_NAME: optionalPath.meta(doc("a known model id (`intfloat/multilingual-e5-small`, `sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2`) or an absolute model folder; an index built with another model refuses it", "the index's own model; `intfloat/multilingual-e5-small` for a new index", "docs/models.md")),

@@ -11,14 +11,20 @@
  * signature, not for the whole index again. Past REBUILD_PAST documents
  * beside the bands, or with most of them masked, they are built afresh.
  *
+ * A new process starts from the signatures an earlier one kept in CACHE_DIR
+ * when the index is still at the version they were read at
+ * (signature-cache-file.ts): no read of the table at all.
+ *
  * A query that arrives during a build (the server's warm-up,
  * search/warm-search.ts) waits for it instead of doing it again.
  */
+import { LatestSave } from "../latest-save.ts";
 import type { ChunkStore } from "../store/chunk-store.ts";
 import { VersionedCache } from "../store/versioned-cache.ts";
 import type { SignatureBytes } from "../store/signatures.ts";
 import { LshIndex } from "./lsh.ts";
 import { PERMUTATIONS, decodeSignatureBytes, overlap } from "./minhash.ts";
+import { readSignatureCache, writeSignatureCache, type StoredSignatures } from "./signature-cache-file.ts";
 
 /**
  * Documents kept beside the bands before they are built again. Each response
@@ -60,7 +66,14 @@ export class SignatureView {
     /** gone[i] = 1: banded document i was removed or replaced since the bands were built. */
     private readonly gone: Uint8Array,
     readonly written: ReadonlyMap<string, Written>,
+    /** The durable version (ChunkStore.durableVersion) whose cache file this view was read from; null: read from the table. */
+    readonly fromFile: string | null = null,
   ) {}
+
+  /** Whether banded document i was removed or replaced since the bands were built. */
+  isGone(i: number): boolean {
+    return this.gone[i] === 1;
+  }
 
   /** Documents with a signature (a count over every banded document: for checks, not for queries). */
   get size(): number {
@@ -94,10 +107,33 @@ export class SignatureView {
   }
 }
 
+/** How long after a build its file is written: after the answer that waited for the build (at 1M chunks the file is about 150 MB). */
+const SAVE_DELAY_MS = 250;
+
 /** One build at a time, each from the one before it: at 1M chunks a full build holds about 150 MB of signatures and bands while it runs. */
 export class SignatureIndex extends VersionedCache<SignatureView> {
-  constructor() {
-    super((store, before) => (before ? update(store, before) : build(store)));
+  private readonly saves: LatestSave<{ version: string; view: SignatureView }> | undefined;
+
+  /** file: where a version's signatures are kept between processes (signature-cache-file.ts); none: every process reads the table. */
+  constructor(private readonly file?: string) {
+    super(async (store, before) => {
+      const version = store.durableVersion();
+      const view = before ? await update(store, before) : await this.first(store, version);
+      if (version && view.fromFile !== version) this.saves?.save({ version, view });
+      return view;
+    });
+    this.saves = file ? new LatestSave(({ version, view }) => writeSignatureCache(file, version, stored(view)), SAVE_DELAY_MS) : undefined;
+  }
+
+  /** Settles when the file holds the newest version's signatures (at once without a file). */
+  async saved(): Promise<void> {
+    await this.saves?.saved();
+  }
+
+  /** A process's first build: from the file when it holds this very version, else from the table. */
+  private async first(store: ChunkStore, version: string | null): Promise<SignatureView> {
+    const kept = this.file && version ? readSignatureCache(this.file, version) : null;
+    return kept ? banded(kept, version) : build(store);
   }
 }
 
@@ -107,9 +143,31 @@ async function build(store: ChunkStore): Promise<SignatureView> {
   // Every signature's slots in one buffer, each a view of its own: one allocation, not one a document.
   const slots = new Uint32Array(read.sources.length * PERMUTATIONS);
   const signatures = read.stored.map((bytes, i) => decodeSignatureBytes(bytes, slots.subarray(i * PERMUTATIONS, (i + 1) * PERMUTATIONS)));
-  const { sources, dates, keys } = read;
-  const banded = { sources, dates, keys, signatures, position: new Map(sources.map((s, i) => [s, i])), lsh: new LshIndex(signatures) };
-  return new SignatureView(banded, new Uint8Array(sources.length), new Map());
+  return banded({ sources: read.sources, dates: read.dates, keys: read.keys, signatures });
+}
+
+/** The signatures of one version, banded, with nothing written since; fromFile: the version of the cache file they came from. */
+function banded({ sources, dates, keys, signatures }: StoredSignatures, fromFile: string | null = null): SignatureView {
+  const bands = { sources, dates, keys, signatures, position: new Map(sources.map((s, i) => [s, i])), lsh: new LshIndex(signatures) };
+  return new SignatureView(bands, new Uint8Array(sources.length), new Map(), fromFile);
+}
+
+/** Every signature a view holds (the banded ones not gone, then those written since), as the cache file keeps them. */
+function stored(view: SignatureView): StoredSignatures {
+  const out: StoredSignatures = { sources: [], dates: [], keys: [], signatures: [] };
+  const add = (source: string, date: string | null, key: number, signature: Uint32Array) => {
+    out.sources.push(source);
+    out.dates.push(date);
+    out.keys.push(key);
+    out.signatures.push(signature);
+  };
+  const { banded, written } = view;
+  banded.sources.forEach((source, i) => {
+    if (view.isGone(i)) return;
+    add(source, banded.dates[i]!, banded.keys[i]!, banded.signatures[i]!);
+  });
+  for (const w of written.values()) add(w.source, w.date, w.key, w.signature);
+  return out;
 }
 
 /** The view before, brought to this version by reading only the documents whose key changed. */

@@ -55,6 +55,7 @@ describe("the signature index", () => {
     const store = (version: number, held?: Promise<void>) =>
       ({
         contentVersion: async () => `${version}:1`,
+        durableVersion: () => null,
         signatureKeys: () => logged(version, held, []),
         signatureBytes: () => logged(version, held, NO_SIGNATURES),
       }) as unknown as ChunkStore;
@@ -137,6 +138,7 @@ describe("the signature index", () => {
     const store = (version: number, written: number) =>
       ({
         contentVersion: async () => `${version}:1`,
+        durableVersion: () => null,
         signatureKeys: async () => Array.from({ length: written }, (_, i) => ({ source: `/d/${i}.md`, key: i })),
         signatureBytes: async (sources: string[] | "all" = "all") => {
           asked.push(sources === "all" ? "all" : [`${sources.length} sources`]);
@@ -159,6 +161,7 @@ describe("the signature index", () => {
     const store = (version: number, kept: number) =>
       ({
         contentVersion: async () => `${version}:1`,
+        durableVersion: () => null,
         signatureKeys: async () => all.sources.slice(0, kept).map((source, i) => ({ source, key: i })),
         signatureBytes: async (sources: string[] | "all" = "all") => {
           asked.push(sources === "all" ? "all" : `${sources.length} sources`);
