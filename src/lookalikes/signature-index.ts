@@ -107,9 +107,6 @@ export class SignatureView {
   }
 }
 
-/** How long after a build its file is written: after the answer that waited for the build (at 1M chunks the file is about 150 MB). */
-const SAVE_DELAY_MS = 250;
-
 /** One build at a time, each from the one before it: at 1M chunks a full build holds about 150 MB of signatures and bands while it runs. */
 export class SignatureIndex extends VersionedCache<SignatureView> {
   private readonly saves: LatestSave<{ version: string; view: SignatureView }> | undefined;
@@ -122,7 +119,7 @@ export class SignatureIndex extends VersionedCache<SignatureView> {
       if (version && view.fromFile !== version) this.saves?.save({ version, view });
       return view;
     });
-    this.saves = file ? new LatestSave(({ version, view }) => writeSignatureCache(file, version, stored(view)), SAVE_DELAY_MS) : undefined;
+    this.saves = file ? new LatestSave(({ version, view }) => writeSignatureCache(file, version, stored(view))) : undefined;
   }
 
   /** Settles when the file holds the newest version's signatures (at once without a file). */

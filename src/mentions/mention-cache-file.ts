@@ -69,8 +69,12 @@ export function mentionCacheVersion(path: string): string | null {
   return magic === MAGIC && format === String(FORMAT) && version === VERSION && indexVersion && indexVersion !== "-" ? indexVersion : null;
 }
 
-/** The documents the file holds, by source; an absent, damaged or foreign file gives none (the caller builds from the index). */
-export function readMentionCache(path: string): Map<string, KeyedDocument> {
+/**
+ * The documents the file holds, by source; an absent, damaged or foreign file gives none (the caller builds from the
+ * index), as does one read at another index version than `onlyAt` when given (checked on this very read: another
+ * process may rename its file over this one at any time).
+ */
+export function readMentionCache(path: string, onlyAt?: string): Map<string, KeyedDocument> {
   let bytes: Buffer;
   try {
     // Read, not mapped: the text lives as long as the process, and a mapped file cut short under it (a cache
@@ -84,7 +88,7 @@ export function readMentionCache(path: string): Map<string, KeyedDocument> {
   if (headerEnd < 0) return new Map();
   const first = bytes.toString("utf8", 0, headerEnd + 1);
   const named = first.split(" ")[3];
-  if (first !== header(named === "-" ? null : (named ?? null), body)) return new Map();
+  if ((onlyAt !== undefined && named !== onlyAt) || first !== header(named === "-" ? null : (named ?? null), body)) return new Map();
   try {
     const listEnd = body.indexOf(0x0a);
     const list = JSON.parse(body.toString("utf8", 0, listEnd)) as StoredDocument[];

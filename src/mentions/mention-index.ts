@@ -27,12 +27,6 @@ interface CachedIndex {
   documents: MentionDocument[];
 }
 
-/**
- * How long after a build its file is written. Writing holds the thread for 0.3-0.5 s at 100k chunks; written at once,
- * it fell inside the query that built the text (the first find after a one-document write took 908 ms, not 368).
- */
-const SAVE_DELAY_MS = 250;
-
 /** One index's normalised text, held by its App (one App, one index). */
 export class MentionIndex {
   private cached: CachedIndex | undefined;
@@ -49,7 +43,7 @@ export class MentionIndex {
 
   /** file: where the text is kept between processes (mention-cache-file.ts); none: every process builds it from the index. */
   constructor(private readonly file?: string) {
-    this.saves = file ? new LatestSave((index) => writeMentionCache(file, index.sources.values(), index.durable), SAVE_DELAY_MS) : undefined;
+    this.saves = file ? new LatestSave((index) => writeMentionCache(file, index.sources.values(), index.durable)) : undefined;
   }
 
   /** The table version the cached text was read at, or undefined when find_mentions has not been used on this index. */
@@ -78,7 +72,7 @@ export class MentionIndex {
     const file = this.cached ? undefined : this.file;
     const fileVersion = file ? mentionCacheVersion(file) : null;
     // A new process whose index is still at the version the file was read at takes the file as it is: no keys read.
-    const same = file && durable && fileVersion === durable ? readMentionCache(file) : undefined;
+    const same = file && durable && fileVersion === durable ? readMentionCache(file, durable) : undefined;
     // Else the keys are read by LanceDB's threads while this one reads the file, whose documents stand wherever
     // their source's key still matches.
     const keys = same?.size ? Promise.resolve(new Map([...same].map(([source, { key }]) => [source, key]))) : store.sourceKeys();

@@ -46,13 +46,14 @@ function tableFolderIdentity(dbPath: string): string | null {
 function manifestIdentity(dbPath: string, version: number): string | null {
   if (!isLocalPath(dbPath)) return null;
   const path = manifestFile(tableDir(dbPath), version);
-  return path && fileIdentity(path);
+  // With its change time: a file overwritten in place (cp over it, rsync --inplace) keeps its inode and birth time.
+  return path && fileIdentity(path, true);
 }
 
-function fileIdentity(path: string): string | null {
+function fileIdentity(path: string, withChange = false): string | null {
   try {
     const s = statSync(path);
-    return `${s.dev}:${s.ino}:${s.birthtimeMs || s.ctimeMs}:${s.size}`;
+    return `${s.dev}:${s.ino}:${s.birthtimeMs || s.ctimeMs}:${s.size}${withChange ? `:${s.ctimeMs}` : ""}`;
   } catch {
     return null;
   }

@@ -53,6 +53,15 @@ describe("the cache file", () => {
     }
   });
 
+  test("read for one index version, a file of another gives nothing, though it is whole (another process renamed its file in since its first line was read)", async () => {
+    const path = join(tempDir("minirag-mentions-file-"), "index.json");
+    await writeMentionCache(path, documents, "folder|7|manifest");
+    expect(mentionCacheVersion(path)).toBe("folder|7|manifest");
+    expect(readMentionCache(path, "folder|7|manifest").size).toBe(3);
+    expect(readMentionCache(path, "folder|8|manifest").size).toBe(0);
+    expect(readMentionCache(path).size).toBe(3);
+  });
+
   test("each index has its own file", () => {
     expect(mentionCachePath("/c", "/a/lancedb")).not.toBe(mentionCachePath("/c", "/b/lancedb"));
     expect(mentionCachePath("/c", "s3://bucket/team")).toStartWith("/c/find-mentions/");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { cpSync, readdirSync, rmSync, statSync, truncateSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { manifestFile } from "../../src/store/lance-manifest.ts";
 import { failure, tempDir } from "../helpers.ts";
@@ -110,6 +110,26 @@ describe("a snapshot's durable version (what cache files in CACHE_DIR key by)", 
     const rebuilt = (await new ChunkStore(dbPath).snapshot()).durableVersion();
     expect(rebuilt).not.toBeNull();
     expect(rebuilt).not.toBe(first);
+  });
+
+  test("is another after the index's files are overwritten in place (cp over them: same inodes, birth times and sizes)", async () => {
+    const dbPath = join(tempDir(), "db");
+    await build(dbPath, "pumps");
+    const backup = join(tempDir(), "db");
+    await build(backup, "valve");
+    const before = (await new ChunkStore(dbPath).snapshot()).durableVersion();
+    // As `cp -r backup/. db/` does: a file of both is overwritten where it lies, the others are added.
+    for (const entry of readdirSync(backup, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const from = join(entry.parentPath, entry.name);
+      const into = join(dbPath, from.slice(backup.length));
+      mkdirSync(dirname(into), { recursive: true });
+      writeFileSync(into, readFileSync(from));
+    }
+    const after = await new ChunkStore(dbPath).snapshot();
+    expect(await texts(after)).toEqual(["valve 0 of a", "valve 0 of b", "valve 1 of a", "valve 1 of b"]);
+    expect(after.durableVersion()).not.toBeNull();
+    expect(after.durableVersion()).not.toBe(before);
   });
 
   test("is none while reads go around a lost data file (rows can go without a new version)", async () => {
