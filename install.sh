@@ -197,28 +197,44 @@ already_installed() {
 }
 
 tmp=""
-# How this system can read an .xz archive, or nothing: the xz program; BusyBox's xzcat (Alpine has no xz); a tar built
-# on libarchive with liblzma, which reads .xz itself (macOS's tar: macOS ships no xz); Python's lzma module.
-xz_reader() {
+# How this system can read an .xz archive, kept in $xz_reader (empty: it cannot): the xz program; BusyBox's xzcat (Alpine
+# has no xz); a tar built on libarchive with liblzma, which reads .xz itself (macOS's tar: macOS ships no xz); Python's
+# lzma module. Asked once: python3 is slow to start.
+find_xz_reader() {
   if command -v xz >/dev/null 2>&1; then
-    echo xz
+    xz_reader=xz
   elif command -v xzcat >/dev/null 2>&1; then
-    echo xzcat
+    xz_reader=xzcat
   elif tar --version 2>/dev/null | grep -q 'bsdtar.*liblzma'; then
-    echo bsdtar
+    xz_reader=bsdtar
   elif command -v python3 >/dev/null 2>&1 && python3 -c 'import lzma' >/dev/null 2>&1; then
-    echo python3
+    xz_reader=python3
+  else
+    xz_reader=""
   fi
 }
 
-# Unpacks the .tar.xz $1 into the folder $2 with the reader xz_reader found.
+# Writes the .xz file $1 decompressed to standard output with $xz_reader (not bsdtar, which unpacks it itself).
+xz_to_stdout() {
+  case "$xz_reader" in
+    xz) xz -dc "$1" ;;
+    xzcat) xzcat "$1" ;;
+    python3) python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer, 1 << 20)' "$1" ;;
+  esac
+}
+
+# Unpacks the .tar.xz $1 into the folder $2.
 unpack_xz() {
-  case "$(xz_reader)" in
-    xz) xz -dc "$1" | tar -xf - -C "$2" ;;
-    xzcat) xzcat "$1" | tar -xf - -C "$2" ;;
+  [ -n "${xz_reader+set}" ] || find_xz_reader
+  case "$xz_reader" in
+    "") fail "$1 needs xz to unpack" "install xz (xz-utils), or use the .tar.gz archive of the same release" ;;
     bsdtar) tar -xf "$1" -C "$2" ;;
-    python3) python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer, 1 << 20)' "$1" | tar -xf - -C "$2" ;;
-    *) fail "$1 needs xz to unpack" "install xz (xz-utils), or use the .tar.gz archive of the same release" ;;
+    *)
+      # A pipeline's status is tar's alone: the reader's own failure (a damaged end of the stream, after every file
+      # came out whole) is noted in a file beside the folder.
+      rm -f "$2.unread"
+      { xz_to_stdout "$1" || : >"$2.unread"; } | tar -xf - -C "$2" && [ ! -e "$2.unread" ]
+      ;;
   esac
 }
 
@@ -273,7 +289,8 @@ else
       split_name "$file"
     fi
     file="$APP-$version-$target.tar.gz"
-    if [ -n "$(xz_reader)" ] && [ -n "$(listed_sum "$tmp/SHA256SUMS" "${file%.gz}.xz")" ]; then
+    find_xz_reader
+    if [ -n "$xz_reader" ] && [ -n "$(listed_sum "$tmp/SHA256SUMS" "${file%.gz}.xz")" ]; then
       # The same folder in about two thirds of the bytes; the .tar.gz is there for systems that cannot read xz.
       file="${file%.gz}.xz"
     fi

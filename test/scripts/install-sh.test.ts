@@ -102,6 +102,35 @@ describe("install.sh picks the archive the system can unpack", () => {
     expect(Bun.spawnSync([join(prefix, "bin/minirag-mcp")]).stdout.toString()).toBe("stand-in\n");
   });
 
+  test("with BusyBox's xzcat alone (Alpine has no xz program) it installs from the .tar.xz", async () => {
+    const release = await fakeRelease(["tar.gz", "tar.xz"]);
+    const prefix = tempDir("minirag-prefix-");
+    const path = pathWithout(new RegExp(`${XZ_TOOLS.source}|${PYTHON.source}`));
+    // xz-utils' xzcat is xz under that name, which reads to standard output as BusyBox's applet does.
+    symlinkSync(Bun.which("xzcat")!, join(path, "xzcat"));
+    const r = install(release, prefix, path);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(installedFrom(prefix)).toBe(`${NAME}.tar.xz`);
+    expect(Bun.spawnSync([join(prefix, "bin/minirag-mcp")]).stdout.toString()).toBe("stand-in\n");
+  });
+
+  test("--archive with a .tar.xz whose stream end is damaged (every file inside whole) and no SHA256SUMS beside it is refused", async () => {
+    const release = await fakeRelease(["tar.gz", "tar.xz"]);
+    const archive = join(tempDir("minirag-damaged-"), `${NAME}.tar.xz`);
+    const bytes = readFileSync(join(release, `${NAME}.tar.xz`));
+    // The stream footer's magic ("YZ") is its last two bytes: xz reports the damage after writing every byte.
+    bytes[bytes.length - 1] = 0;
+    writeFileSync(archive, bytes);
+    const prefix = tempDir("minirag-prefix-");
+    const proc = Bun.spawnSync(["sh", join(REPO_ROOT, "install.sh"), "--archive", archive, "--target", "linux-x64", "--prefix", prefix, "--no-status"], {
+      env: { HOME: tempDir("minirag-home-"), PATH: process.env.PATH! },
+    });
+    expect(proc.exitCode).toBe(1);
+    expect(proc.stderr.toString()).toContain(`could not unpack ${archive}`);
+    expect(existsSync(join(prefix, "bin/minirag-mcp"))).toBe(false);
+  });
+
   test("--archive with a .tar.xz on a system that cannot read xz names the fix and installs nothing", async () => {
     const release = await fakeRelease(["tar.gz", "tar.xz"]);
     const prefix = tempDir("minirag-prefix-");
