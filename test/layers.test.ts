@@ -14,7 +14,7 @@ import { describeCycles, findCycles, importGraph, importSpecifiers, sourceFiles 
 const LAYERS: string[][] = [
   ["errors.ts", "log.ts", "version.ts", "bounded-memo.ts", "protobuf-fields.ts", "clock.ts", "latest-save.ts"],
   // The writer uses the reader's wire-type constants; a library's shape check throws an AppError.
-  ["protobuf-writer.ts", "library-shape.ts"],
+  ["protobuf-writer.ts", "library-shape.ts", "cache-file.ts"],
   // Pure text helpers: line-level Markdown, the one-pass summary, word characters, normalisation.
   ["text"],
   ["config"],

@@ -8,21 +8,14 @@
  * manifest file); any other version reads the table as before, and the
  * build that follows writes the file again.
  *
- * One file per index under CACHE_DIR, named after DB_PATH, written to a
- * temporary name and renamed. The first line carries the format, the
- * program version, the index version and a hash of the rest; a file that
- * fails any check is not used.
+ * One file per index under CACHE_DIR, named after DB_PATH, written and
+ * checked as every cache file is (cache-file.ts).
  */
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { VERSION } from "../version.ts";
+import { cacheFilePath, readCacheFile, writeCacheFile, type CacheKind } from "../cache-file.ts";
 import { PERMUTATIONS } from "./minhash.ts";
 
-/** Raised whenever the layout below or the signatures' meaning (minhash.ts) changes. */
-const FORMAT = 1;
-const MAGIC = "minirag-signatures";
+/** Its format is raised whenever the layout below or the signatures' meaning (minhash.ts) changes. */
+const KIND: CacheKind = { magic: "minirag-signatures", format: 1 };
 const SLOT_BYTES = PERMUTATIONS * 4;
 
 /** Every signed document of one version, in the table's order. */
@@ -37,24 +30,14 @@ export interface StoredSignatures {
 
 /** Where the signatures of the index at dbPath are kept under cacheDir. */
 export function signatureCachePath(cacheDir: string, dbPath: string): string {
-  return join(cacheDir, "look-alikes", `${createHash("sha256").update(dbPath).digest("hex").slice(0, 16)}.signatures`);
-}
-
-function header(version: string, body: Uint8Array): string {
-  return `${MAGIC} ${FORMAT} ${VERSION} ${version} ${Bun.hash(body).toString(16)}\n`;
+  return cacheFilePath(cacheDir, "look-alikes", dbPath, "signatures");
 }
 
 /** The signatures the file holds for `version`; null when it is absent, damaged, another program's or of another version. */
 export function readSignatureCache(path: string, version: string): StoredSignatures | null {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch {
-    return null;
-  }
-  const headerEnd = bytes.indexOf(0x0a);
-  const body = bytes.subarray(headerEnd + 1);
-  if (headerEnd < 0 || bytes.toString("utf8", 0, headerEnd + 1) !== header(version, body)) return null;
+  const read = readCacheFile(path, KIND, version);
+  if (!read) return null;
+  const { body } = read;
   try {
     const listEnd = body.indexOf(0x0a);
     const [sources, dates, keys, lengths] = JSON.parse(body.toString("utf8", 0, listEnd)) as [string[], (string | null)[], number[], number[]];
@@ -79,15 +62,6 @@ export async function writeSignatureCache(path: string, version: string, stored:
     if (signature.length === PERMUTATIONS) slots.set(signature, i * PERMUTATIONS);
   });
   const lengths = stored.signatures.map((signature) => (signature.length === PERMUTATIONS ? PERMUTATIONS : 0));
-  const body = Buffer.concat([Buffer.from(`${JSON.stringify([stored.sources, stored.dates, stored.keys, lengths])}\n`), new Uint8Array(slots.buffer)]);
-  // Two Apps of one process (tests, benchmarks) may write the same file at once: each its own temporary name.
-  const partial = `${path}.${process.pid}-${crypto.randomUUID()}.partial`;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    await writeFile(partial, Buffer.concat([Buffer.from(header(version, body)), body]));
-    renameSync(partial, path);
-  } catch {
-    // A full or read-only cache folder: the next process reads the table, as it would without a file.
-    rmSync(partial, { force: true });
-  }
+  const list = `${JSON.stringify([stored.sources, stored.dates, stored.keys, lengths])}\n`;
+  await writeCacheFile(path, KIND, version, [Buffer.from(list), new Uint8Array(slots.buffer)]);
 }

@@ -7,25 +7,16 @@
  * of its chunk 0, mention-rows.ts), so a process that reads it re-reads only
  * the sources whose key changed since, and drops those no longer indexed.
  *
- * One file per index under CACHE_DIR, named after DB_PATH. Written to a
- * temporary name and renamed, so a reader sees a whole file or the previous
- * one. The first line carries the format, the program version (another
- * version may normalise differently: its file is rebuilt, not trusted), the
- * index version the text was read at (ChunkStore.durableVersion, or "-") and
- * a hash of the rest; a file that fails any check is ignored and rewritten.
- * A process that finds the index still at that version takes the file as it
- * is, without reading the sources' keys (50-100 ms at 10,000 documents).
+ * One file per index under CACHE_DIR, named after DB_PATH, written and
+ * checked as every cache file is (cache-file.ts). A process that finds the
+ * index still at the version the text was read at takes the file as it is,
+ * without reading the sources' keys (50-100 ms at 10,000 documents).
  */
-import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
-import { open } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { VERSION } from "../version.ts";
+import { cacheFilePath, cacheFileVersion, readCacheFile, writeCacheFile, type CacheKind } from "../cache-file.ts";
 import { documentsOverBlock, type MentionDocument } from "./mention-corpus.ts";
 
-/** Raised whenever the layout below or the normalisation (text/normalize.ts, own-text.ts) changes, so a file a build of the same version wrote is rebuilt, not trusted. */
-const FORMAT = 4;
-const MAGIC = "minirag-mentions";
+/** Its format is raised whenever the layout below or the normalisation (text/normalize.ts, own-text.ts) changes. */
+const KIND: CacheKind = { magic: "minirag-mentions", format: 4 };
 
 /**
  * One document: source, key, title, normalised title, then its chunks column by column, each chunk's text as its
@@ -43,30 +34,12 @@ export interface KeyedDocument {
 
 /** Where the text of the index at dbPath is kept under cacheDir. */
 export function mentionCachePath(cacheDir: string, dbPath: string): string {
-  return join(cacheDir, "find-mentions", `${createHash("sha256").update(dbPath).digest("hex").slice(0, 16)}.mentions`);
+  return cacheFilePath(cacheDir, "find-mentions", dbPath, "mentions");
 }
 
-/** The first line: format, program version, index version and a hash of the rest's bytes. */
-function header(indexVersion: string | null, body: Uint8Array): string {
-  return `${MAGIC} ${FORMAT} ${VERSION} ${indexVersion ?? "-"} ${Bun.hash(body).toString(16)}\n`;
-}
-
-/** The index version the file's text was read at, from its first line alone (readMentionCache checks the rest); null if it names none. */
+/** The index version the file's text was read at, from its first line alone; null if it names none. */
 export function mentionCacheVersion(path: string): string | null {
-  let first: string;
-  try {
-    const file = openSync(path, "r");
-    try {
-      const bytes = Buffer.alloc(1024);
-      first = bytes.toString("utf8", 0, readSync(file, bytes, 0, bytes.length, 0)).split("\n")[0]!;
-    } finally {
-      closeSync(file);
-    }
-  } catch {
-    return null;
-  }
-  const [magic, format, version, indexVersion] = first.split(" ");
-  return magic === MAGIC && format === String(FORMAT) && version === VERSION && indexVersion && indexVersion !== "-" ? indexVersion : null;
+  return cacheFileVersion(path, KIND);
 }
 
 /**
@@ -75,20 +48,9 @@ export function mentionCacheVersion(path: string): string | null {
  * process may rename its file over this one at any time).
  */
 export function readMentionCache(path: string, onlyAt?: string): Map<string, KeyedDocument> {
-  let bytes: Buffer;
-  try {
-    // Read, not mapped: the text lives as long as the process, and a mapped file cut short under it (a cache
-    // cleaner, a truncation, another machine's rename over NFS) would end the process with a bus error.
-    bytes = readFileSync(path);
-  } catch {
-    return new Map();
-  }
-  const headerEnd = bytes.indexOf(0x0a);
-  const body = bytes.subarray(headerEnd + 1);
-  if (headerEnd < 0) return new Map();
-  const first = bytes.toString("utf8", 0, headerEnd + 1);
-  const named = first.split(" ")[3];
-  if ((onlyAt !== undefined && named !== onlyAt) || first !== header(named === "-" ? null : (named ?? null), body)) return new Map();
+  const read = readCacheFile(path, KIND, onlyAt);
+  if (!read) return new Map();
+  const { body } = read;
   try {
     const listEnd = body.indexOf(0x0a);
     const list = JSON.parse(body.toString("utf8", 0, listEnd)) as StoredDocument[];
@@ -115,22 +77,6 @@ export async function writeMentionCache(path: string, sources: Iterable<KeyedDoc
     texts.push(...slots);
     list.push([doc.source, key, doc.title, doc.titleText, chunks.map((c) => c.chunkIndex), chunks.map((c) => c.pages), chunks.map((c) => c.contextLines), slots.map((bytes) => bytes.length - 1)]);
   }
-  // Two Apps of one process (tests, benchmarks) may write the same file at once: each its own temporary name.
-  const partial = `${path}.${process.pid}-${crypto.randomUUID()}.partial`;
-  try {
-    // JSON escapes every line break, so the list ends at the first one. Past 4 GiB of text the join fails: no file
-    // then, and the next process reads the index, as it would without one.
-    const body = Buffer.concat([Buffer.from(`${JSON.stringify(list)}\n`), ...texts]);
-    mkdirSync(dirname(path), { recursive: true });
-    const file = await open(partial, "w");
-    try {
-      await file.writev([Buffer.from(header(indexVersion, body)), body]);
-    } finally {
-      await file.close();
-    }
-    renameSync(partial, path);
-  } catch {
-    // A full or read-only cache folder, or text too large to join: the next process builds from the index.
-    rmSync(partial, { force: true });
-  }
+  // JSON escapes every line break, so the list ends at the first one.
+  await writeCacheFile(path, KIND, indexVersion, [Buffer.from(`${JSON.stringify(list)}\n`), ...texts]);
 }

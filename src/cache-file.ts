@@ -1,0 +1,94 @@
+/**
+ * A file in CACHE_DIR that one process writes and later ones read back
+ * (find_mentions' text, the look-alike signatures). Its first line names
+ * what it is, its layout's format, the program that wrote it (another
+ * version may build the contents differently), the index version they were
+ * read at (ChunkStore.durableVersion, or "-") and a hash of the rest, so a
+ * file cut short, changed or foreign is never taken. It is written to a
+ * temporary name of its own and renamed, so a reader sees a whole file or
+ * the one before.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { dirname, join } from "node:path";
+import { VERSION } from "./version.ts";
+
+/** What a cache file holds: its first word and its layout's format, raised whenever the layout or its meaning changes. */
+export interface CacheKind {
+  magic: string;
+  format: number;
+}
+
+/** The file of one index (DB_PATH) in a folder of CACHE_DIR: one per index and kind. */
+export function cacheFilePath(cacheDir: string, folder: string, dbPath: string, extension: string): string {
+  return join(cacheDir, folder, `${createHash("sha256").update(dbPath).digest("hex").slice(0, 16)}.${extension}`);
+}
+
+function header(kind: CacheKind, indexVersion: string | null, body: Uint8Array): string {
+  return `${kind.magic} ${kind.format} ${VERSION} ${indexVersion ?? "-"} ${Bun.hash(body).toString(16)}\n`;
+}
+
+/**
+ * The file's contents after its first line and the index version it names; null when it is absent, cut short,
+ * changed, another kind's or program's, or (with onlyAt) of another index version, checked on this very read:
+ * another process may rename its file over this one at any moment.
+ */
+export function readCacheFile(path: string, kind: CacheKind, onlyAt?: string): { indexVersion: string | null; body: Buffer } | null {
+  let bytes: Buffer;
+  try {
+    // Read, not mapped: a mapped file cut short under the process (a cache cleaner, another machine's rename over
+    // NFS) would end it with a bus error.
+    bytes = readFileSync(path);
+  } catch {
+    return null;
+  }
+  const headerEnd = bytes.indexOf(0x0a);
+  if (headerEnd < 0) return null;
+  const first = bytes.toString("utf8", 0, headerEnd + 1);
+  const named = first.split(" ")[3];
+  const indexVersion = named === undefined || named === "-" ? null : named;
+  if (onlyAt !== undefined && indexVersion !== onlyAt) return null;
+  const body = bytes.subarray(headerEnd + 1);
+  return first === header(kind, indexVersion, body) ? { indexVersion, body } : null;
+}
+
+/** The index version the file names, from its first line alone (readCacheFile checks the rest); null if it names none. */
+export function cacheFileVersion(path: string, kind: CacheKind): string | null {
+  let first: string;
+  try {
+    const file = openSync(path, "r");
+    try {
+      const bytes = Buffer.alloc(1024);
+      first = bytes.toString("utf8", 0, readSync(file, bytes, 0, bytes.length, 0)).split("\n")[0]!;
+    } finally {
+      closeSync(file);
+    }
+  } catch {
+    return null;
+  }
+  const [magic, format, version, indexVersion] = first.split(" ");
+  const ours = magic === kind.magic && format === String(kind.format) && version === VERSION;
+  return ours && indexVersion && indexVersion !== "-" ? indexVersion : null;
+}
+
+/** Writes the parts, joined, as the file's body (a temporary file renamed over it); a failure leaves the old file or none, never half of one. */
+export async function writeCacheFile(path: string, kind: CacheKind, indexVersion: string | null, parts: Uint8Array[]): Promise<void> {
+  // Two Apps of one process (tests, benchmarks) may write the same file at once: each its own temporary name.
+  const partial = `${path}.${process.pid}-${crypto.randomUUID()}.partial`;
+  try {
+    // Joined once, for the hash; past 4 GiB the join fails: no file then, and the next process reads the index.
+    const body = Buffer.concat(parts);
+    mkdirSync(dirname(path), { recursive: true });
+    const file = await open(partial, "w");
+    try {
+      await file.writev([Buffer.from(header(kind, indexVersion, body)), body]);
+    } finally {
+      await file.close();
+    }
+    renameSync(partial, path);
+  } catch {
+    // A full or read-only cache folder, or a body too large to join: the next process builds from the index.
+    rmSync(partial, { force: true });
+  }
+}

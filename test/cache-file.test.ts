@@ -1,0 +1,33 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { cacheFilePath, cacheFileVersion, readCacheFile, writeCacheFile } from "../src/cache-file.ts";
+import { tempDir } from "./helpers.ts";
+
+const TEXT = { magic: "minirag-test-text", format: 2 };
+
+describe("a cache file", () => {
+  test("gives back its body and the index version it names; another kind or format, or another version asked for, gives nothing", async () => {
+    const path = cacheFilePath(tempDir("minirag-cache-file-"), "texts", "/docs/.minirag/lancedb", "text");
+    await writeCacheFile(path, TEXT, "folder|3|manifest", [Buffer.from("one "), Buffer.from("two")]);
+    expect(readCacheFile(path, TEXT)).toEqual({ indexVersion: "folder|3|manifest", body: Buffer.from("one two") });
+    expect(readCacheFile(path, TEXT, "folder|3|manifest")?.body.toString()).toBe("one two");
+    expect(cacheFileVersion(path, TEXT)).toBe("folder|3|manifest");
+    expect(readCacheFile(path, TEXT, "folder|4|manifest")).toBeNull();
+    for (const other of [{ ...TEXT, magic: "minirag-other" }, { ...TEXT, format: 3 }]) {
+      expect(readCacheFile(path, other)).toBeNull();
+      expect(cacheFileVersion(path, other)).toBeNull();
+    }
+  });
+
+  test("written without an index version it names none", async () => {
+    const path = join(tempDir("minirag-cache-file-"), "a", "b.text");
+    await writeCacheFile(path, TEXT, null, [Buffer.from("body")]);
+    expect(readCacheFile(path, TEXT)).toEqual({ indexVersion: null, body: Buffer.from("body") });
+    expect(cacheFileVersion(path, TEXT)).toBeNull();
+  });
+
+  test("each index and kind has its own path", () => {
+    expect(cacheFilePath("/c", "texts", "/a/lancedb", "text")).not.toBe(cacheFilePath("/c", "texts", "/b/lancedb", "text"));
+    expect(cacheFilePath("/c", "texts", "s3://bucket/team", "text")).toStartWith("/c/texts/");
+  });
+});
