@@ -6,7 +6,7 @@ import { downloadVerified } from "../../src/download/verified-download.ts";
 import { ensureModelFiles, snapshotDir } from "../../src/embed/download.ts";
 import type { HubModel } from "../../src/embed/known-models.ts";
 import { AppError } from "../../src/errors.ts";
-import { REPO_ROOT, tempDir } from "../helpers.ts";
+import { REPO_ROOT, tempDir, waitFor } from "../helpers.ts";
 
 /** A fake Hugging Face hub on 127.0.0.1 that serves files, honours Range, and can cut a transfer short. */
 const files: Record<string, Uint8Array> = {
@@ -158,14 +158,6 @@ function downloadChild(url: string, target: string) {
   return { proc, err, result };
 }
 
-async function until(done: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
-
 describe("two processes downloading one file", () => {
   const url = () => `${endpoint()}/test/fake-model-onnx/resolve/main/model.onnx`;
 
@@ -176,9 +168,9 @@ describe("two processes downloading one file", () => {
       const target = join(dir, "model.onnx");
       const start = requests.length;
       const first = downloadChild(url(), target);
-      await until(() => requests.length > start, "the first download's request");
+      await waitFor(() => requests.length > start, 30_000, "the first download's request");
       const second = downloadChild(url(), target);
-      await until(() => second.err.text.includes("another process is downloading model.onnx; waiting for it to finish"), "the second to wait");
+      await waitFor(() => second.err.text.includes("another process is downloading model.onnx; waiting for it to finish"), 30_000, "the second to wait");
       openGate();
       const [a, b] = await Promise.all([first.result(), second.result()]);
       expect(a.code).toBe(0);
@@ -200,7 +192,7 @@ describe("two processes downloading one file", () => {
     const start = requests.length;
     const holder = downloadChild(url(), target);
     try {
-      await until(() => requests.length > start && existsSync(`${target}.part`), "the holder's transfer");
+      await waitFor(() => requests.length > start && existsSync(`${target}.part`), 30_000, "the holder's transfer");
       holder.proc.kill("SIGSTOP");
       const lines: string[] = [];
       const error = await downloadVerified({ url: url(), target, sha256: sha(files["model.onnx"]!), name: "model.onnx" }, (l) => lines.push(l), 1500).then(

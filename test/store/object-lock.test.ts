@@ -5,6 +5,7 @@ import { bootId } from "../../src/store/staging-markers.ts";
 import { hostname } from "node:os";
 import { s3Objects } from "../../src/store/s3-objects.ts";
 import { startS3StandIn, type S3StandIn } from "./s3-stand-in.ts";
+import { waitFor } from "../helpers.ts";
 
 let server: S3StandIn | undefined;
 afterEach(() => server?.stop());
@@ -18,7 +19,8 @@ describe("the create lock object", () => {
     const second = takeObjectLock(objects, ".minirag/create-chunks.lock", 60_000).then((release) => ((secondHeld = true), release));
     // The second keeps asking while the first holds it.
     const askedBefore = server.requests.length;
-    while (server.requests.length < askedBefore + 6) await Bun.sleep(5);
+    const standIn = server;
+    await waitFor(() => standIn.requests.length >= askedBefore + 6, 30_000, "the second taker to ask six times");
     expect(secondHeld).toBe(false);
     await first();
     await (await second)();
