@@ -197,6 +197,8 @@ already_installed() {
 }
 
 tmp=""
+# Found by find_xz_reader, never taken from the environment.
+unset xz_reader
 # How this system can read an .xz archive, kept in $xz_reader (empty: it cannot): the xz program; BusyBox's xzcat (Alpine
 # has no xz); a tar built on libarchive with liblzma, which reads .xz itself (macOS's tar: macOS ships no xz); Python's
 # lzma module. Asked once: python3 is slow to start.
@@ -232,8 +234,10 @@ unpack_xz() {
     *)
       # A pipeline's status is tar's alone: the reader's own failure (a damaged end of the stream, after every file
       # came out whole) is noted in a file beside the folder.
+      # GNU tar stops at the archive's end marker; the rest (its zero padding) is read here, so the reader is never
+      # cut off by a closed pipe, which would read as its failure.
       rm -f "$2.unread"
-      { xz_to_stdout "$1" || : >"$2.unread"; } | tar -xf - -C "$2" && [ ! -e "$2.unread" ]
+      { xz_to_stdout "$1" || : >"$2.unread"; } | { tar -xf - -C "$2" && cat >/dev/null; } && [ ! -e "$2.unread" ]
       ;;
   esac
 }

@@ -131,6 +131,22 @@ describe("install.sh picks the archive the system can unpack", () => {
     expect(existsSync(join(prefix, "bin/minirag-mcp"))).toBe(false);
   });
 
+  test("--archive with a whole .tar.xz whose tar ends in padding GNU tar does not read (1 MiB records) installs, xz's reader taken from no environment variable", async () => {
+    const dir = tempDir("minirag-padded-");
+    writeTree(dir, { [`${NAME}/minirag-mcp`]: "#!/bin/sh\necho stand-in\n" });
+    Bun.spawnSync(["chmod", "+x", join(dir, NAME, "minirag-mcp")]);
+    // Blocking factor 2000: the archive is padded with zeros to 1 MiB, far past the pipe's buffer, after its end marker.
+    expect(Bun.spawnSync(["tar", "-b", "2000", "-cf", `${NAME}.tar`, NAME], { cwd: dir }).exitCode).toBe(0);
+    expect(Bun.spawnSync(["xz", "-z", `${NAME}.tar`], { cwd: dir }).exitCode).toBe(0);
+    const prefix = tempDir("minirag-prefix-");
+    const proc = Bun.spawnSync(["sh", join(REPO_ROOT, "install.sh"), "--archive", join(dir, `${NAME}.tar.xz`), "--target", "linux-x64", "--prefix", prefix, "--no-status"], {
+      env: { HOME: tempDir("minirag-home-"), PATH: process.env.PATH!, xz_reader: "" },
+    });
+    expect(proc.stderr.toString()).not.toContain("error");
+    expect(proc.exitCode).toBe(0);
+    expect(Bun.spawnSync([join(prefix, "bin/minirag-mcp")]).stdout.toString()).toBe("stand-in\n");
+  });
+
   test("--archive with a .tar.xz on a system that cannot read xz names the fix and installs nothing", async () => {
     const release = await fakeRelease(["tar.gz", "tar.xz"]);
     const prefix = tempDir("minirag-prefix-");
