@@ -25,28 +25,25 @@ import { manifestFile } from "./lance-manifest.ts";
 import { damagedNewestVersion, damagedVersionError } from "./damaged-versions.ts";
 
 /**
- * Which folder a local table is: a table deleted and built again at the same
- * path (an index folder removed and synced anew) is another folder, though
- * its versions and row counts can be the very ones the old had. ext4 hands a
- * new folder the inode just freed, so its birth time tells them apart (the
- * change time where the file system keeps no birth time). Null while there is
- * no table folder; always null on object storage.
+ * Which folder a local table is: a table deleted and built again at the same path (an index folder removed and
+ * synced anew) is another folder, though its versions and row counts can be the old one's. ext4 hands a new folder
+ * the inode just freed, so its birth time tells them apart (the change time where the file system keeps none).
+ * Null while there is no table folder; always null on object storage.
  */
 function tableFolderIdentity(dbPath: string): string | null {
   return isLocalPath(dbPath) ? fileIdentity(tableDir(dbPath)) : null;
 }
 
 /**
- * Which file a version's manifest is. A manifest is written once and never
- * changed, so a version whose file is another than the one read before
- * belongs to another table: the folder's contents replaced in place (a
- * backup copied or rsynced into it), which leaves the folder itself as it
- * was. Null where there is none (pruned) and on object storage.
+ * Which file a version's manifest is. A manifest is written once and never changed, so a version whose file is
+ * another than the one read before belongs to another table: the folder's contents replaced in place (a backup
+ * copied or rsynced into it), which leaves the folder itself as it was; with its change time, as a file overwritten
+ * in place (cp over it, rsync --inplace) keeps its inode and birth time. Null where there is none (pruned) and on
+ * object storage.
  */
 function manifestIdentity(dbPath: string, version: number): string | null {
   if (!isLocalPath(dbPath)) return null;
   const path = manifestFile(tableDir(dbPath), version);
-  // With its change time: a file overwritten in place (cp over it, rsync --inplace) keeps its inode and birth time.
   return path && fileIdentity(path, true);
 }
 

@@ -64,6 +64,14 @@ function install(release: string, prefix: string, path = process.env.PATH!) {
   return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
 }
 
+/** The install went through without a word on stderr, from the .tar.xz, and the installed program runs. */
+function expectInstalledFromXz(r: ReturnType<typeof install>, prefix: string): void {
+  expect(r.err).toBe("");
+  expect(r.code).toBe(0);
+  expect(installedFrom(prefix)).toBe(`${NAME}.tar.xz`);
+  expect(Bun.spawnSync([join(prefix, "bin/minirag-mcp")]).stdout.toString()).toBe("stand-in\n");
+}
+
 const installedFrom = (prefix: string) => readFileSync(join(prefix, "share/minirag-mcp", VERSION, ".installed-from"), "utf8").trim();
 
 describe("install.sh picks the archive the system can unpack", () => {
@@ -86,20 +94,14 @@ describe("install.sh picks the archive the system can unpack", () => {
     const release = await fakeRelease(["tar.gz", "tar.xz"]);
     const prefix = tempDir("minirag-prefix-");
     const r = install(release, prefix, pathWithout(XZ_TOOLS));
-    expect(r.err).toBe("");
-    expect(r.code).toBe(0);
-    expect(installedFrom(prefix)).toBe(`${NAME}.tar.xz`);
-    expect(Bun.spawnSync([join(prefix, "bin/minirag-mcp")]).stdout.toString()).toBe("stand-in\n");
+    expectInstalledFromXz(r, prefix);
   });
 
   test.skipIf(!bsdtar)("without xz or python3, a tar built on libarchive (macOS's) installs from the .tar.xz [needs bsdtar: apt install libarchive-tools]", async () => {
     const release = await fakeRelease(["tar.gz", "tar.xz"]);
     const prefix = tempDir("minirag-prefix-");
     const r = install(release, prefix, pathWithout(new RegExp(`${XZ_TOOLS.source}|${PYTHON.source}|^tar$`), bsdtar));
-    expect(r.err).toBe("");
-    expect(r.code).toBe(0);
-    expect(installedFrom(prefix)).toBe(`${NAME}.tar.xz`);
-    expect(Bun.spawnSync([join(prefix, "bin/minirag-mcp")]).stdout.toString()).toBe("stand-in\n");
+    expectInstalledFromXz(r, prefix);
   });
 
   test("with BusyBox's xzcat alone (Alpine has no xz program) it installs from the .tar.xz", async () => {
@@ -109,10 +111,7 @@ describe("install.sh picks the archive the system can unpack", () => {
     // xz-utils' xzcat is xz under that name, which reads to standard output as BusyBox's applet does.
     symlinkSync(Bun.which("xzcat")!, join(path, "xzcat"));
     const r = install(release, prefix, path);
-    expect(r.err).toBe("");
-    expect(r.code).toBe(0);
-    expect(installedFrom(prefix)).toBe(`${NAME}.tar.xz`);
-    expect(Bun.spawnSync([join(prefix, "bin/minirag-mcp")]).stdout.toString()).toBe("stand-in\n");
+    expectInstalledFromXz(r, prefix);
   });
 
   test("--archive with a .tar.xz whose stream end is damaged (every file inside whole) and no SHA256SUMS beside it is refused", async () => {
