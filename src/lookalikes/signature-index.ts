@@ -70,9 +70,19 @@ export class SignatureView {
     readonly fromFile: string | null = null,
   ) {}
 
-  /** Whether banded document i was removed or replaced since the bands were built. */
-  isGone(i: number): boolean {
-    return this.gone[i] === 1;
+  /** Every signature this view holds (the banded ones not gone, then those written since), as the cache file keeps them. */
+  stored(): StoredSignatures {
+    const out: StoredSignatures = { sources: [], dates: [], keys: [], signatures: [] };
+    const { banded } = this;
+    const add = (source: string, date: string | null, key: number, signature: Uint32Array) => {
+      out.sources.push(source);
+      out.dates.push(date);
+      out.keys.push(key);
+      out.signatures.push(signature);
+    };
+    banded.sources.forEach((source, i) => this.gone[i] === 0 && add(source, banded.dates[i]!, banded.keys[i]!, banded.signatures[i]!));
+    for (const w of this.written.values()) add(w.source, w.date, w.key, w.signature);
+    return out;
   }
 
   /** Documents with a signature (a count over every banded document: for checks, not for queries). */
@@ -119,7 +129,7 @@ export class SignatureIndex extends VersionedCache<SignatureView> {
       if (version && view.fromFile !== version) this.saves?.save({ version, view });
       return view;
     });
-    this.saves = file ? new LatestSave(({ version, view }) => writeSignatureCache(file, version, stored(view))) : undefined;
+    this.saves = file ? new LatestSave(({ version, view }) => writeSignatureCache(file, version, view.stored())) : undefined;
   }
 
   /** Settles when the file holds the newest version's signatures (at once without a file). */
@@ -147,24 +157,6 @@ async function build(store: ChunkStore): Promise<SignatureView> {
 function banded({ sources, dates, keys, signatures }: StoredSignatures, fromFile: string | null = null): SignatureView {
   const bands = { sources, dates, keys, signatures, position: new Map(sources.map((s, i) => [s, i])), lsh: new LshIndex(signatures) };
   return new SignatureView(bands, new Uint8Array(sources.length), new Map(), fromFile);
-}
-
-/** Every signature a view holds (the banded ones not gone, then those written since), as the cache file keeps them. */
-function stored(view: SignatureView): StoredSignatures {
-  const out: StoredSignatures = { sources: [], dates: [], keys: [], signatures: [] };
-  const add = (source: string, date: string | null, key: number, signature: Uint32Array) => {
-    out.sources.push(source);
-    out.dates.push(date);
-    out.keys.push(key);
-    out.signatures.push(signature);
-  };
-  const { banded, written } = view;
-  banded.sources.forEach((source, i) => {
-    if (view.isGone(i)) return;
-    add(source, banded.dates[i]!, banded.keys[i]!, banded.signatures[i]!);
-  });
-  for (const w of written.values()) add(w.source, w.date, w.key, w.signature);
-  return out;
 }
 
 /** The view before, brought to this version by reading only the documents whose key changed. */

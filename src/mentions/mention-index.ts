@@ -83,7 +83,8 @@ export class MentionIndex {
       this.previous = packed ? undefined : this.cached;
       this.cached = index;
       // Saved again when only the version moved (a compaction), so the next process may take the file without keys.
-      if (changed || (index.durable !== null && index.durable !== (before?.durable ?? null))) this.save(index);
+      // Written once the answer is out, one write at a time, the newest last (latest-save.ts).
+      if (changed || (index.durable !== null && index.durable !== (before?.durable ?? null))) this.saves?.save(index);
       return index.documents;
     });
     this.loading = { version, documents };
@@ -97,11 +98,6 @@ export class MentionIndex {
   /** Settles when the cache file holds the newest text built (at once without a file). */
   async saved(): Promise<void> {
     await this.saves?.saved();
-  }
-
-  /** Writes index to the cache file once the answer that built it is out, one write at a time, the newest last. */
-  private save(index: CachedIndex): void {
-    this.saves?.save(index);
   }
 }
 
