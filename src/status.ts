@@ -65,7 +65,8 @@ export function configStatus(config: Config, choice?: ModelChoice): StatusReport
 /** Where this executable found its native libraries, the model and OCR language data (install problems show here first). */
 function foundFiles(config: Config, modelName: string | undefined): Partial<StatusReport> {
   const model = modelName ? locateModel(modelName, config.cacheDir) : null;
-  const tessdata = locateLanguages(ocrSettings(config).languages, tessdataFolders(config.cacheDir)).found;
+  const ocr = ocrSettings(config);
+  const tessdata = locateLanguages(ocr.languages, tessdataFolders(ocr)).found;
   return {
     buildTarget: BUILD_TARGET,
     libDir: nativeLibDir() ?? "node_modules (running from source)",

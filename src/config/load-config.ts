@@ -54,6 +54,8 @@ export interface Config {
   hfEndpoint: string;
   /** RAG_TESSDATA_URL, without a trailing slash; unset means the pinned tessdata_fast commit. */
   tessdataUrl?: string;
+  /** TESSDATA_PREFIX, absolute: the folder of OCR language data searched instead of the system's. */
+  tessdataPrefix?: string;
   /** MINIRAG_DOWNLOAD_URL, without a trailing slash: a folder holding the release's files (the llama.cpp add-on); unset means this version's GitHub release. */
   downloadUrl?: string;
 }
@@ -141,6 +143,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     hfEndpoint: (e.HF_ENDPOINT ?? DEFAULT_HF_ENDPOINT).replace(/\/+$/, ""),
     tessdataUrl: e.RAG_TESSDATA_URL?.replace(/\/+$/, ""),
+    tessdataPrefix: e.TESSDATA_PREFIX ? absolute(e.TESSDATA_PREFIX) : undefined,
     downloadUrl: e.MINIRAG_DOWNLOAD_URL?.replace(/\/+$/, ""),
   };
 }

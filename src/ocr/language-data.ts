@@ -1,15 +1,24 @@
 /**
  * Where OCR language data comes from, one language at a time: CACHE_DIR/tessdata,
  * then the tessdata folder beside the executable (the offline bundle), then the
- * system's (Debian's tesseract-ocr-* packages, Homebrew). The current directory
- * is never looked at: tesseract.js would read and write traineddata there.
+ * system's (Debian's tesseract-ocr-* packages, Fedora's, Arch's and Alpine's,
+ * Homebrew), or instead of the system's the folder TESSDATA_PREFIX names, as
+ * tesseract itself reads that variable. The current directory is never looked
+ * at: tesseract.js would read and write traineddata there.
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { bundledDir } from "../native/bundled-files.ts";
 
-/** Where Debian/Ubuntu (tesseract 5 and 4) and Homebrew keep language data. */
-export const SYSTEM_TESSDATA = ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata", "/opt/homebrew/share/tessdata", "/usr/local/share/tessdata"];
+/** Where Debian/Ubuntu (tesseract 5 and 4), Fedora, Arch and Alpine, and Homebrew keep language data. */
+export const SYSTEM_TESSDATA = [
+  "/usr/share/tesseract-ocr/5/tessdata",
+  "/usr/share/tesseract-ocr/4.00/tessdata",
+  "/usr/share/tesseract/tessdata",
+  "/usr/share/tessdata",
+  "/opt/homebrew/share/tessdata",
+  "/usr/local/share/tessdata",
+];
 
 /** Orientation and script detection: always needed besides the recognition languages. */
 export const OSD = "osd";
@@ -19,10 +28,16 @@ export function cacheTessdata(cacheDir: string): string {
   return join(cacheDir, "tessdata");
 }
 
-/** The folders searched, in order; the bundled one only inside a compiled executable. */
-export function tessdataFolders(cacheDir: string): string[] {
+/**
+ * The folders searched, in order; the bundled one only inside a compiled
+ * executable. TESSDATA_PREFIX replaces the system's folders, as it does for
+ * tesseract; its tessdata/ subfolder is read too, since tesseract 3 named the
+ * parent folder there and many set-up guides still do.
+ */
+export function tessdataFolders(settings: { cacheDir: string; tessdataPrefix?: string }): string[] {
   const beside = bundledDir("tessdata");
-  return [cacheTessdata(cacheDir), ...(beside ? [beside] : []), ...SYSTEM_TESSDATA];
+  const system = settings.tessdataPrefix ? [settings.tessdataPrefix, join(settings.tessdataPrefix, "tessdata")] : SYSTEM_TESSDATA;
+  return [cacheTessdata(settings.cacheDir), ...(beside ? [beside] : []), ...system];
 }
 
 export interface LanguageFiles {

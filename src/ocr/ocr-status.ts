@@ -13,10 +13,10 @@ import { TESSDATA_PINS } from "./tessdata-pins.ts";
 export type OcrStatus = { ocr: "tesseract" } | { ocr: "unavailable"; ocrHint: string };
 
 export function ocrStatus(settings: OcrSettings): OcrStatus {
-  const { missing } = locateLanguages(settings.languages, tessdataFolders(settings.cacheDir));
+  const { missing } = locateLanguages(settings.languages, tessdataFolders(settings));
   if (missing.length === 0) return { ocr: "tesseract" };
   const files = missing.map((c) => `${c}.traineddata`).join(", ");
-  const folder = tessdataFolders(settings.cacheDir)[0];
+  const folder = tessdataFolders(settings)[0];
   const unpinned = missing.filter((c) => !TESSDATA_PINS[c]);
   if (unpinned.length) {
     return { ocr: "unavailable", ocrHint: `No language data for ${unpinned.join(", ")} in any tessdata folder, and this build does not download it: put ${files} into ${folder}.` };

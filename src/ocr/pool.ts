@@ -18,14 +18,15 @@ export interface OcrImage {
 }
 
 let workers: TesseractWorker[] = [];
-let languagesKey = "";
+/** The languages the workers read and where their data was looked for: other settings start other workers. */
+let dataKey = "";
 let files: Promise<Record<string, string>> | null = null;
 
 async function grow(settings: OcrSettings, wanted: number): Promise<TesseractWorker[]> {
-  const key = settings.languages.join("+");
-  if (key !== languagesKey) {
+  const key = `${settings.languages.join("+")}|${settings.tessdataPrefix ?? ""}`;
+  if (key !== dataKey) {
     releaseOcrPool();
-    languagesKey = key;
+    dataKey = key;
   }
   // Download notices go to stderr: stdout belongs to JSON-RPC in server mode.
   files ??= ensureLanguageData(settings, { log: (line) => console.error(line) });

@@ -7,8 +7,15 @@ export interface OcrSettings {
   cacheDir: string;
   /** RAG_TESSDATA_URL; unset means the pinned tessdata_fast commit. */
   tessdataUrl?: string;
+  /** TESSDATA_PREFIX: the folder of language data searched instead of the system's. */
+  tessdataPrefix?: string;
 }
 
-export function ocrSettings(config: Pick<Config, "ocrLanguages" | "cacheDir" | "tessdataUrl">): OcrSettings {
-  return { languages: config.ocrLanguages, cacheDir: config.cacheDir, ...(config.tessdataUrl ? { tessdataUrl: config.tessdataUrl } : {}) };
+export function ocrSettings(config: Pick<Config, "ocrLanguages" | "cacheDir" | "tessdataUrl" | "tessdataPrefix">): OcrSettings {
+  return {
+    languages: config.ocrLanguages,
+    cacheDir: config.cacheDir,
+    ...(config.tessdataUrl ? { tessdataUrl: config.tessdataUrl } : {}),
+    ...(config.tessdataPrefix ? { tessdataPrefix: config.tessdataPrefix } : {}),
+  };
 }

@@ -24,7 +24,7 @@ export function lastDownloadFailure(cacheDir: string): string | null {
 
 function installAdvice(codes: string[], cacheDir: string): string {
   const apt = codes.map((c) => `tesseract-ocr-${c.replace(/_/g, "-")}`).join(" ");
-  return `Connect to the network and retry (the files are fetched once), or put ${codes.map((c) => `${c}.traineddata`).join(", ")} from tessdata_fast into ${cacheTessdata(cacheDir)} (on Debian/Ubuntu: apt-get install ${apt}).`;
+  return `Connect to the network and retry (the files are fetched once), or put ${codes.map((c) => `${c}.traineddata`).join(", ")} from tessdata_fast into ${cacheTessdata(cacheDir)} (on Debian/Ubuntu: apt-get install ${apt}), or set TESSDATA_PREFIX to the folder that holds them.`;
 }
 
 async function downloadOne(code: string, base: string, dir: string, pins: Record<string, TessdataPin | null>, log: (line: string) => void): Promise<void> {
@@ -49,7 +49,7 @@ export interface EnsureOptions {
 /** Every language file OCR needs, downloading what no folder has; throws a language-data error naming what is missing and how to get it. */
 export async function ensureLanguageData(settings: OcrSettings, options: EnsureOptions = {}): Promise<Record<string, string>> {
   const { log = () => {}, pins = TESSDATA_PINS } = options;
-  const folders = options.folders ?? tessdataFolders(settings.cacheDir);
+  const folders = options.folders ?? tessdataFolders(settings);
   let files: LanguageFiles = locateLanguages(settings.languages, folders);
   if (files.missing.length === 0) return files.found;
   const dir = cacheTessdata(settings.cacheDir);

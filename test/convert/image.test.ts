@@ -1,17 +1,18 @@
 /** Image files through tesseract.js for real: text, orientation, multi-page TIFF, Russian, and the failures. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { convertImage } from "../../src/convert/image.ts";
+import { locateLanguages, SYSTEM_TESSDATA } from "../../src/ocr/language-data.ts";
 import { ocrWorkerCount, releaseOcrPool } from "../../src/ocr/pool.ts";
 import { bmpClaiming, jpegClaiming, pngClaiming } from "../fixtures/hostile/hostile-files.ts";
-import { failure, FIXTURES } from "../helpers.ts";
-import { ocrSettingsForTest, ocrTest } from "../ocr/language-data.ts";
+import { failure, FIXTURES, tempDir } from "../helpers.ts";
+import { ocrSettingsForTest, ocrSettingsWithoutData, ocrTest } from "../ocr/language-data.ts";
 
 const image = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, "ocr", name)));
 const read = (name: string, languages?: string[]) => convertImage(image(name), `/scans/${name}`, { ocr: ocrSettingsForTest(languages) });
 const missingData = async (name: string) => {
-  const error = await failure(read(name));
+  const error = await failure(convertImage(image(name), `/scans/${name}`, { ocr: ocrSettingsWithoutData() }));
   expect(error.code).toBe("OCR_LANGUAGE_DATA");
   expect(error.message).toContain("eng, rus, osd");
   expect(error.hint).toContain("apt-get install tesseract-ocr-eng");
@@ -28,6 +29,18 @@ describe("an image becomes a document through OCR", () => {
       expect(converted.markdown).toBe(TOP[0]!);
       expect(converted.ocrEngine).toBe("tesseract");
       expect(converted.pages).toBeUndefined();
+    },
+    () => missingData("phototest-top.png"),
+  );
+
+  ocrTest(
+    "language data found only through TESSDATA_PREFIX (here in its tessdata/ subfolder) is read",
+    async () => {
+      const prefix = tempDir("minirag-tessdata-prefix-");
+      mkdirSync(join(prefix, "tessdata"));
+      for (const [code, file] of Object.entries(locateLanguages(["eng", "rus"], SYSTEM_TESSDATA).found)) symlinkSync(file, join(prefix, "tessdata", `${code}.traineddata`));
+      const converted = await convertImage(image("phototest-top.png"), "/scans/memo.png", { ocr: { ...ocrSettingsForTest(), tessdataPrefix: prefix } });
+      expect(converted.markdown).toBe(TOP[0]!);
     },
     () => missingData("phototest-top.png"),
   );
@@ -90,7 +103,7 @@ describe("images that cannot be read fail with one line naming the file", () => 
       expect(error.hint).toContain("damaged");
     },
     async () => {
-      const error = await failure(convertImage(new TextEncoder().encode("not a picture at all"), "/scans/fake.jpg", { ocr: ocrSettingsForTest() }));
+      const error = await failure(convertImage(new TextEncoder().encode("not a picture at all"), "/scans/fake.jpg", { ocr: ocrSettingsWithoutData() }));
       expect(error.code).toBe("OCR_LANGUAGE_DATA");
     },
   );

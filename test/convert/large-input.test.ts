@@ -9,7 +9,7 @@ import { zipSync } from "fflate";
 import { LARGE_INPUT_BYTES, largeWithoutOcr } from "../../src/convert/large-input.ts";
 import { OcrKeeper } from "../../src/convert/ocr-keeper.ts";
 import { ocrWorkerCount, recognizePages, releaseOcrPool } from "../../src/ocr/pool.ts";
-import { ocrSettingsForTest, ocrTest } from "../ocr/language-data.ts";
+import { ocrSettingsForTest, ocrSettingsWithoutData, ocrTest } from "../ocr/language-data.ts";
 import { FIXTURES, failure } from "../helpers.ts";
 
 /** A workbook-shaped zip whose sheet part is `size` bytes of repeated rows: a few kilobytes on disk. */
@@ -82,7 +82,7 @@ describe("the OCR workers", () => {
       }
     },
     async () => {
-      expect((await failure(recognizePages(ocrSettingsForTest(), 1, async () => white()))).message).toContain("eng");
+      expect((await failure(recognizePages(ocrSettingsWithoutData(), 1, async () => white()))).message).toContain("eng");
       expect(ocrWorkerCount()).toBe(0);
     },
   );

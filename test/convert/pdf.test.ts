@@ -13,7 +13,7 @@ import { convertPdf, pdfToMarkdown } from "../../src/convert/pdf.ts";
 import { converterFor } from "../../src/convert/registry.ts";
 import type { Converted } from "../../src/convert/types.ts";
 import { FIXTURES, failure } from "../helpers.ts";
-import { HAS_LANGUAGE_DATA, OCR_TIMEOUT_MS, ocrSettingsForTest } from "../ocr/language-data.ts";
+import { ocrSettingsForTest, ocrSettingsWithoutData, ocrTest } from "../ocr/language-data.ts";
 import { expectConversion, type Expectation } from "./expectations.ts";
 
 const dir = join(FIXTURES, "pdf");
@@ -137,11 +137,18 @@ describe("PDFs that cannot be indexed fail with one line naming the file", () =>
     return error;
   };
 
-  test("a scan whose pages hold no readable text says OCR found none on its scanned pages", async () => {
-    const error = await failure(pdfToMarkdown(bytes("scan.pdf"), "/docs/scan.pdf", 25, { ocr: ocrSettingsForTest() }));
-    expect(error.code).toBe(HAS_LANGUAGE_DATA ? "CONVERSION_FAILED" : "OCR_LANGUAGE_DATA");
-    if (HAS_LANGUAGE_DATA) expect(error.message).toBe("scan.pdf: OCR produced no text on its 2 scanned pages");
-  }, OCR_TIMEOUT_MS);
+  ocrTest(
+    "a scan whose pages hold no readable text says OCR found none on its scanned pages",
+    async () => {
+      const error = await failure(pdfToMarkdown(bytes("scan.pdf"), "/docs/scan.pdf", 25, { ocr: ocrSettingsForTest() }));
+      expect(error.code).toBe("CONVERSION_FAILED");
+      expect(error.message).toBe("scan.pdf: OCR produced no text on its 2 scanned pages");
+    },
+    async () => {
+      const error = await failure(pdfToMarkdown(bytes("scan.pdf"), "/docs/scan.pdf", 25, { ocr: ocrSettingsWithoutData() }));
+      expect(error.code).toBe("OCR_LANGUAGE_DATA");
+    },
+  );
 
   test("the scan threshold is per page, and 0 turns OCR off: a page without enough text and without images keeps what it has", async () => {
     expect((await pdfToMarkdown(bytes("scan.pdf"), "scan.pdf", 0)).markdown).toBe("");

@@ -12,7 +12,7 @@ import { locateLanguages, SYSTEM_TESSDATA } from "../../src/ocr/language-data.ts
 import { releaseOcrPool } from "../../src/ocr/pool.ts";
 import { OcrJobError, TesseractWorker } from "../../src/ocr/tesseract-client.ts";
 import { BINARY, FIXTURES, TINY_MODEL, failure, runCli, tempDir, writeTree } from "../helpers.ts";
-import { ocrSettingsForTest, ocrTest } from "./language-data.ts";
+import { emptyTessdata, ocrSettingsWithoutData, ocrTest } from "./language-data.ts";
 
 afterAll(releaseOcrPool);
 
@@ -36,7 +36,8 @@ describe("a damaged image", () => {
     async () => {
       const root = tempDir("minirag-root-");
       writeTree(root, { "scans/damaged.png": truncatedPng() });
-      const run = runCli(["sync"], { exe: [BINARY], env: { BASE_DIR: root, DB_PATH: join(tempDir("minirag-db-"), "lancedb"), MODEL_NAME: TINY_MODEL } });
+      const env = { BASE_DIR: root, DB_PATH: join(tempDir("minirag-db-"), "lancedb"), MODEL_NAME: TINY_MODEL, TESSDATA_PREFIX: emptyTessdata(), CACHE_DIR: tempDir("minirag-cache-") };
+      const run = runCli(["sync"], { exe: [BINARY], env });
       expect(run.stderr).not.toMatch(RAW_LINE);
       expect(run.stderr).toContain("OCR language data");
     },
@@ -63,7 +64,7 @@ describe("a damaged image", () => {
       }
     },
     async () => {
-      const error = await failure(convertImage(new Uint8Array(truncatedPng()), "/scans/damaged.png", { ocr: ocrSettingsForTest() }));
+      const error = await failure(convertImage(new Uint8Array(truncatedPng()), "/scans/damaged.png", { ocr: ocrSettingsWithoutData() }));
       expect(error.code).toBe("OCR_LANGUAGE_DATA");
     },
   );

@@ -3,7 +3,7 @@ import { afterAll, describe, expect } from "bun:test";
 import { availableParallelism } from "node:os";
 import { ocrWorkerCount, recognizePages, releaseOcrPool } from "../../src/ocr/pool.ts";
 import { failure } from "../helpers.ts";
-import { ocrSettingsForTest, ocrTest } from "./language-data.ts";
+import { ocrSettingsForTest, ocrSettingsWithoutData, ocrTest } from "./language-data.ts";
 
 afterAll(releaseOcrPool);
 
@@ -31,7 +31,7 @@ describe("the OCR worker pool", () => {
       expect(ocrWorkerCount()).toBe(0);
     },
     async () => {
-      await failure(recognizePages(ocrSettingsForTest(), 1, async () => white()));
+      await failure(recognizePages(ocrSettingsWithoutData(), 1, async () => white()));
       expect(ocrWorkerCount()).toBe(0);
     },
   );

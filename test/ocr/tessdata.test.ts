@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cacheTessdata, locateLanguages } from "../../src/ocr/language-data.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
+import { cacheTessdata, locateLanguages, SYSTEM_TESSDATA, tessdataFolders } from "../../src/ocr/language-data.ts";
 import { ocrStatus } from "../../src/ocr/ocr-status.ts";
 import { ensureLanguageData, lastDownloadFailure } from "../../src/ocr/tessdata-download.ts";
 import { failure, tempDir } from "../helpers.ts";
@@ -23,6 +24,22 @@ describe("where language data is found", () => {
       found: { eng: join(bundled, "eng.traineddata"), rus: join(cache, "rus.traineddata"), osd: join(system, "osd.traineddata") },
       missing: ["ukr"],
     });
+  });
+
+  test("TESSDATA_PREFIX is searched after the cache instead of the system folders, and so is its tessdata/ subfolder (tesseract 3's form)", () => {
+    const cacheDir = tempDir("minirag-cache-");
+    expect(tessdataFolders({ cacheDir })).toEqual([cacheTessdata(cacheDir), ...SYSTEM_TESSDATA]);
+    const prefix = folder(["eng"]);
+    mkdirSync(join(prefix, "tessdata"));
+    writeFileSync(join(prefix, "tessdata", "osd.traineddata"), "osd data");
+    const folders = tessdataFolders({ cacheDir, tessdataPrefix: prefix });
+    expect(folders).toEqual([cacheTessdata(cacheDir), prefix, join(prefix, "tessdata")]);
+    expect(locateLanguages(["eng"], folders)).toEqual({ found: { eng: join(prefix, "eng.traineddata"), osd: join(prefix, "tessdata", "osd.traineddata") }, missing: [] });
+  });
+
+  test("a prefix given relative to the current directory is configured as an absolute folder", () => {
+    expect(loadConfig({ env: { BASE_DIR: "/docs", TESSDATA_PREFIX: "lang-data" }, cwd: "/opt/ocr" }).tessdataPrefix).toBe("/opt/ocr/lang-data");
+    expect(loadConfig({ env: { BASE_DIR: "/docs" } }).tessdataPrefix).toBeUndefined();
   });
 
   test("an empty file does not count", () => {

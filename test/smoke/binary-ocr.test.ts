@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BINARY, FIXTURES, runCli, tempDir, TINY_MODEL } from "../helpers.ts";
-import { ocrTest } from "../ocr/language-data.ts";
+import { emptyTessdata, ocrTest } from "../ocr/language-data.ts";
 
 let exe: string;
 let root: string;
@@ -30,7 +30,7 @@ beforeAll(() => {
 // A copy of the binary and lib/ is ~330 MB: removed afterwards so runs do not fill /tmp.
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = (args: string[]) => runCli(args, { exe: [exe], cwd: dirname(exe), env: { BASE_DIR: root, MODEL_NAME: TINY_MODEL } });
+const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { exe: [exe], cwd: dirname(exe), env: { BASE_DIR: root, MODEL_NAME: TINY_MODEL, ...env } });
 
 describe("the compiled binary reads scans", () => {
   ocrTest(
@@ -45,9 +45,12 @@ describe("the compiled binary reads scans", () => {
       expect(JSON.parse(run(["status", "--json"]).stdout).ocr).toBe("tesseract");
     },
     async () => {
-      const sync = run(["sync"]);
+      // An index and a cache of its own, so the scans are read anew (the other test may have indexed them) and no download is remembered.
+      const without = { TESSDATA_PREFIX: emptyTessdata(), DB_PATH: join(tempDir("minirag-smoke-ocr-db-"), "lancedb"), CACHE_DIR: tempDir("minirag-smoke-ocr-cache-") };
+      const sync = run(["sync"], without);
       expect(sync.stdout + sync.stderr).toContain("OCR language data");
-      expect(JSON.parse(run(["status", "--json"]).stdout)).toMatchObject({ ocr: "unavailable" });
+      expect(sync.stdout + sync.stderr).toContain("TESSDATA_PREFIX");
+      expect(JSON.parse(run(["status", "--json"], without).stdout)).toMatchObject({ ocr: "unavailable" });
     },
   );
 });
