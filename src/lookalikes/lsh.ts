@@ -14,7 +14,13 @@ import { PERMUTATIONS, overlap } from "./minhash.ts";
 
 export const ROWS = 2;
 export const BANDS = PERMUTATIONS / ROWS;
-const RADIX = 1 << 16;
+/**
+ * Bits of the band keys each counting pass sorts by: 16 (two passes) for many
+ * documents, 8 (four passes) below RADIX_16_FROM, where the 65,536 counters a
+ * 16-bit pass clears and sums cost more than the keys themselves: at 10,000
+ * documents the bands took 30-45 ms to sort, mostly that.
+ */
+const RADIX_16_FROM = 1 << 15;
 
 export interface Similar {
   /** Index into the signatures the index was built from. */
@@ -28,8 +34,9 @@ export interface Similar {
  * as a Map of arrays per band took, for 300k distinct documents (a million
  * chunks of abstracts), 9.0 s and 1.8 GB of heap to build, and for 30k
  * 0.84 s and 310 MB; these arrays take 8 bytes a document a band (154 MB at
- * 300k), 0.5 s and 0.1 s to build, sorted by radix in two passes of 16 bits,
- * which keeps documents of one key in index order as the Map's lists had them.
+ * 300k), 0.5 s and 0.1 s to build, sorted by radix in stable passes (two of
+ * 16 bits, or four of 8 for fewer documents), which keeps documents of one key
+ * in index order as the Map's lists had them.
  */
 export class LshIndex {
   /** keys[band * count + i]: the i-th smallest band key; docs[...] its document. */
@@ -59,14 +66,18 @@ export class LshIndex {
     }
     const spareKeys = new Uint32Array(count);
     const spareDocs = new Uint32Array(count);
-    const tally = new Uint32Array(RADIX + 1);
+    const bits = count >= RADIX_16_FROM ? 16 : 8;
+    const tally = new Uint32Array((1 << bits) + 1);
     for (let band = 0; band < BANDS; band++) {
       const keys = this.keys.subarray(band * count, (band + 1) * count);
       const docs = this.docs.subarray(band * count, (band + 1) * count);
       docs.set(signed);
-      // Low 16 bits, then high: each pass stable, so equal keys keep their documents in index order.
-      radixPass(keys, docs, spareKeys, spareDocs, 0, tally);
-      radixPass(spareKeys, spareDocs, keys, docs, 16, tally);
+      // Low bits first, each pass stable, so equal keys keep their documents in index order; an even number of
+      // passes (2 or 4) ends back in keys/docs.
+      for (let shift = 0; shift < 32; shift += 2 * bits) {
+        radixPass(keys, docs, spareKeys, spareDocs, shift, bits, tally);
+        radixPass(spareKeys, spareDocs, keys, docs, shift + bits, bits, tally);
+      }
     }
   }
 
@@ -126,13 +137,14 @@ export class LshIndex {
   }
 }
 
-/** One stable counting-sort pass over 16 bits of the keys (from `shift`), from keys/docs into toKeys/toDocs. */
-function radixPass(keys: Uint32Array, docs: Uint32Array, toKeys: Uint32Array, toDocs: Uint32Array, shift: number, tally: Uint32Array): void {
+/** One stable counting-sort pass over `bits` bits of the keys (from `shift`), from keys/docs into toKeys/toDocs; tally has 2^bits + 1 counters. */
+function radixPass(keys: Uint32Array, docs: Uint32Array, toKeys: Uint32Array, toDocs: Uint32Array, shift: number, bits: number, tally: Uint32Array): void {
+  const mask = (1 << bits) - 1;
   tally.fill(0);
-  for (let i = 0; i < keys.length; i++) tally[((keys[i]! >>> shift) & 0xffff) + 1]!++;
-  for (let d = 1; d <= RADIX; d++) tally[d]! += tally[d - 1]!;
+  for (let i = 0; i < keys.length; i++) tally[((keys[i]! >>> shift) & mask) + 1]!++;
+  for (let d = 1; d <= mask + 1; d++) tally[d]! += tally[d - 1]!;
   for (let i = 0; i < keys.length; i++) {
-    const at = tally[(keys[i]! >>> shift) & 0xffff]!++;
+    const at = tally[(keys[i]! >>> shift) & mask]!++;
     toKeys[at] = keys[i]!;
     toDocs[at] = docs[i]!;
   }

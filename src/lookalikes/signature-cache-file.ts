@@ -11,7 +11,7 @@
  * One file per index under CACHE_DIR, named after DB_PATH, written and
  * checked as every cache file is (cache-file.ts).
  */
-import { cacheFilePath, readCacheFile, writeCacheFile, type CacheKind } from "../cache-file.ts";
+import { cacheFilePath, parseCacheFile, readCacheBytesNow, writeCacheFile, type CacheKind } from "../cache-file.ts";
 import { PERMUTATIONS } from "./minhash.ts";
 
 /** Its format is raised whenever the layout below or the signatures' meaning (minhash.ts) changes. */
@@ -35,7 +35,7 @@ export function signatureCachePath(cacheDir: string, dbPath: string): string {
 
 /** The signatures the file holds for `version`; null when it is absent, damaged, another program's or of another version. */
 export function readSignatureCache(path: string, version: string): StoredSignatures | null {
-  const read = readCacheFile(path, KIND, version);
+  const read = parseCacheFile(readCacheBytesNow(path), KIND, version);
   if (!read) return null;
   const { body } = read;
   try {

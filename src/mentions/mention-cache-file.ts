@@ -12,7 +12,7 @@
  * index still at the version the text was read at takes the file as it is,
  * without reading the sources' keys (50-100 ms at 10,000 documents).
  */
-import { cacheFilePath, cacheFileVersion, readCacheFile, writeCacheFile, type CacheKind } from "../cache-file.ts";
+import { cacheBytesVersion, cacheFilePath, parseCacheFile, writeCacheFile, type CacheKind } from "../cache-file.ts";
 import { documentsOverBlock, type MentionDocument } from "./mention-corpus.ts";
 
 /** Its format is raised whenever the layout below or the normalisation (text/normalize.ts, own-text.ts) changes. */
@@ -37,18 +37,18 @@ export function mentionCachePath(cacheDir: string, dbPath: string): string {
   return cacheFilePath(cacheDir, "find-mentions", dbPath, "mentions");
 }
 
-/** The index version the file's text was read at, from its first line alone; null if it names none. */
-export function mentionCacheVersion(path: string): string | null {
-  return cacheFileVersion(path, KIND);
+/** The index version the file's text was read at (bytes: the file as read), from its first line alone; null if it names none. */
+export function mentionCacheVersion(bytes: Buffer | null): string | null {
+  return cacheBytesVersion(bytes, KIND);
 }
 
 /**
- * The documents the file holds, by source; an absent, damaged or foreign file gives none (the caller builds from the
- * index), as does one read at another index version than `onlyAt` when given (checked on this very read: another
- * process may rename its file over this one at any time).
+ * The documents the file holds (bytes: the file as read, or null when it could not be), by source; an absent,
+ * damaged or foreign file gives none (the caller builds from the index), as does one read at another index version
+ * than `onlyAt` when given.
  */
-export function readMentionCache(path: string, onlyAt?: string): Map<string, KeyedDocument> {
-  const read = readCacheFile(path, KIND, onlyAt);
+export function readMentionCache(bytes: Buffer | null, onlyAt?: string): Map<string, KeyedDocument> {
+  const read = parseCacheFile(bytes, KIND, onlyAt);
   if (!read) return new Map();
   const { body } = read;
   try {

@@ -8,6 +8,7 @@
  * from what the last one built and reads only the sources changed since.
  */
 import { existsSync } from "node:fs";
+import { readCacheBytes } from "../cache-file.ts";
 import { LatestSave } from "../latest-save.ts";
 import type { ChunkStore, MentionRow } from "../store/chunk-store.ts";
 import { BLOCK_TEXT_LIMIT, blocksOf, compacted, documentBytes, inBlocks, type MentionDocument, type PlainDocument } from "./mention-corpus.ts";
@@ -62,37 +63,54 @@ export class MentionIndex {
     return this.cached !== undefined || (this.file !== undefined && existsSync(this.file));
   }
 
-  /** The documents of the index as the store reads it (pass a snapshot), normalised; cached by ChunkStore.contentVersion. */
-  async documents(store: ChunkStore): Promise<MentionDocument[]> {
+  /**
+   * The cache file's bytes, read on the runtime's threads, for a process that holds no text yet and is not loading
+   * it; else undefined. A new process's find starts this before it loads LanceDB and opens the index, which takes
+   * the JS thread meanwhile, and hands it to documents().
+   */
+  startRead(): Promise<Buffer | null> | undefined {
+    return this.cached || this.loading || !this.file ? undefined : readCacheBytes(this.file);
+  }
+
+  /**
+   * The documents of the index as the store reads it (pass a snapshot), normalised; cached by ChunkStore.contentVersion.
+   * fileRead: the cache file's read that startRead began, used if the file is needed.
+   */
+  async documents(store: ChunkStore, fileRead?: Promise<Buffer | null>): Promise<MentionDocument[]> {
     const version = (await store.contentVersion()) ?? "none";
     if (this.cached?.version === version) return this.cached.documents;
     if (this.previous?.version === version) return this.previous.documents;
     if (this.loading?.version === version) return this.loading.documents;
-    const durable = store.durableVersion();
     const file = this.cached ? undefined : this.file;
-    const fileVersion = file ? mentionCacheVersion(file) : null;
-    // A new process whose index is still at the version the file was read at takes the file as it is: no keys read.
-    const same = file && durable && fileVersion === durable ? readMentionCache(file, durable) : undefined;
-    // Else the keys are read by LanceDB's threads while this one reads the file, whose documents stand wherever
-    // their source's key still matches.
-    const keys = same?.size ? Promise.resolve(new Map([...same].map(([source, { key }]) => [source, key]))) : store.sourceKeys();
-    const fromFile = same?.size ? same : file ? readMentionCache(file) : undefined;
-    const before = this.cached ?? (fromFile && { version: "", durable: fileVersion, sources: fromFile, documents: [] });
-    const documents = load(store, version, durable, keys, before).then(({ index, changed, packed }) => {
-      // Compacted, the new text shares nothing with the old: keeping both would hold the index twice.
-      this.previous = packed ? undefined : this.cached;
-      this.cached = index;
-      // Saved again when only the version moved (a compaction), so the next process may take the file without keys.
-      // Written once the answer is out, one write at a time, the newest last (latest-save.ts).
-      if (changed || (index.durable !== null && index.durable !== (before?.durable ?? null))) this.saves?.save(index);
-      return index.documents;
-    });
+    const documents = this.load(store, version, file ? (fileRead ?? readCacheBytes(file)) : undefined);
     this.loading = { version, documents };
     try {
       return await documents;
     } finally {
       if (this.loading?.documents === documents) this.loading = undefined;
     }
+  }
+
+  /** The text at version, from what is held, else from the cache file's bytes where its sources' keys still match. */
+  private async load(store: ChunkStore, version: string, fileRead: Promise<Buffer | null> | undefined): Promise<MentionDocument[]> {
+    const durable = store.durableVersion();
+    const bytes = fileRead ? await fileRead : null;
+    const fileVersion = mentionCacheVersion(bytes);
+    // A new process whose index is still at the version the file was read at takes the file as it is: no keys read.
+    const same = durable && fileVersion === durable ? readMentionCache(bytes, durable) : undefined;
+    // Else the keys are read by LanceDB's threads while this one parses the file, whose documents stand wherever
+    // their source's key still matches.
+    const keys = same?.size ? Promise.resolve(new Map([...same].map(([source, { key }]) => [source, key]))) : store.sourceKeys();
+    const fromFile = same?.size ? same : bytes ? readMentionCache(bytes) : undefined;
+    const before = this.cached ?? (fromFile && { version: "", durable: fileVersion, sources: fromFile, documents: [] });
+    const { index, changed, packed } = await build(store, version, durable, keys, before);
+    // Compacted, the new text shares nothing with the old: keeping both would hold the index twice.
+    this.previous = packed ? undefined : this.cached;
+    this.cached = index;
+    // Saved again when only the version moved (a compaction), so the next process may take the file without keys.
+    // Written once the answer is out, one write at a time, the newest last (latest-save.ts).
+    if (changed || (index.durable !== null && index.durable !== (before?.durable ?? null))) this.saves?.save(index);
+    return index.documents;
   }
 
   /** Settles when the cache file holds the newest text built (at once without a file). */
@@ -102,7 +120,7 @@ export class MentionIndex {
 }
 
 /** The text at version, built from cached where the sources' keys (store.sourceKeys) match; changed: anything was read again or dropped. */
-async function load(
+async function build(
   store: ChunkStore,
   version: string,
   durable: string | null,

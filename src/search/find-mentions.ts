@@ -64,6 +64,8 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   const match = input.match ?? "all";
   const offset = input.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw new AppError("INVALID_ARGUMENT", `offset must be a whole number >= 0, got ${offset}`, "Pass 0 for the first page, then the nextOffset of the page before.");
+  // A new process's cache file is read on the runtime's threads while this one loads LanceDB and opens the index.
+  const fileRead = app.mentions.startRead();
   // One version for the counts, the snippets and the look-alikes.
   const store = await app.store.snapshot();
   const empty = { searchedDocuments: 0, matchedDocuments: 0, matchedChunks: 0, forms: [], documents: [] };
@@ -72,7 +74,7 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   const scope = scopesAsSources(app.names, app.config.roots, input.scope);
   // The look-alikes' signatures are loaded (a new process: 100 ms at 10k documents) while the text is.
   app.signatures.at(store).catch(() => {});
-  const searched = (await app.mentions.documents(store)).filter((d) => inScope(d.source, scope));
+  const searched = (await app.mentions.documents(store, fileRead)).filter((d) => inScope(d.source, scope));
   if (searched.length === 0) return { ...empty, notice: `No indexed documents under scope ${scope!.join(", ")}. A scope is an absolute path or source id prefix.` };
   const counts = countMentions(searched, terms, match);
   const page = counts.documents.slice(offset, offset + PAGE_SIZE);

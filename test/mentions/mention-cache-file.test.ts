@@ -7,6 +7,7 @@ import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
+import { readCacheBytesNow } from "../../src/cache-file.ts";
 import { inBlocks, plainDocument, type PlainDocument } from "../../src/mentions/mention-corpus.ts";
 import { mentionCachePath, mentionCacheVersion, readMentionCache, writeMentionCache } from "../../src/mentions/mention-cache-file.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
@@ -39,27 +40,27 @@ describe("the cache file", () => {
   test("gives back every document as written, under its key", async () => {
     const path = join(tempDir("minirag-mentions-file-"), "sub", "index.json");
     await writeMentionCache(path, documents);
-    expect(plainly(readMentionCache(path))).toEqual(plain);
+    expect(plainly(readMentionCache(readCacheBytesNow(path)))).toEqual(plain);
   });
 
   test("an absent, damaged, cut or other version's file gives nothing", async () => {
     const path = join(tempDir("minirag-mentions-file-"), "index.json");
-    expect(readMentionCache(path).size).toBe(0);
+    expect(readMentionCache(readCacheBytesNow(path)).size).toBe(0);
     await writeMentionCache(path, documents);
     const whole = readFileSync(path, "utf8");
     for (const spoiled of [whole.replace("годовой", "годавой"), whole.slice(0, whole.length - 9), whole.replace(` ${VERSION} `, " 0.0.0-other "), "not a cache\n[]"]) {
       writeFileSync(path, spoiled);
-      expect(readMentionCache(path).size).toBe(0);
+      expect(readMentionCache(readCacheBytesNow(path)).size).toBe(0);
     }
   });
 
   test("read for one index version, a file of another gives nothing, though it is whole (another process renamed its file in since its first line was read)", async () => {
     const path = join(tempDir("minirag-mentions-file-"), "index.json");
     await writeMentionCache(path, documents, "folder|7|manifest");
-    expect(mentionCacheVersion(path)).toBe("folder|7|manifest");
-    expect(readMentionCache(path, "folder|7|manifest").size).toBe(3);
-    expect(readMentionCache(path, "folder|8|manifest").size).toBe(0);
-    expect(readMentionCache(path).size).toBe(3);
+    expect(mentionCacheVersion(readCacheBytesNow(path))).toBe("folder|7|manifest");
+    expect(readMentionCache(readCacheBytesNow(path), "folder|7|manifest").size).toBe(3);
+    expect(readMentionCache(readCacheBytesNow(path), "folder|8|manifest").size).toBe(0);
+    expect(readMentionCache(readCacheBytesNow(path)).size).toBe(3);
   });
 
   test("each index has its own file", () => {
@@ -115,15 +116,38 @@ describe("a new process over the same index", () => {
 
     // A file written without the version (a live store's text, or a build before versions were kept): keys are read.
     const file = mentionCachePath(first.config.cacheDir, first.config.dbPath);
-    await writeMentionCache(file, readMentionCache(file).values());
-    expect(mentionCacheVersion(file)).toBeNull();
+    await writeMentionCache(file, readMentionCache(readCacheBytesNow(file)).values());
+    expect(mentionCacheVersion(readCacheBytesNow(file))).toBeNull();
     const third = createApp(first.config, { log: () => {} });
     expect(await findMentions(third, { terms: ["harbour"] })).toEqual(expected);
     expect([keys.mock.calls.length, rows.mock.calls.length]).toEqual([1, 0]);
     await third.mentions.saved();
-    expect(mentionCacheVersion(file)).toBe((await third.store.snapshot()).durableVersion());
+    expect(mentionCacheVersion(readCacheBytesNow(file))).toBe((await third.store.snapshot()).durableVersion());
     expect(await findMentions(createApp(first.config, { log: () => {} }), { terms: ["harbour"] })).toEqual(expected);
     expect([keys.mock.calls.length, rows.mock.calls.length]).toEqual([1, 0]);
+  });
+
+  test("a new process's find reads the file before it opens the index: the bytes it read then are the ones used", async () => {
+    const { app: first, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nAlpha harbour.", "b.md": "# B\n\nBeta marsh." });
+    await runSync(first);
+    await findMentions(first, { terms: ["harbour"] });
+    await first.mentions.saved();
+    const file = mentionCachePath(first.config.cacheDir, first.config.dbPath);
+    const second = createApp(first.config, { log: () => {} });
+    const opened = spyOn(second.store, "snapshot").mockImplementation(async function (this: ChunkStore) {
+      // The file goes while the index opens: the find still takes its text from the read begun before.
+      rmSync(file);
+      opened.mockRestore();
+      return this.snapshot();
+    });
+    const keys = spyOn(ChunkStore.prototype, "sourceKeys");
+    const rows = spyOn(ChunkStore.prototype, "mentionRows");
+    expect((await findMentions(second, { terms: ["harbour"] })).documents.map((d) => d.displayPath)).toEqual(["a.md"]);
+    expect([keys.mock.calls.length, rows.mock.calls.length]).toEqual([0, 0]);
+    // Holding text, or loading it, a process starts no read of its own.
+    expect(second.mentions.startRead()).toBeUndefined();
+    expect(createApp(first.config, { log: () => {} }).mentions.startRead()).toBeInstanceOf(Promise);
   });
 
   test("a file cut short while a process holds its text costs that process nothing (the text was read, not mapped)", async () => {
@@ -153,6 +177,6 @@ describe("a new process over the same index", () => {
     expect(reads.mock.calls).toEqual([[undefined]]);
     // ... and rewrites the file, which the next process then starts from.
     await second.mentions.saved();
-    expect(readMentionCache(file).size).toBe(2);
+    expect(readMentionCache(readCacheBytesNow(file)).size).toBe(2);
   });
 });
