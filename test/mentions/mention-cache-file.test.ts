@@ -69,6 +69,16 @@ describe("the cache file", () => {
   });
 });
 
+/** An index of two files, a.md and b.md, whose find_mentions' text one process has built and saved; file: where. */
+async function twoFilesFound() {
+  const { app: first, root } = await testApp();
+  writeTree(root, { "a.md": "# A\n\nAlpha harbour.", "b.md": "# B\n\nBeta marsh." });
+  await runSync(first);
+  await findMentions(first, { terms: ["harbour"] });
+  await first.mentions.saved();
+  return { first, file: mentionCachePath(first.config.cacheDir, first.config.dbPath) };
+}
+
 describe("a new process over the same index", () => {
   afterEach(() => {
     for (const read of [ChunkStore.prototype.mentionRows, ChunkStore.prototype.sourceKeys]) (read as unknown as { mockRestore?: () => void }).mockRestore?.();
@@ -128,12 +138,7 @@ describe("a new process over the same index", () => {
   });
 
   test("a new process's find reads the file before it opens the index: the bytes it read then are the ones used", async () => {
-    const { app: first, root } = await testApp();
-    writeTree(root, { "a.md": "# A\n\nAlpha harbour.", "b.md": "# B\n\nBeta marsh." });
-    await runSync(first);
-    await findMentions(first, { terms: ["harbour"] });
-    await first.mentions.saved();
-    const file = mentionCachePath(first.config.cacheDir, first.config.dbPath);
+    const { first, file } = await twoFilesFound();
     const second = createApp(first.config, { log: () => {} });
     const opened = spyOn(second.store, "snapshot").mockImplementation(async function (this: ChunkStore) {
       // The file goes while the index opens: the find still takes its text from the read begun before.
@@ -151,24 +156,15 @@ describe("a new process over the same index", () => {
   });
 
   test("a file cut short while a process holds its text costs that process nothing (the text was read, not mapped)", async () => {
-    const { app: first, root } = await testApp();
-    writeTree(root, { "a.md": "# A\n\nAlpha harbour.", "b.md": "# B\n\nBeta marsh." });
-    await runSync(first);
-    await findMentions(first, { terms: ["harbour"] });
-    await first.mentions.saved();
+    const { first, file } = await twoFilesFound();
     const second = createApp(first.config, { log: () => {} });
     expect((await findMentions(second, { terms: ["harbour"] })).matchedDocuments).toBe(1);
-    writeFileSync(mentionCachePath(first.config.cacheDir, first.config.dbPath), "");
+    writeFileSync(file, "");
     expect((await findMentions(second, { terms: ["marsh"] })).documents[0]!.firstMatch!.snippet).toContain("Beta marsh");
   });
 
   test("without a file, or with a spoiled one, it reads the whole index and answers the same", async () => {
-    const { app: first, root } = await testApp();
-    writeTree(root, { "a.md": "# A\n\nAlpha harbour.", "b.md": "# B\n\nBeta marsh." });
-    await runSync(first);
-    await findMentions(first, { terms: ["harbour"] });
-    await first.mentions.saved();
-    const file = mentionCachePath(first.config.cacheDir, first.config.dbPath);
+    const { first, file } = await twoFilesFound();
     writeFileSync(file, readFileSync(file, "utf8").replace("alpha", "gamma"));
 
     const reads = spyOn(ChunkStore.prototype, "mentionRows");
