@@ -54,29 +54,18 @@ export function readCacheBytesNow(path: string): Buffer | null {
   }
 }
 
-/** The index version the bytes' first line names for this kind and program, or null; parseCacheFile checks the rest. */
-export function cacheBytesVersion(bytes: Buffer | null, kind: CacheKind): string | null {
-  if (!bytes) return null;
-  const headerEnd = bytes.indexOf(0x0a);
-  if (headerEnd < 0) return null;
-  const [magic, format, version, indexVersion] = bytes.toString("utf8", 0, headerEnd).split(" ");
-  const ours = magic === kind.magic && format === String(kind.format) && version === VERSION;
-  return ours && indexVersion && indexVersion !== "-" ? indexVersion : null;
-}
-
 /**
  * The contents after the first line of a file's bytes, and the index version it names; null when there are none,
- * or they are cut short, changed, another kind's or program's, or (with onlyAt) of another index version. The
- * version and the body are checked on the same bytes: another process may rename its file over this one at any time.
+ * or they are cut short, changed, or another kind's or program's. The version and the body come from the same
+ * bytes: another process may rename its file over this one at any time.
  */
-export function parseCacheFile(bytes: Buffer | null, kind: CacheKind, onlyAt?: string): { indexVersion: string | null; body: Buffer } | null {
+export function parseCacheFile(bytes: Buffer | null, kind: CacheKind): { indexVersion: string | null; body: Buffer } | null {
   if (!bytes) return null;
   const headerEnd = bytes.indexOf(0x0a);
   if (headerEnd < 0) return null;
   const first = bytes.toString("utf8", 0, headerEnd + 1);
   const named = first.split(" ")[3];
   const indexVersion = named === undefined || named === "-" ? null : named;
-  if (onlyAt !== undefined && indexVersion !== onlyAt) return null;
   const body = bytes.subarray(headerEnd + 1);
   return first === header(kind, indexVersion, body) ? { indexVersion, body } : null;
 }

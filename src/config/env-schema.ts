@@ -161,8 +161,8 @@ export const EnvConfig = z.object({
   HF_ENDPOINT: optionalPath.meta(doc("where the model is downloaded from", "`https://huggingface.co`")),
   /** Where missing OCR language data is downloaded from (a folder of <code>.traineddata files); ours. */
   RAG_TESSDATA_URL: optionalPath.meta(doc("where missing OCR language data is downloaded from: a folder of `<code>.traineddata` files, checked against the pinned sha256 all the same (ours)", "tessdata_fast 4.1.0 on GitHub")),
-  /** Tesseract's own variable: where its language data is, searched instead of the system folders. */
-  TESSDATA_PREFIX: optionalPath.meta(doc("a folder of OCR language data (`<code>.traineddata`), searched after `CACHE_DIR/tessdata` instead of the system's folders, as tesseract itself reads it", "the system's (Debian, Fedora, Arch, Alpine, Homebrew)", "docs/ocr.md")),
+  /** Tesseract's own variable: where its language data is, searched first and instead of the system folders. */
+  TESSDATA_PREFIX: optionalPath.meta(doc("tesseract's own variable: a folder of OCR language data (`<code>.traineddata`) searched first, instead of the system's folders; what it lacks comes from `CACHE_DIR/tessdata` (downloaded) or the offline bundle", "the system's (Debian, Fedora, Arch, Alpine, Homebrew)", "docs/ocr.md")),
   /** A folder holding a release's files, for the llama.cpp add-on; install.sh reads the same variable. */
   MINIRAG_DOWNLOAD_URL: optionalPath.meta(doc("where the llama.cpp add-on for model-answered label facets is downloaded from: a folder holding the release's files, checked against the pinned sha256 all the same; `install.sh` reads it too (ours)", "this version's GitHub release", "docs/labels.md#the-model-facet-never-run-here-against-a-trained-model")),
 });

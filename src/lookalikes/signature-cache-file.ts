@@ -35,8 +35,8 @@ export function signatureCachePath(cacheDir: string, dbPath: string): string {
 
 /** The signatures the file holds for `version`; null when it is absent, damaged, another program's or of another version. */
 export function readSignatureCache(path: string, version: string): StoredSignatures | null {
-  const read = parseCacheFile(readCacheBytesNow(path), KIND, version);
-  if (!read) return null;
+  const read = parseCacheFile(readCacheBytesNow(path), KIND);
+  if (!read || read.indexVersion !== version) return null;
   const { body } = read;
   try {
     const listEnd = body.indexOf(0x0a);

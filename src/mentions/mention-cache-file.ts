@@ -12,7 +12,7 @@
  * index still at the version the text was read at takes the file as it is,
  * without reading the sources' keys (50-100 ms at 10,000 documents).
  */
-import { cacheBytesVersion, cacheFilePath, parseCacheFile, writeCacheFile, type CacheKind } from "../cache-file.ts";
+import { cacheFilePath, parseCacheFile, writeCacheFile, type CacheKind } from "../cache-file.ts";
 import { documentsOverBlock, type MentionDocument } from "./mention-corpus.ts";
 
 /** Its format is raised whenever the layout below or the normalisation (text/normalize.ts, own-text.ts) changes. */
@@ -37,20 +37,22 @@ export function mentionCachePath(cacheDir: string, dbPath: string): string {
   return cacheFilePath(cacheDir, "find-mentions", dbPath, "mentions");
 }
 
-/** The index version the file's text was read at (bytes: the file as read), from its first line alone; null if it names none. */
-export function mentionCacheVersion(bytes: Buffer | null): string | null {
-  return cacheBytesVersion(bytes, KIND);
+/** A checked cache file: the index version its text was read at (null if it names none), and its body. */
+export interface MentionFile {
+  indexVersion: string | null;
+  body: Buffer;
+}
+
+/** The file's bytes as read (null when they could not be) checked; null when damaged, foreign or another program's. */
+export function openMentionCache(bytes: Buffer | null): MentionFile | null {
+  return parseCacheFile(bytes, KIND);
 }
 
 /**
- * The documents the file holds (bytes: the file as read, or null when it could not be), by source; an absent,
- * damaged or foreign file gives none (the caller builds from the index), as does one read at another index version
- * than `onlyAt` when given.
+ * The documents a checked file holds, by source; none when its list is not as this program writes it (the caller
+ * then builds from the index). Their texts lie in the file's own bytes, which they keep.
  */
-export function readMentionCache(bytes: Buffer | null, onlyAt?: string): Map<string, KeyedDocument> {
-  const read = parseCacheFile(bytes, KIND, onlyAt);
-  if (!read) return new Map();
-  const { body } = read;
+export function mentionDocuments({ body }: MentionFile): Map<string, KeyedDocument> {
   try {
     const listEnd = body.indexOf(0x0a);
     const list = JSON.parse(body.toString("utf8", 0, listEnd)) as StoredDocument[];

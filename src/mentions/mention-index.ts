@@ -15,7 +15,7 @@ import { BLOCK_TEXT_LIMIT, blocksOf, compacted, documentBytes, inBlocks, type Me
 import { normalizeText } from "../text/normalize.ts";
 import { ownText } from "../chunk/own-text.ts";
 import { contextLineCount } from "./own-text.ts";
-import { mentionCacheVersion, readMentionCache, writeMentionCache, type KeyedDocument } from "./mention-cache-file.ts";
+import { mentionDocuments, openMentionCache, writeMentionCache, type KeyedDocument } from "./mention-cache-file.ts";
 
 interface CachedIndex {
   /** Table version and row count it was read at. */
@@ -41,6 +41,8 @@ export class MentionIndex {
   /** A load under way, so a find asked while the server's background load runs waits for it instead of reading everything twice. */
   private loading: { version: string; documents: Promise<MentionDocument[]> } | undefined;
   private readonly saves: LatestSave<CachedIndex> | undefined;
+  /** The cache file's read that startRead began and no load has taken yet. */
+  private pendingRead: Promise<Buffer | null> | undefined;
 
   /** file: where the text is kept between processes (mention-cache-file.ts); none: every process builds it from the index. */
   constructor(private readonly file?: string) {
@@ -64,25 +66,31 @@ export class MentionIndex {
   }
 
   /**
-   * The cache file's bytes, read on the runtime's threads, for a process that holds no text yet and is not loading
-   * it; else undefined. A new process's find starts this before it loads LanceDB and opens the index, which takes
-   * the JS thread meanwhile, and hands it to documents().
+   * Starts reading the cache file on the runtime's threads, in a process that holds no text yet and is not loading
+   * it: a new process's find starts this before it loads LanceDB and opens the index, which hold the JS thread
+   * meanwhile. The next load takes the read (one read, whoever asks); dropRead lets go of one nobody took.
    */
   startRead(): Promise<Buffer | null> | undefined {
-    return this.cached || this.loading || !this.file ? undefined : readCacheBytes(this.file);
+    if (!this.cached && !this.loading && this.file) this.pendingRead ??= readCacheBytes(this.file);
+    return this.pendingRead;
   }
 
-  /**
-   * The documents of the index as the store reads it (pass a snapshot), normalised; cached by ChunkStore.contentVersion.
-   * fileRead: the cache file's read that startRead began, used if the file is needed.
-   */
-  async documents(store: ChunkStore, fileRead?: Promise<Buffer | null>): Promise<MentionDocument[]> {
+  /** Lets go of a read startRead began that no load took (the find ended before it needed the text). */
+  dropRead(): void {
+    this.pendingRead = undefined;
+  }
+
+  /** The documents of the index as the store reads it (pass a snapshot), normalised; cached by ChunkStore.contentVersion. */
+  async documents(store: ChunkStore): Promise<MentionDocument[]> {
     const version = (await store.contentVersion()) ?? "none";
     if (this.cached?.version === version) return this.cached.documents;
     if (this.previous?.version === version) return this.previous.documents;
     if (this.loading?.version === version) return this.loading.documents;
-    const file = this.cached ? undefined : this.file;
-    const documents = this.load(store, version, file ? (fileRead ?? readCacheBytes(file)) : undefined);
+    let fileRead = this.cached || !this.file ? undefined : (this.pendingRead ?? readCacheBytes(this.file));
+    this.pendingRead = undefined;
+    const documents = this.load(store, version, fileRead);
+    // Let go here: a read promise holds its bytes, and a refused file's must not outlive the check.
+    fileRead = undefined;
     this.loading = { version, documents };
     try {
       return await documents;
@@ -94,16 +102,20 @@ export class MentionIndex {
   /** The text at version, from what is held, else from the cache file's bytes where its sources' keys still match. */
   private async load(store: ChunkStore, version: string, fileRead: Promise<Buffer | null> | undefined): Promise<MentionDocument[]> {
     const durable = store.durableVersion();
-    const bytes = fileRead ? await fileRead : null;
-    const fileVersion = mentionCacheVersion(bytes);
+    // Checked at once, so a file refused (damaged, another version's) is let go before the index is read.
+    const file = fileRead ? openMentionCache(await fileRead) : null;
+    fileRead = undefined;
+    const same = durable !== null && file?.indexVersion === durable;
     // A new process whose index is still at the version the file was read at takes the file as it is: no keys read.
-    const same = durable && fileVersion === durable ? readMentionCache(bytes, durable) : undefined;
-    // Else the keys are read by LanceDB's threads while this one parses the file, whose documents stand wherever
+    // Else the keys are read by LanceDB's threads while this one reads the file's documents, which stand wherever
     // their source's key still matches.
-    const keys = same?.size ? Promise.resolve(new Map([...same].map(([source, { key }]) => [source, key]))) : store.sourceKeys();
-    const fromFile = same?.size ? same : bytes ? readMentionCache(bytes) : undefined;
-    const before = this.cached ?? (fromFile && { version: "", durable: fileVersion, sources: fromFile, documents: [] });
-    const { index, changed, packed } = await build(store, version, durable, keys, before);
+    let keys = same ? undefined : store.sourceKeys();
+    const fromFile = file ? mentionDocuments(file) : undefined;
+    // A file of this version whose list could not be read holds nothing to stand on: the keys are read after all.
+    if (!keys && !fromFile?.size) keys = store.sourceKeys();
+    const before = this.cached ?? (fromFile && { version: "", durable: file!.indexVersion, sources: fromFile, documents: [] });
+    const sourceKeys = keys ?? Promise.resolve(new Map([...fromFile!].map(([source, { key }]) => [source, key])));
+    const { index, changed, packed } = await build(store, version, durable, sourceKeys, before);
     // Compacted, the new text shares nothing with the old: keeping both would hold the index twice.
     this.previous = packed ? undefined : this.cached;
     this.cached = index;

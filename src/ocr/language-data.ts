@@ -2,9 +2,10 @@
  * Where OCR language data comes from, one language at a time: CACHE_DIR/tessdata,
  * then the tessdata folder beside the executable (the offline bundle), then the
  * system's (Debian's tesseract-ocr-* packages, Fedora's, Arch's and Alpine's,
- * Homebrew), or instead of the system's the folder TESSDATA_PREFIX names, as
- * tesseract itself reads that variable. The current directory is never looked
- * at: tesseract.js would read and write traineddata there.
+ * Homebrew). TESSDATA_PREFIX, tesseract's own variable, names a folder that
+ * comes first and replaces the system's, as it does for tesseract, which reads
+ * no other. The current directory is never looked at: tesseract.js would read
+ * and write traineddata there.
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -30,14 +31,14 @@ export function cacheTessdata(cacheDir: string): string {
 
 /**
  * The folders searched, in order; the bundled one only inside a compiled
- * executable. TESSDATA_PREFIX replaces the system's folders, as it does for
- * tesseract; its tessdata/ subfolder is read too, since tesseract 3 named the
- * parent folder there and many set-up guides still do.
+ * executable. TESSDATA_PREFIX first, its tessdata/ subfolder too (tesseract 3
+ * named the parent folder there, and many set-up guides still do), then the
+ * cache and the bundle for what it lacks, and no system folder.
  */
 export function tessdataFolders(settings: { cacheDir: string; tessdataPrefix?: string }): string[] {
   const beside = bundledDir("tessdata");
-  const system = settings.tessdataPrefix ? [settings.tessdataPrefix, join(settings.tessdataPrefix, "tessdata")] : SYSTEM_TESSDATA;
-  return [cacheTessdata(settings.cacheDir), ...(beside ? [beside] : []), ...system];
+  const ours = [cacheTessdata(settings.cacheDir), ...(beside ? [beside] : [])];
+  return settings.tessdataPrefix ? [settings.tessdataPrefix, join(settings.tessdataPrefix, "tessdata"), ...ours] : [...ours, ...SYSTEM_TESSDATA];
 }
 
 export interface LanguageFiles {

@@ -7,7 +7,7 @@
  */
 import { locateLanguages, tessdataFolders } from "./language-data.ts";
 import type { OcrSettings } from "./settings.ts";
-import { lastDownloadFailure } from "./tessdata-download.ts";
+import { installAdvice, lastDownloadFailure } from "./tessdata-download.ts";
 import { TESSDATA_PINS } from "./tessdata-pins.ts";
 
 export type OcrStatus = { ocr: "tesseract" } | { ocr: "unavailable"; ocrHint: string };
@@ -23,7 +23,7 @@ export function ocrStatus(settings: OcrSettings): OcrStatus {
   }
   const failure = lastDownloadFailure(settings.cacheDir);
   if (failure) {
-    return { ocr: "unavailable", ocrHint: `OCR language data ${files} is not installed and its download failed (${failure}): connect to the network and sync again, or put the files into ${folder} (Debian/Ubuntu: apt-get install tesseract-ocr-eng tesseract-ocr-rus tesseract-ocr-osd).` };
+    return { ocr: "unavailable", ocrHint: `OCR language data ${files} is not installed and its download failed (${failure}). ${installAdvice(missing, settings)}` };
   }
   return { ocr: "tesseract" };
 }

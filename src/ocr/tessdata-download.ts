@@ -22,9 +22,15 @@ export function lastDownloadFailure(cacheDir: string): string | null {
   return existsSync(file) ? readFileSync(file, "utf8").trim() : null;
 }
 
-function installAdvice(codes: string[], cacheDir: string): string {
+/** How to get the language data for codes, given where these settings look for it. */
+export function installAdvice(codes: string[], settings: OcrSettings): string {
+  const files = codes.map((c) => `${c}.traineddata`).join(", ");
+  if (settings.tessdataPrefix) {
+    // The system's folders are not searched while the variable is set: installing packages would change nothing.
+    return `Connect to the network and retry (the files are fetched once), or put ${files} into TESSDATA_PREFIX's folder ${settings.tessdataPrefix}, or unset TESSDATA_PREFIX to use the system's language data.`;
+  }
   const apt = codes.map((c) => `tesseract-ocr-${c.replace(/_/g, "-")}`).join(" ");
-  return `Connect to the network and retry (the files are fetched once), or put ${codes.map((c) => `${c}.traineddata`).join(", ")} from tessdata_fast into ${cacheTessdata(cacheDir)} (on Debian/Ubuntu: apt-get install ${apt}), or set TESSDATA_PREFIX to the folder that holds them.`;
+  return `Connect to the network and retry (the files are fetched once), or put ${files} from tessdata_fast into ${cacheTessdata(settings.cacheDir)} (on Debian/Ubuntu: apt-get install ${apt}), or set TESSDATA_PREFIX to a folder that holds them.`;
 }
 
 async function downloadOne(code: string, base: string, dir: string, pins: Record<string, TessdataPin | null>, log: (line: string) => void): Promise<void> {
@@ -64,7 +70,7 @@ export async function ensureLanguageData(settings: OcrSettings, options: EnsureO
     } catch {
       // An unwritable cache is reported by the error below all the same.
     }
-    throw new AppError("OCR_LANGUAGE_DATA", `OCR language data ${files.missing.join(", ")} is not installed and could not be downloaded: ${reason}`, installAdvice(files.missing, settings.cacheDir));
+    throw new AppError("OCR_LANGUAGE_DATA", `OCR language data ${files.missing.join(", ")} is not installed and could not be downloaded: ${reason}`, installAdvice(files.missing, settings));
   }
   rmSync(failure, { force: true });
   files = locateLanguages(settings.languages, folders);

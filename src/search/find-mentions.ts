@@ -10,11 +10,13 @@ import { AppError } from "../errors.ts";
 import { labelsOn } from "../labels/document-labels.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
 import { countMentions, type FormCount, type MatchMode } from "../mentions/count-mentions.ts";
+import type { MentionDocument } from "../mentions/mention-corpus.ts";
 import { snippetOf } from "../mentions/snippet.ts";
 import { parseTerms, type Term } from "../mentions/terms.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { inScope } from "../scan/scope.ts";
 import { scopesAsSources } from "../scan/source-names.ts";
+import type { ChunkStore } from "../store/chunk-store.ts";
 
 /** Documents per page; the counts always cover every match. */
 export const PAGE_SIZE = 200;
@@ -64,17 +66,25 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   const match = input.match ?? "all";
   const offset = input.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw new AppError("INVALID_ARGUMENT", `offset must be a whole number >= 0, got ${offset}`, "Pass 0 for the first page, then the nextOffset of the page before.");
-  // A new process's cache file is read on the runtime's threads while this one loads LanceDB and opens the index.
-  const fileRead = app.mentions.startRead();
-  // One version for the counts, the snippets and the look-alikes.
-  const store = await app.store.snapshot();
+  // A new process's cache file is read on the runtime's threads while this one loads LanceDB and opens the index;
+  // the text's load takes the read, and a find that ends before it lets it go (120 MB at 100k chunks).
+  app.mentions.startRead();
   const empty = { searchedDocuments: 0, matchedDocuments: 0, matchedChunks: 0, forms: [], documents: [] };
-  if ((await store.countRows()) === 0) return { ...empty, notice: "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first." };
+  let store: ChunkStore;
+  let all: MentionDocument[];
+  try {
+    // One version for the counts, the snippets and the look-alikes.
+    store = await app.store.snapshot();
+    if ((await store.countRows()) === 0) return { ...empty, notice: "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first." };
+    // The look-alikes' signatures are loaded (a new process: 100 ms at 10k documents) while the text is.
+    app.signatures.at(store).catch(() => {});
+    all = await app.mentions.documents(store);
+  } finally {
+    app.mentions.dropRead();
+  }
   // Scopes as the index names files (on a shared index, root-relative: scan/source-names.ts).
   const scope = scopesAsSources(app.names, app.config.roots, input.scope);
-  // The look-alikes' signatures are loaded (a new process: 100 ms at 10k documents) while the text is.
-  app.signatures.at(store).catch(() => {});
-  const searched = (await app.mentions.documents(store, fileRead)).filter((d) => inScope(d.source, scope));
+  const searched = all.filter((d) => inScope(d.source, scope));
   if (searched.length === 0) return { ...empty, notice: `No indexed documents under scope ${scope!.join(", ")}. A scope is an absolute path or source id prefix.` };
   const counts = countMentions(searched, terms, match);
   const page = counts.documents.slice(offset, offset + PAGE_SIZE);

@@ -15,7 +15,7 @@ const missingData = async (name: string) => {
   const error = await failure(convertImage(image(name), `/scans/${name}`, { ocr: ocrSettingsWithoutData() }));
   expect(error.code).toBe("OCR_LANGUAGE_DATA");
   expect(error.message).toContain("eng, rus, osd");
-  expect(error.hint).toContain("apt-get install tesseract-ocr-eng");
+  expect(error.hint).toContain("TESSDATA_PREFIX");
 };
 const TOP = ["This is a lot of 12 point text to test the ocr code and see if it works on all types of file format."];
 

@@ -4,7 +4,7 @@ import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { readCacheBytesNow } from "../../src/cache-file.ts";
-import { mentionCachePath, readMentionCache } from "../../src/mentions/mention-cache-file.ts";
+import { mentionCachePath, mentionDocuments, openMentionCache } from "../../src/mentions/mention-cache-file.ts";
 import { FIXTURES, TINY_MODEL, runCli, tempDir, testApp } from "../helpers.ts";
 
 let flags: string[];
@@ -74,7 +74,7 @@ describe("minirag-mcp find", () => {
     const first = runCli(["find", ...flags, "--json", "отчет"], { env });
     expect(first.exitCode).toBe(0);
     const file = mentionCachePath(cacheDir, flags[flags.indexOf("--db-path") + 1]!);
-    expect([...readMentionCache(readCacheBytesNow(file)).values()].map((d) => d.doc.chunks.length > 0)).toEqual([true, true, true, true, true]);
+    expect([...mentionDocuments(openMentionCache(readCacheBytesNow(file))!).values()].map((d) => d.doc.chunks.length > 0)).toEqual([true, true, true, true, true]);
     const second = runCli(["find", ...flags, "--json", "отчет"], { env });
     expect(second.stdout).toBe(first.stdout);
   });

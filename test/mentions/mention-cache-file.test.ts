@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { readCacheBytesNow } from "../../src/cache-file.ts";
 import { inBlocks, plainDocument, type PlainDocument } from "../../src/mentions/mention-corpus.ts";
-import { mentionCachePath, mentionCacheVersion, readMentionCache, writeMentionCache } from "../../src/mentions/mention-cache-file.ts";
+import { mentionCachePath, mentionDocuments, openMentionCache, writeMentionCache, type KeyedDocument } from "../../src/mentions/mention-cache-file.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
@@ -34,33 +34,39 @@ const plain: { key: string; doc: PlainDocument }[] = [
 ];
 
 const documents = inBlocks(plain.map((p) => p.doc)).map((doc, i) => ({ key: plain[i]!.key, doc }));
+/** The documents a cache file on disk holds, as a process takes them: none when it is absent or refused. */
+const fileDocuments = (path: string) => {
+  const file = openMentionCache(readCacheBytesNow(path));
+  return file ? mentionDocuments(file) : new Map<string, KeyedDocument>();
+};
+const fileVersion = (path: string) => openMentionCache(readCacheBytesNow(path))?.indexVersion ?? null;
 const plainly = (read: Map<string, { key: string; doc: Parameters<typeof plainDocument>[0] }>) => [...read.values()].map(({ key, doc }) => ({ key, doc: plainDocument(doc) }));
 
 describe("the cache file", () => {
   test("gives back every document as written, under its key", async () => {
     const path = join(tempDir("minirag-mentions-file-"), "sub", "index.json");
     await writeMentionCache(path, documents);
-    expect(plainly(readMentionCache(readCacheBytesNow(path)))).toEqual(plain);
+    expect(plainly(fileDocuments(path))).toEqual(plain);
   });
 
   test("an absent, damaged, cut or other version's file gives nothing", async () => {
     const path = join(tempDir("minirag-mentions-file-"), "index.json");
-    expect(readMentionCache(readCacheBytesNow(path)).size).toBe(0);
+    expect(fileDocuments(path).size).toBe(0);
     await writeMentionCache(path, documents);
     const whole = readFileSync(path, "utf8");
     for (const spoiled of [whole.replace("годовой", "годавой"), whole.slice(0, whole.length - 9), whole.replace(` ${VERSION} `, " 0.0.0-other "), "not a cache\n[]"]) {
       writeFileSync(path, spoiled);
-      expect(readMentionCache(readCacheBytesNow(path)).size).toBe(0);
+      expect(fileDocuments(path).size).toBe(0);
     }
   });
 
-  test("read for one index version, a file of another gives nothing, though it is whole (another process renamed its file in since its first line was read)", async () => {
+  test("names the index version its text was read at, or none", async () => {
     const path = join(tempDir("minirag-mentions-file-"), "index.json");
     await writeMentionCache(path, documents, "folder|7|manifest");
-    expect(mentionCacheVersion(readCacheBytesNow(path))).toBe("folder|7|manifest");
-    expect(readMentionCache(readCacheBytesNow(path), "folder|7|manifest").size).toBe(3);
-    expect(readMentionCache(readCacheBytesNow(path), "folder|8|manifest").size).toBe(0);
-    expect(readMentionCache(readCacheBytesNow(path)).size).toBe(3);
+    expect(fileVersion(path)).toBe("folder|7|manifest");
+    expect(fileDocuments(path).size).toBe(3);
+    await writeMentionCache(path, documents);
+    expect(fileVersion(path)).toBeNull();
   });
 
   test("each index has its own file", () => {
@@ -126,13 +132,13 @@ describe("a new process over the same index", () => {
 
     // A file written without the version (a live store's text, or a build before versions were kept): keys are read.
     const file = mentionCachePath(first.config.cacheDir, first.config.dbPath);
-    await writeMentionCache(file, readMentionCache(readCacheBytesNow(file)).values());
-    expect(mentionCacheVersion(readCacheBytesNow(file))).toBeNull();
+    await writeMentionCache(file, fileDocuments(file).values());
+    expect(fileVersion(file)).toBeNull();
     const third = createApp(first.config, { log: () => {} });
     expect(await findMentions(third, { terms: ["harbour"] })).toEqual(expected);
     expect([keys.mock.calls.length, rows.mock.calls.length]).toEqual([1, 0]);
     await third.mentions.saved();
-    expect(mentionCacheVersion(readCacheBytesNow(file))).toBe((await third.store.snapshot()).durableVersion());
+    expect(fileVersion(file)).toBe((await third.store.snapshot()).durableVersion());
     expect(await findMentions(createApp(first.config, { log: () => {} }), { terms: ["harbour"] })).toEqual(expected);
     expect([keys.mock.calls.length, rows.mock.calls.length]).toEqual([1, 0]);
   });
@@ -140,19 +146,53 @@ describe("a new process over the same index", () => {
   test("a new process's find reads the file before it opens the index: the bytes it read then are the ones used", async () => {
     const { first, file } = await twoFilesFound();
     const second = createApp(first.config, { log: () => {} });
+    const started = spyOn(second.mentions, "startRead");
     const opened = spyOn(second.store, "snapshot").mockImplementation(async function (this: ChunkStore) {
-      // The file goes while the index opens: the find still takes its text from the read begun before.
-      rmSync(file);
       opened.mockRestore();
+      // The read began before the index opens; once it is done the file may go: the find takes its text from it.
+      expect(started).toHaveBeenCalledTimes(1);
+      await started.mock.results[0]!.value;
+      rmSync(file);
       return this.snapshot();
     });
     const keys = spyOn(ChunkStore.prototype, "sourceKeys");
     const rows = spyOn(ChunkStore.prototype, "mentionRows");
     expect((await findMentions(second, { terms: ["harbour"] })).documents.map((d) => d.displayPath)).toEqual(["a.md"]);
     expect([keys.mock.calls.length, rows.mock.calls.length]).toEqual([0, 0]);
-    // Holding text, or loading it, a process starts no read of its own.
+    // Holding text, a process starts no read of its own.
     expect(second.mentions.startRead()).toBeUndefined();
-    expect(createApp(first.config, { log: () => {} }).mentions.startRead()).toBeInstanceOf(Promise);
+  });
+
+  test("one read of the file, whoever asks: two finds at once and the server's background load share it", async () => {
+    const { first, file } = await twoFilesFound();
+    const second = createApp(first.config, { log: () => {} });
+    const read = second.mentions.startRead();
+    expect(second.mentions.startRead()).toBe(read!);
+    await read;
+    // Gone once read: a load that read the file again would find nothing and read the index.
+    rmSync(file);
+    const keys = spyOn(ChunkStore.prototype, "sourceKeys");
+    const rows = spyOn(ChunkStore.prototype, "mentionRows");
+    const store = await second.store.snapshot();
+    const [harbour, loaded, marsh] = await Promise.all([findMentions(second, { terms: ["harbour"] }), second.mentions.documents(store), findMentions(second, { terms: ["marsh"] })]);
+    expect([harbour.documents.map((d) => d.displayPath), marsh.documents.map((d) => d.displayPath), loaded.length]).toEqual([["a.md"], ["b.md"], 2]);
+    expect([keys.mock.calls.length, rows.mock.calls.length]).toEqual([0, 0]);
+    // A find that ends before it needs the text lets its read go: the next load starts one of its own.
+    const third = createApp(first.config, { log: () => {} });
+    const dropped = third.mentions.startRead();
+    third.mentions.dropRead();
+    expect(third.mentions.startRead()).not.toBe(dropped!);
+  });
+
+  test("a find over an empty index lets go of the read it began", async () => {
+    const { app } = await testApp();
+    await writeMentionCache(mentionCachePath(app.config.cacheDir, app.config.dbPath), documents);
+    const started = spyOn(app.mentions, "startRead");
+    expect((await findMentions(app, { terms: ["harbour"] })).notice).toContain("The index is empty");
+    const begun = started.mock.results[0]!.value;
+    started.mockRestore();
+    expect(begun).toBeInstanceOf(Promise);
+    expect(app.mentions.startRead()).not.toBe(begun);
   });
 
   test("a file cut short while a process holds its text costs that process nothing (the text was read, not mapped)", async () => {
@@ -173,6 +213,6 @@ describe("a new process over the same index", () => {
     expect(reads.mock.calls).toEqual([[undefined]]);
     // ... and rewrites the file, which the next process then starts from.
     await second.mentions.saved();
-    expect(readMentionCache(readCacheBytesNow(file)).size).toBe(2);
+    expect(fileDocuments(file).size).toBe(2);
   });
 });

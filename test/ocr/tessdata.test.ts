@@ -26,15 +26,21 @@ describe("where language data is found", () => {
     });
   });
 
-  test("TESSDATA_PREFIX is searched after the cache instead of the system folders, and so is its tessdata/ subfolder (tesseract 3's form)", () => {
+  test("TESSDATA_PREFIX comes first, its tessdata/ subfolder too (tesseract 3's form), then the cache, and no system folder", () => {
     const cacheDir = tempDir("minirag-cache-");
     expect(tessdataFolders({ cacheDir })).toEqual([cacheTessdata(cacheDir), ...SYSTEM_TESSDATA]);
     const prefix = folder(["eng"]);
     mkdirSync(join(prefix, "tessdata"));
     writeFileSync(join(prefix, "tessdata", "osd.traineddata"), "osd data");
+    mkdirSync(cacheTessdata(cacheDir), { recursive: true });
+    for (const code of ["eng", "rus"]) writeFileSync(join(cacheTessdata(cacheDir), `${code}.traineddata`), `${code} downloaded`);
     const folders = tessdataFolders({ cacheDir, tessdataPrefix: prefix });
-    expect(folders).toEqual([cacheTessdata(cacheDir), prefix, join(prefix, "tessdata")]);
-    expect(locateLanguages(["eng"], folders)).toEqual({ found: { eng: join(prefix, "eng.traineddata"), osd: join(prefix, "tessdata", "osd.traineddata") }, missing: [] });
+    expect(folders).toEqual([prefix, join(prefix, "tessdata"), cacheTessdata(cacheDir)]);
+    // The chosen folder's eng wins over a downloaded one; what it lacks comes from the cache.
+    expect(locateLanguages(["eng", "rus"], folders)).toEqual({
+      found: { eng: join(prefix, "eng.traineddata"), rus: join(cacheTessdata(cacheDir), "rus.traineddata"), osd: join(prefix, "tessdata", "osd.traineddata") },
+      missing: [],
+    });
   });
 
   test("a prefix given relative to the current directory is configured as an absolute folder", () => {
@@ -107,6 +113,23 @@ describe("downloading missing language data", () => {
     mkdirSync(cacheTessdata(cacheDir), { recursive: true });
     for (const code of ["rus", "tat", "osd"]) writeFileSync(join(cacheTessdata(cacheDir), `${code}.traineddata`), "local copy");
     expect(ocrStatus({ ...settings, languages: ["rus", "tat"] })).toEqual({ ocr: "tesseract" });
+  });
+
+  test("with TESSDATA_PREFIX set, the error and status name its folder and unsetting it, not packages the search would not see", async () => {
+    const cacheDir = tempDir();
+    const prefix = folder([]);
+    const settings = { languages: ["rus", "tat"], cacheDir, tessdataUrl: "http://127.0.0.1:9", tessdataPrefix: prefix };
+    const error = await failure(ensureLanguageData(settings, { pins }));
+    expect(error.code).toBe("OCR_LANGUAGE_DATA");
+    const status = ocrStatus(settings);
+    expect(status.ocr).toBe("unavailable");
+    for (const hint of [error.hint!, (status as { ocrHint: string }).ocrHint]) {
+      expect(hint).toContain(`TESSDATA_PREFIX's folder ${prefix}`);
+      expect(hint).toContain("unset TESSDATA_PREFIX");
+      expect(hint).not.toContain("apt-get");
+    }
+    // A language this build cannot download is to be put into the chosen folder.
+    expect(ocrStatus({ ...settings, languages: ["nld"] })).toEqual({ ocr: "unavailable", ocrHint: expect.stringContaining(`into ${prefix}.`) });
   });
 
   test("a language this build has no checksum for is not downloaded, and status says where to put it", async () => {
