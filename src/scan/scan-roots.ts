@@ -12,7 +12,7 @@
  * empty one is a drive away, not files deleted (emptied-folders.ts).
  */
 import { lstat, stat } from "node:fs/promises";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join, relative, sep } from "node:path";
 import { AppError, describeError } from "../errors.ts";
 import { diskPath, plainName, realPathOf } from "../native/file-names.ts";
 import { folderEntries, type FolderEntry } from "./folder-entries.ts";
@@ -188,6 +188,10 @@ async function addFile(walk: Walk, path: string, entry: FolderEntry | null): Pro
       result.ignored++;
       return;
     }
+    // The target is indexed under its own path, by the walk of its own folder: the link would be the same
+    // document twice, and which of the two a sync kept depended on its scope (a link in a folder sorted first
+    // displaced the file in a full sync; a sync of the file's folder added it back, for ever).
+    if (walkedByOwnPath(walk, real)) return;
     result.files.push({ path, realPath: real, size: target.size, mtimeMs: target.mtimeMs });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -196,7 +200,16 @@ async function addFile(walk: Walk, path: string, entry: FolderEntry | null): Pro
   }
 }
 
-/** Files, unsupported names and mount points in path order; a file reached twice (itself and a link to it) is kept once, under the first path. */
+/** True when a walk of the roots reaches this file (a real path inside a root no rule excludes) by its own path: a supported name, and no skipped or pruned name on the way. */
+function walkedByOwnPath(walk: Walk, real: string): boolean {
+  if (!walk.supported(basename(real)) || walk.blocked(real)) return false;
+  const root = walk.roots.filter((r) => isInside(real, r)).sort((a, b) => b.length - a.length)[0];
+  if (root === undefined) return false;
+  const names = relative(root, real).split(sep);
+  return !names.some((name, i) => isSkippedName(name) || (i < names.length - 1 && PRUNED_DIRS.has(name)));
+}
+
+/** Files, unsupported names and mount points in path order; a file reached twice (by two links to a target no walk reaches by its own path) is kept once, under the first path. */
 function sortAndDedupe(result: ScanResult): ScanResult {
   result.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   result.unsupported.sort();

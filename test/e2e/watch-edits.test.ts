@@ -127,13 +127,14 @@ describe("a watching server, with no sync_start", () => {
     await waitForFreshIndex(dbPath, [root]);
   });
 
-  test("symlinks: a link made to an indexed file takes its place (once, not twice), an edit of its target follows, a removed link gives it back", async () => {
+  test("symlinks: a link made to an indexed file leaves it under its own path (once, not twice), an edit of its target follows, a removed link changes nothing", async () => {
     writeFileSync(join(root, "team/target.md"), versionedDoc("target", 1));
     await waitForFreshIndex(dbPath, [root]);
-    // The scan keeps one path per real file, the first in order: keep/a-link.md before team/target.md.
+    // keep/a-link.md sorts before team/target.md: the file is still indexed under its own path, never the link's.
     symlinkSync(join(root, "team/target.md"), join(root, "keep/a-link.md"));
     await waitForFreshIndex(dbPath, [root]);
-    expect((await indexContents(dbPath)).has(join(root, "team/target.md"))).toBe(false);
+    const indexed = await indexContents(dbPath);
+    expect([indexed.has(join(root, "team/target.md")), indexed.has(join(root, "keep/a-link.md"))]).toEqual([true, false]);
     writeFileSync(join(root, "team/target.md"), versionedDoc("target", 2));
     await waitForFreshIndex(dbPath, [root]);
     unlinkSync(join(root, "keep/a-link.md"));

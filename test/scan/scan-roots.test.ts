@@ -31,10 +31,23 @@ describe("scanning the roots (case 5)", () => {
     expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["a.md"]);
   });
 
-  test("a symlink to a file inside is reported under the link's path only (case 7)", async () => {
+  test("a symlink to a file the walk reaches by its own path is not listed: the file is, under its own path, whatever the scope (case 7 reported the link)", async () => {
     const root = tree(["sub/target.md"]);
     symlinkSync(join(root, "sub/target.md"), join(root, "alias.md"));
-    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["alias.md"]);
+    // The reference keeps the first path, the link here; then a sync of sub/ alone added the file back, and the
+    // next full sync dropped it again, for as long as both existed.
+    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["sub/target.md"]);
+    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS, [join(root, "sub")]))).toEqual(["sub/target.md"]);
+    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS, [join(root, "alias.md")]))).toEqual([]);
+  });
+
+  test("a symlink to a file no walk lists by its own path (a pruned folder, a dot-name, an unindexed type) is listed under the link's path, once", async () => {
+    const root = tree(["node_modules/pkg/README.md", ".notes/today.md", "data/table.dat"]);
+    symlinkSync(join(root, "node_modules/pkg/README.md"), join(root, "pkg-readme.md"));
+    symlinkSync(join(root, "node_modules/pkg/README.md"), join(root, "zz-same-readme.md"));
+    symlinkSync(join(root, ".notes/today.md"), join(root, "today.md"));
+    symlinkSync(join(root, "data/table.dat"), join(root, "table.md"));
+    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["pkg-readme.md", "table.md", "today.md"]);
   });
 
   test("symlinked directories are never entered", async () => {

@@ -94,8 +94,9 @@ describe("bad input is reported and counted, and aborts nothing", () => {
 
   test("broken symlinks and symlink loops are reported as unreadable, and an indexed link that broke keeps its entry", async () => {
     const { app, root } = await testApp();
-    writeTree(root, { "target.md": "target text", "plain.md": "plain" });
-    symlinkSync(join(root, "target.md"), join(root, "alias.md"));
+    // The target in a dot-folder, which no walk enters: the link is what is indexed (scan-roots.ts).
+    writeTree(root, { ".kept/target.md": "target text", "plain.md": "plain" });
+    symlinkSync(join(root, ".kept/target.md"), join(root, "alias.md"));
     symlinkSync(join(root, "missing.md"), join(root, "broken.md"));
     symlinkSync(join(root, "loop-b.md"), join(root, "loop-a.md"));
     symlinkSync(join(root, "loop-a.md"), join(root, "loop-b.md"));
@@ -103,12 +104,23 @@ describe("bad input is reported and counted, and aborts nothing", () => {
     expect(report.counts).toMatchObject({ ingested: 2, unreadable: 3, failed: 0 });
     expect(report.errors.map((e) => e.error).join("\n")).toContain("loop-a.md is a symlink loop");
     expect(report.errors.map((e) => e.error).join("\n")).toContain("broken.md is a broken link");
-    // Deduplicated by real path, the link (first in order) stands for target.md.
     expect(await sources(app)).toEqual([join(root, "alias.md"), join(root, "plain.md")]);
-    rmSync(join(root, "target.md"));
+    rmSync(join(root, ".kept/target.md"));
     expect((await runSync(app)).counts).toMatchObject({ unreadable: 4, deleted: 0, failed: 0 });
     expect(await sources(app)).toEqual([join(root, "alias.md"), join(root, "plain.md")]);
     expect((await listFiles(app)).files.find((f) => f.source === join(root, "alias.md"))?.state).toBe("unreadable");
+  });
+
+  test("a link to an indexed file, in a folder that sorts first: full and folder syncs leave the file indexed under its own path, nothing read again", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "xq/note.md": "zephyrine harbour note", "odd/other.md": "other" });
+    symlinkSync(join(root, "xq/note.md"), join(root, "odd/link.md"));
+    expect((await runSync(app)).counts).toMatchObject({ ingested: 2 });
+    // Before, the full sync kept odd/link.md, a sync of xq/ added note.md back and the next full sync dropped it.
+    for (const scope of [join(root, "xq"), undefined, join(root, "odd"), undefined]) {
+      expect((await runSync(app, { scope })).counts).toMatchObject({ ingested: 0, deleted: 0, moved: 0 });
+    }
+    expect(await sources(app)).toEqual([join(root, "odd/other.md"), join(root, "xq/note.md")]);
   });
 
   test("a name stored decomposed (as macOS writes it) is indexed once and skipped by the next sync", async () => {
