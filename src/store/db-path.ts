@@ -79,5 +79,22 @@ export function makeIndexFolder(dbPath: string, roots: readonly string[]): void 
   const problem = missingRootProblem(dbPath, roots);
   if (problem) throw problem;
   // On object storage a prefix needs no creating (and a local mkdir would make a folder named s3:).
-  if (isLocalPath(dbPath)) mkdirSync(dbPath, { recursive: true });
+  if (!isLocalPath(dbPath)) return;
+  try {
+    mkdirSync(dbPath, { recursive: true });
+  } catch (error) {
+    // Else LanceDB says "Unable to created lance dataset" once for every file of the sync.
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT"
+        ? "a folder on the way cannot be made there"
+        : code === "ENOTDIR"
+          ? "a file stands where a folder on the way should be"
+          : code === "EACCES" || code === "EPERM"
+            ? "permission denied"
+            : code === "EROFS"
+              ? "the file system is read-only"
+              : (error as Error).message;
+    throw new AppError("INDEX", `DB_PATH is unusable: ${dbPath} cannot be created (${why}).`, "Point DB_PATH (or --db-path) at a folder this user can create and write; unset, the index is kept in the first root's .minirag/lancedb.");
+  }
 }

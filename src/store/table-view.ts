@@ -8,7 +8,7 @@
  */
 import type { Connection, Table } from "@lancedb/lancedb";
 import { existsSync, statSync } from "node:fs";
-import { dbPathProblem, missingRootProblem } from "./db-path.ts";
+import { dbPathProblem, makeIndexFolder, missingRootProblem } from "./db-path.ts";
 import { openCommitted, TABLE_NAME } from "./create-table.ts";
 import { isLocalPath } from "../config/db-location.ts";
 import { connectIndex } from "./lance-connect.ts";
@@ -113,6 +113,8 @@ export class TableView {
     // The missing root first: without it, the nearest folder above is judged, and a read-only /media said "read-only".
     const problem = (forWrite ? missingRootProblem(this.dbPath, this.roots) : null) ?? dbPathProblem(this.dbPath, forWrite);
     if (problem) throw problem;
+    // A folder that cannot be made fails here, once, and not in LanceDB for every file written.
+    if (forWrite && !this.exists()) makeIndexFolder(this.dbPath, this.roots);
   }
 
   /** The table to read if it exists, else null: while data files of its version are lost, a clone without them. */

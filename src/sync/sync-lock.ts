@@ -85,14 +85,8 @@ export function busyError(dbPath: string, holder: Partial<LockContent>): AppErro
 /** The kernel lock of a local DB_PATH. */
 export function acquireSyncLock(dbPath: string, warn: (line: string) => void, roots: readonly string[] = []): () => void {
   const path = join(dbPath, LOCK_FILE);
-  try {
-    makeIndexFolder(dbPath, roots);
-  } catch (error) {
-    // A missing root stops the sync; only a folder that cannot be made lets it run unlocked.
-    if (error instanceof AppError) throw error;
-    warn(`could not create ${dbPath} for the sync lock (${(error as Error).message}); syncing without a lock`);
-    return () => {};
-  }
+  // A missing root, or a folder that cannot be made, stops the sync: nothing could be written there either.
+  makeIndexFolder(dbPath, roots);
   const result = tryLockFile(path);
   if (result.kind === "busy") throw busyError(dbPath, holderSoon(path));
   if (result.kind === "error") {

@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
 import { fullStatus } from "../../src/status.ts";
 import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { REQUIRED_INDEXES } from "../../src/store/table-upkeep.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
 import { failure, tempDir, testApp } from "../helpers.ts";
 
 async function openChunks(dbPath: string) {
@@ -69,6 +70,20 @@ describe("keeping the table whole", () => {
 });
 
 describe("DB_PATH checked once", () => {
+  test.skipIf(!existsSync("/proc/self"))("a DB_PATH that cannot be created (under /proc; Linux only): a sync and a write each fail once, naming DB_PATH and the fix", async () => {
+    // /proc takes no new folder even from root, whom access(2) lets "write" there (as another user: read-only).
+    const dbPath = "/proc/minirag-index/lancedb";
+    const expected = process.getuid?.() === 0 ? `DB_PATH is unusable: ${dbPath} cannot be created (a folder on the way cannot be made there).` : `DB_PATH is read-only: /proc cannot be written, so nothing can be indexed into ${dbPath}.`;
+    const { app, root } = await testApp({ DB_PATH: dbPath });
+    writeFileSync(join(root, "a.md"), "# A\n\ntext");
+    writeFileSync(join(root, "b.md"), "# B\n\ntext");
+    for (const attempt of [() => runSync(app), () => ingestData(app, { source: "n", content: "text" })]) {
+      const error = await failure(attempt());
+      expect(error.message).toBe(expected);
+      expect(error.hint).toContain("DB_PATH");
+    }
+  });
+
   test("a DB_PATH that is a file: status says so with the fix, and a write fails with one clear error", async () => {
     const file = join(tempDir(), "index-file");
     writeFileSync(file, "not a folder");

@@ -69,12 +69,13 @@ describe("the sync lock", () => {
     acquireSyncLock(db, noWarnings)();
   });
 
-  test("when locking itself fails (DB_PATH under a file), the sync is warned about and runs unlocked", async () => {
+  test("an index folder that cannot be made (DB_PATH under a file) stops the sync with one error naming DB_PATH; it never runs unlocked", async () => {
     const file = join(tempDir(), "plain-file");
     await Bun.write(file, "x");
     const warnings: string[] = [];
-    const release = acquireSyncLock(join(file, "db"), (l) => warnings.push(l));
-    release();
-    expect(warnings.join("\n")).toContain("syncing without a lock");
+    const error = await failure(() => acquireSyncLock(join(file, "db"), (l) => warnings.push(l)));
+    expect(error.message).toBe(`DB_PATH is unusable: ${join(file, "db")} cannot be created (a file stands where a folder on the way should be).`);
+    expect(error.hint).toContain("Point DB_PATH");
+    expect(warnings).toEqual([]);
   });
 });
