@@ -10,6 +10,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import { z } from "zod";
 import type { ToolContext } from "./context.ts";
 import { describeInputErrors, type JsonSchema } from "./input-errors.ts";
+import { unchosenRootsProblem } from "../watch/watch-roots.ts";
 import { toolResult } from "./tool-result.ts";
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -72,7 +73,12 @@ export async function callTool(tool: AnyTool, args: Record<string, unknown>, ctx
   const { input, inputJson } = schemas(tool);
   const parsed = input.safeParse(args);
   if (!parsed.success) return { isError: true, content: [{ type: "text", text: describeInputErrors(tool.name, inputJson, input, parsed.error.issues, args) }] };
-  const result = await toolResult(() => tool.run(parsed.data, ctx, extra));
+  const result = await toolResult(() => {
+    // A tool that writes the index writes none where the server has no folder of documents to index.
+    const unchosen = tool.annotations.readOnlyHint === false && ctx.app ? unchosenRootsProblem(ctx.app.config, ctx.app.store.exists()) : null;
+    if (unchosen) throw unchosen;
+    return tool.run(parsed.data, ctx, extra);
+  });
   // A client rejects structured content that breaks the advertised output schema; say so here, where the bug is.
   if (!result.isError && !tool.output.safeParse(result.structuredContent).success) {
     return { isError: true, content: [{ type: "text", text: `${tool.name} returned a result that does not match its output schema. This is a bug in minirag-mcp; please report it.` }] };

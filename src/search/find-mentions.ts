@@ -16,6 +16,7 @@ import { parseTerms, type Term } from "../mentions/terms.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { inScope } from "../scan/scope.ts";
 import { scopesAsSources } from "../scan/source-names.ts";
+import { emptyIndexNotice } from "./empty-index-notice.ts";
 import type { ChunkStore } from "../store/chunk-store.ts";
 
 /** Documents per page; the counts always cover every match. */
@@ -75,7 +76,7 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   try {
     // One version for the counts, the snippets and the look-alikes.
     store = await app.store.snapshot();
-    if ((await store.countRows()) === 0) return { ...empty, notice: "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first." };
+    if ((await store.countRows()) === 0) return { ...empty, notice: emptyIndexNotice(app.config) };
     // The look-alikes' signatures are loaded (a new process: 100 ms at 10k documents) while the text is.
     app.signatures.at(store).catch(() => {});
     all = await app.mentions.documents(store);

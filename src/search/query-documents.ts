@@ -18,6 +18,7 @@ import { keywordCoverage } from "./keyword-coverage.ts";
 import { nearCandidateDocuments, vectorOnlyWithDocuments, withDocumentEvidence } from "./document-evidence.ts";
 import { searchKept } from "./kept-documents.ts";
 import { applyResultFilters } from "./result-filters.ts";
+import { emptyIndexNotice } from "./empty-index-notice.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
 import { labelsOn, type DocumentLabelFields, type FilterCounts } from "../labels/document-labels.ts";
 import type { LabelFilterInput } from "../labels/label-filter.ts";
@@ -83,7 +84,7 @@ export async function queryDocuments(app: App, asked: QueryInput): Promise<Query
   const scoped: RowFilter | undefined = input.scope?.length ? { scope: input.scope } : undefined;
   const filter: RowFilter | undefined = labelled ? { ...scoped, sources: labelled.sources } : scoped;
   // No table yet: say so without loading (or downloading) the model.
-  if (!(await store.hasTable())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(store, filter, input.scope))! };
+  if (!(await store.hasTable())) return { results: [], sources: [], parents: {}, notice: (await emptyNotice(store, filter, input.scope, config))! };
   const configured = input.hybridWeight ?? config.hybridWeight;
   // After a write the version's look-alike signatures are read again: started now, that read overlaps the query's
   // embedding and searches instead of following them (one read per version, shared with the server's re-warm; a
@@ -134,7 +135,7 @@ export async function queryDocuments(app: App, asked: QueryInput): Promise<Query
     { maxDistance: none ? undefined : config.maxDistance, grouping: config.grouping, maxFiles: config.maxFiles, topK },
   );
   if (kept.length === 0) {
-    const notice = [modeNotice, await emptyNotice(store, filter, input.scope)].filter(Boolean).join(" ");
+    const notice = [modeNotice, await emptyNotice(store, filter, input.scope, config)].filter(Boolean).join(" ");
     return { results: [], sources: [], parents: {}, ...(notice ? { notice } : {}), ...labelled?.fields };
   }
   // The cited documents' look-alikes and labels need only their paths, so they are read beside the kept hits' rows.
@@ -160,8 +161,8 @@ async function keywordOnlyNotice(store: ChunkStore, none: NoModel | null, maxDis
 }
 
 /** Why nothing came back, when the reason is the index or the scope rather than the query. Counted only then, off the hot path. */
-async function emptyNotice(store: ChunkStore, filter: RowFilter | undefined, scope: string[] | undefined): Promise<string | undefined> {
-  if ((await store.countRows()) === 0) return "The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.";
+async function emptyNotice(store: ChunkStore, filter: RowFilter | undefined, scope: string[] | undefined, config: App["config"]): Promise<string | undefined> {
+  if ((await store.countRows()) === 0) return emptyIndexNotice(config);
   if (filter && (await store.countRows(filter)) === 0) {
     return `No indexed documents under scope ${scope!.join(", ")}. A scope is an absolute path or source id prefix.`;
   }

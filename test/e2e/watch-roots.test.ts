@@ -150,6 +150,24 @@ describe("which roots a server watches by itself", () => {
     expect(existsSync(join(cwd, ".minirag"))).toBe(false);
   });
 
+  test("there, an agent told the index is empty learns to set BASE_DIR, and the tools that write make no index (Claude Desktop starts servers in /)", async () => {
+    const cwd = tempDir("minirag-unchosen-cwd-");
+    writeTree(cwd, { "a.md": "# A\n\nalpha" });
+    const client = new Client({ name: "unchosen-root", version: "0" });
+    await client.connect(new StdioClientTransport({ command: BINARY, args: [], cwd, env: { ...base, HOME: process.env.HOME! }, stderr: "pipe" }));
+    try {
+      const query = (await client.callTool({ name: "query_documents", arguments: { query: "alpha" } })) as unknown as { structuredContent: { notice: string } };
+      expect(query.structuredContent.notice).toContain("set BASE_DIR (or BASE_DIRS) to the folder of documents");
+      for (const [name, args] of [["sync_start", {}], ["ingest_data", { content: "x", source: "note" }], ["ingest_file", { filePath: join(cwd, "a.md") }]] as const) {
+        const refused = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+        expect({ name, isError: refused.isError, text: refused.content[0]!.text }).toEqual({ name, isError: true, text: expect.stringContaining("No folder of documents is configured") });
+      }
+      expect(existsSync(join(cwd, ".minirag"))).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+
   test("the current directory that already holds an index is watched", async () => {
     const cwd = tempDir("minirag-watch-cwd-index-");
     writeTree(cwd, { "a.md": "# A\n\nalpha" });
