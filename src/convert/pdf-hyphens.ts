@@ -4,8 +4,9 @@
  * the hyphen stays when the document spells the word with a hyphen more often
  * than without ("e-mail" set mid-line elsewhere), when both halves are words
  * of their own and the joined word is not ("architecture-specific"), when the
- * next line starts with a capital ("non-" + "English"), and inside a URL or
- * path, which breaks at a hyphen of its own. Otherwise the hyphen goes:
+ * next line starts with a capital ("non-" + "English") or another alphabet
+ * ("debian-" + "тема"), and inside a URL or path, which breaks at a hyphen of
+ * its own. Otherwise the hyphen goes:
  * typeset text hyphenates far more words than it breaks compounds.
  */
 /** How often each lower-cased word, hyphenated compounds included, occurs in the document. */
@@ -50,6 +51,8 @@ export function lineJoint(a: string, b: string, vocabulary: Vocabulary): { cut: 
   if (a.endsWith("\u00AD")) return undo;
   if (URL_LIKE.test(a.slice(a.lastIndexOf(" ") + 1))) return keep;
   if (/^\p{Lu}/u.test(tail) && !/^\p{Lu}+$/u.test(head)) return keep;
+  // No word is hyphenated from one alphabet into another: "debian-" + "тема-рассылки" is a compound.
+  if (scriptOf(head.at(-1)!) !== scriptOf(tail[0]!)) return keep;
   const count = (word: string) => vocabulary.get(word.toLowerCase()) ?? 0;
   const hyphened = count(`${head}-${tail}`);
   const joined = count(`${head}${tail}`);
@@ -58,6 +61,17 @@ export function lineJoint(a: string, b: string, vocabulary: Vocabulary): { cut: 
   const lastPart = head.slice(head.lastIndexOf("-") + 1);
   // Short halves ("re", "по") are prefixes more often than words.
   return lastPart.length >= 4 && tail.length >= 4 && count(lastPart) > 0 && count(tail) > 0 ? keep : undo;
+}
+
+const SCRIPTS: [string, RegExp][] = [
+  ["Latin", /\p{Script=Latin}/u],
+  ["Cyrillic", /\p{Script=Cyrillic}/u],
+  ["Greek", /\p{Script=Greek}/u],
+];
+
+/** The alphabet of a letter, where it is one of those a line break could mix; "other" for the rest. */
+function scriptOf(letter: string): string {
+  return SCRIPTS.find(([, pattern]) => pattern.test(letter))?.[0] ?? "other";
 }
 
 /** The lines joined into one paragraph; also where each line starts in it. */

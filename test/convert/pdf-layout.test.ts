@@ -131,6 +131,8 @@ describe("hyphenation at line ends", () => {
     ["a capital after the hyphen keeps it", "for non-", "English readers", "for non-English readers"],
     ["a URL keeps its own hyphen", "see https://example.org/debian-", "faq/index.html", "see https://example.org/debian-faq/index.html"],
     ["an unknown word is joined", "partici-", "pate in it", "participate in it"],
+    ["a Latin word before a Cyrillic one keeps the hyphen (debian-faq.ru.pdf, page 64)", "список debian-", "тема-рассылки", "список debian-тема-рассылки"],
+    ["a Russian word broken by the typesetter is joined", "в соответ-", "ствии с ним", "в соответствии с ним"],
     ["lines without a hyphen are joined with a space", "one line", "and the next", "one line and the next"],
   ])("%s", (_name, a, b, expected) => {
     expect(join(a, b)).toBe(expected);
