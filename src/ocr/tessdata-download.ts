@@ -16,15 +16,37 @@ import { DEFAULT_TESSDATA_URL, TESSDATA_PINS, type TessdataPin } from "./tessdat
 
 const FAILURE_FILE = "download-failed.txt";
 
+/**
+ * After a failed download, the next is tried this long after it, not sooner: without a network each scan of a
+ * sync tried again (three attempts, each up to its timeout), and a folder of scans waited that long per file.
+ */
+const RETRY_AFTER_MS = 60_000;
+
 /** The reason the last download failed, while no download has succeeded since. */
 export function lastDownloadFailure(cacheDir: string): string | null {
   const file = join(cacheTessdata(cacheDir), FAILURE_FILE);
   return existsSync(file) ? readFileSync(file, "utf8").trim() : null;
 }
 
+/** The last failure recorded in the file, when it is under RETRY_AFTER_MS old (a clock set back counts as old). */
+function recentFailure(file: string): { at: number; reason: string } | null {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8").trim();
+  } catch {
+    return null;
+  }
+  const at = Date.parse(text.slice(0, text.indexOf(" ")));
+  const age = Date.now() - at;
+  return Number.isFinite(at) && age >= 0 && age < RETRY_AFTER_MS ? { at, reason: text.slice(text.indexOf(" ") + 1) } : null;
+}
+
 /** How to get the language data for codes, given where these settings look for it. */
 export function installAdvice(codes: string[], settings: OcrSettings): string {
   const files = codes.map((c) => `${c}.traineddata`).join(", ");
+  if (settings.tessdataPrefix && !existsSync(settings.tessdataPrefix)) {
+    return `TESSDATA_PREFIX names ${settings.tessdataPrefix}, which does not exist: correct it to the folder that holds ${files}, or unset it to use the system's language data.`;
+  }
   if (settings.tessdataPrefix) {
     // The system's folders are not searched while the variable is set: installing packages would change nothing.
     return `Connect to the network and retry (the files are fetched once), or put ${files} into TESSDATA_PREFIX's folder ${settings.tessdataPrefix}, or unset TESSDATA_PREFIX to use the system's language data.`;
@@ -60,6 +82,11 @@ export async function ensureLanguageData(settings: OcrSettings, options: EnsureO
   if (files.missing.length === 0) return files.found;
   const dir = cacheTessdata(settings.cacheDir);
   const failure = join(dir, FAILURE_FILE);
+  const recent = recentFailure(failure);
+  if (recent) {
+    const retry = new Date(recent.at + RETRY_AFTER_MS).toISOString().slice(11, 19);
+    throw new AppError("OCR_LANGUAGE_DATA", `OCR language data ${files.missing.join(", ")} is not installed, and its download failed moments ago (${recent.reason}); it is tried again from ${retry} UTC`, installAdvice(files.missing, settings));
+  }
   try {
     mkdirSync(dir, { recursive: true });
     for (const code of files.missing) await downloadOne(code, settings.tessdataUrl ?? DEFAULT_TESSDATA_URL, dir, pins, log);

@@ -115,6 +115,33 @@ describe("downloading missing language data", () => {
     expect(ocrStatus({ ...settings, languages: ["rus", "tat"] })).toEqual({ ocr: "tesseract" });
   });
 
+  test("after a failed download the next is not tried for a minute: each scan of a sync fails at once, saying from when it is tried again", async () => {
+    const cacheDir = tempDir();
+    const settings = { languages: ["rus"], cacheDir, tessdataUrl: `http://127.0.0.1:${server.port}` };
+    const folders = [cacheTessdata(cacheDir)];
+    const before = requested.length;
+    await failure(ensureLanguageData(settings, { folders, pins }));
+    const tried = requested.length - before;
+    expect(tried).toBeGreaterThan(0);
+    const again = await failure(ensureLanguageData(settings, { folders, pins }));
+    expect(requested.length - before).toBe(tried);
+    expect(again.code).toBe("OCR_LANGUAGE_DATA");
+    expect(again.message).toMatch(/its download failed moments ago \(.+\); it is tried again from \d\d:\d\d:\d\d UTC$/);
+    // A minute on (the record dated back), the download is tried again.
+    const record = join(cacheTessdata(cacheDir), "download-failed.txt");
+    writeFileSync(record, readFileSync(record, "utf8").replace(/^\S+/, new Date(Date.now() - 61_000).toISOString()));
+    await failure(ensureLanguageData(settings, { folders, pins }));
+    expect(requested.length - before).toBe(2 * tried);
+  });
+
+  test("a TESSDATA_PREFIX that does not exist is named as such in the error and in status", async () => {
+    const prefix = join(tempDir(), "no-such-tessdata");
+    const settings = { languages: ["rus"], cacheDir: tempDir(), tessdataUrl: "http://127.0.0.1:9", tessdataPrefix: prefix };
+    const error = await failure(ensureLanguageData(settings, { pins }));
+    expect(error.hint).toBe(`TESSDATA_PREFIX names ${prefix}, which does not exist: correct it to the folder that holds rus.traineddata, osd.traineddata, or unset it to use the system's language data.`);
+    expect((ocrStatus(settings) as { ocrHint: string }).ocrHint).toContain(`TESSDATA_PREFIX names ${prefix}, which does not exist`);
+  });
+
   test("with TESSDATA_PREFIX set, the error and status name its folder and unsetting it, not packages the search would not see", async () => {
     const cacheDir = tempDir();
     const prefix = folder([]);
