@@ -99,7 +99,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     throw new AppError(
       "CONFIG",
       `Configuration error: ${name}=${JSON.stringify(env[name] ?? "")} is invalid: ${issue.message}`,
-      `Fix or unset ${name} in the server's environment, then restart it.`,
+      `Fix or unset ${name}: where it is set for a command (the shell), or in the MCP configuration's env for a server, which then needs a restart.`,
     );
   }
   const e = parsed.data;
