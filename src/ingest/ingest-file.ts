@@ -11,7 +11,7 @@ import type { App } from "../app.ts";
 import { assertSupported, SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { diskPath } from "../native/file-names.ts";
 import { assertNotExcluded } from "../scan/ignore-rules.ts";
-import { scanRoots, type UnlistedFolder } from "../scan/scan-roots.ts";
+import { indexedPath, scanRoots, type UnlistedFolder } from "../scan/scan-roots.ts";
 import { finishWrite } from "./finish-write.ts";
 import type { IngestResult } from "./index-markdown.ts";
 import { ingestFiles, type IngestFilesReport } from "./ingest-files.ts";
@@ -35,7 +35,8 @@ export async function ingestPaths(app: App, paths: string[], events?: IngestEven
       // Both before the model loads or a byte is read.
       assertSupported(path);
       assertNotExcluded(path, app.config.roots);
-      files.push(path);
+      // A link to a file a sync lists by its own path is that file, as the sync indexes it.
+      files.push(await indexedPath(path, app.config.roots, SUPPORTED_EXTENSIONS));
     }
   }
   const report = await ingestFiles(app, files, events);

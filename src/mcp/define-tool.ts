@@ -10,7 +10,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import { z } from "zod";
 import type { ToolContext } from "./context.ts";
 import { describeInputErrors, type JsonSchema } from "./input-errors.ts";
-import { unchosenRootsProblem } from "../watch/watch-roots.ts";
+import { unchosenRootsProblem } from "../config/unchosen-roots.ts";
 import { toolResult } from "./tool-result.ts";
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -75,7 +75,7 @@ export async function callTool(tool: AnyTool, args: Record<string, unknown>, ctx
   if (!parsed.success) return { isError: true, content: [{ type: "text", text: describeInputErrors(tool.name, inputJson, input, parsed.error.issues, args) }] };
   const result = await toolResult(() => {
     // A tool that writes the index writes none where the server has no folder of documents to index.
-    const unchosen = tool.annotations.readOnlyHint === false && ctx.app ? unchosenRootsProblem(ctx.app.config, ctx.app.store.exists()) : null;
+    const unchosen = tool.annotations.readOnlyHint === false && ctx.app ? unchosenRootsProblem(ctx.app.config) : null;
     if (unchosen) throw unchosen;
     return tool.run(parsed.data, ctx, extra);
   });

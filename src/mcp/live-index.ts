@@ -5,6 +5,7 @@
  * index's lock across processes), and loads the new version's search
  * structures after each sync, as after a job.
  */
+import { unchosenRootsProblem } from "../config/unchosen-roots.ts";
 import { chooseWatchedRoots } from "../watch/watch-roots.ts";
 import { Watcher } from "../watch/watcher.ts";
 import type { WatchStatus } from "../watch/watch-status.ts";
@@ -38,6 +39,10 @@ export function watchStatus(ctx: ToolContext): WatchStatus | undefined {
   if (!app) return undefined;
   if (!app.config.watch) return { enabled: false, note: "Watching is off (RAG_WATCH=false or serve --no-watch): the index changes only when a sync runs (sync_start, or minirag-mcp sync)." };
   const choice = chooseWatchedRoots(app.config, app.store.exists());
-  if (choice.watched.length === 0) return { enabled: false, note: "No root may be watched by itself; sync by hand (sync_start) or name the folder of documents.", skippedRoots: choice.skipped };
+  if (choice.watched.length === 0) {
+    const unchosen = unchosenRootsProblem(app.config);
+    const note = unchosen ? `${unchosen.message} ${unchosen.hint}` : "No root may be watched by itself; sync by hand (sync_start) or name the folder of documents.";
+    return { enabled: false, note, skippedRoots: choice.skipped };
+  }
   return { enabled: true, state: "starting", skippedRoots: choice.skipped.length ? choice.skipped : undefined };
 }

@@ -28,8 +28,8 @@ export function lastDownloadFailure(cacheDir: string): string | null {
   return existsSync(file) ? readFileSync(file, "utf8").trim() : null;
 }
 
-/** The last failure recorded in the file, when it is under RETRY_AFTER_MS old (a clock set back counts as old). */
-function recentFailure(file: string): { at: number; reason: string } | null {
+/** The last failure recorded in the file, when it is under RETRY_AFTER_MS old (a clock set back counts as old) and was of a download from base. */
+function recentFailure(file: string, base: string): { at: number; reason: string } | null {
   let text: string;
   try {
     text = readFileSync(file, "utf8").trim();
@@ -38,7 +38,9 @@ function recentFailure(file: string): { at: number; reason: string } | null {
   }
   const at = Date.parse(text.slice(0, text.indexOf(" ")));
   const age = Date.now() - at;
-  return Number.isFinite(at) && age >= 0 && age < RETRY_AFTER_MS ? { at, reason: text.slice(text.indexOf(" ") + 1) } : null;
+  const reason = text.slice(text.indexOf(" ") + 1);
+  // downloadOne's errors start with the file's URL.
+  return Number.isFinite(at) && age >= 0 && age < RETRY_AFTER_MS && reason.startsWith(`${base}/`) ? { at, reason } : null;
 }
 
 /** How to get the language data for codes, given where these settings look for it. */
@@ -82,14 +84,16 @@ export async function ensureLanguageData(settings: OcrSettings, options: EnsureO
   if (files.missing.length === 0) return files.found;
   const dir = cacheTessdata(settings.cacheDir);
   const failure = join(dir, FAILURE_FILE);
-  const recent = recentFailure(failure);
+  const base = settings.tessdataUrl ?? DEFAULT_TESSDATA_URL;
+  // Only a failure from the same place: a corrected RAG_TESSDATA_URL is tried at once.
+  const recent = recentFailure(failure, base);
   if (recent) {
     const retry = new Date(recent.at + RETRY_AFTER_MS).toISOString().slice(11, 19);
     throw new AppError("OCR_LANGUAGE_DATA", `OCR language data ${files.missing.join(", ")} is not installed, and its download failed moments ago (${recent.reason}); it is tried again from ${retry} UTC`, installAdvice(files.missing, settings));
   }
   try {
     mkdirSync(dir, { recursive: true });
-    for (const code of files.missing) await downloadOne(code, settings.tessdataUrl ?? DEFAULT_TESSDATA_URL, dir, pins, log);
+    for (const code of files.missing) await downloadOne(code, base, dir, pins, log);
   } catch (error) {
     const reason = (error as Error).message;
     try {

@@ -92,6 +92,6 @@ function outsideRoots(path: string, roots: string[]): AppError {
   return new AppError(
     "PATH_OUTSIDE_ROOTS",
     `Path outside configured document roots: ${path} (roots: ${roots.join(", ")})`,
-    "Index files under a root, or add the folder to the roots: BASE_DIRS (a server restarts to take it) or --base-dir for one command.",
+    "Index files under a root, or add the folder to the roots you always use (BASE_DIRS, or the same --base-dir flags every time; a server restarts to take it).",
   );
 }

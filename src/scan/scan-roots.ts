@@ -3,7 +3,8 @@
  * files (~$…), node_modules, __pycache__ and virtualenvs, and whatever a
  * root's .miniragignore excludes (an excluded folder is not walked). Never
  * enters a symlinked folder; keeps a symlinked file only when its target lies
- * inside a root and is not excluded, reported under the link's own path.
+ * inside a root and is not excluded, and then under the link's own path only
+ * when the walk does not list the target by its own (listedTargetPath).
  *
  * What it cannot see is reported, never taken for "empty": a root or folder
  * that cannot be listed, or whose rule file cannot be read, comes back in
@@ -11,12 +12,13 @@
  * device than the folder above them come back in `mountPoints`, since an
  * empty one is a drive away, not files deleted (emptied-folders.ts).
  */
-import { lstat, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, lstat, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, relative, sep } from "node:path";
 import { AppError, describeError } from "../errors.ts";
 import { diskPath, plainName, realPathOf } from "../native/file-names.ts";
 import { folderEntries, type FolderEntry } from "./folder-entries.ts";
-import { isInside, isInsideRoots } from "./containment.ts";
+import { inRootForm, isInside, isInsideRoots } from "./containment.ts";
 import { checkScopePath } from "./scope.ts";
 import { excludedBy, excludedWithParents, loadRootRules, type RootRules } from "./ignore-rules.ts";
 
@@ -191,8 +193,9 @@ async function addFile(walk: Walk, path: string, entry: FolderEntry | null): Pro
     // The target is indexed under its own path, by the walk of its own folder: the link would be the same
     // document twice, and which of the two a sync kept depended on its scope (a link in a folder sorted first
     // displaced the file in a full sync; a sync of the file's folder added it back, for ever).
-    if (walkedByOwnPath(walk, real)) return;
-    result.files.push({ path, realPath: real, size: target.size, mtimeMs: target.mtimeMs });
+    const own = inRootForm(real, walk.roots);
+    if (await listedTargetPath(walk, own)) return;
+    result.files.push({ path, realPath: own, size: target.size, mtimeMs: target.mtimeMs });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const what = code === "ENOENT" ? "is a broken link, or was removed while the scan ran" : code === "ELOOP" ? "is a symlink loop" : `cannot be read (${reasonOf(error)})`;
@@ -200,16 +203,41 @@ async function addFile(walk: Walk, path: string, entry: FolderEntry | null): Pro
   }
 }
 
-/** True when a walk of the roots reaches this file (a real path inside a root no rule excludes) by its own path: a supported name, and no skipped or pruned name on the way. */
-function walkedByOwnPath(walk: Walk, real: string): boolean {
-  if (!walk.supported(basename(real)) || walk.blocked(real)) return false;
-  const root = walk.roots.filter((r) => isInside(real, r)).sort((a, b) => b.length - a.length)[0];
+/**
+ * Whether a walk of the roots lists this file (a target's real path in the roots' form, inside a root no rule
+ * excludes) by its own path: a supported name, no skipped or pruned name on the way, and every folder on the way
+ * listable (a folder of mode 0311 lets a link read the file inside, while the walk never sees it).
+ */
+async function listedTargetPath(walk: Pick<Walk, "roots" | "supported" | "blocked">, own: string): Promise<boolean> {
+  if (!walk.supported(basename(own)) || walk.blocked(own)) return false;
+  const root = walk.roots.filter((r) => isInside(own, r)).sort((a, b) => b.length - a.length)[0];
   if (root === undefined) return false;
-  const names = relative(root, real).split(sep);
-  return !names.some((name, i) => isSkippedName(name) || (i < names.length - 1 && PRUNED_DIRS.has(name)));
+  const names = relative(root, own).split(sep);
+  if (names.some((name, i) => isSkippedName(name) || (i < names.length - 1 && PRUNED_DIRS.has(name)))) return false;
+  for (let dir = dirname(own); ; dir = dirname(dir)) {
+    if (!(await canList(dir))) return false;
+    if (dir === root || !isInside(dir, root)) return true;
+  }
 }
 
-/** Files, unsupported names and mount points in path order; a file reached twice (by two links to a target no walk reaches by its own path) is kept once, under the first path. */
+/** Whether this process may list the folder (read and enter it), as the walk will; root may always. */
+async function canList(dir: string): Promise<boolean> {
+  return access(diskPath(dir), constants.R_OK | constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The path a sync indexes the file at `path` under: where it is a symlink to a file a walk lists by its own path, that path; else `path`. */
+export async function indexedPath(path: string, roots: string[], extensions: Set<string>): Promise<string> {
+  if (!(await lstat(diskPath(path))).isSymbolicLink()) return path;
+  const { blocked } = loadRules(roots, { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [], unsupported: [], mountPoints: [] });
+  const own = inRootForm(await realPathOf(path), roots);
+  const listed = await listedTargetPath({ roots, blocked, supported: (name) => extensions.has(extname(name).toLowerCase()) }, own);
+  return listed ? own : path;
+}
+
+/** Files, unsupported names and mount points in path order; a file reached twice (by two links to a target no walk lists by its own path) is kept once, under the first path. */
 function sortAndDedupe(result: ScanResult): ScanResult {
   result.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   result.unsupported.sort();

@@ -8,7 +8,6 @@
  */
 import { parse } from "node:path";
 import type { Config } from "../config/load-config.ts";
-import { AppError } from "../errors.ts";
 import { isInside } from "../scan/containment.ts";
 
 export interface RootChoice {
@@ -27,20 +26,6 @@ export function unwatchableReason(root: string, config: Pick<Config, "rootsFrom"
     return `${root} is only the current directory of a client that named no folder; set BASE_DIR (or BASE_DIRS) to the folder of documents, or sync it once by hand, to have it indexed and watched`;
   }
   return null;
-}
-
-/**
- * Why the server may not create an index at all, or null: its roots are only the directory its client started it
- * in (no BASE_DIR, BASE_DIRS or --base-dir) and none holds an index yet. An agent told "the index is empty, run
- * sync_start" would otherwise index that directory: / under Claude Desktop, the whole disk.
- */
-export function unchosenRootsProblem(config: Pick<Config, "roots" | "rootsFrom">, indexExists: boolean): AppError | null {
-  if (config.rootsFrom !== "current directory" || indexExists) return null;
-  return new AppError(
-    "CONFIG",
-    `No folder of documents is configured: this server would index ${config.roots.join(", ")}, only the directory its client started it in, so it writes no index there.`,
-    "Set BASE_DIR (or BASE_DIRS) in this server's MCP configuration to the folder of documents and restart the server; or run minirag-mcp sync in that folder once by hand.",
-  );
 }
 
 /** Splits the configured roots into those the server follows and those it leaves alone, with why. */

@@ -150,19 +150,37 @@ describe("which roots a server watches by itself", () => {
     expect(existsSync(join(cwd, ".minirag"))).toBe(false);
   });
 
-  test("there, an agent told the index is empty learns to set BASE_DIR, and the tools that write make no index (Claude Desktop starts servers in /)", async () => {
-    const cwd = tempDir("minirag-unchosen-cwd-");
+  test("started in a whole home folder (as in /), an agent told the index is empty learns to set BASE_DIR, and the tools that write make no index", async () => {
+    // Claude Desktop starts servers in /; a home folder is the same case, and a test may make one.
+    const cwd = tempDir("minirag-unchosen-home-");
     writeTree(cwd, { "a.md": "# A\n\nalpha" });
     const client = new Client({ name: "unchosen-root", version: "0" });
-    await client.connect(new StdioClientTransport({ command: BINARY, args: [], cwd, env: { ...base, HOME: process.env.HOME! }, stderr: "pipe" }));
+    await client.connect(new StdioClientTransport({ command: BINARY, args: [], cwd, env: { ...base, HOME: cwd }, stderr: "pipe" }));
     try {
       const query = (await client.callTool({ name: "query_documents", arguments: { query: "alpha" } })) as unknown as { structuredContent: { notice: string } };
-      expect(query.structuredContent.notice).toContain("set BASE_DIR (or BASE_DIRS) to the folder of documents");
+      expect(query.structuredContent.notice).toContain(`this server's root is ${cwd}, a whole home folder`);
       for (const [name, args] of [["sync_start", {}], ["ingest_data", { content: "x", source: "note" }], ["ingest_file", { filePath: join(cwd, "a.md") }]] as const) {
         const refused = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
         expect({ name, isError: refused.isError, text: refused.content[0]!.text }).toEqual({ name, isError: true, text: expect.stringContaining("No folder of documents is configured") });
       }
       expect(existsSync(join(cwd, ".minirag"))).toBe(false);
+      const watch = ((await client.callTool({ name: "status", arguments: {} })) as unknown as { structuredContent: { watch: { note: string } } }).structuredContent.watch;
+      expect(watch.note).toContain("Set BASE_DIR (or BASE_DIRS)");
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("started in a project folder it names no folder for, sync_start indexes that folder (Claude Code)", async () => {
+    const cwd = tempDir("minirag-project-cwd-");
+    writeTree(cwd, { "a.md": "# A\n\nalpha" });
+    const client = new Client({ name: "project-root", version: "0" });
+    await client.connect(new StdioClientTransport({ command: BINARY, args: [], cwd, env: { ...base, HOME: process.env.HOME! }, stderr: "pipe" }));
+    try {
+      const started = (await client.callTool({ name: "sync_start", arguments: {} })) as unknown as { isError?: boolean; structuredContent: { jobId: string } };
+      expect(started.isError).toBeFalsy();
+      await waitFor(async () => ((await client.callTool({ name: "sync_status", arguments: { jobId: started.structuredContent.jobId } })) as unknown as { structuredContent: { state: string } }).structuredContent.state === "succeeded", 60_000, "the sync to succeed");
+      expect(existsSync(join(cwd, ".minirag", "lancedb"))).toBe(true);
     } finally {
       await client.close();
     }

@@ -127,11 +127,14 @@ describe("downloading missing language data", () => {
     expect(requested.length - before).toBe(tried);
     expect(again.code).toBe("OCR_LANGUAGE_DATA");
     expect(again.message).toMatch(/its download failed moments ago \(.+\); it is tried again from \d\d:\d\d:\d\d UTC$/);
+    // From another place (a corrected RAG_TESSDATA_URL) it is tried at once.
+    await failure(ensureLanguageData({ ...settings, tessdataUrl: `http://127.0.0.1:${server.port}/mirror` }, { folders, pins }));
+    expect(requested.length - before).toBe(2 * tried);
     // A minute on (the record dated back), the download is tried again.
     const record = join(cacheTessdata(cacheDir), "download-failed.txt");
     writeFileSync(record, readFileSync(record, "utf8").replace(/^\S+/, new Date(Date.now() - 61_000).toISOString()));
     await failure(ensureLanguageData(settings, { folders, pins }));
-    expect(requested.length - before).toBe(2 * tried);
+    expect(requested.length - before).toBe(3 * tried);
   });
 
   test("a TESSDATA_PREFIX that does not exist is named as such in the error and in status", async () => {

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SUPPORTED_EXTENSIONS } from "../../src/convert/registry.ts";
 import { resolveFileInsideRoots, resolveInsideRoots } from "../../src/scan/containment.ts";
-import { scanRoots } from "../../src/scan/scan-roots.ts";
+import { indexedPath, scanRoots } from "../../src/scan/scan-roots.ts";
 
 const walkRoots = async (roots: string[], ext: Set<string>, under?: string[]) => (await scanRoots(roots, ext, under)).files;
 import { failure, tempDir } from "../helpers.ts";
@@ -39,6 +39,23 @@ describe("scanning the roots (case 5)", () => {
     expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["sub/target.md"]);
     expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS, [join(root, "sub")]))).toEqual(["sub/target.md"]);
     expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS, [join(root, "alias.md")]))).toEqual([]);
+  });
+
+  test("under a root written as a symlink to its folder, a link to a file in it is not listed twice: the file is, in the root's form", async () => {
+    const real = tree(["sub/target.md"]);
+    const root = `${real}-as-link`;
+    symlinkSync(real, root);
+    symlinkSync(join(root, "sub/target.md"), join(real, "alias.md"));
+    expect((await walkRoots([root], SUPPORTED_EXTENSIONS)).map((f) => f.path)).toEqual([join(root, "sub/target.md")]);
+  });
+
+  test("a link is what a sync and an explicit ingest index alike: the target's own path where a walk lists it", async () => {
+    const root = tree(["sub/target.md", "node_modules/pkg/README.md"]);
+    symlinkSync(join(root, "sub/target.md"), join(root, "alias.md"));
+    symlinkSync(join(root, "node_modules/pkg/README.md"), join(root, "readme.md"));
+    expect(await indexedPath(join(root, "alias.md"), [root], SUPPORTED_EXTENSIONS)).toBe(join(root, "sub/target.md"));
+    expect(await indexedPath(join(root, "readme.md"), [root], SUPPORTED_EXTENSIONS)).toBe(join(root, "readme.md"));
+    expect(await indexedPath(join(root, "sub/target.md"), [root], SUPPORTED_EXTENSIONS)).toBe(join(root, "sub/target.md"));
   });
 
   test("a symlink to a file no walk lists by its own path (a pruned folder, a dot-name, an unindexed type) is listed under the link's path, once", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { loadLanceDb } from "../../src/native/lancedb.ts";
@@ -70,6 +70,19 @@ describe("keeping the table whole", () => {
 });
 
 describe("DB_PATH checked once", () => {
+  test("a DB_PATH through a link to nowhere cannot be created: a sync and a write each fail once, naming DB_PATH and the fix", async () => {
+    const parent = tempDir();
+    symlinkSync(join(parent, "unplugged-drive"), join(parent, "drive"));
+    const dbPath = join(parent, "drive", "lancedb");
+    const { app, root } = await testApp({ DB_PATH: dbPath });
+    writeFileSync(join(root, "a.md"), "# A\n\ntext");
+    for (const attempt of [() => runSync(app), () => ingestData(app, { source: "n", content: "text" })]) {
+      const error = await failure(attempt());
+      expect(error.message).toBe(`DB_PATH is unusable: ${dbPath} cannot be created (a folder on the way cannot be made there).`);
+      expect(error.hint).toContain("Point DB_PATH");
+    }
+  });
+
   test.skipIf(!existsSync("/proc/self"))("a DB_PATH that cannot be created (under /proc; Linux only): a sync and a write each fail once, naming DB_PATH and the fix", async () => {
     // /proc takes no new folder even from root, whom access(2) lets "write" there (as another user: read-only).
     const dbPath = "/proc/minirag-index/lancedb";

@@ -7,7 +7,7 @@
  * model hard-linked (or copied) there.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, linkSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, linkSync, mkdirSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { BINARY, TINY_MODEL, runCli, tempDir, writeTree } from "../helpers.ts";
 
@@ -47,6 +47,21 @@ beforeAll(() => {
 });
 
 describe("permission errors", () => {
+  test("a link to a file in a folder that can be entered but not listed is indexed under the link's path: the walk never lists the file itself", () => {
+    const root = openDir();
+    const home = openDir();
+    const db = join(openDir(), "db");
+    writeTree(root, { "locked/target.md": "# Target\n\nwombat burrow", "open/other.md": "other" });
+    symlinkSync(join(root, "locked/target.md"), join(root, "open/link.md"));
+    chmodSync(join(root, "locked"), 0o311);
+    const env = { BASE_DIR: root, DB_PATH: db, MODEL_NAME: model, HOME: home };
+    const sync = runCli(["sync", "--json"], { exe, env, cwd });
+    expect(JSON.parse(sync.stdout).counts).toMatchObject({ ingested: 2 });
+    const found = JSON.parse(runCli(["find", "wombat", "--json"], { exe, env, cwd }).stdout);
+    expect(found.documents.map((d: { displayPath: string }) => d.displayPath)).toEqual(["open/link.md"]);
+    chmodSync(join(root, "locked"), 0o755);
+  });
+
   test("an unreadable subfolder and unreadable files keep their entries; new unreadable files are counted with a plain message", () => {
     const root = openDir();
     const home = openDir();

@@ -3,6 +3,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { listFiles } from "../../src/read/list-files.ts";
 import { fullStatus } from "../../src/status.ts";
+import { ingestPaths } from "../../src/ingest/ingest-file.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { tempDir, testApp, writeTree } from "../helpers.ts";
 
@@ -121,6 +122,10 @@ describe("bad input is reported and counted, and aborts nothing", () => {
       expect((await runSync(app, { scope })).counts).toMatchObject({ ingested: 0, deleted: 0, moved: 0 });
     }
     expect(await sources(app)).toEqual([join(root, "odd/other.md"), join(root, "xq/note.md")]);
+    // Ingested by the link's name, it is the same file: nothing new, and the next sync has nothing to undo.
+    await ingestPaths(app, [join(root, "odd/link.md")]);
+    expect(await sources(app)).toEqual([join(root, "odd/other.md"), join(root, "xq/note.md")]);
+    expect((await runSync(app)).counts).toMatchObject({ ingested: 0, deleted: 0 });
   });
 
   test("a name stored decomposed (as macOS writes it) is indexed once and skipped by the next sync", async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { emptyIndexNotice } from "../../src/search/empty-index-notice.ts";
-import { chooseWatchedRoots, unchosenRootsProblem } from "../../src/watch/watch-roots.ts";
+import { chooseWatchedRoots } from "../../src/watch/watch-roots.ts";
 import type { RootsFrom } from "../../src/config/load-config.ts";
 
 const config = (roots: string[], rootsFrom: RootsFrom) => ({ roots, rootsFrom, homeDir: "/home/ann" });
@@ -21,23 +20,5 @@ describe("which roots the server syncs and watches by itself", () => {
     expect(choice.watched).toEqual(watched);
     expect(choice.skipped.map((s) => s.root)).toEqual(roots.filter((r) => !watched.includes(r)));
     for (const skipped of choice.skipped) expect(skipped.reason).toMatch(/BASE_DIR|sync/);
-  });
-});
-
-describe("where the server writes no index at all", () => {
-  test.each([
-    ["a client's current directory, no index yet", ["/"], "current directory", false, true],
-    ["a client's current directory that holds an index", ["/home/ann/project"], "current directory", true, false],
-    ["the filesystem root named by BASE_DIR (a sync by hand may index it)", ["/"], "BASE_DIR", false, false],
-    ["a folder named by --base-dir", ["/srv/docs"], "--base-dir", false, false],
-  ] as [string, string[], RootsFrom, boolean, boolean][])("%s: refused %p", (_name, roots, from, indexExists, refused) => {
-    const problem = unchosenRootsProblem(config(roots, from), indexExists);
-    expect(problem !== null).toBe(refused);
-    if (problem) expect([problem.message, problem.hint]).toEqual([expect.stringContaining(`would index ${roots[0]}, only the directory its client started it in`), expect.stringContaining("Set BASE_DIR (or BASE_DIRS)")]);
-  });
-
-  test("an answer over an empty index names BASE_DIR only where no folder was named", () => {
-    expect(emptyIndexNotice(config(["/"], "current directory"))).toContain("the root is the current directory, /: set BASE_DIR");
-    expect(emptyIndexNotice(config(["/srv/docs"], "BASE_DIR"))).toBe("The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.");
   });
 });
