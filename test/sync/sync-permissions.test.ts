@@ -57,6 +57,8 @@ describe("permission errors", () => {
     const env = { BASE_DIR: root, DB_PATH: db, MODEL_NAME: model, HOME: home };
     const sync = runCli(["sync", "--json"], { exe, env, cwd });
     expect(JSON.parse(sync.stdout).counts).toMatchObject({ ingested: 2 });
+    // The folder it cannot list held nothing indexed: no failure, but said.
+    expect(sync.stderr).toContain(`warn: ${join(root, "locked")}: could not be listed (permission denied), so nothing under it was indexed.`);
     const found = JSON.parse(runCli(["find", "wombat", "--json"], { exe, env, cwd }).stdout);
     expect(found.documents.map((d: { displayPath: string }) => d.displayPath)).toEqual(["open/link.md"]);
     chmodSync(join(root, "locked"), 0o755);

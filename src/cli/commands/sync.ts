@@ -36,6 +36,12 @@ export default defineCommand({
     if (report.notice) warn(report.notice);
     if (report.repair) warn(report.repair);
     for (const lost of report.lostSources ?? []) warn(fileProblem(lost.source, lost.problem));
+    // A folder that could not be listed and hid nothing indexed is no failure, but it is said: nothing under it was read.
+    for (const u of report.unlistedFolders) {
+      if (u.kept === 0 && !report.errors.some((e) => e.source === u.folder)) {
+        warn(`${u.folder}: could not be listed (${u.reason}), so nothing under it was indexed. Give this user read access to it and sync again, or exclude it in .miniragignore.`);
+      }
+    }
     if (report.counts.failed > 0) markFailed();
     if (args.json) return printJson({ state: "succeeded", startedAt, finishedAt: new Date().toISOString(), ...report });
     printLines(Object.entries(report.counts).map(([k, v]) => `${k} ${v}`).join(", "));
