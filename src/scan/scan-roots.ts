@@ -91,12 +91,16 @@ interface Walk {
 
 /** Walks the roots, or the paths `under` them (a sync's scopes), and reports what it found and what it could not see. */
 export async function scanRoots(roots: string[], extensions: Set<string>, under?: string[], deviceOf: DeviceOf = deviceOfFolder): Promise<ScanResult> {
-  const result: ScanResult = { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [], unsupported: [], mountPoints: [] };
+  const result = emptyScanResult();
   const { rules, blocked } = loadRules(roots, result);
   const walk: Walk = { roots, rules, result, deviceOf, blocked, supported: (name) => extensions.has(extname(name).toLowerCase()) };
   // The walk's own guard: whatever a caller passes, no folder outside the roots is listed.
   for (const start of under?.map((path) => checkScopePath(path, roots)) ?? roots) await walkFrom(walk, start, under !== undefined);
   return sortAndDedupe(result);
+}
+
+function emptyScanResult(): ScanResult {
+  return { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [], unsupported: [], mountPoints: [] };
 }
 
 /** Each root's .miniragignore; a root whose rule file cannot be read is reported unlisted and not walked. */
@@ -231,7 +235,7 @@ async function canList(dir: string): Promise<boolean> {
 /** The path a sync indexes the file at `path` under: where it is a symlink to a file a walk lists by its own path, that path; else `path`. */
 export async function indexedPath(path: string, roots: string[], extensions: Set<string>): Promise<string> {
   if (!(await lstat(diskPath(path))).isSymbolicLink()) return path;
-  const { blocked } = loadRules(roots, { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [], unsupported: [], mountPoints: [] });
+  const { blocked } = loadRules(roots, emptyScanResult());
   const own = inRootForm(await realPathOf(path), roots);
   const listed = await listedTargetPath({ roots, blocked, supported: (name) => extensions.has(extname(name).toLowerCase()) }, own);
   return listed ? own : path;
