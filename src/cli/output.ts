@@ -10,6 +10,16 @@ export function printLines(...lines: string[]): void {
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
+/**
+ * A document's text exactly as stored, so `read FILE > copy` gives back its
+ * bytes. Only a terminal gets a closing newline the text lacks, to keep the
+ * prompt off the last line.
+ */
+export function printDocument(text: string): void {
+  const closing = process.stdout.isTTY === true && !text.endsWith("\n") ? "\n" : "";
+  process.stdout.write(text + closing);
+}
+
 /** A non-fatal problem the run reports but survives (per-file failures). */
 export function warn(message: string): void {
   process.stderr.write(`warn: ${message}\n`);

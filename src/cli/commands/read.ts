@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { AppError } from "../../errors.ts";
 import { checkFileSource, readSource } from "../../read/read-source.ts";
 import { resolveInsideRoots } from "../../scan/containment.ts";
-import { printJson, printLines, warn } from "../output.ts";
+import { printDocument, printJson, warn } from "../output.ts";
 import { appFromArgs, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
@@ -20,6 +20,6 @@ export default defineCommand({
     const result = await readSource(app, source!);
     if (args.json) return printJson(result);
     if (result.notice) warn(result.notice);
-    printLines(result.text);
+    printDocument(result.text);
   },
 });
