@@ -53,6 +53,8 @@ export interface AppOptions {
    * as it would wait to exit until the index was downloaded.
    */
   fillLocalCopy?: boolean;
+  /** The MCP server: a first load where CACHE_DIR has no optimised model answers first and writes it when idle (embed/later-model-cache.ts). */
+  modelCacheLater?: boolean;
   /** Tests only: how ingest_url resolves names and opens sockets (a fake resolver); the system's otherwise. */
   network?: Network;
 }
@@ -133,7 +135,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         // Checked before the session loads: a budget the model cannot take fails as the configuration error it is.
         const budget = chunkBudget(config.chunkTokenBudget, { name, maxLength: folder.profile.maxLength });
         // CACHE_DIR keeps an optimised copy of the model that loads several times faster (optimized-model-cache.ts).
-        const loaded = await OnnxEmbedder.load(folder, { cacheDir: config.cacheDir, log, spin: options.threadSpin ?? "by-kind" });
+        const loaded = await OnnxEmbedder.load(folder, { cacheDir: config.cacheDir, cacheLater: options.modelCacheLater, log, spin: options.threadSpin ?? "by-kind" });
         // Said when a folder's profile was read or recognised, so a wrong guess is visible; a known id or plain defaults go unsaid.
         if (folder.profileRead) log(`model ${name}: ${describeProfile(loaded.profile)}, from ${folder.profileSource}; chunks of ${budget} tokens`);
         store.useModel({ name, fingerprint: loaded.fingerprint, dimensions: loaded.dimensions, ...loaded.profile }, log);

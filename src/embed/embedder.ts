@@ -45,6 +45,8 @@ export interface LoadOptions {
   batchTokens?: number;
   /** Where the optimised copy of the model is kept (optimized-model-cache.ts); none: the model is optimised on every load. */
   cacheDir?: string;
+  /** A long-lived process: without a copy in cacheDir, answer from the model first and write the copy when idle (later-model-cache.ts). */
+  cacheLater?: boolean;
   log?: (line: string) => void;
   /** How the model's threads wait, by the kind of text (kind-sessions.ts); "never" unless given. */
   spin?: SpinPolicy;
@@ -86,6 +88,14 @@ export class OnnxEmbedder implements Embedder {
     return this.sessions.main.info.source;
   }
 
+  /** Waits for the optimised copy's write left for later (later-model-cache.ts); false when none has run. */
+  async laterCacheWrite(): Promise<boolean> {
+    const writing = this.sessions.laterCache?.writing;
+    if (!writing) return false;
+    await writing;
+    return true;
+  }
+
   /** How the threads of each session this embedder holds wait (kind-sessions.ts). */
   sessionSpins(): Promise<ThreadSpin[]> {
     return this.sessions.spins();
@@ -97,10 +107,10 @@ export class OnnxEmbedder implements Embedder {
    * session opens in the model thread while the tokenizer is built here.
    */
   static async load(folder: ModelFolder, loadOptions: LoadOptions = {}): Promise<OnnxEmbedder> {
-    const { batchTokens = DEFAULT_BATCH_TOKENS, cacheDir, log, spin = "never", passageIdleMs, clock } = loadOptions;
+    const { batchTokens = DEFAULT_BATCH_TOKENS, cacheDir, cacheLater, log, spin = "never", passageIdleMs, clock } = loadOptions;
     traceStartup("model files read");
     const { pooling, normalize } = folder.profile;
-    const spec = { onnxPath: folder.onnxPath, modelName: folder.modelName, fingerprint: folder.fingerprint, cacheDir, pooling, normalize };
+    const spec = { onnxPath: folder.onnxPath, modelName: folder.modelName, fingerprint: folder.fingerprint, cacheDir, cacheLater, pooling, normalize };
     const opening = KindSessions.open(spec, spin, log, passageIdleMs, clock);
     let tokenizer: ModelTokenizer;
     try {

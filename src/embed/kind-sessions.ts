@@ -19,6 +19,7 @@
  */
 import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import type { SessionSpec, ThreadSpin } from "./model-session.ts";
+import { LaterModelCache } from "./later-model-cache.ts";
 import { RemoteSession } from "./model-thread.ts";
 
 export type SpinPolicy = ThreadSpin | "by-kind";
@@ -35,6 +36,8 @@ export class KindSessions {
   private passagesRunning = 0;
   /** Cancels the passage session's idle close, while one is armed. */
   private cancelIdle = () => {};
+  /** The optimised copy of the model still to write, when the first session left it for later (spec.cacheLater). */
+  readonly laterCache: LaterModelCache | null;
 
   private constructor(
     /** Every text's session, or the questions' one under "by-kind". */
@@ -44,7 +47,9 @@ export class KindSessions {
     private readonly idleMs: number,
     private readonly clock: Clock,
     private readonly log?: (line: string) => void,
-  ) {}
+  ) {
+    this.laterCache = main.info.source === "model, cache later" ? new LaterModelCache({ ...spec, spin: "never" }, clock, log) : null;
+  }
 
   /** Opens the first session; under "by-kind" the passages' opens when first needed. */
   static async open(spec: Omit<SessionSpec, "spin">, policy: SpinPolicy, log?: (line: string) => void, idleMs = PASSAGE_SESSION_IDLE_MS, clock: Clock = SYSTEM_CLOCK): Promise<KindSessions> {
@@ -66,11 +71,13 @@ export class KindSessions {
    * which only closes the session a little early.
    */
   async with<T>(passage: boolean, fn: (session: RemoteSession) => Promise<T>): Promise<T> {
+    this.laterCache?.touch();
     if (this.policy !== "by-kind" || !passage || this.closed) return fn(this.main);
     this.passagesRunning++;
     this.cancelIdle();
     try {
-      this.passages ??= RemoteSession.open({ ...this.spec, spin: "during-runs" }).catch((error: unknown) => {
+      // A sync is under way: this open may as well write the optimised copy a first session left for later.
+      this.passages ??= this.openPassages().catch((error: unknown) => {
         // Slower on 2 cores, where the question session has one thread, but every text still embeds.
         this.log?.(`passages embed through the question session: a second session could not open (${(error as Error).message})`);
         return this.main;
@@ -81,9 +88,15 @@ export class KindSessions {
     }
   }
 
+  private async openPassages(): Promise<RemoteSession> {
+    this.laterCache?.stop();
+    return RemoteSession.open({ ...this.spec, spin: "during-runs", cacheLater: false });
+  }
+
   /** Closes every session now (a load that failed after they opened). */
   close(): void {
     this.closed = true;
+    this.laterCache?.stop();
     this.cancelIdle();
     this.closePassages();
     this.main.close();

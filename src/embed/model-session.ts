@@ -95,6 +95,8 @@ export interface SessionSpec {
   fingerprint: string;
   /** Where the optimised copy of the model is kept (optimized-model-cache.ts); none: the model is optimised on every load. */
   cacheDir?: string;
+  /** Without a cached copy, open from the model and leave writing the copy to a later open (CacheRequest.writeLater). */
+  cacheLater?: boolean;
   spin: ThreadSpin;
   /** The session embeds questions only (the "by-kind" policy's first session): see questionThreads. */
   questionsOnly?: boolean;
@@ -145,7 +147,7 @@ export class ModelSession {
     let loaded: CachedSession;
     try {
       loaded = spec.cacheDir
-        ? await createCachedSession(ort, { onnxPath: spec.onnxPath, modelName: spec.modelName, fingerprint: spec.fingerprint, cacheDir: spec.cacheDir, optionsFor, log })
+        ? await createCachedSession(ort, { onnxPath: spec.onnxPath, modelName: spec.modelName, fingerprint: spec.fingerprint, cacheDir: spec.cacheDir, optionsFor, writeLater: spec.cacheLater, log })
         : { session: await sessionFromModelFile(ort, spec.onnxPath, optionsFor(residualNormsIn(spec.onnxPath) > 0), log), source: "model" };
     } catch (error) {
       throw new AppError(

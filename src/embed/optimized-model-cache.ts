@@ -31,8 +31,12 @@ type Ort = typeof import("onnxruntime-node");
 /** Writing the optimised e5 model takes 1-3 s; a temporary file an hour old was left by a process that died. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
-/** Where the session came from: the cached copy, the model with the cache written, or the model alone. */
-export type SessionSource = "cache" | "model, cache written" | "model";
+/**
+ * Where the session came from: the cached copy, the model with the cache
+ * written, the model with the cache left for later (CacheRequest.writeLater),
+ * or the model alone.
+ */
+export type SessionSource = "cache" | "model, cache written" | "model, cache later" | "model";
 
 export interface CachedSession {
   session: InferenceSession;
@@ -56,6 +60,12 @@ export interface CacheRequest {
    * cache then reads nothing but the cache file.
    */
   optionsFor: (residualNorms: boolean) => InferenceSession.SessionOptions;
+  /**
+   * Without a valid cache, load the model alone and leave the cache to a
+   * later open: writing it costs 0.4-1 s more than the plain load
+   * (e5 int8, 2 cores), which a server's first answer need not wait for.
+   */
+  writeLater?: boolean;
   log?: (line: string) => void;
 }
 
@@ -143,6 +153,7 @@ export async function createCachedSession(ort: Ort, request: CacheRequest): Prom
     if (loaded) return loaded;
   }
   const settled = { ...request, options: request.optionsFor(residualNormsIn(request.onnxPath) > 0) };
+  if (request.writeLater) return { session: await sessionFromModelFile(ort, request.onnxPath, settled.options, request.log), source: "model, cache later" };
   const paths = cachePaths(ort, settled);
   removeQuietly(paths.file, paths.manifest);
   return writeCache(ort, settled, paths);

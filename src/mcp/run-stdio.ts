@@ -43,7 +43,7 @@ export async function runStdioServer(flags: ConfigFlags = {}): Promise<void> {
       if (!config) return;
       const { createApp } = await import("../app.ts");
       try {
-        ctx.app = createApp(config, { fillLocalCopy: true });
+        ctx.app = createApp(config, { fillLocalCopy: true, modelCacheLater: true });
       } catch (error) {
         keepConfigError(ctx, error);
       }
