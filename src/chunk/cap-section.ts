@@ -8,7 +8,7 @@
  * of the document, in order, covering all of the section's text.
  */
 import type { DocText, Span } from "./doc-text.ts";
-import { ATX_HEADING, TABLE_DELIMITER, fencedLines, isTableRow } from "../text/markdown-lines.ts";
+import { ATX_HEADING, TABLE_DELIMITER, fencedLines, isTableRow, pipeTable } from "../text/markdown-lines.ts";
 
 export const SECTION_CHAR_CAP = 4000;
 const SENTENCE_END = /(?<=[.!?…])\s+/g;
@@ -22,6 +22,8 @@ export interface CapPiece extends Span {
    * (a cut fence joins no other text).
    */
   codeFrom?: number;
+  /** A piece of a table row longer than the cap: it joins no other rows, so the rows after it start a piece as rows. */
+  cutRow?: boolean;
 }
 
 export function capSection(doc: DocText, section: Span, cap = SECTION_CHAR_CAP): CapPiece[] {
@@ -64,14 +66,19 @@ const plain = (spans: Span[]): CapPiece[] => spans.map((s) => ({ ...s, carriedHe
 
 function splitLongParagraph(doc: DocText, paragraph: Span, cap: number): CapPiece[] {
   const lines = doc.linesOf(paragraph);
-  const rows = lines.filter((l) => isTableRow(doc.slice(l))).length;
-  if (rows > lines.length / 2) {
-    const found = lines.length >= 2 && TABLE_DELIMITER.test(doc.slice(lines[1]!)) ? lines.slice(0, 2).map((l) => doc.slice(l)) : null;
+  const texts = lines.map((l) => doc.slice(l));
+  const table = pipeTable(texts);
+  if (table || texts.filter(isTableRow).length > lines.length / 2) {
+    const found = table?.header.length ? table.header : lines.length >= 2 && TABLE_DELIMITER.test(texts[1]!) ? texts.slice(0, 2) : null;
     // A header that would take more than half of every later piece is not repeated: one longer than the cap left
     // those pieces no room at all (a 4,151-character header row of nested tables cut forever).
     const header = found && found.join("\n").length + 1 <= cap / 2 ? found : null;
     const room = cap - (header ? header.join("\n").length + 1 : 0);
-    const pieces = accumulate(doc, plain(lines.flatMap((l) => fitCap(doc, l, room))), room);
+    const parts = lines.flatMap((l) => {
+      const cut = fitCap(doc, l, room);
+      return cut.length > 1 ? cut.map((s) => ({ ...s, carriedHeader: null, cutRow: true })) : plain(cut);
+    });
+    const pieces = accumulate(doc, parts, room);
     // The first piece holds the header itself; the others repeat it.
     return pieces.map((p, i) => ({ ...p, carriedHeader: i > 0 ? header : null }));
   }
@@ -99,14 +106,15 @@ function fitCap(doc: DocText, span: Span, cap: number): Span[] {
  * the document, separators included). A part that carries a header never
  * joins the piece before it, since the rows before it already filled that
  * piece; a piece of a cut fence joins only headings, and nothing joins it,
- * as it is packed as code.
+ * as it is packed as code; a piece of a cut table row joins nothing either,
+ * since rows packed with it would be read as prose and cut between words.
  */
 function accumulate(doc: DocText, parts: CapPiece[], cap: number): CapPiece[] {
   const out: CapPiece[] = [];
   let current: CapPiece | null = null;
   for (const part of parts) {
     const room = cap - (current?.carriedHeader ? current.carriedHeader.join("\n").length + 1 : 0);
-    const joinable = current !== null && !part.carriedHeader && current.codeFrom === undefined;
+    const joinable = current !== null && !part.carriedHeader && current.codeFrom === undefined && !part.cutRow && !current.cutRow;
     if (joinable && part.codeFrom === undefined && part.end - current!.start <= room) current!.end = part.end;
     // Headings before a cut fence go with its first piece, a little past the cap if need be, so they are not a section alone.
     else if (joinable && part.codeFrom !== undefined && current!.end - current!.start <= cap / 8 && headingsOnly(doc, current!)) Object.assign(current!, { end: part.end, codeFrom: part.codeFrom });

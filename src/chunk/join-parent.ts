@@ -8,7 +8,7 @@
  * by an older scheme are read back as before (legacy-join.ts).
  */
 import { legacyJoinDocument, legacyJoinParent } from "./legacy-join.ts";
-import { TABLE_DELIMITER, isTableRow } from "../text/markdown-lines.ts";
+import { pipeTable } from "../text/markdown-lines.ts";
 import { ownText } from "./own-text.ts";
 
 /** The first chunk scheme whose own texts are exact slices of the document. */
@@ -45,6 +45,7 @@ function carriedHeader(unit: JoinUnit): string {
   const lines = unit.text.split("\n", unit.contextLines! + 1);
   const own = lines[unit.contextLines!] ?? "";
   const context = lines.slice(0, unit.contextLines!);
-  if (context.length < 2 || !isTableRow(own) || !TABLE_DELIMITER.test(context.at(-1)!) || !isTableRow(context.at(-2)!)) return "";
+  // Rows and header are pipe rows, their outer pipes optional (markdown-lines.ts pipeTable).
+  if (context.length < 2 || !own.includes("|") || !pipeTable([...context.slice(-2), own])?.header.length) return "";
   return `${context.slice(-2).join("\n")}\n`;
 }

@@ -33,7 +33,7 @@ export function packSection(doc: DocText, piece: PieceToPack, budget: number, co
   const labels = { first: choosePrefix(piece.firstLadder, budget, count), rest: choosePrefix(piece.ladder, budget, count) };
   const packer = new Packer(doc, labels, budget, count, options);
   const textEnd = piece.codeFrom ?? piece.end;
-  splitBlocks(doc, { start: piece.start, end: textEnd }).forEach((block, i) => {
+  splitBlocks(doc, { start: piece.start, end: textEnd }, piece.carriedHeader).forEach((block, i) => {
     // The rows that open a continued piece belong to the table whose header the piece carries.
     if (i === 0 && piece.carriedHeader && block.kind === "table" && block.header.length === 0) packer.add({ ...block, header: piece.carriedHeader, headerOwn: false });
     else packer.add(block);

@@ -56,3 +56,23 @@ export function cleanHeading(text: string): string {
 export function isTableRow(line: string): boolean {
   return TABLE_ROW.test(line);
 }
+
+/** A row's cells: split at pipes not escaped, the outer pipes optional. */
+function cellCount(line: string): number {
+  return line.trim().replace(/^\|/, "").replace(/(?<!\\)\|$/, "").split(/(?<!\\)\|/).length;
+}
+
+/**
+ * The lines of one paragraph as a pipe table, with its two header lines
+ * (empty when it has none), or null when they are not one. Either every line
+ * is a row with outer pipes, the header there when line 2 is a delimiter; or,
+ * as GitHub's Markdown allows, the outer pipes are left out: a header and a
+ * delimiter row with as many cells, then rows, each line with a pipe.
+ * A header with no rows under it is content, not a header.
+ */
+export function pipeTable(lines: string[]): { header: string[] } | null {
+  const delimited = lines.length > 2 && TABLE_DELIMITER.test(lines[1]!);
+  if (lines.every(isTableRow)) return { header: delimited ? lines.slice(0, 2) : [] };
+  if (!delimited || !lines.every((l) => l.includes("|")) || cellCount(lines[0]!) !== cellCount(lines[1]!)) return null;
+  return { header: lines.slice(0, 2) };
+}

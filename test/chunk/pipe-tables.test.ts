@@ -1,0 +1,62 @@
+/**
+ * Tables as GitHub's Markdown writes them, outer pipes optional, and rows
+ * longer than the section cap. A table written `a | b` / `--|--` was read as
+ * prose: cut between words in the middle of rows, its later sections without
+ * the header, and rows split across two units (29 of 300 rows not found by
+ * find). A row longer than the cap took the rows after it into its last
+ * piece, where they were cut as prose too.
+ */
+import { describe, expect, test } from "bun:test";
+import { chunkDocument, type ChunkDraft } from "../../src/chunk/chunk-document.ts";
+import { joinDocument, joinParent } from "../../src/chunk/join-parent.ts";
+import { ownText } from "../../src/chunk/own-text.ts";
+import { pipeTable } from "../../src/text/markdown-lines.ts";
+import { fakeCount } from "./fake-counter.ts";
+import { expectExactReadBack } from "./read-back.ts";
+
+const chunk = (markdown: string) => chunkDocument(markdown, { title: "Rows", seedTitle: false, budget: 200, count: fakeCount }).chunks;
+const rows = (c: ChunkDraft[]) => c.map((u) => ({ text: u.text, parentId: `p${u.parentIndex}`, contextLines: u.contextLines }));
+const sections = (c: ChunkDraft[]) => [...Map.groupBy(rows(c), (r) => r.parentId).values()].map((units) => joinParent(units));
+/** The lines of the units' own texts, each unit's apart: a row cut between two units is in neither whole. */
+const ownLines = (c: ChunkDraft[]) => new Set(c.flatMap((u) => ownText(u.text, u.contextLines).split("\n")));
+
+const HEADER = "a | b | c\n--|--|--";
+const NO_OUTER_PIPES = `# Stock\n\n${HEADER}\n${Array.from({ length: 300 }, (_, i) => `r${i} | v${i} long text to fill up the budget quickly here | w${i}`).join("\n")}\n`;
+
+describe("tables without outer pipes", () => {
+  test("break only between rows, every row whole in one unit, and each later section repeats the header", () => {
+    const chunks = chunk(NO_OUTER_PIPES);
+    expectExactReadBack(NO_OUTER_PIPES, joinDocument(rows(chunks)));
+    const lines = ownLines(chunks);
+    const missing = NO_OUTER_PIPES.split("\n").filter((l) => l.startsWith("r") && !lines.has(l));
+    expect(missing).toEqual([]);
+    const parts = sections(chunks);
+    expect(parts.length).toBeGreaterThan(3);
+    for (const later of parts.slice(1)) expect(later.startsWith(`${HEADER}\nr`)).toBe(true);
+    // The units after the table's first carry its header for their vectors.
+    for (const unit of chunks.slice(1)) expect(unit.text.split("\n").slice(0, unit.contextLines).slice(-2).join("\n")).toBe(HEADER);
+  });
+
+  test("a piped header over rows without outer pipes is one table; prose with a pipe over a setext underline is not", () => {
+    expect(pipeTable(["| a | b |", "|---|---|", "x | y", "z | w"])).toEqual({ header: ["| a | b |", "|---|---|"] });
+    expect(pipeTable(["a | b", ":-: | --:", "x | y"])).toEqual({ header: ["a | b", ":-: | --:"] });
+    expect(pipeTable(["Sales | margins", "---", "fell"])).toBeNull();
+    expect(pipeTable(["Sales | margins", "---|---"])).toBeNull();
+    expect(pipeTable(["a | b", "--|--", "no pipe here"])).toBeNull();
+    expect(pipeTable(["a \\| b | c", "--|--", "x | y"])).toEqual({ header: ["a \\| b | c", "--|--"] });
+  });
+});
+
+describe("a row longer than the section cap", () => {
+  const wide = `| ${Array.from({ length: 1500 }, (_, i) => `cellword${i}`).join(" ")} | x |`;
+  const markdown = `# Wide\n\n| h1 | h2 |\n|---|---|\n| small | small |\n${wide}\n| after | row |\n| last | row |\n\nTail\n`;
+
+  test("is cut in pieces of its own: the rows after it start a section as rows, under the header, each whole", () => {
+    const chunks = chunk(markdown);
+    expectExactReadBack(markdown, joinDocument(rows(chunks)));
+    const lines = ownLines(chunks);
+    expect(lines.has("| after | row |") && lines.has("| last | row |")).toBe(true);
+    const after = sections(chunks).find((s) => s.includes("| after | row |"))!;
+    expect(after).toBe("| h1 | h2 |\n|---|---|\n| after | row |\n| last | row |\n\n");
+  });
+});
