@@ -60,10 +60,12 @@ export async function ingestData(app: App, input: DataInput): Promise<IngestResu
       "Pick a plain name; to index a file under a root use ingest_file or sync.",
     );
   }
-  const size = Buffer.byteLength(input.content, "utf8");
+  // A byte-order mark a client left at the start is not text (a file's is removed when it is decoded): with it the heading was not seen as the title.
+  const content = input.content.replace(/^\ufeff/, "");
+  const size = Buffer.byteLength(content, "utf8");
   if (size > app.config.maxFileSize) throw tooLarge(`content for ${source}`, size, app.config.maxFileSize);
-  if (!input.content.trim()) throw new AppError("INVALID_ARGUMENT", "content must not be empty", "Pass the text to index.");
-  const converted = format === "html" ? htmlToMarkdown(input.content) : { markdown: input.content, metadataTitle: undefined, warnings: undefined };
+  if (!content.trim()) throw new AppError("INVALID_ARGUMENT", "content must not be empty", "Pass the text to index.");
+  const converted = format === "html" ? htmlToMarkdown(content) : { markdown: content, metadataTitle: undefined, warnings: undefined };
   for (const warning of converted.warnings ?? []) app.log(`warn: ${source}: ${warning}`);
   const { title, seed } = chooseSourceTitle(source, converted.markdown, input.title, converted.metadataTitle);
   const result = await indexMarkdown(app, {
@@ -72,7 +74,7 @@ export async function ingestData(app: App, input: DataInput): Promise<IngestResu
     markdown: converted.markdown,
     title,
     seedTitle: seed,
-    contentHash: sha256(input.content),
+    contentHash: sha256(content),
     mtime: Date.now(),
     fileSize: size,
   });

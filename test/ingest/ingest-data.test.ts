@@ -27,6 +27,8 @@ describe("ingest_data", () => {
     ["an explicit title wins over the content's own", { content: "# Heading\n\nBody text.", format: "markdown", title: "Given title" }, "Given title"],
     ["an HTML <title> is the title", { content: "<html><head><title>Page title</title></head><body><h1>Heading</h1><p>Body.</p></body></html>", format: "html" }, "Page title"],
     ["a Markdown H1 is the title", { content: "# Heading\n\nBody text.", format: "markdown" }, "Heading"],
+    // As the CLI's ingest-data of the same bytes: the byte-order mark is not text.
+    ["a Markdown H1 after a byte-order mark is the title", { content: "\ufeff# Heading\n\nBody text.", format: "markdown" }, "Heading"],
     ["without either, the id is the title", { content: "Just a line of body text.", format: "text" }, "untitled-note"],
   ])("%s", async (_name, input, title) => {
     const { app } = await testApp();
