@@ -1,9 +1,10 @@
 /**
  * Bytes -> text for plain-text formats: UTF-8 (with or without BOM), UTF-16
  * (BOM, or the NUL pattern of ASCII-heavy text without one), then the legacy
- * code pages such files come in: Shift-JIS and Windows-1251. UTF-8 with a few
- * bad bytes is read as UTF-8 with U+FFFD there, and says so in a warning.
- * Text whose encoding cannot be told is an error rather than mojibake.
+ * code pages such files come in: Shift-JIS, Windows-1251 and Windows-1252
+ * (Latin-1). UTF-8 with a few bad bytes is read as UTF-8 with U+FFFD there,
+ * and says so in a warning. Text whose encoding cannot be told is an error
+ * rather than mojibake.
  */
 import { AppError } from "../errors.ts";
 
@@ -46,6 +47,30 @@ function invalidSequences(lenient: string, bytes: Uint8Array): number {
   return (lenient.match(/\uFFFD/g) ?? []).length - own;
 }
 
+/** A letter of the Latin script, or of the Cyrillic. */
+const LATIN = /\p{Script=Latin}/u;
+const CYRILLIC = /\p{Script=Cyrillic}/u;
+
+/**
+ * Text in a one-byte code page: Windows-1251 (Russian) or Windows-1252
+ * (Latin-1, Western European), or null when it reads as neither. Read as
+ * Windows-1251, Latin-1's accented letters turn into Cyrillic ones inside
+ * Latin words ("café" as "cafй", "Grüße" as "GrьЯe"), where Russian words are
+ * Cyrillic throughout; so the words that mix both scripts tell them apart.
+ * Stray bytes in ASCII text read as lone letters or pairs ("яю", "Г"), so
+ * Russian needs at least 4 letters, most of them in words of two or more.
+ */
+function onePageText(bytes: Uint8Array): string | null {
+  const cp1251 = tryDecode("windows-1251", bytes);
+  if (cp1251 === null) return null;
+  const cyrillicWords = (cp1251.match(/\p{L}+/gu) ?? []).filter((w) => CYRILLIC.test(w));
+  const mixed = cyrillicWords.filter((w) => LATIN.test(w)).length;
+  if (cyrillicWords.length > 0 && mixed > cyrillicWords.length / 2) return tryDecode("windows-1252", bytes);
+  const letters = cyrillicWords.reduce((n, w) => n + w.length, 0);
+  const inWords = cyrillicWords.filter((w) => w.length >= 2 && !LATIN.test(w)).reduce((n, w) => n + w.length, 0);
+  return share(cp1251, /[\u0400-\u04ff]/g) > 0.6 && inWords >= 4 && inWords >= 0.8 * letters ? cp1251 : null;
+}
+
 /** Decodes a text file's bytes; throws AppError("CONVERSION_FAILED") when the encoding cannot be told. */
 export function decodeText(bytes: Uint8Array, name: string): DecodedText {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { text: new TextDecoder("utf-8").decode(bytes.subarray(3)) };
@@ -59,24 +84,39 @@ export function decodeText(bytes: Uint8Array, name: string): DecodedText {
   sample.forEach((b, i) => b === 0 && (i % 2 ? oddNul++ : evenNul++));
   if (oddNul > sample.length / 4 && evenNul === 0) return { text: new TextDecoder("utf-16le").decode(bytes) };
   if (evenNul > sample.length / 4 && oddNul === 0) return { text: new TextDecoder("utf-16be").decode(bytes) };
-  // Control bytes other than tab, newline, form feed and carriage return mean binary data, not text.
+  // Control bytes other than tab, newline, form feed and carriage return mean binary data, not text; but a stray NUL
+  // or two in valid UTF-8 (a log a crash cut short) is text, and a short file was refused for one.
   const controls = sample.filter((b) => b < 0x20 && b !== 9 && b !== 10 && b !== 12 && b !== 13).length;
-  if (controls <= sample.length / 100) {
-    const lenient = new TextDecoder("utf-8").decode(bytes);
-    const invalid = invalidSequences(lenient, bytes);
-    if (invalid <= bytes.length * RARE_INVALID_SHARE) {
-      const warning = `${name}: ${invalid} ${invalid === 1 ? "byte sequence is" : "byte sequences are"} not valid UTF-8 and read as U+FFFD (\uFFFD). Save the file as UTF-8 to index that text.`;
-      return { text: lenient, warnings: [warning] };
-    }
+  if (utf8 !== null && controls <= Math.max(2, sample.length / 100)) return { text: utf8 };
+  if (controls > sample.length / 100) {
+    throw new AppError(
+      "CONVERSION_FAILED",
+      `${name}: holds binary data, not text (${controls} control bytes such as NUL in its first ${sample.length} bytes)`,
+      "If it is text, remove those bytes and save it as UTF-8; if it is not, leave it out with a .miniragignore line.",
+    );
+  }
+  const lenient = new TextDecoder("utf-8").decode(bytes);
+  const invalid = invalidSequences(lenient, bytes);
+  const rare = invalid <= bytes.length * RARE_INVALID_SHARE;
+  // Every byte past ASCII invalid: a one-byte code page, whose few bytes say more read as one than as U+FFFD.
+  const oneByte = !/[^\x00-\x7f\uFFFD]/.test(lenient) && invalid === (lenient.match(/\uFFFD/g) ?? []).length;
+  if (!rare) {
     // Windows-1251 Cyrillic read as Shift-JIS turns into half-width katakana, which real Japanese text rarely uses.
+    // (Not tried on a few bytes: "Fran\xe7ois" reads as Shift-JIS "Fran輟is".)
     const sjis = tryDecode("shift_jis", bytes);
     if (sjis !== null && share(sjis, /[\uff61-\uff9f]/g) < 0.05 && share(sjis, /[\u3040-\u30ff\u4e00-\u9fff]/g) > 0.5) return { text: sjis };
-    const cp1251 = tryDecode("windows-1251", bytes);
-    if (cp1251 !== null && share(cp1251, /[\u0400-\u04ff]/g) > 0.6) return { text: cp1251 };
+  }
+  if (oneByte || !rare) {
+    const text = onePageText(bytes);
+    if (text !== null) return { text };
+  }
+  if (rare) {
+    const warning = `${name}: ${invalid} ${invalid === 1 ? "byte sequence is" : "byte sequences are"} not valid UTF-8 and read as U+FFFD (\uFFFD). Save the file as UTF-8 to index that text.`;
+    return { text: lenient, warnings: [warning] };
   }
   throw new AppError(
     "CONVERSION_FAILED",
-    `${name}: cannot tell the text encoding (not UTF-8, UTF-16, Shift-JIS or Windows-1251)`,
+    `${name}: cannot tell the text encoding (not UTF-8, UTF-16, Shift-JIS, Windows-1251 or Windows-1252)`,
     "Save the file as UTF-8 and sync again.",
   );
 }

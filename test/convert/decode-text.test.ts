@@ -6,41 +6,67 @@ import { convertPlainText } from "../../src/convert/plain-text.ts";
 import { ingestFile } from "../../src/ingest/ingest-file.ts";
 import { REPO_ROOT, testApp, writeTree } from "../helpers.ts";
 
+/** A text's bytes in Windows-1251, from the decoder's own table. */
+function cp1251(text: string): number[] {
+  const decoder = new TextDecoder("windows-1251");
+  const table = new Map(Array.from({ length: 256 }, (_, b) => [decoder.decode(Uint8Array.of(b)), b]));
+  return [...text].map((c) => table.get(c)!);
+}
+
 const fixture = (name: string) => new Uint8Array(readFileSync(join(REPO_ROOT, "test/fixtures/text", name)));
 
-describe("a mostly-ASCII file with a few bytes that are not UTF-8", () => {
+describe("a mostly-ASCII file in Latin-1", () => {
   // GNU ed's AUTHORS: 931 bytes of ASCII with "François" twice in Latin-1 (one 0xE7 byte each).
   const bytes = fixture("ed-AUTHORS.latin1.txt");
 
-  test("is read as UTF-8 with U+FFFD in place of each bad byte, not as Windows-1251 mojibake", () => {
-    const { text } = decodeText(bytes, "AUTHORS");
-    expect(text).toContain("by Fran\uFFFDois Pinard.");
-    // Before: Shift-JIS "Fran輟is" (and Windows-1251 "Franзois" for other bytes), indexed as if it were text.
-    expect(text).not.toMatch(/[^\x00-\x7f\uFFFD]/);
-    expect(text.match(/\uFFFD/g)).toHaveLength(2);
+  test("is read as Latin-1 (Windows-1252): neither U+FFFD, nor Windows-1251's \"Franзois\", nor Shift-JIS's \"Fran輟is\"", () => {
+    const { text, warnings } = decodeText(bytes, "AUTHORS");
+    expect(text).toContain("by François Pinard.");
+    expect(text.match(/ç/g)).toHaveLength(2);
+    expect(text).not.toMatch(/[^\x00-\x7fç]/);
     expect(text).toContain("GNU ed originated with the editor algorithm from Brian W. Kernighan");
+    expect(warnings).toBeUndefined();
+  });
+
+  test("so is Western European prose with many accents, which Windows-1251 turned into Cyrillic inside Latin words", () => {
+    const latin1 = Uint8Array.from(Buffer.from("Grüße aus Köln. Le café est très naïf, déjà vu à Noël. ".repeat(20), "latin1"));
+    expect(decodeText(latin1, "f.txt")).toEqual({ text: "Grüße aus Köln. Le café est très naïf, déjà vu à Noël. ".repeat(20) });
+  });
+
+  test("a Russian word or two in an otherwise ASCII Windows-1251 file is read as Russian, not as U+FFFD", () => {
+    const text = `# settings\n${"key = value\n".repeat(60)}# Отчёт за квартал\n`;
+    const bytes = Uint8Array.from([...new TextEncoder().encode(text.slice(0, text.indexOf("Отчёт"))), ...cp1251("Отчёт за квартал"), 10]);
+    expect(decodeText(bytes, "f.conf")).toEqual({ text });
+  });
+});
+
+describe("a UTF-8 file with a few bytes that are not UTF-8", () => {
+  // Real UTF-8 (its accents are multi-byte sequences) with one stray Latin-1 byte pasted in.
+  const bytes = Uint8Array.from([...new TextEncoder().encode("Le café est très naïf, "), 0xe9, ...new TextEncoder().encode(" et puis du texte ASCII.".repeat(20))]);
+
+  test("is read as UTF-8 with U+FFFD in place of the bad byte", () => {
+    const { text } = decodeText(bytes, "notes");
+    expect(text).toStartWith("Le café est très naïf, \uFFFD et puis");
+    expect(text.match(/\uFFFD/g)).toHaveLength(1);
   });
 
   test("comes with a warning that names the file, counts the bad bytes and says how to fix it", () => {
-    const { warnings } = decodeText(bytes, "AUTHORS");
-    expect(warnings).toHaveLength(1);
-    expect(warnings![0]).toContain("AUTHORS");
-    expect(warnings![0]).toContain("2 ");
-    expect(warnings![0]).toContain("Save the file as UTF-8");
+    const { warnings } = decodeText(bytes, "notes");
+    expect(warnings).toEqual(["notes: 1 byte sequence is not valid UTF-8 and read as U+FFFD (\uFFFD). Save the file as UTF-8 to index that text."]);
   });
 
   test("the plain-text converter passes the warning on", () => {
-    const converted = convertPlainText(bytes, "/docs/AUTHORS.txt");
-    expect(converted.markdown).toContain("Fran\uFFFDois");
-    expect(converted.warnings).toEqual(decodeText(bytes, "AUTHORS.txt").warnings!);
+    const converted = convertPlainText(bytes, "/docs/notes.txt");
+    expect(converted.markdown).toContain("naïf, \uFFFD et");
+    expect(converted.warnings).toEqual(decodeText(bytes, "notes.txt").warnings!);
   });
 
   test("ingesting the file logs the warning and indexes the readable text", async () => {
     const { app, root, logs } = await testApp();
-    writeTree(root, { "AUTHORS.txt": bytes });
-    const result = await ingestFile(app, join(root, "AUTHORS.txt"));
+    writeTree(root, { "notes.txt": bytes });
+    const result = await ingestFile(app, join(root, "notes.txt"));
     expect(result.chunkCount).toBeGreaterThan(0);
-    expect(logs.filter((l) => l.startsWith("warn: AUTHORS.txt: 2 byte sequences are not valid UTF-8"))).toHaveLength(1);
+    expect(logs.filter((l) => l.startsWith("warn: notes.txt: 1 byte sequence is not valid UTF-8"))).toHaveLength(1);
   });
 });
 
@@ -65,5 +91,36 @@ describe("counting bad bytes", () => {
     const { text, warnings } = decodeText(bytes, "f.txt");
     expect(text).toBe(`once: \uFFFD; now: \uFFFD${tail}`);
     expect(warnings![0]).toContain("f.txt: 1 byte sequence is not valid UTF-8");
+  });
+});
+
+describe("control bytes and bytes of no known encoding", () => {
+  test("a stray NUL in a short UTF-8 file is text, kept as it is; many NULs are binary data, refused as such", () => {
+    const text = "before\u0000after NUL\nnext\n";
+    expect(decodeText(new TextEncoder().encode(text), "nul.txt")).toEqual({ text });
+    const binary = new TextEncoder().encode("a\u0000b\u0000c\u0001d\u0002e\u0000f\u0003".repeat(40));
+    expect(() => decodeText(binary, "blob.txt")).toThrow("blob.txt: holds binary data, not text (240 control bytes such as NUL in its first 480 bytes)");
+  });
+
+  test("bytes that read as no known encoding are refused, naming the encodings tried and the fix", () => {
+    // 0xA0 begins no Shift-JIS character and is a no-break space in Windows-1251 and -1252: no letters to tell by.
+    const bytes = Uint8Array.from([...new TextEncoder().encode("price "), 0xa0, 0xa0, 0xa0, ...new TextEncoder().encode(" list\n")]);
+    let error: unknown;
+    try {
+      decodeText(bytes, "odd.txt");
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: "CONVERSION_FAILED", message: "odd.txt: cannot tell the text encoding (not UTF-8, UTF-16, Shift-JIS, Windows-1251 or Windows-1252)", hint: "Save the file as UTF-8 and sync again." });
+  });
+});
+
+describe("stray bytes in ASCII text", () => {
+  test("are not taken for Russian: lone letters or a pair read as U+FFFD with the warning", () => {
+    const ascii = (s: string) => [...new TextEncoder().encode(s)];
+    const bytes = Uint8Array.from([...ascii("Plain English text about pumps. ".repeat(20)), 0xff, 0xfe, 0x20, 0xc3, 0x0a]);
+    const { text, warnings } = decodeText(bytes, "stray.txt");
+    expect(text).toEndWith("pumps. \uFFFD\uFFFD \uFFFD\n");
+    expect(warnings).toEqual(["stray.txt: 3 byte sequences are not valid UTF-8 and read as U+FFFD (\uFFFD). Save the file as UTF-8 to index that text."]);
   });
 });
