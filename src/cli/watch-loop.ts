@@ -9,15 +9,12 @@ import type { App } from "../app.ts";
 import { runSync } from "../sync/run-sync.ts";
 import { Watcher } from "../watch/watcher.ts";
 import type { WatchedSync } from "../watch/watch-status.ts";
-import { escapeControls, fileProblem, printLines, warn } from "./output.ts";
+import { countsLine, escapeControls, fileProblem, printLines, warn } from "./output.ts";
 
 function describe(record: WatchedSync): string {
   const time = record.finishedAt.slice(11, 19);
   const what = record.trigger === "start" ? "every root" : record.paths === 0 ? "every root" : `${record.paths} changed path${record.paths === 1 ? "" : "s"}`;
-  const counts = Object.entries(record.counts)
-    .filter(([, n]) => n > 0)
-    .map(([k, n]) => `${k} ${n}`)
-    .join(", ");
+  const counts = countsLine(record.counts);
   return `${time} ${record.trigger}: ${what}: ${record.error ? `failed (${record.error}); retrying` : counts || "nothing to do"}`;
 }
 

@@ -5,7 +5,7 @@ import { resolveInsideRoots } from "../../scan/containment.ts";
 import { displayPath } from "../../scan/display-path.ts";
 import { runSync } from "../../sync/run-sync.ts";
 import { describeFailedBefore } from "../../sync/sync-report.ts";
-import { fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
+import { countsLine, fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
 import { progressReporter } from "../progress.ts";
 import { writerAppFromArgs, sharedArgs } from "../shared-args.ts";
 
@@ -44,7 +44,7 @@ export default defineCommand({
     }
     if (report.counts.failed > 0) markFailed();
     if (args.json) return printJson({ state: "succeeded", startedAt, finishedAt: new Date().toISOString(), ...report });
-    printLines(Object.entries(report.counts).map(([k, v]) => `${k} ${v}`).join(", "));
+    printLines(countsLine(report.counts, ["scanned", "ingested", "skipped", "moved", "deleted", "failed"]));
     const unsupported = Object.entries(report.unsupported);
     if (unsupported.length) printLines(`unsupported: ${unsupported.map(([ext, n]) => `${n} ${ext}`).join(", ")}`);
   },
