@@ -3,7 +3,7 @@
  * (symlinks followed) and requires it to be a root or lie under one.
  */
 import { existsSync, statSync } from "node:fs";
-import { isAbsolute, resolve, sep } from "node:path";
+import { isAbsolute, join, parse, resolve, sep } from "node:path";
 import { AppError } from "../errors.ts";
 import { canonicalPath, diskPath, realPathOfSync } from "../native/file-names.ts";
 
@@ -36,6 +36,26 @@ export function inRootForm(absolute: string, roots: string[]): string {
   return absolute;
 }
 
+/**
+ * The path as the disk spells it when it was typed in another Unicode
+ * composition: a name macOS or a copy from it stored decomposed ("é" as e and
+ * a combining accent), typed composed, or the reverse. Linux compares names
+ * byte for byte, so `read café.md` said "does not exist" for a listed file.
+ * Each missing part is tried composed and decomposed; the path itself when it
+ * exists or no spelling does.
+ */
+export function spelledOnDisk(absolute: string): string {
+  if (existsSync(diskPath(absolute)) || !/[^\x00-\x7f]/.test(absolute)) return absolute;
+  const { root } = parse(absolute);
+  let path = root;
+  for (const part of absolute.slice(root.length).split(sep).filter(Boolean)) {
+    const found = [part, part.normalize("NFD"), part.normalize("NFC")].find((p) => existsSync(diskPath(join(path, p))));
+    if (found === undefined) return absolute;
+    path = join(path, found);
+  }
+  return path;
+}
+
 export interface ResolveOptions {
   /** MCP paths must be absolute; CLI paths resolve against the current directory. */
   requireAbsolute: boolean;
@@ -48,7 +68,7 @@ export function resolveInsideRoots(path: string, roots: string[], options: Resol
     throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
   }
   // A file named in another form than the scan's (native/file-names.ts) is the scan's file all the same.
-  const absolute = canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots));
+  const absolute = spelledOnDisk(canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots)));
   const outside = () => outsideRoots(absolute, roots);
   if (!existsSync(diskPath(absolute))) {
     // Judge containment lexically first, so a missing file outside the roots is reported as outside.
@@ -82,7 +102,7 @@ export function resolveIndexedPath(path: string, roots: string[], options: Resol
   if (options.requireAbsolute && !isAbsolute(path)) {
     throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
   }
-  const absolute = canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots));
+  const absolute = spelledOnDisk(canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots)));
   if (existsSync(diskPath(absolute))) return resolveInsideRoots(absolute, roots, options);
   if (!roots.some((r) => isInside(absolute, r))) throw outsideRoots(absolute, roots);
   return absolute;
