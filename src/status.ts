@@ -75,6 +75,11 @@ function foundFiles(config: Config, modelName: string | undefined): Partial<Stat
   };
 }
 
+/** A configuration error with its fix: status is where a user is told to look first, so the fix must be there too. */
+export function configErrorText(error: AppError): string {
+  return error.hint ? `${error.message} ${error.hint}` : error.message;
+}
+
 export function configErrorStatus(message: string): StatusReport {
   return { version: VERSION, configError: message };
 }

@@ -14,6 +14,7 @@ import { AppError } from "../errors.ts";
 import { logLine } from "../log.ts";
 import { traceStartup } from "../config/startup-trace.ts";
 import type { ToolContext } from "./context.ts";
+import { configErrorText } from "../status.ts";
 import { createServer } from "./server.ts";
 import { gatedStdin } from "./stdin-gate.ts";
 import { chooseWatchedRoots } from "../watch/watch-roots.ts";
@@ -22,8 +23,8 @@ import { warmUpModel, warmUpTrigger } from "./warm-up.ts";
 /** A configuration error becomes ctx.configError (the status tool shows it); any other error is thrown. */
 function keepConfigError(ctx: ToolContext, error: unknown): void {
   if (!(error instanceof AppError) || error.code !== "CONFIG") throw error;
-  ctx.configError = error.message;
-  logLine(`minirag-mcp: ${error.message}`);
+  ctx.configError = configErrorText(error);
+  logLine(`minirag-mcp: ${ctx.configError}`);
 }
 
 /** flags: from `minirag-mcp serve` (--base-dir, --no-watch, ...); none when started with no arguments. */

@@ -47,6 +47,15 @@ describe("bad configuration", () => {
     expect(s.configError).toContain(variable);
   });
 
+  test("status gives the fix with the error, as the command's own error line does (a plain-HTTP endpoint names AWS_ALLOW_HTTP)", () => {
+    const env = { DB_PATH: "s3://team-docs/index", AWS_ENDPOINT_URL: "http://127.0.0.1:9", AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s" };
+    const status = JSON.parse(runCli(["status", "--json"], { env }).stdout);
+    expect(status.configError).toContain("plain-HTTP endpoint");
+    expect(status.configError).toContain("AWS_ALLOW_HTTP=true");
+    const list = runCli(["list"], { env });
+    expect(list.stderr).toContain("AWS_ALLOW_HTTP=true");
+  });
+
   test.each([
     ["BASE_DIRS that is not a JSON array", { BASE_DIRS: "nope" }, "BASE_DIRS"],
     ["a budget of 0", { CHUNK_TOKEN_BUDGET: "0" }, "CHUNK_TOKEN_BUDGET"],

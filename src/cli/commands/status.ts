@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { AppError } from "../../errors.ts";
 import { createApp } from "../../app.ts";
-import { configErrorStatus, fullStatus, type StatusReport } from "../../status.ts";
+import { configErrorStatus, configErrorText, fullStatus, type StatusReport } from "../../status.ts";
 import { printJson, printLines } from "../output.ts";
 import { configFromArgs, sharedArgs } from "../shared-args.ts";
 
@@ -14,7 +14,7 @@ export default defineCommand({
       report = await fullStatus(createApp(configFromArgs(rawArgs, args)));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== "CONFIG") throw error;
-      report = configErrorStatus(error.message);
+      report = configErrorStatus(configErrorText(error));
     }
     if (args.json) return printJson(report);
     printLines(...Object.entries(report).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`));
