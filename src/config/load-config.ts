@@ -20,6 +20,8 @@ export interface Config {
   homeDir: string;
   /** RAG_WATCH (or serve --no-watch): the MCP server follows changes in the roots; off by default on object storage (a reader). */
   watch: boolean;
+  /** Watching is off only because the index is on object storage and RAG_WATCH was not set (status says so). */
+  readerByDefault?: boolean;
   /** RAG_RESCAN_INTERVAL in milliseconds: how often a root whose events may not arrive is synced whole. */
   rescanMs: number;
   /** A local folder (absolute), or an object-storage URI (s3://bucket/prefix) when `storage` is set. */
@@ -122,6 +124,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     // On a team index a server is a reader unless told to sync: a reader's roots do not hold the writer's files,
     // and its catch-up sync would take them for deleted. RAG_WATCH=1 (on the writer) turns watching on.
     watch: flags.watch ?? (storage && !env.RAG_WATCH?.trim() ? false : e.RAG_WATCH),
+    ...(flags.watch === undefined && storage && !env.RAG_WATCH?.trim() && { readerByDefault: true }),
     rescanMs: Math.round(e.RAG_RESCAN_INTERVAL * 1000),
     dbPath: storage ? storage.uri : dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
     ...(storage && { storage, rootNames: rootNames(roots, e.RAG_ROOT_NAME) }),

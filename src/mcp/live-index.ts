@@ -37,6 +37,10 @@ export function watchStatus(ctx: ToolContext): WatchStatus | undefined {
   if (ctx.watcher) return ctx.watcher.status();
   const app = ctx.app;
   if (!app) return undefined;
+  if (!app.config.watch && app.config.readerByDefault) {
+    const note = "Watching is off: on a team index on object storage a server only reads unless RAG_WATCH=1 is set, since its roots need not hold the files the index was synced from. The index changes when the machine that syncs it runs a sync (there, set RAG_WATCH=1 to follow its folder).";
+    return { enabled: false, note };
+  }
   if (!app.config.watch) return { enabled: false, note: "Watching is off (RAG_WATCH=false or serve --no-watch): the index changes only when a sync runs (sync_start, or minirag-mcp sync)." };
   const choice = chooseWatchedRoots(app.config, app.store.exists());
   if (choice.watched.length === 0) {

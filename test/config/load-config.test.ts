@@ -133,6 +133,13 @@ describe("DB_PATH is a folder on this machine or an object-storage URI", () => {
     expect(load({}).watch).toBe(true);
   });
 
+  test("status can tell a reader by default from watching turned off by hand", () => {
+    expect(load({ ...s3, DB_PATH: "s3://team/index" }).readerByDefault).toBe(true);
+    expect(load({ ...s3, DB_PATH: "s3://team/index", RAG_WATCH: "false" }).readerByDefault).toBeUndefined();
+    expect(load({ ...s3, DB_PATH: "s3://team/index" }, { flags: { watch: false } }).readerByDefault).toBeUndefined();
+    expect(load({ RAG_WATCH: "false" }).readerByDefault).toBeUndefined();
+  });
+
   test("s3://, gs:// and az:// are kept as URIs (scheme lower-cased, slashes trimmed), never resolved as relative paths", () => {
     expect(load({ ...s3, DB_PATH: "s3://team/index/" }).dbPath).toBe("s3://team/index");
     expect(load({ DB_PATH: "GS://bucket/x" }).dbPath).toBe("gs://bucket/x");
