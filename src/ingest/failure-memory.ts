@@ -16,6 +16,7 @@ import type { App } from "../app.ts";
 import type { Config } from "../config/load-config.ts";
 import { AppError, describeError } from "../errors.ts";
 import type { FailedFile } from "../store/chunk-store.ts";
+import { storageFailure } from "../store/storage-failure.ts";
 import { VERSION } from "../version.ts";
 
 const FILE_FAULTS = new Set(["CONVERSION_FAILED", "CONVERSION_TIMEOUT", "FILE_TOO_LARGE"]);
@@ -59,6 +60,7 @@ export async function rememberOutcomes(app: App, failed: FailedFile[], succeeded
     const forget = [...succeeded, ...gone].map((path) => app.names.sourceOf(path)).filter((source) => known.has(source));
     if (failed.length + forget.length > 0) await app.store.failures.update(failed, forget);
   } catch (error) {
-    app.log(`warn: could not record which files failed to convert in ${app.config.dbPath}: ${describeError(error)}`);
+    // One line: LanceDB's own message for a store that stopped answering is 3 kB of causes and Rust source locations.
+    app.log(`warn: could not record which files failed to convert in ${app.config.dbPath}: ${storageFailure(error)?.message ?? describeError(error)}`);
   }
 }
