@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { AppError } from "../../errors.ts";
-import { checkFileSource, readSource } from "../../read/read-source.ts";
-import { resolveInsideRoots } from "../../scan/containment.ts";
+import { fileSourceToRead } from "../../read/file-source.ts";
+import { readSource } from "../../read/read-source.ts";
 import { printDocument, printJson, warn } from "../output.ts";
 import { appFromArgs, sharedArgs } from "../shared-args.ts";
 
@@ -12,11 +12,7 @@ export default defineCommand({
     const app = appFromArgs(rawArgs, args);
     if (!args.path && !args.source) throw new AppError("INVALID_ARGUMENT", "read needs a file path or --source", "e.g. minirag-mcp read notes.md, or minirag-mcp read --source release-notes");
     let source = args.source;
-    if (args.path) {
-      const path = resolveInsideRoots(args.path, app.config.roots, { requireAbsolute: false });
-      checkFileSource(path);
-      source = app.names.sourceOf(path);
-    }
+    if (args.path) source = fileSourceToRead(app, args.path, { requireAbsolute: false });
     const result = await readSource(app, source!);
     if (args.json) return printJson(result);
     if (result.notice) warn(result.notice);

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { fileSourceToRead } from "../../read/file-source.ts";
 import { NEIGHBOR_CAP, readNeighbors } from "../../read/read-source.ts";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
-import { mcpPath, oneSource, requireApp } from "../context.ts";
+import { oneSource, requireApp } from "../context.ts";
 import { ChunkResult, FilePath, SourceId } from "../schemas.ts";
 
 export const readChunkNeighborsTool = defineTool({
@@ -22,6 +23,6 @@ export const readChunkNeighborsTool = defineTool({
   run: (args, ctx) => {
     const app = requireApp(ctx);
     const { filePath, source } = oneSource(args.filePath, args.source);
-    return readNeighbors(app, filePath === undefined ? source! : app.names.sourceOf(mcpPath(app, filePath)), args.chunkIndex, args.before ?? 1, args.after ?? 1);
+    return readNeighbors(app, filePath === undefined ? source! : fileSourceToRead(app, filePath, { requireAbsolute: true }), args.chunkIndex, args.before ?? 1, args.after ?? 1);
   },
 });

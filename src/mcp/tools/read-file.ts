@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { checkFileSource, readSource } from "../../read/read-source.ts";
+import { fileSourceToRead } from "../../read/file-source.ts";
+import { readSource } from "../../read/read-source.ts";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
-import { mcpPath, oneSource, requireApp } from "../context.ts";
+import { oneSource, requireApp } from "../context.ts";
 import { FilePath, SourceId } from "../schemas.ts";
 
 export const readFileTool = defineTool({
@@ -24,8 +25,6 @@ export const readFileTool = defineTool({
     const app = requireApp(ctx);
     const { filePath, source } = oneSource(args.filePath, args.source);
     if (filePath === undefined) return readSource(app, source!);
-    const path = mcpPath(app, filePath);
-    checkFileSource(path);
-    return readSource(app, app.names.sourceOf(path));
+    return readSource(app, fileSourceToRead(app, filePath, { requireAbsolute: true }));
   },
 });

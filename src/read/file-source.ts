@@ -1,0 +1,26 @@
+/**
+ * The source a read names by a file path. On a team index a reader may not
+ * have the folder at all, and query, list and find show each file by its
+ * shared name (`handbook/policies/leave.md`): a relative path that is no file
+ * under this machine's roots is read by that name. Before, it was refused as
+ * outside the roots, with the advice to add a folder the reader need not have.
+ */
+import { isAbsolute, sep } from "node:path";
+import type { App } from "../app.ts";
+import { AppError } from "../errors.ts";
+import { resolveInsideRoots, type ResolveOptions } from "../scan/containment.ts";
+import { checkFileSource } from "./read-source.ts";
+
+/** Errors that say only that the path is no file under the roots here. */
+const NOT_HERE = new Set(["PATH_NOT_FOUND", "PATH_OUTSIDE_ROOTS", "INVALID_ARGUMENT"]);
+
+export function fileSourceToRead(app: App, path: string, options: ResolveOptions): string {
+  try {
+    const absolute = resolveInsideRoots(path, app.config.roots, options);
+    checkFileSource(absolute);
+    return app.names.sourceOf(absolute);
+  } catch (error) {
+    if (!app.names.shared || isAbsolute(path) || !(error instanceof AppError) || !NOT_HERE.has(error.code)) throw error;
+    return path.split(sep).join("/");
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Reading by a file path (src/read/file-source.ts). On a team index a reader
+ * names a file as query showed it (`handbook/policies/leave.md`), though no
+ * such file is under its roots: it was refused as outside the roots.
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
+import { rootNames } from "../../src/config/root-names.ts";
+import { fileSourceToRead } from "../../src/read/file-source.ts";
+import { readNeighbors, readSource } from "../../src/read/read-source.ts";
+import { runSync } from "../../src/sync/run-sync.ts";
+import { failure, tempDir, TINY_MODEL, writeTree } from "../helpers.ts";
+
+function machine(root: string, dbPath: string, shared: boolean) {
+  const config = loadConfig({ env: { MODEL_NAME: TINY_MODEL, BASE_DIRS: JSON.stringify([root]), DB_PATH: dbPath, RAG_TESSDATA_URL: "http://127.0.0.1:9" } });
+  return createApp(shared ? { ...config, rootNames: rootNames([root], undefined) } : config, { log: () => {} });
+}
+
+const LEAVE = "# Leave\n\nAnnual leave is twenty-five days.\n";
+
+describe("a file named by path for a read", () => {
+  test("on a team index, a reader without the folder reads it by the shared name query shows (CLI and MCP alike)", async () => {
+    const root = join(tempDir("minirag-file-source-"), "handbook");
+    writeTree(root, { "policies/leave.md": LEAVE });
+    const dbPath = join(tempDir("minirag-file-source-db-"), "lancedb");
+    expect((await runSync(machine(root, dbPath, true))).counts).toMatchObject({ ingested: 1 });
+    const desk = join(tempDir("minirag-file-source-desk-"), "desk");
+    writeTree(desk, { "own.md": "# Own\n" });
+    const reader = machine(desk, dbPath, true);
+    for (const requireAbsolute of [false, true]) {
+      const source = fileSourceToRead(reader, "handbook/policies/leave.md", { requireAbsolute, cwd: desk });
+      expect(source).toBe("handbook/policies/leave.md");
+      expect((await readSource(reader, source)).text).toBe(LEAVE);
+      expect((await readNeighbors(reader, source, 0, 0, 0)).chunks).toHaveLength(1);
+    }
+    // The writer's own path resolves to the same name.
+    expect(fileSourceToRead(machine(root, dbPath, true), join(root, "policies/leave.md"), { requireAbsolute: true })).toBe("handbook/policies/leave.md");
+  });
+
+  test("on a local index a path that is no file under the roots is refused as before", async () => {
+    const root = tempDir("minirag-file-source-local-");
+    writeTree(root, { "a.md": LEAVE });
+    const app = machine(root, join(tempDir("minirag-file-source-local-db-"), "lancedb"), false);
+    expect(await failure(() => fileSourceToRead(app, "handbook/policies/leave.md", { requireAbsolute: true }))).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(await failure(() => fileSourceToRead(app, "/etc/passwd", { requireAbsolute: true }))).toMatchObject({ code: "PATH_OUTSIDE_ROOTS" });
+    expect(fileSourceToRead(app, "a.md", { requireAbsolute: false, cwd: root })).toBe(join(root, "a.md"));
+  });
+});
