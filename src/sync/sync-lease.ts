@@ -33,7 +33,7 @@ function busy(storage: ObjectStorage, record: LeaseRecord | null): AppError {
     "SYNC_BUSY",
     `Another sync is already running on ${storage.uri}: ${describeHolder(record, Date.now())}.`,
     "Wait for it to finish, then sync again; queries and single-file ingests keep working meanwhile. " +
-      "A sync that was killed leaves its lease, which the next sync takes over a minute after its last renewal.",
+      "A sync killed on another machine leaves its lease, which the next sync takes over a minute after its last renewal (on the machine that ran it, at once).",
   );
 }
 
