@@ -10,7 +10,7 @@ export const queryDocumentsTool = defineTool({
   title: "Search the documents",
   description:
     "Hybrid search over the user's indexed documents: semantic similarity plus a keyword boost for exact terms, names and codes. " +
-    "Each hit has text (the passage that matched) and parentId; read the enclosing section in the response's parents map. " +
+    "Each hit has text (the passage that matched, with the title, heading path or table header it was embedded under) and parentId; read the enclosing section, the document's own words, in the response's parents map. " +
     `sources lists each document once with its displayPath. ${CITATION_RULE}`,
   input: z.object({
     query: z.string().describe("What to look for, in the words the documents would use."),
