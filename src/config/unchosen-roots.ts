@@ -7,8 +7,9 @@
  * (Claude Code) may still be synced by sync_start; the watcher is stricter
  * (watch/watch-roots.ts).
  */
-import { isAbsolute, parse, relative, sep } from "node:path";
+import { parse } from "node:path";
 import { AppError } from "../errors.ts";
+import { lexicallyInside } from "../path-inside.ts";
 import type { Config } from "./load-config.ts";
 
 /** The way out of unchosenRootsProblem, which the empty-index notice gives too. */
@@ -23,7 +24,4 @@ export function unchosenRootsProblem(config: Pick<Config, "roots" | "rootsFrom" 
 }
 
 /** True when folder is path or lies above it. */
-function holds(folder: string, path: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
+const holds = (folder: string, path: string) => lexicallyInside(path, folder);

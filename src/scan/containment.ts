@@ -6,12 +6,10 @@ import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, parse, resolve, sep } from "node:path";
 import { AppError } from "../errors.ts";
 import { canonicalPath, diskPath, realPathOfSync } from "../native/file-names.ts";
+import { isInside } from "../path-inside.ts";
 
-/** True when path equals root or lies under it, matching at separators. */
-export function isInside(path: string, root: string): boolean {
-  const base = root.endsWith(sep) ? root.slice(0, -1) : root;
-  return path === base || path.startsWith(base + sep);
-}
+/** The scan's many callers take it from here, beside the boundary it serves. */
+export { isInside };
 
 function realRoots(roots: string[]): string[] {
   return roots.map((r) => (existsSync(r) ? realPathOfSync(r) : r));

@@ -9,9 +9,10 @@
  * index on the mount point, and sync reported `scanned 0` as a success.
  */
 import { accessSync, constants, mkdirSync, statSync } from "node:fs";
-import { dirname, isAbsolute, relative, sep } from "node:path";
+import { dirname } from "node:path";
 import { isLocalPath } from "../config/db-location.ts";
 import { AppError } from "../errors.ts";
+import { lexicallyInside } from "../path-inside.ts";
 
 function existing(path: string): { path: string; isDir: boolean } | null {
   for (let p = path; ; p = dirname(p)) {
@@ -44,11 +45,6 @@ export function dbPathProblem(dbPath: string, forWrite: boolean): AppError | nul
       "Give this user write access to it, or point DB_PATH (or --db-path) at a writable folder. Queries of an existing index still work.",
     );
   }
-}
-
-function lexicallyInside(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Why the index folder may not be written or created: a document root it lies in is missing (or not a folder), or null. */
