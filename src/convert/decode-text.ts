@@ -51,24 +51,58 @@ function invalidSequences(lenient: string, bytes: Uint8Array): number {
 const LATIN = /\p{Script=Latin}/u;
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 
+/** What Windows-1252 puts past ASCII in Western European text: Latin letters, and the quotes, dashes, € and marks Word writes. */
+const WESTERN = /^[\u00a0-\u00ff\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc]$/u;
+
+/** Counts of a word's letters by script. */
+function scripts(word: string): { latin: number; cyrillic: number } {
+  let latin = 0;
+  let cyrillic = 0;
+  for (const c of word) {
+    if (LATIN.test(c)) latin++;
+    else if (CYRILLIC.test(c)) cyrillic++;
+  }
+  return { latin, cyrillic };
+}
+
 /**
  * Text in a one-byte code page: Windows-1251 (Russian) or Windows-1252
- * (Latin-1, Western European), or null when it reads as neither. Read as
- * Windows-1251, Latin-1's accented letters turn into Cyrillic ones inside
- * Latin words ("café" as "cafй", "Grüße" as "GrьЯe"), where Russian words are
- * Cyrillic throughout; so the words that mix both scripts tell them apart.
- * Stray bytes in ASCII text read as lone letters or pairs ("яю", "Г"), so
- * Russian needs at least 4 letters, most of them in words of two or more.
+ * (Latin-1, Western European), or null when it reads as neither.
+ *
+ * Read as Windows-1251, Latin-1's accented letters turn into Cyrillic ones
+ * inside mostly Latin words ("café" as "cafй", "Grüße" as "GrьЯe"). Russian
+ * words are Cyrillic throughout, or mostly so where OCR or a typist slipped
+ * in Latin look-alikes ("тeкст", Ukrainian "Схiднiй" with a Latin i): words
+ * led by one script or the other tell the pages apart.
+ *
+ * Stray bytes in ASCII text read as a lone letter or two ("яю", "Г"), so
+ * Russian needs 4 or more Cyrillic letters in Cyrillic words, or Cyrillic
+ * for a third of the text's letters ("Да."). Text with no Russian in it is
+ * Windows-1252 when everything past ASCII is what Western text holds there
+ * (accented letters within words or alone, quotes, dashes, €), which also
+ * reads Word's English with its curly quotes.
  */
 function onePageText(bytes: Uint8Array): string | null {
   const cp1251 = tryDecode("windows-1251", bytes);
   if (cp1251 === null) return null;
-  const cyrillicWords = (cp1251.match(/\p{L}+/gu) ?? []).filter((w) => CYRILLIC.test(w));
-  const mixed = cyrillicWords.filter((w) => LATIN.test(w)).length;
-  if (cyrillicWords.length > 0 && mixed > cyrillicWords.length / 2) return tryDecode("windows-1252", bytes);
-  const letters = cyrillicWords.reduce((n, w) => n + w.length, 0);
-  const inWords = cyrillicWords.filter((w) => w.length >= 2 && !LATIN.test(w)).reduce((n, w) => n + w.length, 0);
-  return share(cp1251, /[\u0400-\u04ff]/g) > 0.6 && inWords >= 4 && inWords >= 0.8 * letters ? cp1251 : null;
+  const words = (cp1251.match(/\p{L}+/gu) ?? []).map((w) => ({ w, ...scripts(w) }));
+  const latinLed = words.filter((x) => x.cyrillic > 0 && x.latin > x.cyrillic).length;
+  const cyrillicLed = words.filter((x) => x.cyrillic > 0 && x.cyrillic >= x.latin);
+  if (latinLed > cyrillicLed.length) return tryDecode("windows-1252", bytes);
+  const letters = words.reduce((n, x) => n + x.w.length, 0);
+  const cyrillic = cyrillicLed.reduce((n, x) => n + x.cyrillic, 0);
+  if (cyrillic > 0 && (cyrillicLed.some((x) => x.w.length >= 2) && cyrillic >= 4 ? true : cyrillic * 3 >= letters)) {
+    if (share(cp1251, /[\u0400-\u04ff]/g) > 0.6) return cp1251;
+  }
+  return westernText(bytes);
+}
+
+/** Windows-1252 when every character past ASCII is one Western text has, and no accented letters stand together outside a Latin word (stray bytes do). */
+function westernText(bytes: Uint8Array): string | null {
+  const text = tryDecode("windows-1252", bytes);
+  if (text === null || ![...text.replace(/[\x00-\x7f]/g, "")].every((c) => WESTERN.test(c))) return null;
+  const accentedOnly = (text.match(/\p{L}+/gu) ?? []).some((w) => w.length >= 2 && !/[A-Za-z]/.test(w));
+  return accentedOnly ? null : text;
 }
 
 /** Decodes a text file's bytes; throws AppError("CONVERSION_FAILED") when the encoding cannot be told. */

@@ -103,8 +103,8 @@ describe("control bytes and bytes of no known encoding", () => {
   });
 
   test("bytes that read as no known encoding are refused, naming the encodings tried and the fix", () => {
-    // 0xA0 begins no Shift-JIS character and is a no-break space in Windows-1251 and -1252: no letters to tell by.
-    const bytes = Uint8Array.from([...new TextEncoder().encode("price "), 0xa0, 0xa0, 0xa0, ...new TextEncoder().encode(" list\n")]);
+    // 0x81 and 0x8D are a lone Cyrillic capital each in Windows-1251, no character in Windows-1252, and begin no Shift-JIS pair here.
+    const bytes = Uint8Array.from([...new TextEncoder().encode("price "), 0x81, 0x8d, 0x81, ...new TextEncoder().encode(" list\n")]);
     let error: unknown;
     try {
       decodeText(bytes, "odd.txt");
@@ -122,5 +122,23 @@ describe("stray bytes in ASCII text", () => {
     const { text, warnings } = decodeText(bytes, "stray.txt");
     expect(text).toEndWith("pumps. \uFFFD\uFFFD \uFFFD\n");
     expect(warnings).toEqual(["stray.txt: 3 byte sequences are not valid UTF-8 and read as U+FFFD (\uFFFD). Save the file as UTF-8 to index that text."]);
+  });
+});
+
+describe("telling Windows-1251 from Windows-1252 (found in review)", () => {
+  const cases: [string, string, "windows-1251" | "windows-1252"][] = [
+    ["Russian after OCR, Latin look-alikes inside its words", "Прu6ет, этo тeкст пoсле OCR c лaтинскими буквaми внутри слoв.", "windows-1251"],
+    ["Ukrainian typed with a Latin i", "Україна — держава у Схiднiй Європi. Столиця i найбiльше мiсто — Київ.", "windows-1251"],
+    ["a two-letter Russian file", "Да.", "windows-1251"],
+    ["Russian with Latin brand names", "Смартфон iPhone и ноутбук MacBook: обзор устройств.", "windows-1251"],
+    ["French whose only accented word is à", "Rendez-vous à 10h à la gare.", "windows-1252"],
+    ["English from Word: curly quotes, dashes and €", "He said “hello” and — then — left. It’s fine; the price is €5.", "windows-1252"],
+    ["Spanish in capitals", "ÉL ESTÁ AQUÍ. ÁRBOL.", "windows-1252"],
+  ];
+  test.each(cases)("%s", (_name, text, encoding) => {
+    const decoder = new TextDecoder(encoding);
+    const table = new Map(Array.from({ length: 256 }, (_, b) => [decoder.decode(Uint8Array.of(b)), b]));
+    const bytes = Uint8Array.from([...text].map((c) => table.get(c)!));
+    expect(decodeText(bytes, "f.txt")).toEqual({ text });
   });
 });
