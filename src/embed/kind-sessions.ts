@@ -72,7 +72,8 @@ export class KindSessions {
    */
   async with<T>(passage: boolean, fn: (session: RemoteSession) => Promise<T>): Promise<T> {
     this.laterCache?.touch();
-    if (this.policy !== "by-kind" || !passage || this.closed) return fn(this.main);
+    // The idle time counts from a run's end too, so a long run is not followed at once by the copy's write.
+    if (this.policy !== "by-kind" || !passage || this.closed) return fn(this.main).finally(() => this.laterCache?.touch());
     this.passagesRunning++;
     this.cancelIdle();
     try {

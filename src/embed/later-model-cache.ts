@@ -11,9 +11,11 @@
  * so it waits for WRITE_AFTER_IDLE_MS without a run: a question arriving
  * during the write waits for it, once.
  */
+import { accessSync, constants, mkdirSync } from "node:fs";
 import type { Clock } from "../clock.ts";
 import type { SessionSpec } from "./model-session.ts";
 import { RemoteSession } from "./model-thread.ts";
+import { cacheFolder } from "./optimized-model-cache.ts";
 
 export const WRITE_AFTER_IDLE_MS = 10_000;
 
@@ -47,10 +49,22 @@ export class LaterModelCache {
 
   private write(): void {
     this.stop();
+    const folder = cacheFolder(this.spec.cacheDir!, this.spec.modelName);
+    try {
+      // A folder that cannot take the copy is found here: the open below would load the whole model again for nothing.
+      mkdirSync(folder, { recursive: true });
+      accessSync(folder, constants.W_OK);
+    } catch (error) {
+      this.log?.(`warn: could not write the optimised model copy in ${folder} (${(error as Error).message}); each start loads the model without it`);
+      return;
+    }
     this.writing = RemoteSession.open({ ...this.spec, cacheLater: false }, this.log).then(
-      (session) => session.close(),
+      (session) => {
+        session.close();
+        if (session.info.source !== "model, cache written") this.log?.(`warn: could not write the optimised model copy in ${folder}; each start loads the model without it`);
+      },
       // Only a speed-up lost: the next start loads the model alone again and tries once more.
-      (error: unknown) => this.log?.(`could not write the optimised model copy: ${(error as Error).message}`),
+      (error: unknown) => this.log?.(`warn: could not write the optimised model copy: ${(error as Error).message}`),
     );
   }
 }

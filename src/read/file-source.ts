@@ -5,7 +5,8 @@
  * under this machine's roots is read by that name. Before, it was refused as
  * outside the roots, with the advice to add a folder the reader need not have.
  */
-import { isAbsolute, sep } from "node:path";
+import { existsSync } from "node:fs";
+import { isAbsolute, posix, resolve, sep } from "node:path";
 import type { App } from "../app.ts";
 import { AppError } from "../errors.ts";
 import { resolveInsideRoots, type ResolveOptions } from "../scan/containment.ts";
@@ -14,6 +15,9 @@ import { checkFileSource } from "./read-source.ts";
 /** Errors that say only that the path is no file under the roots here. */
 const NOT_HERE = new Set(["PATH_NOT_FOUND", "PATH_OUTSIDE_ROOTS", "INVALID_ARGUMENT"]);
 
+/** A relative path as a shared name: "/" between parts, no "./" or doubled separators. */
+const asName = (path: string) => posix.normalize(path.split(sep).join("/"));
+
 export function fileSourceToRead(app: App, path: string, options: ResolveOptions): string {
   try {
     const absolute = resolveInsideRoots(path, app.config.roots, options);
@@ -21,6 +25,10 @@ export function fileSourceToRead(app: App, path: string, options: ResolveOptions
     return app.names.sourceOf(absolute);
   } catch (error) {
     if (!app.names.shared || isAbsolute(path) || !(error instanceof AppError) || !NOT_HERE.has(error.code)) throw error;
-    return path.split(sep).join("/");
+    // Something that is there (a file outside the roots, a link out of them) keeps its own error: the name is only for what is not here.
+    if (existsSync(resolve(options.cwd ?? process.cwd(), path))) throw error;
+    const name = asName(path);
+    if (name.startsWith("../")) throw error;
+    return name;
   }
 }

@@ -6,7 +6,7 @@
  * committed tiny model, the idle time on a hand-moved clock.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OnnxEmbedder } from "../../src/embed/embedder.ts";
 import { WRITE_AFTER_IDLE_MS } from "../../src/embed/later-model-cache.ts";
@@ -57,6 +57,22 @@ describe("the optimised model copy, written when idle", () => {
     expect(s.copies()).toHaveLength(1);
     s.clock.advance(10 * WRITE_AFTER_IDLE_MS);
     expect(await embedder.laterCacheWrite()).toBe(false);
+  });
+
+  test("a CACHE_DIR that cannot take the copy is said once, without loading the model a second time", async () => {
+    const modelDir = join(tempDir("minirag-latercache-model-"), "tiny");
+    cpSync(TINY_MODEL, modelDir, { recursive: true });
+    const cacheDir = tempDir("minirag-latercache-file-");
+    // Where the copies' folder should be there is a file.
+    writeFileSync(join(cacheDir, "optimized"), "not a folder");
+    const lines: string[] = [];
+    const clock = fakeClock();
+    const embedder = await OnnxEmbedder.load(await resolveModelFolder(modelDir, { cacheDir, endpoint: "http://127.0.0.1:9" }), { cacheDir, cacheLater: true, spin: "by-kind", clock, log: (l) => lines.push(l) });
+    expect(embedder.sessionSource).toBe("model, cache later");
+    clock.advance(WRITE_AFTER_IDLE_MS);
+    expect(await embedder.laterCacheWrite()).toBe(false);
+    expect(lines.filter((l) => l.startsWith("warn: could not write the optimised model copy"))).toHaveLength(1);
+    expect(await embedder.embed(QUESTION, "query")).toHaveLength(1);
   });
 
   test("a command (no cacheLater) writes the copy before its first answer, as before", async () => {

@@ -35,6 +35,10 @@ describe("a file named by path for a read", () => {
       expect((await readSource(reader, source)).text).toBe(LEAVE);
       expect((await readNeighbors(reader, source, 0, 0, 0)).chunks).toHaveLength(1);
     }
+    expect(fileSourceToRead(reader, "./handbook//policies/leave.md", { requireAbsolute: false, cwd: desk })).toBe("handbook/policies/leave.md");
+    // A file that is here but outside the roots keeps its own error, rather than being read as a name.
+    writeTree(join(desk, ".."), { "handbook/policies/leave.md": "a local copy outside the roots" });
+    expect(await failure(() => fileSourceToRead(reader, "../handbook/policies/leave.md", { requireAbsolute: false, cwd: desk }))).toMatchObject({ code: "PATH_OUTSIDE_ROOTS" });
     // The writer's own path resolves to the same name.
     expect(fileSourceToRead(machine(root, dbPath, true), join(root, "policies/leave.md"), { requireAbsolute: true })).toBe("handbook/policies/leave.md");
   });
