@@ -3,7 +3,7 @@
  * closed code fences, tables (markdown-lines.ts pipeTable) and paragraphs. Blocks are spans; blank lines between them belong to none.
  */
 import type { DocText, Span } from "./doc-text.ts";
-import { fencedLines, pipeTable } from "../text/markdown-lines.ts";
+import { fencedLines, tableRuns } from "../text/markdown-lines.ts";
 
 export type Block =
   /** `cut`: part of a fence too long for one section, so every unit of it carries the split-code note. */
@@ -19,7 +19,7 @@ export function splitBlocks(doc: DocText, span: Span, carriedHeader: string[] | 
   let current: Span[] = [];
   let currentFenced = false;
   const flush = () => {
-    if (current.some((l) => doc.slice(l).trim())) blocks.push(classify(doc, current, currentFenced, blocks.length === 0 ? carriedHeader : null));
+    if (current.some((l) => doc.slice(l).trim())) blocks.push(...classify(doc, current, currentFenced, blocks.length === 0 ? carriedHeader : null));
     current = [];
     currentFenced = false;
   };
@@ -34,12 +34,21 @@ export function splitBlocks(doc: DocText, span: Span, carriedHeader: string[] | 
   return blocks;
 }
 
-function classify(doc: DocText, lines: Span[], fenced: boolean, carriedHeader: string[] | null): Block {
-  const span = { start: lines[0]!.start, end: lines[lines.length - 1]!.end };
-  if (fenced) return { kind: "fence", ...span };
-  const texts = lines.map((l) => doc.slice(l));
-  // Rows that go on with a carried header are rows with no header of their own.
-  const table = pipeTable(texts) ?? (carriedHeader?.length && pipeTable([...carriedHeader, ...texts]) ? { header: [] } : null);
-  if (table) return { kind: "table", ...span, header: table.header, headerOwn: true, rows: lines.slice(table.header.length) };
-  return { kind: "text", ...span };
+const spanOf = (lines: Span[]): Span => ({ start: lines[0]!.start, end: lines[lines.length - 1]!.end });
+
+/** One paragraph's blocks: a fence, or its pipe tables (markdown-lines.ts tableRuns) and the prose around them. */
+function classify(doc: DocText, lines: Span[], fenced: boolean, carriedHeader: string[] | null): Block[] {
+  if (fenced) return [{ kind: "fence", ...spanOf(lines) }];
+  const blocks: Block[] = [];
+  let at = 0;
+  const prose = (to: number) => at < to && blocks.push({ kind: "text", ...spanOf(lines.slice(at, to)) });
+  for (const run of tableRuns(lines.map((l) => doc.slice(l)), carriedHeader)) {
+    prose(run.from);
+    const rows = lines.slice(run.from, run.to);
+    // A run with no header of its own goes on with the carried one (pack-section.ts puts it back).
+    blocks.push({ kind: "table", ...spanOf(rows), header: run.header, headerOwn: true, rows: rows.slice(run.header.length) });
+    at = run.to;
+  }
+  prose(lines.length);
+  return blocks;
 }

@@ -8,7 +8,7 @@
  * of the document, in order, covering all of the section's text.
  */
 import type { DocText, Span } from "./doc-text.ts";
-import { ATX_HEADING, TABLE_DELIMITER, fencedLines, isTableRow, pipeTable } from "../text/markdown-lines.ts";
+import { ATX_HEADING, TABLE_DELIMITER, fencedLines, isTableRow, pipeTable, tableRuns } from "../text/markdown-lines.ts";
 
 export const SECTION_CHAR_CAP = 4000;
 const SENTENCE_END = /(?<=[.!?…])\s+/g;
@@ -37,8 +37,32 @@ export function capSection(doc: DocText, section: Span, cap = SECTION_CHAR_CAP):
   return accumulate(doc, parts, cap);
 }
 
-/** Blank-line separated paragraphs, a closed fence (blank lines and all) always one of its own. */
+/**
+ * Blank-line separated paragraphs, a closed fence (blank lines and all) always
+ * one of its own, and a pipe table apart from the prose lines just above or
+ * below it (markdown-lines.ts tableRuns), so its rows are cut as rows.
+ */
 function paragraphs(doc: DocText, section: Span): (Span & { code: boolean })[] {
+  return blankLineParagraphs(doc, section).flatMap((paragraph) => (paragraph.code ? [paragraph] : tablesApart(doc, paragraph)));
+}
+
+function tablesApart(doc: DocText, paragraph: Span & { code: boolean }): (Span & { code: boolean })[] {
+  const lines = doc.linesOf(paragraph);
+  const runs = tableRuns(lines.map((l) => doc.slice(l)));
+  if (runs.length === 0 || (runs.length === 1 && runs[0]!.from === 0 && runs[0]!.to === lines.length)) return [paragraph];
+  const out: (Span & { code: boolean })[] = [];
+  const part = (from: number, to: number) => from < to && out.push({ start: lines[from]!.start, end: lines[to - 1]!.end, code: false });
+  let at = 0;
+  for (const run of runs) {
+    part(at, run.from);
+    part(run.from, run.to);
+    at = run.to;
+  }
+  part(at, lines.length);
+  return out;
+}
+
+function blankLineParagraphs(doc: DocText, section: Span): (Span & { code: boolean })[] {
   const lines = doc.linesOf(section);
   const fenced = fencedLines(lines.map((l) => doc.slice(l)));
   const out: (Span & { code: boolean })[] = [];

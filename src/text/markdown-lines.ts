@@ -76,3 +76,50 @@ export function pipeTable(lines: string[]): { header: string[] } | null {
   if (!delimited || !lines.every((l) => l.includes("|")) || cellCount(lines[0]!) !== cellCount(lines[1]!)) return null;
   return { header: lines.slice(0, 2) };
 }
+
+/** A pipe table among a paragraph's lines: lines from..to (to excluded), its header the first two, or none. */
+export interface TableRun {
+  from: number;
+  to: number;
+  header: string[];
+}
+
+/**
+ * The pipe tables among the lines of one paragraph (no blank line between
+ * them); lines outside the runs are prose. A paragraph that is a table
+ * throughout is one run (pipeTable). Otherwise a table starts at a header
+ * over a delimiter row with as many cells, both holding a pipe, and runs
+ * while lines hold one: an intro line just above it ("Results:") or a line of
+ * prose just after it stays prose, where it used to make the whole paragraph
+ * prose, cut between words in the middle of its rows. With carriedHeader,
+ * rows at the very start go on with the table that header began, as a run
+ * with no header of its own.
+ */
+export function tableRuns(lines: string[], carriedHeader: string[] | null = null): TableRun[] {
+  const whole = pipeTable(lines);
+  if (whole) return [{ from: 0, to: lines.length, header: whole.header }];
+  const runs: TableRun[] = [];
+  const rowsFrom = (at: number) => {
+    let end = at;
+    while (end < lines.length && lines[end]!.includes("|")) end++;
+    return end;
+  };
+  let i = 0;
+  if (carriedHeader?.length) {
+    const end = rowsFrom(0);
+    if (end > 0 && pipeTable([...carriedHeader, ...lines.slice(0, end)])) {
+      runs.push({ from: 0, to: end, header: [] });
+      i = end;
+    }
+  }
+  while (i + 2 < lines.length) {
+    const head = lines[i]!;
+    const delimiter = lines[i + 1]!;
+    const end = head.includes("|") && delimiter.includes("|") && TABLE_DELIMITER.test(delimiter) && cellCount(head) === cellCount(delimiter) ? rowsFrom(i + 2) : i + 2;
+    if (end > i + 2) {
+      runs.push({ from: i, to: end, header: [head, delimiter] });
+      i = end;
+    } else i++;
+  }
+  return runs;
+}

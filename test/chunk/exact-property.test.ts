@@ -1,8 +1,8 @@
 /**
  * The read-back property over generated Markdown: whatever the document
  * (paragraphs, nested headings with empty sections, tables long enough to be
- * cut at the section cap, with or without outer pipes, rows longer than the
- * cap, fences longer than the budget, lists, CRLF, text
+ * cut at the section cap, with or without outer pipes, with prose lines just
+ * above or below, rows longer than the cap, fences longer than the budget, lists, CRLF, text
  * without line breaks, emoji, runs of blank lines), its units' own texts are
  * the document byte for byte, each section's own texts are its stretch of the
  * document, every unit keeps to its budget, and no word is split between two
@@ -47,9 +47,13 @@ function generate(rand: () => number): string {
     else if (kind < 0.7) {
       // GitHub's tables may leave out the outer pipes; now and then a row is longer than the section cap.
       const outer = rand() < 0.5;
-      const cell = () => (rand() < 0.03 ? Array.from({ length: 900 }, () => pick(WORDS)).join(" ") : sentence());
-      const rows = Array.from({ length: n(rand() < 0.3 ? 160 : 8) }, (_, r) => (outer ? `| ${pick(WORDS)} ${r} | ${cell()} |` : `${pick(WORDS)} ${r} | ${cell()}`));
-      blocks.push([TABLE_HEADERS[outer ? 0 : 1]!.trimEnd(), ...rows].join("\n"));
+      const wide = rand() < 0.15;
+      const cell = (r: number) => (wide && r === 1 ? Array.from({ length: 900 }, () => pick(WORDS)).join(" ") : sentence());
+      const rows = Array.from({ length: n(rand() < 0.3 ? 160 : 8) }, (_, r) => (outer ? `| ${pick(WORDS)} ${r} | ${cell(r)} |` : `${pick(WORDS)} ${r} | ${cell(r)}`));
+      // Now and then a line of prose sits just above or below the table, with no blank line between.
+      const above = rand() < 0.2 ? [sentence()] : [];
+      const below = rand() < 0.2 ? [sentence()] : [];
+      blocks.push([...above, TABLE_HEADERS[outer ? 0 : 1]!.trimEnd(), ...rows, ...below].join("\n"));
     } else if (kind < 0.8) {
       const lines = Array.from({ length: n(rand() < 0.3 ? 300 : 10) }, (_, l) => `  x${l} = compute(${l}) # ${pick(WORDS)}`);
       blocks.push(["```python", ...lines, "```"].join("\n"));

@@ -10,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { chunkDocument, type ChunkDraft } from "../../src/chunk/chunk-document.ts";
 import { joinDocument, joinParent } from "../../src/chunk/join-parent.ts";
 import { ownText } from "../../src/chunk/own-text.ts";
-import { pipeTable } from "../../src/text/markdown-lines.ts";
+import { pipeTable, tableRuns } from "../../src/text/markdown-lines.ts";
 import { fakeCount } from "./fake-counter.ts";
 import { expectExactReadBack } from "./read-back.ts";
 
@@ -44,6 +44,29 @@ describe("tables without outer pipes", () => {
     expect(pipeTable(["Sales | margins", "---|---"])).toBeNull();
     expect(pipeTable(["a | b", "--|--", "no pipe here"])).toBeNull();
     expect(pipeTable(["a \\| b | c", "--|--", "x | y"])).toEqual({ header: ["a \\| b | c", "--|--"] });
+  });
+});
+
+describe("a table with prose lines just above and below it, no blank line between", () => {
+  test.each([
+    ["outer pipes", "| a | b | c |\n|---|---|---|", (i: number) => `| r${i} | v${i} long text to fill up the budget quickly here | w${i} |`],
+    ["no outer pipes", HEADER, (i: number) => `r${i} | v${i} long text to fill up the budget quickly here | w${i}`],
+  ])("%s: the prose stays prose, and the table is cut only between rows, its header repeated", (_name, header, row) => {
+    const markdown = `# Results\n\nThe stock counts were:\n${header}\n${Array.from({ length: 300 }, (_, i) => row(i)).join("\n")}\nCounted on Monday.\n`;
+    const chunks = chunk(markdown);
+    expectExactReadBack(markdown, joinDocument(rows(chunks)));
+    const lines = ownLines(chunks);
+    expect(Array.from({ length: 300 }, (_, i) => row(i)).filter((r) => !lines.has(r))).toEqual([]);
+    const parts = sections(chunks);
+    const continued = parts.filter((s) => s.includes("r150 |") || s.includes("r299 |"));
+    for (const part of continued) expect(part.startsWith(`${header}\n`)).toBe(true);
+    expect(parts.at(-1)!.endsWith("Counted on Monday.\n")).toBe(true);
+  });
+
+  test("tableRuns finds the table between the lines of prose, and none in prose with a stray pipe", () => {
+    expect(tableRuns(["Intro:", "a | b", "--|--", "1 | 2", "Outro."])).toEqual([{ from: 1, to: 4, header: ["a | b", "--|--"] }]);
+    expect(tableRuns(["Use the a | b syntax.", "Then more prose."])).toEqual([]);
+    expect(tableRuns(["x | y", "z | w"], ["a | b", "--|--"])).toEqual([{ from: 0, to: 2, header: [] }]);
   });
 });
 
