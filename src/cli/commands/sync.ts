@@ -44,7 +44,7 @@ export default defineCommand({
     }
     if (report.counts.failed > 0) markFailed();
     if (args.json) return printJson({ state: "succeeded", startedAt, finishedAt: new Date().toISOString(), ...report });
-    printLines(countsLine(report.counts, ["scanned", "ingested", "skipped", "moved", "deleted", "failed"]));
+    printLines(countsLine(report.counts, ["scanned", "ingested", "skipped", "moved", "deleted", "failed", "failedBefore"]));
     const unsupported = Object.entries(report.unsupported);
     if (unsupported.length) printLines(`unsupported: ${unsupported.map(([ext, n]) => `${n} ${ext}`).join(", ")}`);
   },
