@@ -51,14 +51,24 @@ export function termBytes(term: Term): Buffer {
  */
 export function eachByteMatch(bytes: Buffer, term: Term, needle: Buffer, onMatch: (start: number, formEnd: number) => void): void {
   for (let at = bytes.indexOf(needle); at >= 0; ) {
-    const end = at + needle.length;
-    if ((term.startsWord && isWordBefore(bytes, at)) || (term.closed && term.endsWord && isWordByteAt(bytes, end))) {
+    const formEnd = formEndAt(bytes, term, at, needle.length);
+    if (formEnd < 0) {
       at = bytes.indexOf(needle, at + 1);
       continue;
     }
-    let formEnd = end;
-    if (term.endsWord) while (isWordByteAt(bytes, formEnd)) formEnd += bytes[formEnd]! < 0x80 ? 1 : charLength(bytes[formEnd]!);
     onMatch(at, formEnd);
     at = bytes.indexOf(needle, formEnd);
   }
+}
+
+/**
+ * Where the word form of a match at `at` ends (the term's bytes are there, `length` of them), or -1 when the
+ * term's boundary rules refuse it: a word start it needs, or a quoted term's word end.
+ */
+export function formEndAt(bytes: Uint8Array, term: Term, at: number, length: number): number {
+  const end = at + length;
+  if ((term.startsWord && isWordBefore(bytes, at)) || (term.closed && term.endsWord && isWordByteAt(bytes, end))) return -1;
+  let formEnd = end;
+  if (term.endsWord) while (isWordByteAt(bytes, formEnd)) formEnd += bytes[formEnd]! < 0x80 ? 1 : charLength(bytes[formEnd]!);
+  return formEnd;
 }

@@ -12,9 +12,13 @@ import type { Term } from "./terms.ts";
 const CONTEXT = 90;
 const WORD_LIMIT = 30;
 
-/** The snippet of a stored chunk text whose first `contextLines` lines are context; the start of its own text when no term is found there. */
-export function snippetOf(text: string, contextLines: number, terms: Term[]): string {
-  const mapped = normalizeWithMap(ownText(text, contextLines));
+/**
+ * The snippet of a stored chunk text whose first `contextLines` lines are
+ * context; the start of its own text when no term is found there. `next`, the
+ * chunk after it, lets a mention that runs on into it be shown whole.
+ */
+export function snippetOf(text: string, contextLines: number, terms: Term[], next?: { text: string; contextLines: number }): string {
+  const mapped = normalizeWithMap(ownText(text, contextLines) + (next ? ownText(next.text, next.contextLines) : ""));
   let first: { start: number; end: number } | null = null;
   for (const term of terms) {
     const m = findMatch(mapped.text, term);

@@ -89,13 +89,20 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   if (searched.length === 0) return { ...empty, notice: `No indexed documents under scope ${scope!.join(", ")}. A scope is an absolute path or source id prefix.` };
   const counts = countMentions(searched, terms, match);
   const page = counts.documents.slice(offset, offset + PAGE_SIZE);
-  const texts = await store.chunkTexts(page.flatMap((d) => (d.firstChunk ? [{ source: d.doc.source, chunkIndex: d.firstChunk.chunkIndex }] : [])));
+  // The chunk after the first mention's too, where a mention may run on past a chunk's end.
+  const nextOf = (d: (typeof page)[number]) => d.doc.chunks[d.doc.chunks.indexOf(d.firstChunk!) + 1];
+  const texts = await store.chunkTexts(
+    page.flatMap((d) => (d.firstChunk ? [d.firstChunk, ...(nextOf(d) ? [nextOf(d)!] : [])].map((c) => ({ source: d.doc.source, chunkIndex: c.chunkIndex })) : [])),
+  );
   const roots = app.config.roots;
   const documents: FoundDocument[] = page.map(({ doc, titleMatch, matchedChunks, firstChunk }) => {
     const found: FoundDocument = { source: doc.source, displayPath: displayPath(doc.source, roots), title: doc.title, titleMatch, matchedChunks };
     const text = firstChunk ? texts.get(`${doc.source}#${firstChunk.chunkIndex}`) : undefined;
     if (firstChunk && text !== undefined) {
-      found.firstMatch = { chunkIndex: firstChunk.chunkIndex, snippet: snippetOf(text, firstChunk.contextLines, terms) };
+      const next = doc.chunks[doc.chunks.indexOf(firstChunk) + 1];
+      const nextText = next && texts.get(`${doc.source}#${next.chunkIndex}`);
+      const after = next && nextText !== undefined ? { text: nextText, contextLines: next.contextLines } : undefined;
+      found.firstMatch = { chunkIndex: firstChunk.chunkIndex, snippet: snippetOf(text, firstChunk.contextLines, terms, after) };
       if (firstChunk.pages) found.firstMatch.pages = firstChunk.pages;
     }
     return found;
@@ -120,6 +127,6 @@ function noMatchNotice(terms: Term[], match: MatchMode, searched: number, scope:
   const where = scope?.length ? ` under ${scope.join(", ")}` : "";
   return (
     `No indexed document mentions ${what}: searched the text and titles of all ${searched} indexed documents${where}. ` +
-    "Files not synced yet (list_files shows them) and scans without OCR have no text to search, and a phrase that a chunk boundary splits is not found."
+    "Files not synced yet (list_files shows them) and scans without OCR have no text to search."
   );
 }

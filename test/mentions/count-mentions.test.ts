@@ -122,3 +122,37 @@ describe("forms of a short prefix", () => {
     expect(result.forms[0]!.documents).toBe(2);
   });
 });
+
+describe("a mention across the seam of two chunks", () => {
+  // Exact-scheme chunks: each one's own text runs to where the next begins, so together they are the document.
+  const SEAMS = toDocuments([
+    ...doc("/d/q3.md", "Q3", [
+      ["The net ", 0],
+      ["revenue grew by 4%. The hash is abcdef", 0],
+      ["0123456789 and more.", 0],
+    ]),
+    ...doc("/d/a.md", "A", [["It ends with net ", 0]]),
+    ...doc("/d/b.md", "B", [["revenue starts this one.", 0]]),
+  ]);
+  const find = (terms: string[], mode: MatchMode = "all") => countMentions(SEAMS, parseTerms(terms), mode);
+
+  test("a phrase and a run without spaces cut between chunks are found, counted for the chunk they start in", () => {
+    const phrase = find(["net revenue"]);
+    expect(phrase.documents.map((d) => [d.doc.source, d.matchedChunks, d.firstChunk?.chunkIndex])).toEqual([["/d/q3.md", 1, 0]]);
+    expect(phrase.forms).toEqual([{ term: "net revenue", form: "net revenue", documents: 1 }]);
+    expect(find(['"abcdef0123456789"']).documents.map((d) => d.firstChunk?.chunkIndex)).toEqual([1]);
+    // An open end runs on into the next chunk's word; a quoted one must end there.
+    expect(find(["abcdef01"]).forms).toEqual([{ term: "abcdef01", form: "abcdef0123456789", documents: 1 }]);
+    expect(find(['"abcdef01"']).documents).toEqual([]);
+  });
+
+  test("never across two documents, and the word-start rule holds at the seam", () => {
+    expect(find(["ends with net revenue"]).documents).toEqual([]);
+    expect(find(["et revenue"]).documents).toEqual([]);
+    expect(find(["net revenue", "starts"], "any").documents.map((d) => d.doc.source).sort()).toEqual(["/d/b.md", "/d/q3.md"]);
+  });
+
+  test("the snippet of a mention that runs into the next chunk shows it whole", () => {
+    expect(snippetOf("The net ", 0, parseTerms(["net revenue"]), { text: "revenue grew by 4%.", contextLines: 0 })).toBe("The net revenue grew by 4%.");
+  });
+});
