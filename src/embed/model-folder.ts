@@ -4,7 +4,7 @@
  * it is (its profile from folder-profile.ts); a known id is downloaded on
  * first use and carries the profile known-models.ts gives it.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { isModelPath } from "../config/load-config.ts";
 import { AppError } from "../errors.ts";
@@ -22,7 +22,12 @@ export interface ModelFolder {
   onnxPath: string;
   /** Where tokenizer.json was read from, for messages about it. */
   tokenizerPath: string;
-  tokenizer: object;
+  /**
+   * tokenizer.json, parsed when first read: without CACHE_DIR's copy a 17 MB
+   * one takes 0.2-0.4 s, which the model's session, opened first
+   * (embedder.ts), runs beside. A file that is no tokenizer throws here.
+   */
+  readonly tokenizer: object;
   tokenizerConfig: object;
   /** Prefixes, pooling, normalisation; tokens past profile.maxLength are cut off before the encoder sees them. */
   profile: ModelProfile;
@@ -59,10 +64,12 @@ export async function resolveModelFolder(modelName: string, options: ResolveMode
     );
   }
   const dir = bundled ?? (await ensureModelFiles(known, options.cacheDir, options));
-  return { ...readModelFolder(dir, modelName, known.onnxFile, options), profile: known.profile, profileSource: `the known model ${known.id}`, profileRead: false };
+  return readModelFolder(dir, modelName, known.onnxFile, options, { profile: known.profile, profileSource: `the known model ${known.id}`, profileRead: false });
 }
 
-function readModelFolder(dir: string, modelName: string, onnxFile: string | undefined, options: ResolveModelOptions): ModelFolder {
+type KnownProfile = Pick<ModelFolder, "profile" | "profileSource" | "profileRead">;
+
+function readModelFolder(dir: string, modelName: string, onnxFile: string | undefined, options: ResolveModelOptions, known?: KnownProfile): ModelFolder {
   if (!existsSync(dir)) throw new AppError("MODEL_FOLDER", `Model folder not found: ${dir}`, FOLDER_HINT);
   const onnx = (onnxFile ? [onnxFile] : ONNX_CANDIDATES).map((f) => join(dir, f)).find((f) => existsSync(f));
   if (!onnx) throw new AppError("MODEL_FOLDER", `No model.onnx in the model folder ${dir}`, FOLDER_HINT);
@@ -71,11 +78,56 @@ function readModelFolder(dir: string, modelName: string, onnxFile: string | unde
   const fingerprint = readableFingerprint([onnx, tokenizerPath]);
   // A 17 MB tokenizer.json takes 0.2-0.4 s to parse; CACHE_DIR keeps it in a form read in tens of ms (tokenizer-cache.ts).
   const cache = { folder: cacheFolder(options.cacheDir, modelName), fingerprint, log: options.log };
-  const tokenizer = readTokenizerJson(tokenizerPath, readTokenizer, cache) as FolderFiles["tokenizer"];
+  let parsed: FolderFiles["tokenizer"] | undefined;
+  const tokenizer = () => (parsed ??= readTokenizerJson(tokenizerPath, readTokenizer, cache) as FolderFiles["tokenizer"]);
   const tokenizerConfig = readOptionalJson(join(dir, "tokenizer_config.json")) as FolderFiles["tokenizerConfig"];
-  const config = readOptionalJson(join(dir, "config.json")) as FolderFiles["config"];
-  const { profile, source, read } = folderProfile(dir, { tokenizer, tokenizerConfig, config });
-  return { modelName, onnxPath: onnx, tokenizerPath, tokenizer, tokenizerConfig, profile, profileSource: source, profileRead: read, fingerprint };
+  let profiled: KnownProfile;
+  if (known) profiled = known;
+  else {
+    const config = readOptionalJson(join(dir, "config.json")) as FolderFiles["config"];
+    // Its stated length, from the head of tokenizer.json where it stands, so the whole file is not parsed for it.
+    const truncation = headTruncation(tokenizerPath) ?? { value: tokenizer().truncation };
+    const { profile, source, read } = folderProfile(dir, { tokenizer: { truncation: truncation.value }, tokenizerConfig, config });
+    profiled = { profile, profileSource: source, profileRead: read };
+  }
+  return {
+    modelName,
+    onnxPath: onnx,
+    tokenizerPath,
+    get tokenizer() {
+      return tokenizer();
+    },
+    tokenizerConfig,
+    ...profiled,
+    fingerprint,
+  };
+}
+
+/** How far into tokenizer.json its "truncation" field is looked for: Hugging Face writes it second, after "version". */
+const HEAD_BYTES = 4096;
+
+/** tokenizer.json's "truncation" value (null or a small object) when it stands in the file's head; undefined when it does not. */
+function headTruncation(path: string): { value: FolderFiles["tokenizer"]["truncation"] } | undefined {
+  let head: string;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      const bytes = Buffer.alloc(HEAD_BYTES);
+      head = bytes.toString("utf8", 0, readSync(fd, bytes, 0, HEAD_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  // Only at the top level: the first key or one after "version", before any nested object opens.
+  const match = /^\s*\{\s*(?:"version"\s*:\s*"[^"]*"\s*,\s*)?"truncation"\s*:\s*(null|\{[^{}]*\})/.exec(head);
+  if (!match) return undefined;
+  try {
+    return { value: JSON.parse(match[1]!) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The fingerprint, or the one error naming the file when one cannot be read (a folder in its place, no permission). */
