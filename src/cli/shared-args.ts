@@ -66,7 +66,9 @@ export function positionals(args: { _: string[] }): string[] {
 
 /**
  * Every --scope value, a relative path made absolute in the roots' own form
- * (see inRootForm). A value that names no path on disk and none under a root,
+ * (see inRootForm): from the current directory, else from a root, as `list`
+ * shows files (`onlyoffice` for a folder right under the root; it was taken
+ * for a data id and matched nothing). A value that names no path either way,
  * or that starts with a URL scheme, is a data id or URL prefix and is kept as
  * typed. Absolute paths are checked against the roots where they are used.
  */
@@ -75,6 +77,8 @@ export function scopeFlags(rawArgs: string[], roots: string[]): string[] {
     if (hasUrlScheme(scope)) return scope;
     if (looksLikePath(scope)) return canonicalPath(scope);
     const absolute = canonicalPath(inRootForm(resolve(scope), roots));
-    return existsSync(diskPath(absolute)) || roots.some((root) => isInside(absolute, root)) ? absolute : scope;
+    if (existsSync(diskPath(absolute)) || roots.some((root) => isInside(absolute, root))) return absolute;
+    const underRoot = roots.map((root) => canonicalPath(resolve(root, scope))).find((path) => roots.some((root) => isInside(path, root)) && existsSync(diskPath(path)));
+    return underRoot ?? scope;
   });
 }

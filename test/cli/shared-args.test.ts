@@ -1,0 +1,23 @@
+/** --scope values on the command line (src/cli/shared-args.ts scopeFlags). */
+import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { scopeFlags } from "../../src/cli/shared-args.ts";
+import { tempDir } from "../helpers.ts";
+
+describe("a relative --scope", () => {
+  const base = tempDir("minirag-scope-flags-");
+  const root = join(base, "root");
+  mkdirSync(join(root, "onlyoffice", "drafts"), { recursive: true });
+  mkdirSync(join(base, "outside"), { recursive: true });
+
+  test("that is no path from the current directory is a path from a root, as list shows files", () => {
+    expect(scopeFlags(["--scope", "onlyoffice"], [root])).toEqual([join(root, "onlyoffice")]);
+    expect(scopeFlags(["--scope", "onlyoffice/drafts/"], [root])).toEqual([join(root, "onlyoffice", "drafts")]);
+  });
+
+  test("that is neither is a data id or URL prefix, kept as typed, and never a path out of a root", () => {
+    expect(scopeFlags(["--scope", "team", "--scope", "https://example.com/docs"], [root])).toEqual(["team", "https://example.com/docs"]);
+    expect(scopeFlags(["--scope", "../outside"], [root])).toEqual(["../outside"]);
+  });
+});
