@@ -29,8 +29,11 @@ export function labelPrompt(request: ScoreRequest): string {
 }
 
 export async function loadLlamaScorer(model: ModelSettings, ctx: ScorerPlace): Promise<LoadedScorer> {
+  const files = { cacheDir: ctx.cacheDir, endpoint: ctx.hfEndpoint, log: ctx.log };
+  // A model.path that is not there is named before the add-on is fetched: the network is not what to fix then.
+  const localPath = model.source.kind === "path" ? await ensureModelFile(model.source, files) : undefined;
   const { lib, llama } = await loadLlama(await ensureLlama({ cacheDir: ctx.cacheDir, downloadUrl: ctx.downloadUrl }, ctx.log));
-  const modelPath = await ensureModelFile(model.source, { cacheDir: ctx.cacheDir, endpoint: ctx.hfEndpoint, log: ctx.log });
+  const modelPath = localPath ?? (await ensureModelFile(model.source, files));
   const loaded = await llama.loadModel({ modelPath }).catch((error: Error) => {
     throw new AppError("MODEL_LOAD", `The label model ${modelPath} could not be loaded: ${error.message}`, "Check that the file is a complete GGUF (delete it to download it again), or point model.path at another one.");
   });

@@ -81,6 +81,16 @@ describe("the llama.cpp add-on through the compiled binary", () => {
     expect(labels.modelHint).toContain(`could not be installed from http://127.0.0.1:9/${file}`);
   }, 60_000);
 
+  test("a model.path that does not exist is named, not the add-on's download: nothing is fetched", async () => {
+    const before = fetched();
+    const r = await classifyTry(modelCorpus("missing"), { CACHE_DIR: tempDir(), MINIRAG_DOWNLOAD_URL: `http://127.0.0.1:${server.port}/release` });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("missing.gguf does not exist");
+    expect(r.stderr).toContain("Fix model.path in classify.toml");
+    expect(r.stderr).not.toContain("llama.cpp add-on");
+    expect(fetched()).toBe(before);
+  }, 60_000);
+
   test("a tampered archive is refused by its sha256 and nothing is installed", async () => {
     const cacheDir = tempDir();
     const r = await classifyTry(modelCorpus("tiny"), { CACHE_DIR: cacheDir, MINIRAG_DOWNLOAD_URL: `http://127.0.0.1:${server.port}/tampered` });
@@ -92,12 +102,11 @@ describe("the llama.cpp add-on through the compiled binary", () => {
   test("the first model facet downloads the add-on once; llama.cpp loads from it and runs a tiny GGUF; the next run downloads nothing", async () => {
     const env = { CACHE_DIR: tempDir(), MINIRAG_DOWNLOAD_URL: `http://127.0.0.1:${server.port}/release` };
     const before = fetched();
-    // A missing model file: llama.cpp itself loaded from the add-on, so the reason is the file.
-    const missing = await classifyTry(modelCorpus("missing"), env);
-    expect(missing.exitCode).toBe(1);
-    expect(missing.stderr).toContain(`downloading llama.cpp for the label model (${file}, `);
-    expect(missing.stderr).toContain("warn: kind: The label model file");
-    expect(missing.stderr).not.toContain("Could not load llama.cpp");
+    const first = await classifyTry(modelCorpus("tiny"), env);
+    expect(first.exitCode).toBe(0);
+    expect(first.stderr).toContain(`downloading llama.cpp for the label model (${file}, `);
+    expect(first.stderr).not.toContain("Could not load llama.cpp");
+    expect(JSON.parse(first.stdout).facets.kind).toMatchObject({ value: "mail", source: "model", runnerUp: "report" });
     expect(fetched()).toBe(before + 1);
     const r = await classifyTry(modelCorpus("tiny"), env);
     expect(r.exitCode).toBe(0);
