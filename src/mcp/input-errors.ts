@@ -17,8 +17,13 @@ export interface JsonSchema {
   maximum?: number;
   minItems?: number;
   properties?: Record<string, JsonSchema>;
+  /** A record's values (labels: facet name to value). */
+  additionalProperties?: JsonSchema | boolean;
   required?: string[];
 }
+
+/** A record's value schema, when the schema is one. */
+const recordValues = (schema: JsonSchema | undefined) => (typeof schema?.additionalProperties === "object" ? schema.additionalProperties : undefined);
 
 type Args = Record<string, unknown>;
 
@@ -42,6 +47,7 @@ export function expectedText(schema: JsonSchema): string {
   if (schema.type === "array") return `${schema.minItems ? "a non-empty array" : "an array"} of ${PLURALS[schema.items?.type ?? ""] ?? "values"}`;
   if (schema.type === "string") return "a string";
   if (schema.type === "boolean") return "true or false";
+  if (schema.type === "object" && recordValues(schema)) return `an object whose values are each ${expectedText(recordValues(schema)!)}`;
   if (schema.type === "object") return "an object";
   return "a value";
 }
@@ -57,7 +63,7 @@ function shown(value: unknown): string {
 
 function subSchema(schema: JsonSchema, path: PropertyKey[]): JsonSchema | undefined {
   let at: JsonSchema | undefined = schema;
-  for (const key of path) at = typeof key === "number" ? at?.items : at?.properties?.[String(key)];
+  for (const key of path) at = typeof key === "number" ? at?.items : (at?.properties?.[String(key)] ?? recordValues(at));
   return at;
 }
 
@@ -123,6 +129,13 @@ function corrected(schema: JsonSchema, value: unknown, name: string): unknown {
     return kept.length || !schema.minItems ? kept : [corrected(schema.items, undefined, name)];
   }
   if (schema.type === "boolean") return value === "true" ? true : value === "false" ? false : undefined;
+  const values = recordValues(schema);
+  if (schema.type === "object" && values) {
+    // "lang=ru", as a command line would write it, is {"lang": "ru"}.
+    const entries = typeof value === "string" && /^[^=]+=.+$/.test(value) ? [value.split(/=(.*)/s).slice(0, 2)] : typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value) : [];
+    const fixed = entries.map(([k, v]) => [k, corrected(values, v, String(k))] as const).filter(([, v]) => v !== undefined);
+    return fixed.length ? Object.fromEntries(fixed) : undefined;
+  }
   return undefined;
 }
 

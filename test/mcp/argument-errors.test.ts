@@ -39,6 +39,15 @@ describe("a schema violation is an isError result that names the field", () => {
     expect(example(text)).toEqual({ query: "5" });
   });
 
+  test("a label of the wrong type names the facet and what a label takes; the example keeps the labels, corrected", async () => {
+    const wrongValue = errorText(await call(client, "query_documents", { query: "x", labels: { lang: 5 } }));
+    expect(wrongValue).toContain("labels.lang must be a string or an array of strings, got 5");
+    expect(example(wrongValue)).toEqual({ query: "x", labels: { lang: "5" } });
+    const commandLine = errorText(await call(client, "query_documents", { query: "x", labels: "lang=ru" }));
+    expect(commandLine).toContain('labels must be an object whose values are each a string or an array of strings, got "lang=ru"');
+    expect(example(commandLine)).toEqual({ query: "x", labels: { lang: "ru" } });
+  });
+
   test("an out-of-range number names the field and its range", async () => {
     expect(errorText(await call(client, "read_chunk_neighbors", { source: "keep-me", chunkIndex: -1 }))).toContain("chunkIndex must be at least 0, got -1");
     expect(errorText(await call(client, "query_documents", { query: "x", topK: 0 }))).toContain("topK must be at least 1, got 0");
