@@ -72,7 +72,13 @@ export function checkFilter(state: TaxonomyState, input: LabelFilterInput): Chec
     if (values.length === 0) throw new AppError("INVALID_ARGUMENT", `labels.${facetId} names no value. Its values: ${ids.join(", ")}.`, "Give a value, or a list of values that are alternatives.");
     facets.set(facetId, new Set(values));
   }
-  return { taxonomy, facets, from: checkDate("dateFrom", input.dateFrom), to: checkDate("dateTo", input.dateTo) };
+  const from = checkDate("dateFrom", input.dateFrom);
+  const to = checkDate("dateTo", input.dateTo);
+  // Else the range holds no day and every filter answers nothing, which reads as "no such documents".
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new AppError("INVALID_ARGUMENT", `dateFrom (${from}) is after dateTo (${to}), so no day is in the range.`, `Swap them: dateFrom ${to}, dateTo ${from}; both ends are included.`);
+  }
+  return { taxonomy, facets, from, to };
 }
 
 /** One document against the filter. `doc` is null for a document never labelled. */

@@ -49,6 +49,13 @@ describe("checking a filter", () => {
     }
     expect(filter({ dateFrom: "2024-02-29" }).from).toBe("2024-02-29");
   });
+
+  test("a range whose start is after its end is refused with the swap, not answered with nothing", async () => {
+    const error = await failure(() => filter({ dateFrom: "2026-09-01", dateTo: "2026-08-01" }));
+    expect(error.message).toBe("dateFrom (2026-09-01) is after dateTo (2026-08-01), so no day is in the range.");
+    expect(error.hint).toBe("Swap them: dateFrom 2026-08-01, dateTo 2026-09-01; both ends are included.");
+    expect(filter({ dateFrom: "2026-08-01", dateTo: "2026-08-01" })).toMatchObject({ from: "2026-08-01", to: "2026-08-01" });
+  });
 });
 
 describe("judging a document", () => {
