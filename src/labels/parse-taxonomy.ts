@@ -35,13 +35,40 @@ function isTable(value: unknown): value is Table {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
+/** Files longer than this are not searched for the line of a parse error (each try parses a prefix). */
+const LINE_SEARCH_LIMIT = 2000;
+
+/**
+ * The line a TOML parse error belongs to: the first line whose prefix of the
+ * file fails with the same message. Bun's parser names no line (its error's
+ * line and column point into Bun itself), and in a file of a dozen facets
+ * "Expected ',' or ']' in an array" alone leaves the user to hunt.
+ */
+function tomlErrorLine(text: string, message: string): number | undefined {
+  const lines = text.split("\n");
+  if (lines.length > LINE_SEARCH_LIMIT) return undefined;
+  for (let n = 1; n <= lines.length; n++) {
+    try {
+      Bun.TOML.parse(lines.slice(0, n).join("\n"));
+    } catch (error) {
+      if ((error as Error).message !== message) continue;
+      // An error found at a line break ("found (0x0A)") belongs to the line the break ends.
+      while (n > 1 && !lines[n - 1]!.trim()) n--;
+      return n;
+    }
+  }
+  return undefined;
+}
+
 /** Parses and validates the text of classify.toml; `file` names it in errors. */
 export function parseTaxonomy(text: string, file = "classify.toml"): Taxonomy {
   let raw: unknown;
   try {
     raw = Bun.TOML.parse(text);
   } catch (error) {
-    throw invalid(file, `not valid TOML: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    const line = tomlErrorLine(text, message);
+    throw invalid(file, `not valid TOML${line ? ` at line ${line}` : ""}: ${message}`);
   }
   const fail = (problem: string) => invalid(file, problem);
   const doc = raw as Table;
