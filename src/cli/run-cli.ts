@@ -38,6 +38,8 @@ export async function runCli(argv: string[]): Promise<void> {
     await runCommand(command, { rawArgs: argv.slice(1) });
   } catch (error) {
     process.stderr.write(`error: ${describeError(storageFailure(error) ?? error)}\n`);
+    // citty's own argument errors come with no fix: say where the arguments are listed, and how a value starting with - is passed.
+    if (error instanceof Error && error.name === "CLIError") process.stderr.write(`Run minirag-mcp ${argv[0]} --help for its arguments. A value that starts with - goes after --, e.g. minirag-mcp find -- -15%.\n`);
     if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     process.exitCode = 1;
   }

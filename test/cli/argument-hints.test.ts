@@ -6,6 +6,8 @@ describe("a command given bad arguments", () => {
   test.each([
     [["delete"], "error: delete needs a file path or --source", "Run minirag-mcp delete <file>, or minirag-mcp delete --source <id>"],
     [["query", "oil", "--top-k", "many"], "error: --top-k must be a number, got many", "Pass a whole number of results, e.g. --top-k 10."],
+    // citty's own error for a missing positional, which came with no fix (found by the find/labels helper).
+    [["find"], "error: Missing required positional argument: TERMS", "Run minirag-mcp find --help for its arguments. A value that starts with - goes after --, e.g. minirag-mcp find -- -15%."],
   ])("%o prints the problem, then the fix on the next line, and exits 1", (args, message, hint) => {
     const r = runCli([...args, "--base-dir", tempDir(), "--db-path", join(tempDir(), "db")]);
     expect(r.exitCode).toBe(1);
