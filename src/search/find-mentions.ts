@@ -116,7 +116,9 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   };
   if (counts.formsLeftOut > 0) result.formsLeftOut = counts.formsLeftOut;
   if (offset + PAGE_SIZE < counts.documents.length) result.nextOffset = offset + PAGE_SIZE;
-  const notice = [await store.damageNotice(), counts.documents.length === 0 ? noMatchNotice(terms, match, searched.length, scope) : undefined].filter(Boolean).join(" ");
+  // An empty page past the end is not "nothing found": the counts above still hold.
+  const pastEnd = counts.documents.length > 0 && offset >= counts.documents.length ? `offset ${offset} is past the last of the ${counts.documents.length} matched documents; pages start at 0, ${PAGE_SIZE} documents each.` : undefined;
+  const notice = [await store.damageNotice(), counts.documents.length === 0 ? noMatchNotice(terms, match, searched.length, scope) : undefined, pastEnd].filter(Boolean).join(" ");
   if (notice) result.notice = notice;
   return result;
 }

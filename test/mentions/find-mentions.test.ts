@@ -133,5 +133,10 @@ describe("find_mentions keeps up with the index", () => {
     expect(second.nextOffset).toBeUndefined();
     expect(second.documents.length).toBe(5);
     expect(new Set([...sources(first), ...sources(second)]).size).toBe(count);
+    expect(second.notice).toBeUndefined();
+    // A page past the end says so, beside the counts that still hold.
+    const past = await findMentions(own, { terms: ["маркер"], offset: count + 10 });
+    expect(past).toMatchObject({ matchedDocuments: count, documents: [] });
+    expect(past.notice).toBe(`offset ${count + 10} is past the last of the ${count} matched documents; pages start at 0, ${PAGE_SIZE} documents each.`);
   }, 300_000);
 });
