@@ -34,10 +34,16 @@ export function isWordByteAt(bytes: Uint8Array, i: number): boolean {
 }
 
 /** Whether the character that ends just before byte i is part of a word. */
-function isWordBefore(bytes: Uint8Array, i: number): boolean {
+export function isWordBefore(bytes: Uint8Array, i: number): boolean {
   let start = i - 1;
   while (start > 0 && (bytes[start]! & 0xc0) === 0x80) start--;
   return isWordByteAt(bytes, start);
+}
+
+/** Where the word running from byte i ends: the first byte, before limit, of a character that is not part of a word. */
+export function wordEndAt(bytes: Uint8Array, i: number, limit: number): number {
+  while (i < limit && isWordByteAt(bytes, i)) i += bytes[i]! < 0x80 ? 1 : charLength(bytes[i]!);
+  return Math.min(i, limit);
 }
 
 /** A term's text as bytes, for searching blocks. */

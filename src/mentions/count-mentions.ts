@@ -13,9 +13,10 @@
  * searching the end of each chunk with the start of the next, and counts for
  * the chunk it starts in.
  */
-import { eachByteMatch, formEndAt, termBytes } from "./byte-match.ts";
+import { eachByteMatch, termBytes } from "./byte-match.ts";
 import { formsIn } from "./match.ts";
 import type { MentionChunk, MentionDocument, TextBlock } from "./mention-corpus.ts";
+import { eachSeamMatch, formAtEdges, seamEnds } from "./seams.ts";
 import type { Term } from "./terms.ts";
 
 export type { MentionChunk, MentionDocument } from "./mention-corpus.ts";
@@ -97,58 +98,6 @@ function spansOf(docs: MentionDocument[]): Map<TextBlock, Span[]> {
   return byBlock;
 }
 
-/** Bytes past a seam kept for the form a match runs on into (its word's end) and for a quoted term's end check. */
-const SEAM_HEAD_EXTRA = 64;
-
-/** For each byte value, the k (how many of the term's bytes lie before a seam) whose last byte it is; packed, for fast misses. */
-function seamEnds(needle: Buffer): (number[] | undefined)[] {
-  const ending: (number[] | undefined)[] = new Array(256).fill(undefined);
-  for (let k = 1; k < needle.length; k++) (ending[needle[k - 1]!] ??= []).push(k);
-  return ending;
-}
-
-/**
- * Calls onMatch(slot, form) for each match of term that starts in the chunk
- * at one slot of the span and ends in the next chunk of the same document
- * (chunks with no own text between are passed over). A document's chunks are
- * consecutive slots of one block, each slot ending with a line break that no
- * normalised text holds, so the block search finds none of these. A match
- * across a seam puts the term's byte number k - 1 last in the chunk, for some
- * k: only those k are compared, in place, byte by byte across the seam (the
- * chunk's last byte is usually a space, which most terms lack), and only a
- * whole match is copied out to judge its boundaries. At 100k chunks the walk
- * costs a few ms a term.
- */
-function eachSeamMatch(block: TextBlock, span: Span, term: Term, needle: Buffer, ending: (number[] | undefined)[], onMatch: (slot: number, form: string) => void): void {
-  const { bytes, starts, documents } = block;
-  const length = needle.length;
-  let a = -1;
-  for (let b = span.slot; b < documents.length && starts[b]! < span.to; b++) {
-    const bFrom = starts[b]!;
-    const bEnd = starts[b + 1]! - 1;
-    if (bEnd === bFrom) continue;
-    const aFrom = a >= 0 ? starts[a]! : 0;
-    const aEnd = a >= 0 ? starts[a + 1]! - 1 : 0;
-    const ks = a >= 0 && documents[a] === documents[b] ? ending[bytes[aEnd - 1]!] : undefined;
-    if (ks !== undefined) for (const inA of ks) {
-      const at = aEnd - inA;
-      if (at < aFrom || length - inA > bEnd - bFrom) continue;
-      let same = true;
-      for (let j = 0; j < length && same; j++) same = (j < inA ? bytes[at + j] : bytes[bFrom + j - inA]) === needle[j];
-      if (!same) continue;
-      // Whole characters on both sides, for the boundary rules and the form's end.
-      let tailFrom = Math.max(aFrom, at - 4);
-      while (tailFrom > aFrom && (bytes[tailFrom]! & 0xc0) === 0x80) tailFrom--;
-      let headTo = Math.min(bEnd, bFrom + length + SEAM_HEAD_EXTRA);
-      while (headTo < bEnd && (bytes[headTo]! & 0xc0) === 0x80) headTo++;
-      const joined = Buffer.concat([bytes.subarray(tailFrom, aEnd), bytes.subarray(bFrom, headTo)]);
-      const formEnd = formEndAt(joined, term, at - tailFrom, length);
-      if (formEnd >= 0) onMatch(a, joined.toString("utf8", at - tailFrom, formEnd));
-    }
-    a = b;
-  }
-}
-
 export function countMentions(docs: Iterable<MentionDocument>, terms: Term[], mode: MatchMode): MentionCounts {
   const hits = new Map<MentionDocument, DocumentHits>();
   for (const doc of docs) {
@@ -174,9 +123,11 @@ export function countMentions(docs: Iterable<MentionDocument>, terms: Term[], mo
         eachByteMatch(bytes.subarray(span.from, span.to), term, needle, (start, formEnd) => {
           const at = span.from + start;
           while (starts[slot + 1]! <= at) slot++;
-          hit(slot, bytes.toString("utf8", at, span.from + formEnd));
+          // A seamless document goes on past its chunk's edge, where the block search saw a line break.
+          const form = block.documents[slot]!.seamless ? formAtEdges(block, slot, term, at, at + needle.length, span.from + formEnd) : bytes.toString("utf8", at, span.from + formEnd);
+          if (form !== null) hit(slot, form);
         });
-        if (needle.length > 1) eachSeamMatch(block, span, term, needle, ending, hit);
+        if (needle.length > 1) eachSeamMatch(block, span.slot, span.to, term, needle, ending, hit);
       }
     }
     // All terms must be there: the next term is searched only in the documents that have this one.

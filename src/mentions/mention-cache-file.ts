@@ -16,7 +16,7 @@ import { cacheFilePath, parseCacheFile, writeCacheFile, type CacheKind } from ".
 import { documentsOverBlock, type MentionDocument } from "./mention-corpus.ts";
 
 /** Its format is raised whenever the layout below or the normalisation (text/normalize.ts, own-text.ts) changes. */
-const KIND: CacheKind = { magic: "minirag-mentions", format: 4 };
+const KIND: CacheKind = { magic: "minirag-mentions", format: 5 };
 
 /**
  * One document: source, key, title, normalised title, then its chunks column by column, each chunk's text as its
@@ -24,7 +24,7 @@ const KIND: CacheKind = { magic: "minirag-mentions", format: 4 };
  * texts end to end in UTF-8, each followed by a line break: mention-corpus.ts), so reading the file decodes no
  * chunk text; JSON.stringify of 100k chunk texts took 0.4 s, and decoding them into strings 0.23-0.26 s.
  */
-type StoredDocument = [string, string, string, string, number[], (string | null)[], number[], number[]];
+type StoredDocument = [string, string, string, string, number[], (string | null)[], number[], number[], boolean];
 
 export interface KeyedDocument {
   /** The source's key when its document was built (mention-rows.ts readSourceKeys). */
@@ -57,11 +57,11 @@ export function mentionDocuments({ body }: MentionFile): Map<string, KeyedDocume
     const listEnd = body.indexOf(0x0a);
     const list = JSON.parse(body.toString("utf8", 0, listEnd)) as StoredDocument[];
     // Every chunk column as long as the chunk list: otherwise text would be laid against the wrong chunks.
-    if (!list.every((d) => d.length === 8 && d.slice(5).every((column) => Array.isArray(column) && column.length === d[4].length))) return new Map();
+    if (!list.every((d) => d.length === 9 && typeof d[8] === "boolean" && d.slice(5, 8).every((column) => Array.isArray(column) && column.length === d[4].length))) return new Map();
     const docs = documentsOverBlock(
       body.subarray(listEnd + 1),
       list.flatMap((d) => d[7]),
-      list.map(([source, , title, titleText, chunkIndexes, pages, contextLines]) => ({ source, title, titleText, chunkIndexes, pages, contextLines })),
+      list.map(([source, , title, titleText, chunkIndexes, pages, contextLines, , seamless]) => ({ source, title, titleText, seamless, chunkIndexes, pages, contextLines })),
     );
     return new Map(docs.map((doc, i) => [doc.source, { key: list[i]![1], doc }]));
   } catch {
@@ -77,7 +77,7 @@ export async function writeMentionCache(path: string, sources: Iterable<KeyedDoc
     const { chunks } = doc;
     const slots = chunks.map((c) => c.block.slotBytes(c.slot));
     texts.push(...slots);
-    list.push([doc.source, key, doc.title, doc.titleText, chunks.map((c) => c.chunkIndex), chunks.map((c) => c.pages), chunks.map((c) => c.contextLines), slots.map((bytes) => bytes.length - 1)]);
+    list.push([doc.source, key, doc.title, doc.titleText, chunks.map((c) => c.chunkIndex), chunks.map((c) => c.pages), chunks.map((c) => c.contextLines), slots.map((bytes) => bytes.length - 1), doc.seamless]);
   }
   // JSON escapes every line break, so the list ends at the first one.
   await writeCacheFile(path, KIND, indexVersion, [Buffer.from(`${JSON.stringify(list)}\n`), ...texts]);

@@ -26,6 +26,13 @@ export interface MentionDocument {
   title: string;
   /** The title, normalised. */
   titleText: string;
+  /**
+   * Its chunks' own texts laid end to end are the document (chunk scheme 4 on
+   * and context lines recorded), so a mention may run across a seam between
+   * them (count-mentions.ts). An older index's texts were trimmed and joined
+   * with blank lines: their seams hold no text.
+   */
+  seamless: boolean;
   /** In chunk order. */
   chunks: MentionChunk[];
 }
@@ -35,6 +42,7 @@ export interface PlainDocument {
   source: string;
   title: string;
   titleText: string;
+  seamless: boolean;
   chunks: { chunkIndex: number; text: string; pages: string | null; contextLines: number }[];
 }
 
@@ -70,7 +78,7 @@ export function chunkText(chunk: MentionChunk): string {
 
 /** The documents as they are read back by tests and the cache file: chunk texts as strings. */
 export function plainDocument(doc: MentionDocument): PlainDocument {
-  return { source: doc.source, title: doc.title, titleText: doc.titleText, chunks: doc.chunks.map((c) => ({ chunkIndex: c.chunkIndex, text: chunkText(c), pages: c.pages, contextLines: c.contextLines })) };
+  return { source: doc.source, title: doc.title, titleText: doc.titleText, seamless: doc.seamless, chunks: doc.chunks.map((c) => ({ chunkIndex: c.chunkIndex, text: chunkText(c), pages: c.pages, contextLines: c.contextLines })) };
 }
 
 /** A document's fields and its chunks' fields column by column, as a block is laid out from them. */
@@ -78,6 +86,7 @@ export interface DocumentColumns {
   source: string;
   title: string;
   titleText: string;
+  seamless: boolean;
   chunkIndexes: number[];
   pages: (string | null)[];
   contextLines: number[];
@@ -98,8 +107,8 @@ export function documentsOverBlock(bytes: Buffer, byteLengths: ArrayLike<number>
   if (starts[byteLengths.length] !== bytes.length) throw new Error("the chunk lengths do not cover the block");
   const block = new TextBlock(bytes, starts);
   let slot = 0;
-  return columns.map(({ source, title, titleText, chunkIndexes, pages, contextLines }) => {
-    const doc: MentionDocument = { source, title, titleText, chunks: [] };
+  return columns.map(({ source, title, titleText, seamless, chunkIndexes, pages, contextLines }) => {
+    const doc: MentionDocument = { source, title, titleText, seamless, chunks: [] };
     for (let i = 0; i < chunkIndexes.length; i++, slot++) {
       const chunk: MentionChunk = { chunkIndex: chunkIndexes[i]!, pages: pages[i]!, contextLines: contextLines[i]!, block, slot };
       doc.chunks.push(chunk);
@@ -112,8 +121,8 @@ export function documentsOverBlock(bytes: Buffer, byteLengths: ArrayLike<number>
 
 /** A document's own columns (chunk texts aside). */
 function columnsOf(doc: PlainDocument | MentionDocument): DocumentColumns {
-  const { source, title, titleText, chunks } = doc;
-  return { source, title, titleText, chunkIndexes: chunks.map((c) => c.chunkIndex), pages: chunks.map((c) => c.pages), contextLines: chunks.map((c) => c.contextLines) };
+  const { source, title, titleText, seamless, chunks } = doc;
+  return { source, title, titleText, seamless, chunkIndexes: chunks.map((c) => c.chunkIndex), pages: chunks.map((c) => c.pages), contextLines: chunks.map((c) => c.contextLines) };
 }
 
 /**

@@ -7,6 +7,7 @@
  * under one. With a cache file (mention-cache-file.ts) a new process starts
  * from what the last one built and reads only the sources changed since.
  */
+import { EXACT_SCHEME } from "../chunk/join-parent.ts";
 import { existsSync } from "node:fs";
 import { readCacheBytes } from "../cache-file.ts";
 import { LatestSave } from "../latest-save.ts";
@@ -195,6 +196,7 @@ function plainDocuments(rows: MentionRow[]): PlainDocument[] {
       const contextLines = contextLineCount(row, previous);
       return { chunkIndex: row.chunkIndex, text: normalizeText(ownText(row.text, contextLines)), pages: row.pages, contextLines };
     });
-    return { source: list[0]!.source, title: list[0]!.title, titleText: normalizeText(list[0]!.title), chunks };
+    const seamless = list.every((row) => row.scheme >= EXACT_SCHEME && row.contextLines !== null);
+    return { source: list[0]!.source, title: list[0]!.title, titleText: normalizeText(list[0]!.title), seamless, chunks };
   });
 }

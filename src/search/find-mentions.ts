@@ -11,6 +11,7 @@ import { labelsOn } from "../labels/document-labels.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
 import { countMentions, type FormCount, type MatchMode } from "../mentions/count-mentions.ts";
 import type { MentionDocument } from "../mentions/mention-corpus.ts";
+import { followingChunk } from "../mentions/seams.ts";
 import { snippetOf } from "../mentions/snippet.ts";
 import { parseTerms, type Term } from "../mentions/terms.ts";
 import { displayPath } from "../scan/display-path.ts";
@@ -90,7 +91,7 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   const counts = countMentions(searched, terms, match);
   const page = counts.documents.slice(offset, offset + PAGE_SIZE);
   // The chunk after the first mention's too, where a mention may run on past a chunk's end.
-  const nextOf = (d: (typeof page)[number]) => d.doc.chunks[d.doc.chunks.indexOf(d.firstChunk!) + 1];
+  const nextOf = (d: (typeof page)[number]) => followingChunk(d.firstChunk!);
   const texts = await store.chunkTexts(
     page.flatMap((d) => (d.firstChunk ? [d.firstChunk, ...(nextOf(d) ? [nextOf(d)!] : [])].map((c) => ({ source: d.doc.source, chunkIndex: c.chunkIndex })) : [])),
   );
@@ -99,7 +100,7 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
     const found: FoundDocument = { source: doc.source, displayPath: displayPath(doc.source, roots), title: doc.title, titleMatch, matchedChunks };
     const text = firstChunk ? texts.get(`${doc.source}#${firstChunk.chunkIndex}`) : undefined;
     if (firstChunk && text !== undefined) {
-      const next = doc.chunks[doc.chunks.indexOf(firstChunk) + 1];
+      const next = followingChunk(firstChunk);
       const nextText = next && texts.get(`${doc.source}#${next.chunkIndex}`);
       const after = next && nextText !== undefined ? { text: nextText, contextLines: next.contextLines } : undefined;
       found.firstMatch = { chunkIndex: firstChunk.chunkIndex, snippet: snippetOf(text, firstChunk.contextLines, terms, after) };

@@ -11,7 +11,7 @@ import { isWordAt, normalizeText } from "../../src/text/normalize.ts";
 
 /** The forms found by bytes in one chunk, in order of their matches. */
 function byteForms(text: string, term: Term): string[] {
-  const [doc] = inBlocks([{ source: "/d", title: "", titleText: "", chunks: [{ chunkIndex: 0, text, pages: null, contextLines: 0 }] }]);
+  const [doc] = inBlocks([{ source: "/d", title: "", titleText: "", seamless: true, chunks: [{ chunkIndex: 0, text, pages: null, contextLines: 0 }] }]);
   const { bytes } = doc!.chunks[0]!.block;
   const forms: string[] = [];
   eachByteMatch(bytes, term, termBytes(term), (start, formEnd) => forms.push(bytes.toString("utf8", start, formEnd)));
@@ -72,7 +72,7 @@ describe("byte matching agrees with string matching", () => {
   });
 
   test("a match never runs from the end of one chunk into the next", () => {
-    const docs = inBlocks([{ source: "/d", title: "", titleText: "", chunks: ["акт свер", "ки и акт", "сверки"].map((text, chunkIndex) => ({ chunkIndex, text, pages: null, contextLines: 0 })) }]);
+    const docs = inBlocks([{ source: "/d", title: "", titleText: "", seamless: true, chunks: ["акт свер", "ки и акт", "сверки"].map((text, chunkIndex) => ({ chunkIndex, text, pages: null, contextLines: 0 })) }]);
     const { bytes } = docs[0]!.chunks[0]!.block;
     const starts: number[] = [];
     eachByteMatch(bytes, parseTerm("акт сверки"), termBytes(parseTerm("акт сверки")), (start) => starts.push(start));

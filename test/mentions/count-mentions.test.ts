@@ -7,8 +7,8 @@ import { parseTerms } from "../../src/mentions/terms.ts";
 import type { MentionRow } from "../../src/store/mention-rows.ts";
 
 /** Rows of one document: each chunk is [text, contextLines]; all in one section unless parent ids are given. */
-function doc(source: string, title: string, chunks: [string, number | null, string?][]): MentionRow[] {
-  return chunks.map(([text, contextLines, parent], i) => ({ source, title, chunkIndex: i, parentId: `${source}#${parent ?? "p0"}`, text, contextLines, pages: null, scheme: 4 }));
+function doc(source: string, title: string, chunks: [string, number | null, string?][], scheme = 4): MentionRow[] {
+  return chunks.map(([text, contextLines, parent], i) => ({ source, title, chunkIndex: i, parentId: `${source}#${parent ?? "p0"}`, text, contextLines, pages: null, scheme }));
 }
 
 const CORPUS = toDocuments([
@@ -144,6 +144,28 @@ describe("a mention across the seam of two chunks", () => {
     // An open end runs on into the next chunk's word; a quoted one must end there.
     expect(find(["abcdef01"]).forms).toEqual([{ term: "abcdef01", form: "abcdef0123456789", documents: 1 }]);
     expect(find(['"abcdef01"']).documents).toEqual([]);
+  });
+
+  test("a match inside one chunk that touches its edge is judged by the next chunk: a word that goes on is no quoted match and no word start (found in review)", () => {
+    expect(find(['"abcdef"']).documents).toEqual([]);
+    expect(find(["0123456789"]).documents).toEqual([]);
+    expect(find(['"0123456789"']).documents).toEqual([]);
+    expect(find(["abcdef"]).forms).toEqual([{ term: "abcdef", form: "abcdef0123456789", documents: 1 }]);
+    expect(find(['"abcdef0123456789"']).documents).toHaveLength(1);
+  });
+
+  test("a word runs on across as many chunks as it spans, and chunks with no own text are passed over", () => {
+    const docs = toDocuments(doc("/d/run.md", "Run", [["The id is ab", 0], ["cd", 0], ["", 0], ["ef and so on.", 0]]));
+    expect(countMentions(docs, parseTerms(["ab"]), "all").forms).toEqual([{ term: "ab", form: "abcdef", documents: 1 }]);
+    expect(countMentions(docs, parseTerms(["bcd"]), "all").documents).toEqual([]);
+    expect(countMentions(docs, parseTerms(['"cd"']), "all").documents).toEqual([]);
+  });
+
+  test("rows of an index cut before chunk scheme 4 have no text at their seams: nothing is matched across them", () => {
+    for (const [scheme, contextLines] of [[2, null], [3, 2], [4, null]] as const) {
+      const legacy = toDocuments(doc("/d/old.md", "Old", [["См. пункт 1", contextLines], ["2. Сроки поставки", contextLines]], scheme));
+      expect({ scheme, found: countMentions(legacy, parseTerms(['"12"']), "all").documents.length }).toEqual({ scheme, found: 0 });
+    }
   });
 
   test("never across two documents, and the word-start rule holds at the seam", () => {

@@ -17,14 +17,15 @@ import { VERSION } from "../../src/version.ts";
 import { tempDir, testApp, writeTree } from "../helpers.ts";
 
 const plain: { key: string; doc: PlainDocument }[] = [
-  { key: "k1", doc: { source: "/r/отчёт.md", title: "Отчёт", titleText: "отчет", chunks: [{ chunkIndex: 0, text: "годовой отчет склада", pages: null, contextLines: 0 }] } },
-  { key: "k0", doc: { source: "/r/empty.md", title: "Empty", titleText: "empty", chunks: [{ chunkIndex: 0, text: "", pages: null, contextLines: 1 }] } },
+  { key: "k1", doc: { source: "/r/отчёт.md", title: "Отчёт", titleText: "отчет", seamless: true, chunks: [{ chunkIndex: 0, text: "годовой отчет склада", pages: null, contextLines: 0 }] } },
+  { key: "k0", doc: { source: "/r/empty.md", title: "Empty", titleText: "empty", seamless: true, chunks: [{ chunkIndex: 0, text: "", pages: null, contextLines: 1 }] } },
   {
     key: "k2",
     doc: {
       source: "/r/ОТЧЕ\u0308Т.pdf",
       title: "Scan",
       titleText: "scan",
+      seamless: false,
       chunks: [
         { chunkIndex: 0, text: "page one", pages: "1", contextLines: 0 },
         { chunkIndex: 1, text: "page two \u00ad", pages: "2-3", contextLines: 2 },

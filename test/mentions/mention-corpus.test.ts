@@ -14,7 +14,7 @@ import { ChunkStore } from "../../src/store/chunk-store.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { testApp, writeTree } from "../helpers.ts";
 
-const plain = (source: string, ...texts: string[]): PlainDocument => ({ source, title: source, titleText: source, chunks: texts.map((text, chunkIndex) => ({ chunkIndex, text, pages: null, contextLines: 0 })) });
+const plain = (source: string, ...texts: string[]): PlainDocument => ({ source, title: source, titleText: source, seamless: true, chunks: texts.map((text, chunkIndex) => ({ chunkIndex, text, pages: null, contextLines: 0 })) });
 
 describe("blocks", () => {
   test("a count reads only the documents it is given, though their block holds others", () => {
