@@ -51,33 +51,59 @@ function invalidSequences(lenient: string, bytes: Uint8Array): number {
 const LATIN = /\p{Script=Latin}/u;
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 
+/**
+ * Japanese read out of Western text: Shift-JIS pairs an accented byte with
+ * the letter after it, so "Crème brûlée" reads "Cr鑪e br璉馥" and "São"
+ * reads "S縊", each ideograph against a Latin letter, which in real Japanese
+ * text few runs of kana and kanji are.
+ */
+function wedgedInLatin(text: string): boolean {
+  const runs = (text.match(/[\u3040-\u30ff\u4e00-\u9fff]+/g) ?? []).length;
+  const touching = (text.match(/[A-Za-z][\u3040-\u30ff\u4e00-\u9fff]+|[\u3040-\u30ff\u4e00-\u9fff]+(?=[A-Za-z])/g) ?? []).length;
+  return runs > 0 && touching * 3 > runs;
+}
+
 /** What Windows-1252 puts past ASCII in Western European text: Latin letters, and the quotes, dashes, € and marks Word writes. */
 const WESTERN = /^[\u00a0-\u00ff\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc]$/u;
 
-/** Counts of a word's letters by script. */
-function scripts(word: string): { latin: number; cyrillic: number } {
+/** Counts of a word's letters by script, and whether a Latin one is not a look-alike of a Cyrillic letter. */
+function scripts(word: string): { latin: number; cyrillic: number; plainLatin: boolean } {
   let latin = 0;
   let cyrillic = 0;
+  let plainLatin = false;
   for (const c of word) {
-    if (LATIN.test(c)) latin++;
-    else if (CYRILLIC.test(c)) cyrillic++;
+    if (LATIN.test(c)) {
+      latin++;
+      plainLatin ||= !LOOK_ALIKES.has(c);
+    } else if (CYRILLIC.test(c)) cyrillic++;
   }
-  return { latin, cyrillic };
+  return { latin, cyrillic, plainLatin };
 }
+
+/**
+ * Latin letters that stand in for Cyrillic ones where Russian is typed or
+ * recognised carelessly: а/a, с/c, е/e, о/o, р/p, х/x, у/y, і/i, and capitals
+ * such as В/B, Н/H, К/K, М/M, Т/T.
+ */
+const LOOK_ALIKES = new Set([..."aceopxyiABCEHKMOPTXYI"]);
 
 /**
  * Text in a one-byte code page: Windows-1251 (Russian) or Windows-1252
  * (Latin-1, Western European), or null when it reads as neither.
  *
  * Read as Windows-1251, Latin-1's accented letters turn into Cyrillic ones
- * inside mostly Latin words ("café" as "cafй", "Grüße" as "GrьЯe"). Russian
- * words are Cyrillic throughout, or mostly so where OCR or a typist slipped
- * in Latin look-alikes ("тeкст", Ukrainian "Схiднiй" with a Latin i): words
- * led by one script or the other tell the pages apart.
+ * inside Latin words ("café" as "cafй", "déjà" as "dйjа", "Grüße" as
+ * "GrьЯe"), beside Latin letters of every kind. Russian words are Cyrillic
+ * throughout, or hold Latin letters only where OCR or a typist slipped in a
+ * look-alike ("тeкст", Ukrainian "Схiднiй"). So words that mix the scripts
+ * with a Latin letter that is no look-alike speak for Windows-1252, and words
+ * of two or more Cyrillic letters with none for Windows-1251; the side with
+ * more wins. (Counting by which script leads a word read French's "été" and
+ * "où" as Russian.)
  *
  * Stray bytes in ASCII text read as a lone letter or two ("яю", "Г"), so
- * Russian needs 4 or more Cyrillic letters in Cyrillic words, or Cyrillic
- * for a third of the text's letters ("Да."). Text with no Russian in it is
+ * Russian needs 4 or more Cyrillic letters in its words, or Cyrillic for a
+ * third of the text's letters ("Да."). Text with no Russian in it is
  * Windows-1252 when everything past ASCII is what Western text holds there
  * (accented letters within words or alone, quotes, dashes, €), which also
  * reads Word's English with its curly quotes.
@@ -86,14 +112,13 @@ function onePageText(bytes: Uint8Array): string | null {
   const cp1251 = tryDecode("windows-1251", bytes);
   if (cp1251 === null) return null;
   const words = (cp1251.match(/\p{L}+/gu) ?? []).map((w) => ({ w, ...scripts(w) }));
-  const latinLed = words.filter((x) => x.cyrillic > 0 && x.latin > x.cyrillic).length;
-  const cyrillicLed = words.filter((x) => x.cyrillic > 0 && x.cyrillic >= x.latin);
-  if (latinLed > cyrillicLed.length) return tryDecode("windows-1252", bytes);
+  const western = words.filter((x) => x.cyrillic > 0 && x.plainLatin).length;
+  const russian = words.filter((x) => x.cyrillic >= 2 && !x.plainLatin);
+  if (western > russian.length) return tryDecode("windows-1252", bytes);
   const letters = words.reduce((n, x) => n + x.w.length, 0);
-  const cyrillic = cyrillicLed.reduce((n, x) => n + x.cyrillic, 0);
-  if (cyrillic > 0 && (cyrillicLed.some((x) => x.w.length >= 2) && cyrillic >= 4 ? true : cyrillic * 3 >= letters)) {
-    if (share(cp1251, /[\u0400-\u04ff]/g) > 0.6) return cp1251;
-  }
+  const inWords = russian.reduce((n, x) => n + x.cyrillic, 0);
+  const cyrillic = words.reduce((n, x) => n + (x.plainLatin ? 0 : x.cyrillic), 0);
+  if ((inWords >= 4 || (cyrillic > 0 && cyrillic * 3 >= letters)) && share(cp1251, /[\u0400-\u04ff]/g) > 0.6) return cp1251;
   return westernText(bytes);
 }
 
@@ -138,7 +163,7 @@ export function decodeText(bytes: Uint8Array, name: string): DecodedText {
     // Windows-1251 Cyrillic read as Shift-JIS turns into half-width katakana, which real Japanese text rarely uses.
     // (Not tried on a few bytes: "Fran\xe7ois" reads as Shift-JIS "Fran輟is".)
     const sjis = tryDecode("shift_jis", bytes);
-    if (sjis !== null && share(sjis, /[\uff61-\uff9f]/g) < 0.05 && share(sjis, /[\u3040-\u30ff\u4e00-\u9fff]/g) > 0.5) return { text: sjis };
+    if (sjis !== null && share(sjis, /[\uff61-\uff9f]/g) < 0.05 && share(sjis, /[\u3040-\u30ff\u4e00-\u9fff]/g) > 0.5 && !wedgedInLatin(sjis)) return { text: sjis };
   }
   if (oneByte || !rare) {
     const text = onePageText(bytes);

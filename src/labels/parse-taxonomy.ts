@@ -52,7 +52,9 @@ function tomlErrorLine(text: string, message: string): number | undefined {
       Bun.TOML.parse(lines.slice(0, n).join("\n"));
     } catch (error) {
       if ((error as Error).message !== message) continue;
-      // An error found at a line break ("found (0x0A)") belongs to the line the break ends.
+      // An error found at a line break ("found (0x0A)", a string not closed) belongs to the line the break ends,
+      // which the prefix with one more line is the first to hold.
+      if (/0x0A|newline/i.test(message) && n > 1) n--;
       while (n > 1 && !lines[n - 1]!.trim()) n--;
       return n;
     }

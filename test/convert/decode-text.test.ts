@@ -134,6 +134,14 @@ describe("telling Windows-1251 from Windows-1252 (found in review)", () => {
     ["French whose only accented word is à", "Rendez-vous à 10h à la gare.", "windows-1252"],
     ["English from Word: curly quotes, dashes and €", "He said “hello” and — then — left. It’s fine; the price is €5.", "windows-1252"],
     ["Spanish in capitals", "ÉL ESTÁ AQUÍ. ÁRBOL.", "windows-1252"],
+    // Short accented words read as Cyrillic-led in Windows-1251 ("йtй", "oщ", "зa"); found in the second review.
+    ["French with été, où and ça", "Il a été à Paris où il a vu ça.", "windows-1252"],
+    ["French with déjà and là", "Il était déjà là à midi.", "windows-1252"],
+    ["Déjà vu", "Déjà vu", "windows-1252"],
+    // Shift-JIS pairs the accented byte with the next letter: "Cr鑪e br璉馥", "S縊 Paulo".
+    ["Crème brûlée", "Crème brûlée", "windows-1252"],
+    ["São Paulo", "São Paulo", "windows-1252"],
+    ["a one-letter Russian file", "Я", "windows-1251"],
   ];
   test.each(cases)("%s", (_name, text, encoding) => {
     const decoder = new TextDecoder(encoding);

@@ -50,6 +50,7 @@ values.transcript = { description = "Transcript.", paths = ["Cafe\u0301"] }
 
   const refused: [string, string, RegExp][] = [
     ["broken TOML", "[facets.kind\n", /not valid TOML at line 1/],
+    ["a string not closed, on its line", `[facets.k]\ndefault = "a"\nvalues.a = { description = "A. }\nvalues.b = { description = "B." }\n`, /not valid TOML at line 3: .*Unterminated string/],
     ["an array not closed, on its line", `[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }\nvalues.b = { description = "B.", paths = ["versions" }\nvalues.c = { description = "C." }\n`, /not valid TOML at line 4: .*Expected ',' or ']'/],
     ["an unknown top-level table", `[labels]\nx = 1\n[facets.k]\ndefault = "a"\nvalues.a = { description = "A." }`, /unknown key labels/],
     ["an unknown facet key", `[facets.k]\ndefault = "a"\ndefualt = "a"\nvalues.a = { description = "A." }`, /unknown key facets\.k\.defualt/],
