@@ -1,6 +1,7 @@
 /**
  * Splits a stretch of the document into blocks the packer treats as wholes:
- * closed code fences, tables (markdown-lines.ts pipeTable) and paragraphs. Blocks are spans; blank lines between them belong to none.
+ * closed code fences, tables (markdown-lines.ts tableRuns) and paragraphs.
+ * Blocks are spans; blank lines between them belong to none.
  */
 import type { DocText, Span } from "./doc-text.ts";
 import { fencedLines, tableRuns } from "../text/markdown-lines.ts";

@@ -117,14 +117,15 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const storage = dbPath && !isLocalPath(dbPath) ? objectStorageFromEnv(dbPath, env, dbName) : undefined;
   const cacheDir = flags.cacheDir?.trim() || e.CACHE_DIR;
   const modelName = flags.modelName?.trim() || e.MODEL_NAME;
+  const readerByDefault = flags.watch === undefined && Boolean(storage) && !env.RAG_WATCH?.trim();
   return {
     roots,
     rootsFrom,
     homeDir: home,
     // On a team index a server is a reader unless told to sync: a reader's roots do not hold the writer's files,
     // and its catch-up sync would take them for deleted. RAG_WATCH=1 (on the writer) turns watching on.
-    watch: flags.watch ?? (storage && !env.RAG_WATCH?.trim() ? false : e.RAG_WATCH),
-    ...(flags.watch === undefined && storage && !env.RAG_WATCH?.trim() && { readerByDefault: true }),
+    watch: readerByDefault ? false : (flags.watch ?? e.RAG_WATCH),
+    ...(readerByDefault && { readerByDefault }),
     rescanMs: Math.round(e.RAG_RESCAN_INTERVAL * 1000),
     dbPath: storage ? storage.uri : dbPath ? absolute(dbPath) : join(roots[0]!, ".minirag", "lancedb"),
     ...(storage && { storage, rootNames: rootNames(roots, e.RAG_ROOT_NAME) }),

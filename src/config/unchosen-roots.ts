@@ -17,11 +17,8 @@ export const UNCHOSEN_FIX = "Set BASE_DIR (or BASE_DIRS) in this server's MCP co
 
 export function unchosenRootsProblem(config: Pick<Config, "roots" | "rootsFrom" | "homeDir">): AppError | null {
   if (config.rootsFrom !== "current directory") return null;
-  const root = config.roots.find((r) => parse(r).root === r || holds(r, config.homeDir));
+  const root = config.roots.find((r) => parse(r).root === r || lexicallyInside(config.homeDir, r));
   if (root === undefined) return null;
   const what = parse(root).root === root ? "the filesystem root" : "a whole home folder";
   return new AppError("CONFIG", `No folder of documents is configured: this server's root is ${root}, ${what}, only the directory its client started it in, so it indexes nothing there.`, UNCHOSEN_FIX);
 }
-
-/** True when folder is path or lies above it. */
-const holds = (folder: string, path: string) => lexicallyInside(path, folder);

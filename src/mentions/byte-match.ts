@@ -74,7 +74,5 @@ export function eachByteMatch(bytes: Buffer, term: Term, needle: Buffer, onMatch
 export function formEndAt(bytes: Uint8Array, term: Term, at: number, length: number): number {
   const end = at + length;
   if ((term.startsWord && isWordBefore(bytes, at)) || (term.closed && term.endsWord && isWordByteAt(bytes, end))) return -1;
-  let formEnd = end;
-  if (term.endsWord) while (isWordByteAt(bytes, formEnd)) formEnd += bytes[formEnd]! < 0x80 ? 1 : charLength(bytes[formEnd]!);
-  return formEnd;
+  return term.endsWord ? wordEndAt(bytes, end, bytes.length) : end;
 }

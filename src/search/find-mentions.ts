@@ -91,16 +91,16 @@ export async function findMentions(app: App, input: FindInput): Promise<FindResu
   const counts = countMentions(searched, terms, match);
   const page = counts.documents.slice(offset, offset + PAGE_SIZE);
   // The chunk after the first mention's too, where a mention may run on past a chunk's end.
-  const nextOf = (d: (typeof page)[number]) => followingChunk(d.firstChunk!);
+  const nexts = page.map((d) => (d.firstChunk ? followingChunk(d.firstChunk) : undefined));
   const texts = await store.chunkTexts(
-    page.flatMap((d) => (d.firstChunk ? [d.firstChunk, ...(nextOf(d) ? [nextOf(d)!] : [])].map((c) => ({ source: d.doc.source, chunkIndex: c.chunkIndex })) : [])),
+    page.flatMap((d, i) => [d.firstChunk, nexts[i]].flatMap((c) => (c ? [{ source: d.doc.source, chunkIndex: c.chunkIndex }] : []))),
   );
   const roots = app.config.roots;
-  const documents: FoundDocument[] = page.map(({ doc, titleMatch, matchedChunks, firstChunk }) => {
+  const documents: FoundDocument[] = page.map(({ doc, titleMatch, matchedChunks, firstChunk }, i) => {
     const found: FoundDocument = { source: doc.source, displayPath: displayPath(doc.source, roots), title: doc.title, titleMatch, matchedChunks };
     const text = firstChunk ? texts.get(`${doc.source}#${firstChunk.chunkIndex}`) : undefined;
     if (firstChunk && text !== undefined) {
-      const next = followingChunk(firstChunk);
+      const next = nexts[i];
       const nextText = next && texts.get(`${doc.source}#${next.chunkIndex}`);
       const after = next && nextText !== undefined ? { text: nextText, contextLines: next.contextLines } : undefined;
       found.firstMatch = { chunkIndex: firstChunk.chunkIndex, snippet: snippetOf(text, firstChunk.contextLines, terms, after) };
