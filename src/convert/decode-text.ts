@@ -47,6 +47,13 @@ function invalidSequences(lenient: string, bytes: Uint8Array): number {
   return (lenient.match(/\uFFFD/g) ?? []).length - own;
 }
 
+/**
+ * How much of a file its code page is judged on. Judging all of it split a
+ * 100 MB file into millions of word strings to count scripts; the head of a
+ * file in one code page says as much as the whole.
+ */
+const JUDGED_BYTES = 64 * 1024;
+
 /** A letter of the Latin script, or of the Cyrillic. */
 const LATIN = /\p{Script=Latin}/u;
 const CYRILLIC = /\p{Script=Cyrillic}/u;
@@ -109,7 +116,7 @@ const LOOK_ALIKES = new Set([..."aceopxyiABCEHKMOPTXYI"]);
  * reads Word's English with its curly quotes.
  */
 function onePageText(bytes: Uint8Array): string | null {
-  const cp1251 = tryDecode("windows-1251", bytes);
+  const cp1251 = tryDecode("windows-1251", bytes.subarray(0, JUDGED_BYTES));
   if (cp1251 === null) return null;
   const words = (cp1251.match(/\p{L}+/gu) ?? []).map((w) => ({ w, ...scripts(w) }));
   const western = words.filter((x) => x.cyrillic > 0 && x.plainLatin).length;
@@ -118,16 +125,16 @@ function onePageText(bytes: Uint8Array): string | null {
   const letters = words.reduce((n, x) => n + x.w.length, 0);
   const inWords = russian.reduce((n, x) => n + x.cyrillic, 0);
   const cyrillic = words.reduce((n, x) => n + (x.plainLatin ? 0 : x.cyrillic), 0);
-  if ((inWords >= 4 || (cyrillic > 0 && cyrillic * 3 >= letters)) && share(cp1251, /[\u0400-\u04ff]/g) > 0.6) return cp1251;
+  if ((inWords >= 4 || (cyrillic > 0 && cyrillic * 3 >= letters)) && share(cp1251, /[\u0400-\u04ff]/g) > 0.6) return tryDecode("windows-1251", bytes);
   return westernText(bytes);
 }
 
 /** Windows-1252 when every character past ASCII is one Western text has, and no accented letters stand together outside a Latin word (stray bytes do). */
 function westernText(bytes: Uint8Array): string | null {
-  const text = tryDecode("windows-1252", bytes);
-  if (text === null || ![...text.replace(/[\x00-\x7f]/g, "")].every((c) => WESTERN.test(c))) return null;
-  const accentedOnly = (text.match(/\p{L}+/gu) ?? []).some((w) => w.length >= 2 && !/[A-Za-z]/.test(w));
-  return accentedOnly ? null : text;
+  const head = tryDecode("windows-1252", bytes.subarray(0, JUDGED_BYTES));
+  if (head === null || ![...head.replace(/[\x00-\x7f]/g, "")].every((c) => WESTERN.test(c))) return null;
+  const accentedOnly = (head.match(/\p{L}+/gu) ?? []).some((w) => w.length >= 2 && !/[A-Za-z]/.test(w));
+  return accentedOnly ? null : tryDecode("windows-1252", bytes);
 }
 
 /** Decodes a text file's bytes; throws AppError("CONVERSION_FAILED") when the encoding cannot be told. */
@@ -163,7 +170,8 @@ export function decodeText(bytes: Uint8Array, name: string): DecodedText {
     // Windows-1251 Cyrillic read as Shift-JIS turns into half-width katakana, which real Japanese text rarely uses.
     // (Not tried on a few bytes: "Fran\xe7ois" reads as Shift-JIS "Fran輟is".)
     const sjis = tryDecode("shift_jis", bytes);
-    if (sjis !== null && share(sjis, /[\uff61-\uff9f]/g) < 0.05 && share(sjis, /[\u3040-\u30ff\u4e00-\u9fff]/g) > 0.5 && !wedgedInLatin(sjis)) return { text: sjis };
+    const head = sjis?.slice(0, JUDGED_BYTES);
+    if (sjis !== null && share(head!, /[\uff61-\uff9f]/g) < 0.05 && share(head!, /[\u3040-\u30ff\u4e00-\u9fff]/g) > 0.5 && !wedgedInLatin(head!)) return { text: sjis };
   }
   if (oneByte || !rare) {
     const text = onePageText(bytes);

@@ -150,3 +150,12 @@ describe("telling Windows-1251 from Windows-1252 (found in review)", () => {
     expect(decodeText(bytes, "f.txt")).toEqual({ text });
   });
 });
+
+describe("a large file in a one-byte code page", () => {
+  test("is judged on its head and decoded whole: 3 MB of Windows-1251 and of Windows-1252 come back entire", () => {
+    const russian = "Договор поставки № 15: товар отгружается в течение 10 дней. ".repeat(50_000);
+    const western = "Le café est très apprécié, déjà à midi. ".repeat(75_000);
+    expect(decodeText(Uint8Array.from(cp1251(russian)), "big-ru.txt")).toEqual({ text: russian });
+    expect(decodeText(Uint8Array.from(Buffer.from(western, "latin1")), "big-fr.txt")).toEqual({ text: western });
+  });
+});
