@@ -243,15 +243,18 @@ describe("a team index on S3 (moto_server)", () => {
   test("a data file lost from the bucket: status names it, reads refuse by name with the fix, and a sync repairs the index", async () => {
     const a = machine("a", "s3://team/damaged");
     expect((await cli(a, ["sync"])).exitCode).toBe(0);
+    const keys = { accessKeyId: a.env.AWS_ACCESS_KEY_ID!, secretAccessKey: a.env.AWS_SECRET_ACCESS_KEY!, region: "us-east-1" };
+    const listing = new URL(`${moto.endpoint}/team?list-type=2&prefix=damaged/chunks.lance/data/`);
+    const dataFiles = async () =>
+      [...(await (await fetch(listing, { headers: signS3("GET", listing, keys) })).text()).matchAll(/<Key>([^<]+)<\/Key>[\s\S]*?<Size>(\d+)</g)].map((m) => ({ key: m[1]!, size: Number(m[2]) }));
+    const before = new Set((await dataFiles()).map((file) => file.key));
     writeFileSync(join(docs, "late.md"), "# Late\n\nA late document about a zebra quartz harbour.\n");
     try {
       expect((await cli(a, ["sync"])).stdout).toContain("ingested 1");
-      // The newest data file is the late document's own fragment.
-      const keys = { accessKeyId: a.env.AWS_ACCESS_KEY_ID!, secretAccessKey: a.env.AWS_SECRET_ACCESS_KEY!, region: "us-east-1" };
-      const listing = new URL(`${moto.endpoint}/team?list-type=2&prefix=damaged/chunks.lance/data/`);
-      const xml = await (await fetch(listing, { headers: signS3("GET", listing, keys) })).text();
-      const files = [...xml.matchAll(/<Key>([^<]+)<\/Key>\s*<LastModified>([^<]+)</g)].map((m) => ({ key: m[1]!, at: m[2]! }));
-      const newest = files.sort((x, y) => x.at.localeCompare(y.at)).at(-1)!.key;
+      // The late document's own fragment is the smallest data file the sync added (S3 times are to the second, so "newest" can be ambiguous,
+      // and the sync's tidy step may have written a compacted file beside it).
+      const added = (await dataFiles()).filter((file) => !before.has(file.key));
+      const newest = added.sort((x, y) => x.size - y.size)[0]!.key;
       const target = new URL(`${moto.endpoint}/team/${newest}`);
       expect((await fetch(target, { method: "DELETE", headers: signS3("DELETE", target, keys) })).ok).toBe(true);
       const name = `data/${newest.split("/").at(-1)}`;
