@@ -10,6 +10,8 @@ import { isBaseline, type HalfScores, type QualityRow, type Scores } from "./sec
 import { renderNavigation } from "./report-navigation.ts";
 import { markdownTable as table } from "./lib/markdown-table.ts";
 import { fmt } from "./lib/stats.ts";
+import { pairedDifference, type PairedDifference } from "./lib/paired-bootstrap.ts";
+import { halfOf } from "./lib/quality-sets.ts";
 
 export type Target = [name: string, measured: string, ok: boolean | null];
 
@@ -68,7 +70,31 @@ function renderPeers(q: QualityFigures): string[] {
   );
   const failures = q.peers.flatMap((p) => p.failures.map((f) => `- ${p.tool}: ${f}`));
   if (failures.length) out.push(`Not measured:\n${failures.join("\n")}`);
-  return out;
+  return [...out, ...renderDifferences(ours, q.peers)];
+}
+
+/** Ours minus a peer over one half's questions (nDCG@10), when both runs kept each question's score. */
+function halfDifference(ours: HalfScores, theirs: HalfScores | undefined, half: "A" | "B"): PairedDifference | undefined {
+  if (!ours.byQuestion || !theirs?.byQuestion) return undefined;
+  return pairedDifference(ours.byQuestion, theirs.byQuestion, Object.keys(ours.byQuestion).filter((id) => halfOf(id) === half));
+}
+
+const signed = (n: number) => `${n >= 0 ? "+" : "\u2212"}${fmt(Math.abs(n), 3)}`;
+const interval = (d: PairedDifference | undefined) => (d ? `${signed(d.mean)} (${signed(d.low)} to ${signed(d.high)})` : "n/a");
+
+/** How sure each gap is: ours minus each peer per half, with its 95% paired bootstrap interval (lib/paired-bootstrap.ts). */
+function renderDifferences(ours: QualityRow[], peers: PeerQuality[]): string[] {
+  const rows = ours.flatMap((o) =>
+    peers.map((p) => {
+      const theirs = p.rows.find((x) => x.set === o.set);
+      return [o.set, p.tool, interval(halfDifference(o, theirs, "A")), interval(halfDifference(o, theirs, "B"))];
+    }),
+  );
+  if (!rows.some((r) => r[2] !== "n/a" || r[3] !== "n/a")) return [];
+  return [
+    "Ours minus each peer, nDCG@10 over the same questions, with the 95% interval of a paired bootstrap (10,000 draws, seeded): an interval that spans 0 is a gap these questions cannot tell from chance.",
+    table(["set", "peer", "half A", "half B"], rows),
+  ];
 }
 
 const chunkNote = (p: PeerQuality) => {

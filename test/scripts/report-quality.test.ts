@@ -55,6 +55,26 @@ describe("beside the peers", () => {
   });
 });
 
+describe("how sure each gap is", () => {
+  const ids = ["a1", "a2", "a3", "b1", "b2", "b3"];
+  const byQuestion = (f: (id: string) => number) => Object.fromEntries(ids.map((id) => [id, f(id)]));
+
+  test("with each question's score on both sides, ours minus the peer per half with its interval; a peer run without them says n/a", () => {
+    const ours = { ...scores(0.9, 0.9, 0.9), byQuestion: byQuestion(() => 0.9) };
+    const local = { ...scores(0.8, 0.8, 0.8), byQuestion: byQuestion(() => 0.8) };
+    const figs = figures([peer("local-rag", [["xquad-en", local]]), peer("python", [["xquad-en", scores(0.9, 0.9, 0.9)]])]);
+    figs.rows[1] = { ...figs.rows[1]!, ...ours };
+    const report = renderQualityReport(figs, 1);
+    expect(report).toContain("Ours minus each peer, nDCG@10 over the same questions");
+    expect(report).toContain("| xquad-en | local-rag | +0.100 (+0.100 to +0.100) | +0.100 (+0.100 to +0.100) |");
+    expect(report).toContain("| xquad-en | python | n/a | n/a |");
+  });
+
+  test("no question scores anywhere (figures saved before they were kept): no table", () => {
+    expect(renderQualityReport(figures([peer("local-rag", [["xquad-en", scores(0.98, 0.95, 0.99)]])]), 1)).not.toContain("Ours minus each peer");
+  });
+});
+
 describe("all of scifact", () => {
   const beir = (docs: number): BeirFigures => ({ docs, chunks: 9000, rows: [row("scifact", 0, scores(0.68, 0.7, 0.66)), row("scifact", 0.6, scores(0.7, 0.7, 0.7)), row("scifact", 1, scores(0.66, 0.66, 0.66))] });
 

@@ -61,6 +61,8 @@ export interface QualityRow {
   all: Scores;
   A: Scores;
   B: Scores;
+  /** Each question's nDCG@10 by question id: what a paired comparison with another tool needs (absent in figures saved before it). */
+  byQuestion?: Record<string, number>;
 }
 
 /** Indexes the set's documents (copied into a temp folder, so a subset is exactly what is indexed). */
@@ -88,13 +90,14 @@ export const summarise = (per: QuestionScores[]): Scores => ({
   mrr10: mean(per.map((p) => p.mrr10)),
 });
 
-export type HalfScores = Pick<QualityRow, "all" | "A" | "B">;
+export type HalfScores = Pick<QualityRow, "all" | "A" | "B" | "byQuestion">;
 
-/** Every question of the set ranked by `sourcesFor` (chunk sources in rank order); the scores of all questions and of each half. */
+/** Every question of the set ranked by `sourcesFor` (chunk sources in rank order); the scores of all questions and of each half, and each question's nDCG@10. */
 export async function scoreSet(set: QualitySet, sourcesFor: (query: string) => Promise<string[]>): Promise<HalfScores> {
-  const per: (QuestionScores & { half: Half })[] = [];
-  for (const q of set.queries) per.push({ half: halfOf(q.id), ...scoreQuestion(set, q.id, await sourcesFor(q.text)) });
-  return { all: summarise(per), A: summarise(per.filter((p) => p.half === "A")), B: summarise(per.filter((p) => p.half === "B")) };
+  const per: (QuestionScores & { half: Half; id: string })[] = [];
+  for (const q of set.queries) per.push({ id: q.id, half: halfOf(q.id), ...scoreQuestion(set, q.id, await sourcesFor(q.text)) });
+  const byQuestion = Object.fromEntries(per.map((p) => [p.id, p.ndcg10]));
+  return { all: summarise(per), A: summarise(per.filter((p) => p.half === "A")), B: summarise(per.filter((p) => p.half === "B")), byQuestion };
 }
 
 /** A baseline row: another fusion rule, or no document vectors, beside ours at the same weight. */
