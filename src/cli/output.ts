@@ -1,4 +1,5 @@
 /** Writing results: JSON for --json, human text otherwise; both on stdout. */
+import { escapeControls } from "../text/control-escapes.ts";
 import { stripVTControlCharacters } from "node:util";
 import { colourWanted } from "../config/load-config.ts";
 
@@ -39,27 +40,14 @@ export function warn(message: string): void {
 
 /** A per-file problem as one line: the path first, unless the message already names it. */
 export function fileProblem(source: string, message: string): string {
-  return message.includes(source) ? message : `${source}: ${message}`;
+  // The name shown as list shows it: a newline in a name would cut the line in two.
+  const shown = escapeControls(source);
+  return message.includes(source) ? message.split(source).join(shown) : `${shown}: ${message}`;
 }
 
 /** Marks the run failed without throwing, so counts still print. */
 export function markFailed(): void {
   process.exitCode = 1;
-}
-
-/**
- * A name made safe for one line of human output: C0 and C1 controls and DEL
- * become escapes (\n, \t, \r, \xNN), so a file name holding a newline or a
- * terminal escape cannot break a line or recolour the terminal. JSON output
- * keeps names exact.
- */
-export function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
-    if (c === "\n") return "\\n";
-    if (c === "\t") return "\\t";
-    if (c === "\r") return "\\r";
-    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
-  });
 }
 
 /** Help text for stdout: citty's colours only on a terminal that wants them (not a pipe, not NO_COLOR). */

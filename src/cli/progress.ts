@@ -8,7 +8,7 @@
  */
 import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import type { IngestEvent, IngestEvents } from "../ingest/ingest-progress.ts";
-import { escapeControls } from "./output.ts";
+import { escapeControls } from "../text/control-escapes.ts";
 import { applyEvent, finalLine, plainLine, progressLine, startProgress, type ProgressState } from "./progress-state.ts";
 
 /** Ten redraws a second at most: smooth to the eye, and cheap against a terminal over ssh. */

@@ -6,10 +6,11 @@
  * directory): asking for it is the choice the server waits for.
  */
 import type { App } from "../app.ts";
+import { escapeControls } from "../text/control-escapes.ts";
 import { runSync } from "../sync/run-sync.ts";
 import { Watcher } from "../watch/watcher.ts";
 import type { WatchedSync } from "../watch/watch-status.ts";
-import { countsLine, escapeControls, fileProblem, printLines, warn } from "./output.ts";
+import { countsLine, fileProblem, printLines, warn } from "./output.ts";
 
 function describe(record: WatchedSync): string {
   const time = record.finishedAt.slice(11, 19);

@@ -7,6 +7,7 @@ import { isAbsolute, join, parse, resolve, sep } from "node:path";
 import { AppError } from "../errors.ts";
 import { canonicalPath, diskPath, realPathOfSync } from "../native/file-names.ts";
 import { isInside } from "../path-inside.ts";
+import { unescapeControls } from "../text/control-escapes.ts";
 
 /** The scan's many callers take it from here, beside the boundary it serves. */
 export { isInside };
@@ -39,10 +40,26 @@ export function inRootForm(absolute: string, roots: string[]): string {
  * composition: a name macOS or a copy from it stored decomposed ("é" as e and
  * a combining accent), typed composed, or the reverse. Linux compares names
  * byte for byte, so `read café.md` said "does not exist" for a listed file.
- * Each missing part is tried composed and decomposed; the path itself when it
- * exists or no spelling does.
+ * Each missing part is tried composed and decomposed, and a name typed as the
+ * CLI shows it (`new\nline.md` for a name holding a newline) as the name; the
+ * path itself when it exists or no spelling does.
  */
 export function spelledOnDisk(absolute: string): string {
+  if (existsSync(diskPath(absolute))) return absolute;
+  // A name typed as the CLI prints it (text/control-escapes.ts: a newline in a name is shown as \n). Windows names hold no
+  // controls, and there a backslash is the separator.
+  if (process.platform !== "win32" && absolute.includes("\\")) {
+    const unescaped = unescapeControls(absolute);
+    if (unescaped !== absolute) {
+      const found = composedOnDisk(unescaped);
+      if (existsSync(diskPath(found))) return found;
+    }
+  }
+  return composedOnDisk(absolute);
+}
+
+/** spelledOnDisk's Unicode part: each missing part of the path tried composed and decomposed. */
+function composedOnDisk(absolute: string): string {
   if (existsSync(diskPath(absolute)) || !/[^\x00-\x7f]/.test(absolute)) return absolute;
   const { root } = parse(absolute);
   let path = root;

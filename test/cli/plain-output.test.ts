@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { escapeControls } from "../../src/cli/output.ts";
+import { escapeControls } from "../../src/text/control-escapes.ts";
 import { colourWanted } from "../../src/config/load-config.ts";
 import { runCli, tempDir, writeTree } from "../helpers.ts";
 
@@ -60,5 +60,29 @@ describe("per-file problems", () => {
     const { fileProblem } = await import("../../src/cli/output.ts");
     expect(fileProblem("/d/a.pdf", "/d/a.pdf is a scanned PDF")).toBe("/d/a.pdf is a scanned PDF");
     expect(fileProblem("/d/a.txt", "not valid text in any known encoding")).toBe("/d/a.txt: not valid text in any known encoding");
+  });
+
+  test("a name holding a newline is shown as list shows it, in the message as well", async () => {
+    const { fileProblem } = await import("../../src/cli/output.ts");
+    expect(fileProblem("/d/a\nb.txt", "not valid text")).toBe("/d/a\\nb.txt: not valid text");
+    expect(fileProblem("/d/a\nb.pdf", "/d/a\nb.pdf is a scanned PDF")).toBe("/d/a\\nb.pdf is a scanned PDF");
+  });
+});
+
+describe("a name typed back as list shows it", () => {
+  test("read, query's lines and delete: the escaped name is the file, and every line of output stays one line", () => {
+    const root = tempDir();
+    writeTree(root, { "first\nsecond.md": "# One\n\nA walrus note.", "plain.md": "# Two\n\nText." });
+    const base = ["--base-dir", root, "--db-path", join(tempDir(), "db")];
+    expect(runCli(["sync", ...base]).exitCode).toBe(0);
+    const typed = join(root, "first\\nsecond.md");
+    const read = runCli(["read", typed, ...base]);
+    expect(read.exitCode).toBe(0);
+    expect(read.stdout).toBe("# One\n\nA walrus note.");
+    const query = runCli(["query", "walrus", ...base]);
+    expect(query.stdout).toContain("first\\nsecond.md #0");
+    expect(query.stdout.split("\n").filter((l) => l.includes("second.md")).every((l) => l.includes("first\\nsecond.md"))).toBe(true);
+    const deleted = runCli(["delete", typed, ...base]);
+    expect(deleted.stdout.trimEnd()).toBe(`deleted 1 chunks of ${join(root, "first\\nsecond.md")}`);
   });
 });

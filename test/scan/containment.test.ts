@@ -31,3 +31,27 @@ describe("paths typed in another Unicode composition", () => {
     expect(() => resolveFileInsideRoots(missing, [root], { requireAbsolute: true })).toThrow(`File does not exist: ${missing}`);
   });
 });
+
+describe("names typed as the CLI shows them", () => {
+  // list and find print a newline in a name as \n and a control as \xNN (text/control-escapes.ts).
+  const folder = join(root, "odd\tfolder");
+  mkdirSync(folder);
+  const newline = join(folder, "new\nline.md");
+  writeFileSync(newline, "# N\n");
+  const escape = join(root, "bell\x07.md");
+  writeFileSync(escape, "# B\n");
+  const literal = join(root, "back\\nslash.md");
+  writeFileSync(literal, "# L\n");
+
+  test("a name shown with escapes resolves to the name on disk, for read and ingest alike", () => {
+    expect(resolveFileInsideRoots(join(root, "odd\\tfolder", "new\\nline.md"), [root], { requireAbsolute: false })).toBe(newline);
+    expect(resolveFileInsideRoots(join(root, "bell\\x07.md"), [root], { requireAbsolute: true })).toBe(escape);
+    expect(resolveIndexedPath(join(root, "odd\\tfolder", "new\\nline.md"), [root], { requireAbsolute: false })).toBe(newline);
+  });
+
+  test("a name that holds a backslash itself is taken as typed, and an escaped name that matches nothing is reported as typed", () => {
+    expect(resolveFileInsideRoots(literal, [root], { requireAbsolute: true })).toBe(literal);
+    const missing = join(root, "none\\nhere.md");
+    expect(() => resolveFileInsideRoots(missing, [root], { requireAbsolute: true })).toThrow(`File does not exist: ${missing}`);
+  });
+});

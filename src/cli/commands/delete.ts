@@ -3,6 +3,7 @@ import { AppError } from "../../errors.ts";
 import { deleteSource } from "../../read/read-source.ts";
 import { resolveIndexedPath } from "../../scan/containment.ts";
 import { printJson, printLines } from "../output.ts";
+import { escapeControls } from "../../text/control-escapes.ts";
 import { appFromArgs, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
@@ -14,6 +15,6 @@ export default defineCommand({
     const source = args.path ? app.names.sourceOf(resolveIndexedPath(args.path, app.config.roots, { requireAbsolute: false })) : args.source!;
     const result = await deleteSource(app, source);
     if (args.json) return printJson(result);
-    printLines(`deleted ${result.deletedChunks} chunks of ${result.source}`);
+    printLines(`deleted ${result.deletedChunks} chunks of ${escapeControls(result.source)}`);
   },
 });

@@ -1,7 +1,8 @@
+import { escapeControls } from "../../text/control-escapes.ts";
 import { defineCommand } from "citty";
 import { AppError } from "../../errors.ts";
 import { findMentions, type FindResult } from "../../search/find-mentions.ts";
-import { escapeControls, printJson, printLines } from "../output.ts";
+import { printJson, printLines } from "../output.ts";
 import { appFromArgs, positionals, scopeFlags, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({

@@ -1,3 +1,4 @@
+import { escapeControls } from "../../text/control-escapes.ts";
 import { defineCommand } from "citty";
 import { readFile, stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
@@ -5,7 +6,7 @@ import { decodeText } from "../../convert/decode-text.ts";
 import { AppError } from "../../errors.ts";
 import { DATA_FORMATS, ingestData } from "../../ingest/ingest-data.ts";
 import { tooLarge } from "../../ingest/prepare-file.ts";
-import { escapeControls, printJson, printLines, warn } from "../output.ts";
+import { printJson, printLines, warn } from "../output.ts";
 import { writerAppFromArgs, positionals, sharedArgs } from "../shared-args.ts";
 
 /** The format a file's name suggests when --format is not given. */

@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { AppError } from "../../errors.ts";
 import { queryDocuments } from "../../search/query-documents.ts";
 import { printJson, printLines, warn } from "../output.ts";
+import { escapeControls } from "../../text/control-escapes.ts";
 import { appFromArgs, positionals, scopeFlags, sharedArgs } from "../shared-args.ts";
 import { labelArgs, labelFilterFlags, labelSuffix, warnFilter } from "../label-flags.ts";
 
@@ -27,13 +28,14 @@ export default defineCommand({
       if (result.notice) process.stderr.write(`${result.notice}\n`);
       return;
     }
-    const shown = new Map(result.sources.map((s) => [s.source, s.displayPath]));
+    // Names and snippets as list shows names: a control in either cannot break a line or drive the terminal.
+    const shown = new Map(result.sources.map((s) => [s.source, escapeControls(s.displayPath)]));
     for (const r of result.results) {
       const distance = r.distance === null ? "keyword" : r.distance.toFixed(3);
       const page = r.pages ? ` p. ${r.pages}` : "";
-      printLines(`[${r.score.toFixed(4)} ${distance}] ${shown.get(r.source)} #${r.chunkIndex}${page}`, `  ${r.text.replace(/\s+/g, " ").slice(0, 240)}`);
+      printLines(`[${r.score.toFixed(4)} ${distance}] ${shown.get(r.source)} #${r.chunkIndex}${page}`, `  ${escapeControls(r.text.replace(/\s+/g, " ").slice(0, 240))}`);
     }
-    printLines("", "Sources:", ...result.sources.map((s) => `${s.displayPath}${labelSuffix(s)}`));
+    printLines("", "Sources:", ...result.sources.map((s) => `${shown.get(s.source)}${labelSuffix(s)}`));
     // Keyword-only mode, or chunks still waiting for vectors: the ranking above is not the usual one, and this says why.
     if (result.notice) warn(result.notice);
   },
