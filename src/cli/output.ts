@@ -1,7 +1,7 @@
 /** Writing results: JSON for --json, human text otherwise; both on stdout. */
-import { escapeControls } from "../text/control-escapes.ts";
 import { stripVTControlCharacters } from "node:util";
 import { colourWanted } from "../config/load-config.ts";
+import { escapeControls } from "../text/control-escapes.ts";
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

@@ -1,8 +1,8 @@
-import { escapeControls } from "../../text/control-escapes.ts";
 import { defineCommand } from "citty";
 import { AppError } from "../../errors.ts";
 import { findMentions, type FindResult } from "../../search/find-mentions.ts";
 import { printJson, printLines } from "../output.ts";
+import { escapeControls } from "../../text/control-escapes.ts";
 import { appFromArgs, positionals, scopeFlags, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({

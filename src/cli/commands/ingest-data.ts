@@ -1,4 +1,3 @@
-import { escapeControls } from "../../text/control-escapes.ts";
 import { defineCommand } from "citty";
 import { readFile, stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
@@ -7,6 +6,7 @@ import { AppError } from "../../errors.ts";
 import { DATA_FORMATS, ingestData } from "../../ingest/ingest-data.ts";
 import { tooLarge } from "../../ingest/prepare-file.ts";
 import { printJson, printLines, warn } from "../output.ts";
+import { escapeControls } from "../../text/control-escapes.ts";
 import { writerAppFromArgs, positionals, sharedArgs } from "../shared-args.ts";
 
 /** The format a file's name suggests when --format is not given. */

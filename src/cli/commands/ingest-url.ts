@@ -1,7 +1,7 @@
-import { escapeControls } from "../../text/control-escapes.ts";
 import { defineCommand } from "citty";
 import { ingestUrl } from "../../ingest/ingest-url.ts";
 import { printJson, printLines, warn } from "../output.ts";
+import { escapeControls } from "../../text/control-escapes.ts";
 import { writerAppFromArgs, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({

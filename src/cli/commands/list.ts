@@ -1,7 +1,7 @@
-import { escapeControls } from "../../text/control-escapes.ts";
 import { defineCommand } from "citty";
 import { listFiles } from "../../read/list-files.ts";
 import { printJson, printLines, warn } from "../output.ts";
+import { escapeControls } from "../../text/control-escapes.ts";
 import { appFromArgs, scopeFlags, sharedArgs } from "../shared-args.ts";
 import { AppError } from "../../errors.ts";
 import { labelArgs, labelFilterFlags, labelSuffix, warnFilter } from "../label-flags.ts";
