@@ -5,6 +5,7 @@ import { storageFailure } from "../store/storage-failure.ts";
 import { VERSION } from "../version.ts";
 import { commands } from "./commands/index.ts";
 import { forStdout } from "./output.ts";
+import { checkFlags } from "./unknown-flags.ts";
 
 const main = defineCommand({
   meta: { name: "minirag-mcp", version: VERSION, description: "Local-first RAG over your documents. No arguments: run the MCP server on stdio." },
@@ -35,6 +36,13 @@ export async function runCli(argv: string[]): Promise<void> {
       process.stdout.write(`${forStdout(await renderUsage(sub ?? command, main))}\n`);
       return;
     }
+    // A typo'd flag is refused before anything runs (unknown-flags.ts); a group (classify) is checked at its subcommand.
+    const sub = command.subCommands ? await subcommandFor(command, argv.slice(1)) : undefined;
+    const leaf = sub ?? command;
+    if (!leaf.subCommands) {
+      const rest = sub ? argv.slice(1).filter((a, i, all) => i !== all.findIndex((x) => !x.startsWith("-"))) : argv.slice(1);
+      checkFlags(sub ? `${name} ${(await resolved(sub.meta))?.name ?? ""}`.trim() : name, (await resolved(leaf.args)) ?? {}, rest);
+    }
     await runCommand(command, { rawArgs: argv.slice(1) });
   } catch (error) {
     process.stderr.write(`error: ${describeError(storageFailure(error) ?? error)}\n`);
@@ -51,4 +59,9 @@ async function subcommandFor(command: CommandDef, rest: string[]): Promise<Comma
   if (!subs || !name || !(name in subs)) return undefined;
   const sub = subs[name]!;
   return (typeof sub === "function" ? await sub() : await sub) as CommandDef;
+}
+
+/** A citty field that may be given as a value, a promise or a function returning either. */
+async function resolved<T>(field: T | Promise<T> | (() => T | Promise<T>) | undefined): Promise<T | undefined> {
+  return typeof field === "function" ? await (field as () => T | Promise<T>)() : await field;
 }
