@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { RootsFrom } from "../../src/config/load-config.ts";
 import { unchosenRootsProblem } from "../../src/config/unchosen-roots.ts";
 import { emptyIndexNotice } from "../../src/search/empty-index-notice.ts";
+import { tempDir } from "../helpers.ts";
 
 const config = (roots: string[], rootsFrom: RootsFrom) => ({ roots, rootsFrom, homeDir: "/home/ann" });
 
@@ -20,6 +21,6 @@ describe("where the server writes no index at all", () => {
 
   test("an answer over an empty index names BASE_DIR only there", () => {
     expect(emptyIndexNotice(config(["/"], "current directory"))).toContain("this server's root is /, the filesystem root");
-    expect(emptyIndexNotice(config(["/home/ann/project"], "current directory"))).toBe("The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.");
+    expect(emptyIndexNotice(config([tempDir()], "current directory"))).toBe("The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.");
   });
 });

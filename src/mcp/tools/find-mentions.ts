@@ -2,6 +2,7 @@ import { z } from "zod";
 import { findMentions, PAGE_SIZE } from "../../search/find-mentions.ts";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
 import { requireApp } from "../context.ts";
+import { whileSyncing } from "../sync-under-way.ts";
 import { LookAlikes, Scope, scopeList } from "../schemas.ts";
 
 const FoundDocument = z.object({
@@ -42,5 +43,8 @@ export const findMentionsTool = defineTool({
     notice: z.string().optional(),
   }),
   annotations: READ_ONLY,
-  run: (args, ctx) => findMentions(requireApp(ctx), { terms: args.terms, match: args.match, scope: scopeList(args.scope), offset: args.offset }),
+  run: async (args, ctx) => {
+    const app = requireApp(ctx);
+    return whileSyncing(await findMentions(app, { terms: args.terms, match: args.match, scope: scopeList(args.scope), offset: args.offset }), app, ctx);
+  },
 });

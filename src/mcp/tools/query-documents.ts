@@ -2,6 +2,7 @@ import { z } from "zod";
 import { queryDocuments } from "../../search/query-documents.ts";
 import { READ_ONLY, defineTool } from "../define-tool.ts";
 import { requireApp } from "../context.ts";
+import { whileSyncing } from "../sync-under-way.ts";
 import { CITATION_RULE } from "../instructions.ts";
 import { ChunkResult, FilterOutputs, LabelFilterArgs, Scope, SourceRef, scopeList } from "../schemas.ts";
 
@@ -26,5 +27,8 @@ export const queryDocumentsTool = defineTool({
     ...FilterOutputs,
   }),
   annotations: READ_ONLY,
-  run: (args, ctx) => queryDocuments(requireApp(ctx), { query: args.query, topK: args.topK, scope: scopeList(args.scope), labels: args.labels, dateFrom: args.dateFrom, dateTo: args.dateTo }),
+  run: async (args, ctx) => {
+    const app = requireApp(ctx);
+    return whileSyncing(await queryDocuments(app, { query: args.query, topK: args.topK, scope: scopeList(args.scope), labels: args.labels, dateFrom: args.dateFrom, dateTo: args.dateTo }), app, ctx);
+  },
 });

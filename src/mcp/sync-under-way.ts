@@ -1,0 +1,21 @@
+/**
+ * An empty index while this server syncs: its first sync after a start (the
+ * live index catching up), a watched sync or a sync_start job. The answer's
+ * notice then says to wait for it, not to start one (which the server
+ * instructions tell the model it need not do).
+ */
+import type { App } from "../app.ts";
+import { emptyIndexNotice } from "../search/empty-index-notice.ts";
+import type { ToolContext } from "./context.ts";
+
+function syncing(ctx: ToolContext): boolean {
+  const state = ctx.watcher?.status().state;
+  return ctx.jobs?.busy === true || state === "starting" || state === "syncing";
+}
+
+/** The result with its empty-index advice made the one for a sync under way, when one is. */
+export function whileSyncing<T extends { notice?: string }>(result: T, app: App, ctx: ToolContext): T {
+  const idle = emptyIndexNotice(app.config);
+  if (!result.notice?.includes(idle) || !syncing(ctx)) return result;
+  return { ...result, notice: result.notice.replace(idle, emptyIndexNotice(app.config, true)) };
+}
