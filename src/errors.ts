@@ -51,6 +51,12 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
+/** An error and its fix as one line of prose: the message ends as a sentence before the fix begins. */
+export function inOneLine(error: { message: string; hint?: string }): string {
+  if (!error.hint) return error.message;
+  return `${error.message}${/[.!?]["')]*$/.test(error.message) ? "" : "."} ${error.hint}`;
+}
+
 /** An error as plain data, to cross between threads: the fields of an AppError. */
 export interface ErrorReply {
   code: ErrorCode;

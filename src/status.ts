@@ -2,7 +2,7 @@
 import { CHUNK_SCHEME } from "./config/defaults.ts";
 import type { App } from "./app.ts";
 import type { Config } from "./config/load-config.ts";
-import { AppError, describeError } from "./errors.ts";
+import { AppError, describeError, inOneLine } from "./errors.ts";
 import { locateLanguages, tessdataFolders } from "./ocr/language-data.ts";
 import { ocrStatus } from "./ocr/ocr-status.ts";
 import { ocrSettings } from "./ocr/settings.ts";
@@ -77,7 +77,7 @@ function foundFiles(config: Config, modelName: string | undefined): Partial<Stat
 
 /** A configuration error with its fix: status is where a user is told to look first, so the fix must be there too. */
 export function configErrorText(error: AppError): string {
-  return error.hint ? `${error.message} ${error.hint}` : error.message;
+  return inOneLine(error);
 }
 
 export function configErrorStatus(message: string): StatusReport {

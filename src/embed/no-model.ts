@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isModelPath } from "../config/load-config.ts";
-import { AppError } from "../errors.ts";
+import { AppError, inOneLine } from "../errors.ts";
 import type { EmbedKind } from "./embedder.ts";
 import { KNOWN_MODELS } from "./known-models.ts";
 
@@ -56,7 +56,7 @@ export class NoModel {
 
   /** One line for a sync report, a query notice or an ingest result. */
   describe(): string {
-    return `No embedding model could load, so search uses keywords only and new chunks wait for vectors. ${this.reason.message} ${this.reason.hint}`.trim();
+    return `No embedding model could load, so search uses keywords only and new chunks wait for vectors. ${inOneLine(this.reason)}`.trim();
   }
 }
 

@@ -6,6 +6,7 @@
  * structures after each sync, as after a job.
  */
 import { unchosenRootsProblem } from "../config/unchosen-roots.ts";
+import { inOneLine } from "../errors.ts";
 import { chooseWatchedRoots } from "../watch/watch-roots.ts";
 import { Watcher } from "../watch/watcher.ts";
 import type { WatchStatus } from "../watch/watch-status.ts";
@@ -45,7 +46,7 @@ export function watchStatus(ctx: ToolContext): WatchStatus | undefined {
   const choice = chooseWatchedRoots(app.config, app.store.exists());
   if (choice.watched.length === 0) {
     const unchosen = unchosenRootsProblem(app.config);
-    const note = unchosen ? `${unchosen.message} ${unchosen.hint}` : "No root may be watched by itself; sync by hand (sync_start) or name the folder of documents.";
+    const note = unchosen ? inOneLine(unchosen) : "No root may be watched by itself; sync by hand (sync_start) or name the folder of documents.";
     return { enabled: false, note, skippedRoots: choice.skipped };
   }
   return { enabled: true, state: "starting", skippedRoots: choice.skipped.length ? choice.skipped : undefined };

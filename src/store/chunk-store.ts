@@ -99,7 +99,7 @@ export class ChunkStore extends StoreSnapshots {
       table = await this.adopt(opened.table);
       created = opened.created;
     }
-    if (!created) checkDimensions(this.dbPath, await table.schema(), dimensions);
+    if (!created) await checkDimensions(this.dbPath, table, dimensions);
     await ensureWriteModel(table, this.dbPath, this.binding);
     if (!this.writeReady) {
       await ensureColumns(table, chunkSchema(dimensions));
@@ -266,7 +266,7 @@ export class ChunkStore extends StoreSnapshots {
     await this.settleStagedWrite();
     const table = await this.openWritable();
     if (!table || updates.length === 0) return;
-    checkDimensions(this.dbPath, await table.schema(), dimensions);
+    await checkDimensions(this.dbPath, table, dimensions);
     await ensureWriteModel(table, this.dbPath, this.binding);
     await writeVectors(table, dimensions, updates);
   }

@@ -7,7 +7,7 @@
  * read through LanceDB's table list and writes are not tried.
  */
 import type { ObjectStorage } from "../config/object-storage.ts";
-import { AppError } from "../errors.ts";
+import { AppError, inOneLine } from "../errors.ts";
 import { checkConditionalWrites } from "./commit-safety.ts";
 import { connectIndex } from "./lance-connect.ts";
 import { lanceReason } from "./lost-fragments.ts";
@@ -46,5 +46,5 @@ export async function storageAccess(dbPath: string, storage: ObjectStorage): Pro
 }
 
 function describe(error: unknown): string {
-  return error instanceof AppError ? `${error.message} ${error.hint ?? ""}`.trim() : lanceReason(error);
+  return error instanceof AppError ? inOneLine(error) : lanceReason(error);
 }

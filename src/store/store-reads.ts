@@ -240,6 +240,9 @@ export class StoreReads extends TableView {
     const table = await this.open();
     if (!table) return [];
     const waiting = await this.atVersion(table, "pending", countPending);
+    // Every row waits for its vector (stored while no model could load): vectors find nothing, and the placeholders'
+    // width may be a guess the model loaded now does not share, which LanceDB would refuse as a query error.
+    if (waiting > 0 && waiting === (await this.atVersion(table, "rows", (t) => t.countRows()))) return [];
     // How to read the vector index changes only with a commit (vector-index.ts).
     const plan = await this.atVersion(table, "vector-plan", tablePlan);
     return vectorSearch(table, this.columns, vector, limit, { ...plan, skipPending: waiting > 0, filter: compileFilter(filter) });

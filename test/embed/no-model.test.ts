@@ -27,7 +27,7 @@ describe("NoModel", () => {
   test("it chunks to the default model's length when the model is unknown, and says why it is in keyword-only mode", () => {
     const none = new NoModel("/models/missing", new AppError("MODEL_FOLDER", "Model folder not found: /models/missing", "Set MODEL_NAME."));
     expect(none.maxLength).toBe(128);
-    expect(none.describe()).toContain("Model folder not found: /models/missing Set MODEL_NAME.");
+    expect(none.describe()).toContain("Model folder not found: /models/missing. Set MODEL_NAME.");
     expect(none.describe()).toContain("keywords only");
   });
 });

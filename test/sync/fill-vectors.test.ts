@@ -29,6 +29,23 @@ const FILES = {
 };
 
 describe("keyword-only mode", () => {
+  test("stored before any model could load at a guessed width another model does not make: a query answers from keywords, a sync names the cause and keeps every chunk", async () => {
+    const { root, online } = appsOverOneIndex();
+    writeTree(root, FILES);
+    // A model folder with nothing in it: no config.json to read the width from, so the placeholders take the default model's.
+    const guessed = createApp(loadConfig({ env: { MODEL_NAME: tempDir("minirag-empty-model-"), BASE_DIRS: JSON.stringify([root]), DB_PATH: online.config.dbPath } }), { log: () => {} });
+    expect((await runSync(guessed)).counts).toMatchObject({ ingested: 2, embedded: 0 });
+    const chunks = (await fullStatus(online)).chunkCount;
+    const answer = await queryDocuments(online, { query: "centrifugal pump" });
+    expect(answer.results[0]!.source).toBe(join(root, "pumps.md"));
+    expect(answer.notice).toContain("found by keywords only");
+    const refused = runSync(online);
+    await expect(refused).rejects.toThrow("was stored while no embedding model could load: none of its chunks has a vector yet, and their places were made 384 wide, where this model makes 32-dimensional vectors.");
+    await refused.catch((error: { hint: string }) => expect(error.hint).toContain("Or set MODEL_NAME to a model that makes 384-dimensional vectors."));
+    expect((await fullStatus(online)).chunkCount).toBe(chunks);
+  });
+
+
   test("a sync without a loadable model stores every file for keyword search and says why once", async () => {
     const { root, offline } = appsOverOneIndex();
     writeTree(root, FILES);
