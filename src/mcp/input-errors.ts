@@ -75,6 +75,13 @@ function valueAt(args: Args, path: PropertyKey[]): unknown {
 
 const fieldName = (path: PropertyKey[]) => path.map((k, i) => (typeof k === "number" ? `[${k}]` : i ? `.${String(k)}` : String(k))).join("");
 
+/** What an empty string lacks: a min(1) check's message, also when it sits inside a union (scope's string or list). */
+function emptyStringMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === "too_small") return issue.message;
+  if (issue.code === "invalid_union") for (const issues of issue.errors) for (const inner of issues) if (inner.code === "too_small") return inner.message;
+  return "must not be empty";
+}
+
 /** One line per problem zod found. */
 function problemLines(tool: string, schema: JsonSchema, issues: z.core.$ZodIssue[], args: Args): string[] {
   const lines: string[] = [];
@@ -92,6 +99,9 @@ function problemLines(tool: string, schema: JsonSchema, issues: z.core.$ZodIssue
       const limit = issue.code === "too_small" ? issue.minimum : issue.maximum;
       const word = issue.code === "too_small" ? (issue.inclusive ? "at least" : "more than") : issue.inclusive ? "at most" : "less than";
       lines.push(`${field} must be ${word} ${limit}, got ${value}.`);
+    } else if (value === "") {
+      // An empty string is the right type: say what it lacks (the schema's own words where it has them), not its type.
+      lines.push(`${field} ${emptyStringMessage(issue)}.`);
     } else if (sub) {
       lines.push(`${field} must be ${expectedText(sub)}, got ${shown(value)}.`);
     } else {

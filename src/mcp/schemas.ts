@@ -73,8 +73,9 @@ export const IngestResult = z.object({
   notice: z.string().optional().describe("Set when no embedding model could load: the text was stored for keyword search and gets its vectors at the next sync with a model."),
 });
 
+const ScopeItem = z.string().min(1, "must not be empty: leave scope out to search everything");
 export const Scope = z
-  .union([z.string(), z.array(z.string())])
+  .union([ScopeItem, z.array(ScopeItem)])
   .optional()
   .describe("Only sources under this absolute path or source-id prefix (several are OR-ed); matching stops at '/'.");
 
@@ -84,5 +85,5 @@ export function scopeList(scope: string | string[] | undefined): string[] | unde
   return list.length ? list : undefined;
 }
 
-export const FilePath = z.string().describe("Absolute path of a file inside a document root.");
-export const SourceId = z.string().describe("Source id of a data or url item (for files, the absolute path; on a team index, the file's `<root name>/<path>` as list_files shows it).");
+export const FilePath = z.string().min(1, "must not be empty: pass the file's absolute path").describe("Absolute path of a file inside a document root.");
+export const SourceId = z.string().min(1, "must not be empty: pass the source id as list_files shows it").describe("Source id of a data or url item (for files, the absolute path; on a team index, the file's `<root name>/<path>` as list_files shows it).");

@@ -72,6 +72,12 @@ describe("minirag-mcp ingest-data", () => {
     expect(JSON.parse(read.stdout).text).toContain("Pangolins roll into a ball.");
   });
 
+  test("a file that is not there is named with the fix, not as a bare ENOENT", async () => {
+    const r = await cli(["ingest-data", "--source", "ghost", "drafts/nonexistent.txt"]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`error: File does not exist: ${join(root, "drafts/nonexistent.txt")}\nCheck the path, or pass - to read standard input.\n`);
+  });
+
   test("an id that could pass for a path is refused, naming the ids that are allowed", async () => {
     const r = await cli(["ingest-data", "--source", "/etc/passwd", "-"], { stdin: "x" });
     expect(r.exitCode).toBe(1);

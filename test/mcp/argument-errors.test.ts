@@ -31,6 +31,25 @@ function example(text: string): Record<string, unknown> {
   return JSON.parse(line.slice("Example: ".length));
 }
 
+describe("an empty string where a path, id or scope is wanted", () => {
+  test.each([
+    ["sync_start", { path: "" }, "path must not be empty: leave path out to sync every root."],
+    ["query_documents", { query: "alpha", scope: "" }, "scope must not be empty: leave scope out to search everything."],
+    ["find_mentions", { terms: ["alpha"], scope: ["notes", ""] }, "scope[1] must not be empty: leave scope out to search everything."],
+    ["delete_file", { source: "" }, "source must not be empty: pass the source id as list_files shows it."],
+    ["ingest_file", { filePath: "" }, "filePath must not be empty: pass the file's absolute path."],
+    ["read_file", { filePath: "" }, "filePath must not be empty: pass the file's absolute path."],
+  ] as [string, Record<string, unknown>, string][])("%s %o is refused by name, not taken for every root or the whole index", async (tool, args, line) => {
+    expect(errorText(await call(client, tool, args))).toContain(line);
+  });
+
+  test("nothing was synced or deleted by them", async () => {
+    expect(errorText(await call(client, "delete_file", { source: "" }))).toContain("Invalid arguments for delete_file");
+    const read = await call(client, "read_file", { source: "keep-me" });
+    expect(read.isError).toBeFalsy();
+  });
+});
+
 describe("a schema violation is an isError result that names the field", () => {
   test("a wrong type names the field, the type it needs and what came instead", async () => {
     const text = errorText(await call(client, "query_documents", { query: 5 }));

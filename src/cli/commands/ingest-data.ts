@@ -9,6 +9,13 @@ import { printJson, printLines, warn } from "../output.ts";
 import { escapeControls } from "../../text/control-escapes.ts";
 import { writerAppFromArgs, positionals, sharedArgs } from "../shared-args.ts";
 
+/** A file ingest-data cannot read, by name and with the fix (a bare ENOENT said neither). */
+function unreadable(file: string, error: NodeJS.ErrnoException): AppError {
+  if (error.code === "ENOENT") return new AppError("PATH_NOT_FOUND", `File does not exist: ${file}`, "Check the path, or pass - to read standard input.");
+  if (error.code === "EACCES") return new AppError("INVALID_ARGUMENT", `File cannot be read: ${file} (permission denied)`, "Give this user read access to it, or pipe it in with -.");
+  return new AppError("INVALID_ARGUMENT", `File cannot be read: ${file} (${error.code ?? error.message})`, "Check the path, or pass - to read standard input.");
+}
+
 /** The format a file's name suggests when --format is not given. */
 function formatOfName(name: string): string {
   const ext = extname(name).toLowerCase();
@@ -45,7 +52,9 @@ export default defineCommand({
     const file = given[0] && given[0] !== "-" ? resolve(given[0]) : undefined;
     let bytes: Uint8Array;
     if (file) {
-      const size = (await stat(file)).size;
+      const size = (await stat(file).catch((error: NodeJS.ErrnoException) => {
+        throw unreadable(file, error);
+      })).size;
       if (size > app.config.maxFileSize) throw tooLarge(file, size, app.config.maxFileSize);
       bytes = new Uint8Array(await readFile(file));
     } else bytes = await readStdin(app.config.maxFileSize);

@@ -8,7 +8,7 @@ export const syncStartTool = defineTool({
   description:
     "Reconcile the index with the document roots, or with one folder or file inside them: ingest new and changed files, skip unchanged ones, " +
     "follow moved files without re-reading them, remove files that are gone (never those under a folder it cannot list). Returns a jobId at once and runs in the background; poll sync_status with it until it succeeds or fails.",
-  input: z.object({ path: z.string().optional().describe("Absolute folder or file inside a root; default: every root.") }),
+  input: z.object({ path: z.string().min(1, "must not be empty: leave path out to sync every root").optional().describe("Absolute folder or file inside a root; default: every root.") }),
   output: z.object({ jobId: z.string(), state: z.string(), startedAt: z.string() }),
   annotations: { ...WRITES_INDEX, destructiveHint: true },
   async run(args, ctx, extra) {
