@@ -19,6 +19,7 @@ import { lanceReason } from "./store/lost-fragments.ts";
 import { storageFailure } from "./store/storage-failure.ts";
 import type { ModelChoice } from "./store/model-choice.ts";
 import { locateModel } from "./embed/bundled-model.ts";
+import { modelNameProblem } from "./embed/model-folder.ts";
 import { nativeLibDir } from "./native/lib-dir.ts";
 import { BUILD_TARGET, VERSION } from "./version.ts";
 
@@ -41,6 +42,8 @@ export interface StatusReport {
   libDir?: string;
   modelPath?: string;
   modelSource?: "folder" | "bundled" | "cache" | "download";
+  /** Why the model cannot load, told from its name and files without loading it (embed/model-folder.ts modelNameProblem). */
+  modelProblem?: string;
   tessdataFiles?: Record<string, string>;
   [key: string]: unknown;
 }
@@ -65,12 +68,15 @@ export function configStatus(config: Config, choice?: ModelChoice): StatusReport
 /** Where this executable found its native libraries, the model and OCR language data (install problems show here first). */
 function foundFiles(config: Config, modelName: string | undefined): Partial<StatusReport> {
   const model = modelName ? locateModel(modelName, config.cacheDir) : null;
+  // What a sync or query would fail on (or fall back to keywords for), said where a user looks first.
+  const problem = modelName ? modelNameProblem(modelName) : null;
   const ocr = ocrSettings(config);
   const tessdata = locateLanguages(ocr.languages, tessdataFolders(ocr)).found;
   return {
     buildTarget: BUILD_TARGET,
     libDir: nativeLibDir() ?? "node_modules (running from source)",
     ...(model && { modelPath: model.path, modelSource: model.source }),
+    ...(problem && { modelProblem: inOneLine(problem) }),
     ...(Object.keys(tessdata).length > 0 && { tessdataFiles: tessdata }),
   };
 }

@@ -4,7 +4,9 @@ import { CHUNK_SCHEME } from "../src/config/defaults.ts";
 import { loadLanceDb } from "../src/native/lancedb.ts";
 import { fullStatus } from "../src/status.ts";
 import { runSync } from "../src/sync/run-sync.ts";
-import { testApp, writeTree } from "./helpers.ts";
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { TINY_MODEL, tempDir, testApp, writeTree } from "./helpers.ts";
 
 describe("status and the chunking scheme (case 59)", () => {
   test("a fresh index has no stale chunks and no warning", async () => {
@@ -33,5 +35,29 @@ describe("status and the chunking scheme (case 59)", () => {
     const fixed = await fullStatus(app);
     expect(fixed.staleChunkCount).toBe(0);
     expect(fixed.schemeWarning).toBeUndefined();
+  });
+});
+
+describe("status and a model that cannot load", () => {
+  const statusWith = async (modelName: string) => {
+    const { loadConfig } = await import("../src/config/load-config.ts");
+    const { configStatus } = await import("../src/status.ts");
+    return configStatus(loadConfig({ env: { BASE_DIR: tempDir(), MODEL_NAME: modelName } }));
+  };
+
+  test("an unknown id, a folder that is not there, an empty folder and one without tokenizer.json are each named with the fix", async () => {
+    expect((await statusWith("bogus-model")).modelProblem).toStartWith('Unknown model "bogus-model". MODEL_NAME must be a known model id');
+    const gone = join(tempDir(), "gone");
+    expect((await statusWith(gone)).modelProblem).toStartWith(`Model folder not found: ${gone}. MODEL_NAME must be`);
+    const empty = tempDir();
+    expect((await statusWith(empty)).modelProblem).toStartWith(`No model.onnx in the model folder ${empty}. MODEL_NAME must be`);
+    const half = tempDir();
+    copyFileSync(join(TINY_MODEL, "model.onnx"), join(half, "model.onnx"));
+    expect((await statusWith(half)).modelProblem).toStartWith(`No tokenizer.json in the model folder ${half}.`);
+  });
+
+  test("a whole folder and a known id not downloaded yet are no problem", async () => {
+    expect((await statusWith(TINY_MODEL)).modelProblem).toBeUndefined();
+    expect((await statusWith("intfloat/multilingual-e5-small")).modelProblem).toBeUndefined();
   });
 });

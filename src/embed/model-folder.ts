@@ -56,25 +56,45 @@ export async function resolveModelFolder(modelName: string, options: ResolveMode
   // The offline bundle's copy beside the executable comes first, so an air-gapped install never downloads.
   const bundled = bundledModelDir(modelName, known);
   if (bundled && !known) return readModelFolder(bundled, modelName, undefined, options);
-  if (!known) {
-    throw new AppError(
-      "MODEL_UNKNOWN",
-      `Unknown model "${modelName}".`,
-      `${FOLDER_HINT} Known ids: ${Object.keys(KNOWN_MODELS).join(", ")}.`,
-    );
-  }
+  if (!known) throw unknownModel(modelName);
   const dir = bundled ?? (await ensureModelFiles(known, options.cacheDir, options));
   return readModelFolder(dir, modelName, known.onnxFile, options, { profile: known.profile, profileSource: `the known model ${known.id}`, profileRead: false });
 }
 
 type KnownProfile = Pick<ModelFolder, "profile" | "profileSource" | "profileRead">;
 
-function readModelFolder(dir: string, modelName: string, onnxFile: string | undefined, options: ResolveModelOptions, known?: KnownProfile): ModelFolder {
-  if (!existsSync(dir)) throw new AppError("MODEL_FOLDER", `Model folder not found: ${dir}`, FOLDER_HINT);
+/** The model file of a folder, or why the folder cannot be a model: missing, or without model.onnx or tokenizer.json. */
+function folderFiles(dir: string, onnxFile?: string): { onnx: string; tokenizerPath: string } | AppError {
+  if (!existsSync(dir)) return new AppError("MODEL_FOLDER", `Model folder not found: ${dir}`, FOLDER_HINT);
   const onnx = (onnxFile ? [onnxFile] : ONNX_CANDIDATES).map((f) => join(dir, f)).find((f) => existsSync(f));
-  if (!onnx) throw new AppError("MODEL_FOLDER", `No model.onnx in the model folder ${dir}`, FOLDER_HINT);
+  if (!onnx) return new AppError("MODEL_FOLDER", `No model.onnx in the model folder ${dir}`, FOLDER_HINT);
   const tokenizerPath = join(dir, "tokenizer.json");
-  if (!existsSync(tokenizerPath)) throw new AppError("MODEL_FOLDER", `No tokenizer.json in the model folder ${dir}`, FOLDER_HINT);
+  if (!existsSync(tokenizerPath)) return new AppError("MODEL_FOLDER", `No tokenizer.json in the model folder ${dir}`, FOLDER_HINT);
+  return { onnx, tokenizerPath };
+}
+
+function unknownModel(modelName: string): AppError {
+  return new AppError("MODEL_UNKNOWN", `Unknown model "${modelName}".`, `${FOLDER_HINT} Known ids: ${Object.keys(KNOWN_MODELS).join(", ")}.`);
+}
+
+/**
+ * Why MODEL_NAME cannot load, told from its name and the folder's files alone (status loads and downloads
+ * nothing): an unknown id, or a folder without its files. Null when it may load; a known id not yet
+ * downloaded is no problem (the first sync or query fetches it), nor is a file that is there but broken.
+ */
+export function modelNameProblem(modelName: string): AppError | null {
+  if (isModelPath(modelName)) {
+    const files = folderFiles(modelName);
+    return files instanceof AppError ? files : null;
+  }
+  const known = KNOWN_MODELS[modelName];
+  return known || bundledModelDir(modelName, known) ? null : unknownModel(modelName);
+}
+
+function readModelFolder(dir: string, modelName: string, onnxFile: string | undefined, options: ResolveModelOptions, known?: KnownProfile): ModelFolder {
+  const files = folderFiles(dir, onnxFile);
+  if (files instanceof AppError) throw files;
+  const { onnx, tokenizerPath } = files;
   const fingerprint = readableFingerprint([onnx, tokenizerPath]);
   // A 17 MB tokenizer.json takes 0.2-0.4 s to parse; CACHE_DIR keeps it in a form read in tens of ms (tokenizer-cache.ts).
   const cache = { folder: cacheFolder(options.cacheDir, modelName), fingerprint, log: options.log };

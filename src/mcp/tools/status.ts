@@ -9,7 +9,7 @@ export const statusTool = defineTool({
   name: "status",
   title: "Index status",
   description:
-    "Report the configuration (roots, index path and, on object storage, its endpoint and access, the model a sync or query uses and why, hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
+    "Report the configuration (roots, index path and, on object storage, its endpoint and access, the model a sync or query uses and why, and modelProblem when it cannot load (told from its name and files, without loading it), hybrid weight) and the health of the index: the model that built it (indexModel), chunk and source counts, " +
     "whether any chunks predate the current chunking scheme, a missing index, lost or damaged index files (indexDamage, indexWarning) and ingest_data or ingest_url items that lost their chunks (lostSources), each .miniragignore with its rule count, and roots that do not exist or cannot be listed; " +
     "watch: whether the index follows changes in the roots by itself, pending changes and the last watched sync; outsideRootsCount: indexed files outside the roots (a moved folder not yet synced). Answers even when the configuration is invalid, with configError.",
   input: z.object({}),
@@ -30,6 +30,7 @@ export const statusTool = defineTool({
     modelReason: z.string().optional().describe("Why that model: MODEL_NAME, the model the index records, an index older than model records (the old default), or the default for a new index"),
     indexModel: IndexModel.optional(),
     indexModelNote: z.string().optional(),
+    modelProblem: z.string().optional().describe("Why the model cannot load, told without loading it; searches fall back to keywords until it is fixed."),
     hybridWeight: z.number().optional(),
     chunkScheme: z.number().optional(),
     ocr: z.string().optional().describe('"tesseract" when scanned PDFs and images are read, else "unavailable"'),
