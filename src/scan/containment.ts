@@ -71,6 +71,20 @@ function composedOnDisk(absolute: string): string {
   return path;
 }
 
+/**
+ * A relative path that names nothing from the current directory, taken from a root instead where it names a file
+ * there: query and list show names relative to their root (`faq/x.html`), and a name copied from them works from any
+ * folder, as a relative --scope does.
+ */
+function fromRootIfNotHere(typed: string, here: string, roots: readonly string[]): string {
+  if (isAbsolute(typed) || existsSync(diskPath(here))) return here;
+  for (const root of roots) {
+    const there = spelledOnDisk(canonicalPath(join(root, typed)));
+    if (isInside(there, root) && existsSync(diskPath(there))) return there;
+  }
+  return here;
+}
+
 export interface ResolveOptions {
   /** MCP paths must be absolute; CLI paths resolve against the current directory. */
   requireAbsolute: boolean;
@@ -83,7 +97,7 @@ export function resolveInsideRoots(path: string, roots: string[], options: Resol
     throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
   }
   // A file named in another form than the scan's (native/file-names.ts) is the scan's file all the same.
-  const absolute = spelledOnDisk(canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots)));
+  const absolute = fromRootIfNotHere(path, spelledOnDisk(canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots))), roots);
   const outside = () => outsideRoots(absolute, roots);
   if (!existsSync(diskPath(absolute))) {
     // Judge containment lexically first, so a missing file outside the roots is reported as outside.

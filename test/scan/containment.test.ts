@@ -55,3 +55,22 @@ describe("names typed as the CLI shows them", () => {
     expect(() => resolveFileInsideRoots(missing, [root], { requireAbsolute: true })).toThrow(`File does not exist: ${missing}`);
   });
 });
+
+describe("a relative name as list and query show it", () => {
+  const docs = tempDir("minirag-display-");
+  mkdirSync(join(docs, "faq"));
+  writeFileSync(join(docs, "faq", "x.html"), "<p>x</p>");
+  const elsewhere = tempDir("minirag-cwd-");
+
+  test("names a file under a root from any folder, when nothing from the current directory has that name", () => {
+    expect(resolveFileInsideRoots("faq/x.html", [docs], { requireAbsolute: false, cwd: elsewhere })).toBe(join(docs, "faq", "x.html"));
+  });
+
+  test("a name that exists from the current directory is that file, and a name that climbs out of the root is not taken from it", () => {
+    mkdirSync(join(elsewhere, "faq"));
+    writeFileSync(join(elsewhere, "faq", "x.html"), "<p>here</p>");
+    expect(() => resolveFileInsideRoots("faq/x.html", [docs], { requireAbsolute: false, cwd: elsewhere })).toThrow("Path outside configured document roots");
+    writeFileSync(join(tempDir(), "secret.txt"), "s");
+    expect(() => resolveFileInsideRoots("../secret.txt", [docs], { requireAbsolute: false, cwd: tempDir() })).toThrow();
+  });
+});
