@@ -86,8 +86,15 @@ export function planScopes(paths: Iterable<string>, ctx: PlanContext, maxScopes 
       continue;
     }
     const target = ctx.targetOf?.(path);
-    if (target && rootOf(target, ctx.roots) && ctx.entry(target) === "file") scopes.add(target);
-    if ((kind === "file" || kind === "link-to-file") && ctx.extensions.has(extname(path).toLowerCase())) {
+    const targetRoot = target ? rootOf(target, ctx.roots) : null;
+    // The target too, where the scan would index it at its own path: not in a dot-folder, not excluded (as a scope
+    // those would be refused, and a sync of them would index what a whole sync leaves out).
+    if (target && targetRoot && ctx.entry(target) === "file" && !hiddenFromScan(target, targetRoot) && !excludedWithParents(ctx.rules, target, false)) scopes.add(target);
+    // A link that leads out of the roots is no file of the index (the scan leaves it out, and a scope of it is refused):
+    // like a file gone, it is looked for from its folder, in case an earlier target inside the roots was indexed.
+    const leadsOut = target !== null && target !== undefined && targetRoot === null;
+    const indexable = kind === "file" || (kind === "link-to-file" && !leadsOut);
+    if (indexable && ctx.extensions.has(extname(path).toLowerCase())) {
       scopes.add(path);
       for (const link of ctx.linksTo?.(path) ?? []) scopes.add(link);
       continue;

@@ -141,6 +141,22 @@ describe("a watching server, with no sync_start", () => {
     await waitForFreshIndex(dbPath, [root]);
   });
 
+  test("symlinks the scan leaves out: one that leads out of the root, one to a file in a dot-folder; each leaves the index as a fresh sync has it, and later edits still follow", async () => {
+    const outside = tempDir("minirag-watch-outside-");
+    writeFileSync(join(outside, "o.md"), versionedDoc("outside", 1));
+    writeTree(root, { ".hid/h.md": versionedDoc("hidden", 1) });
+    symlinkSync(join(outside, "o.md"), join(root, "keep/out-link.md"));
+    symlinkSync(join(root, ".hid/h.md"), join(root, "keep/hid-link.md"));
+    await waitForFreshIndex(dbPath, [root]);
+    // A link out of the roots stopped every later watched sync: this edit was never picked up.
+    writeFileSync(join(root, "keep/a.md"), versionedDoc("keep-a", 2));
+    await waitForFreshIndex(dbPath, [root]);
+    unlinkSync(join(root, "keep/out-link.md"));
+    unlinkSync(join(root, "keep/hid-link.md"));
+    rmSync(join(root, ".hid"), { recursive: true });
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
   test(".miniragignore edited: its rules apply at once, both ways", async () => {
     writeFileSync(join(root, ".miniragignore"), "team/\n");
     await waitForFreshIndex(dbPath, [root]);

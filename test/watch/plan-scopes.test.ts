@@ -53,6 +53,18 @@ describe("planScopes", () => {
     expect(planScopes(["/r/l.md"], ctx)).toEqual(["/r/l.md", "/r/t.md"]);
   });
 
+  test("a link that leads out of the roots is looked for from its folder, never made a scope of its own (which a sync refuses)", () => {
+    const ctx = tree({ "/r/docs": "folder", "/r/docs/out.md": "link-to-file" }, { targetOf: (link) => (link === "/r/docs/out.md" ? "/elsewhere/o.md" : null) });
+    expect(planScopes(["/r/docs/out.md"], ctx)).toEqual(["/r/docs"]);
+  });
+
+  test("a link's target in a dot-folder or an excluded folder is not synced at its own path (a whole sync indexes the link alone)", () => {
+    const rules = [{ root: "/r", file: "/r/.miniragignore", ruleCount: 1, matcher: ignore({ ignorecase: true }).add(["priv/"]) }];
+    const targets: Record<string, string> = { "/r/lh.md": "/r/.hid/h.md", "/r/lp.md": "/r/priv/p.md" };
+    const ctx = tree({ "/r/lh.md": "link-to-file", "/r/lp.md": "link-to-file", "/r/.hid/h.md": "file", "/r/priv/p.md": "file" }, { rules, targetOf: (link) => targets[link] ?? null });
+    expect(planScopes(["/r/lh.md", "/r/lp.md"], ctx)).toEqual(["/r/lh.md", "/r/lp.md"]);
+  });
+
   test("a flood of paths is judged by folder without looking at each file, and ends as few scopes", () => {
     let looked = 0;
     const paths = Array.from({ length: 100_000 }, (_, i) => `/r/f${i % 50}/file-${i}.md`);
