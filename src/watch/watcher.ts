@@ -13,6 +13,7 @@ import { basename, dirname } from "node:path";
 import type { Config } from "../config/load-config.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { AppError, describeError } from "../errors.ts";
+import { isInside } from "../path-inside.ts";
 import { loadRootRules, type RootRules } from "../scan/ignore-rules.ts";
 import { emptySyncReport, type SyncReport } from "../sync/sync-report.ts";
 import { ChangeQueue, QUEUE_TIMES, type QueueTimes } from "./change-queue.ts";
@@ -191,7 +192,10 @@ export class Watcher {
     try {
       report = await this.deps.sync(scopes);
     } catch (error) {
-      this.carry(scopes, trigger);
+      // A scope the sync refused (a path that turned out to lead out of the roots) would be refused again on every
+      // retry, holding back every change after it: the retry syncs its whole root instead, which refuses no path.
+      const refusedScope = error instanceof AppError && error.code === "PATH_OUTSIDE_ROOTS" && scopes !== undefined;
+      this.carry(refusedScope ? this.rootsOf(scopes) : scopes, trigger);
       if (error instanceof AppError && error.code === "SYNC_BUSY") {
         this.waiting = `${error.message} The changes wait and are synced once it ends.`;
         this.state = "watching";
@@ -225,6 +229,11 @@ export class Watcher {
     this.syncCount++;
     this.state = "watching";
     this.deps.afterSync?.(record);
+  }
+
+  /** The watched roots the scopes lie in. */
+  private rootsOf(scopes: string[]): string[] {
+    return [...new Set(scopes.flatMap((scope) => this.choice.watched.filter((root) => isInside(scope, root))))];
   }
 
   /** A sync that did not run: its scopes (or whole roots) wait for the retry. */
