@@ -1,7 +1,8 @@
 /**
  * Whether a watched root is there, and whether it is still the same folder.
  * A drive unplugged or a share unmounted leaves an empty mount point (another
- * device), a root deleted and made again is another inode: either way the
+ * device), a root deleted and made again is another folder (another inode,
+ * or the same inode number born again): either way the
  * old watches see nothing, so the watcher starts over on the new folder and
  * syncs it (which keeps what is indexed while the folder is empty).
  */
@@ -15,7 +16,9 @@ export function checkRoot(root: string): RootCheck {
   try {
     const s = statSync(root);
     if (!s.isDirectory()) return { ok: false, reason: "it is not a folder" };
-    identity = `${s.dev}:${s.ino}`;
+    // The inode number alone is not enough: ext4 gives a folder deleted and made again at once (rm -rf and cp -a of a
+    // backup) the same number, and the watches on the old one then see nothing. Its birth time differs.
+    identity = `${s.dev}:${s.ino}:${s.birthtimeMs}`;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { ok: false, reason: code === "ENOENT" ? "it does not exist" : describeError(error) };

@@ -55,6 +55,11 @@ export class Watcher {
   private wholeRoots = new Map<string, Trigger>();
   /** Scopes of a sync that did not run (lock held, or it failed), carried into the next. */
   private carried: string[] = [];
+  /**
+   * Folders a sync could not see (listed empty while their index was not, or unreadable), whose indexed files it
+   * kept: the next change under one syncs it whole, so files that went while it could not be seen go from the index.
+   */
+  private keptFolders = new Set<string>();
   private running: Promise<void> | null = null;
   private rerun = false;
   private retryMs = RETRY_MS;
@@ -174,7 +179,8 @@ export class Watcher {
     const whole = this.wholeRoots;
     this.wholeRoots = new Map();
     const everything = whole.has("*");
-    let scopes = everything ? [] : planScopes([...changed, ...this.carried, ...whole.keys()], this.planContext());
+    const revisited = [...this.keptFolders].filter((folder) => changed.some((path) => isInside(path, folder)));
+    let scopes = everything ? [] : planScopes([...changed, ...this.carried, ...whole.keys(), ...revisited], this.planContext());
     scopes = scopes.filter((s) => !this.roots.unreachable(s));
     this.carried = [];
     if (!everything && scopes.length === 0) {
@@ -182,10 +188,10 @@ export class Watcher {
       return;
     }
     const trigger: Trigger = whole.get("*") ?? (whole.size ? [...whole.values()][0]! : "changes");
-    await this.runSync(everything ? undefined : scopes, trigger);
+    await this.runSync(everything ? undefined : scopes, trigger, revisited);
   }
 
-  private async runSync(scopes: string[] | undefined, trigger: Trigger): Promise<void> {
+  private async runSync(scopes: string[] | undefined, trigger: Trigger, revisited: string[] = []): Promise<void> {
     this.state = "syncing";
     const startedAt = new Date().toISOString();
     let report: SyncReport;
@@ -211,6 +217,9 @@ export class Watcher {
     }
     this.waiting = undefined;
     this.retryMs = RETRY_MS;
+    // Seen whole now, unless this sync could not see them either.
+    for (const folder of revisited) this.keptFolders.delete(folder);
+    for (const unlisted of report.unlistedFolders) this.keptFolders.add(unlisted.folder);
     this.record({ startedAt, trigger, scopes, report });
     this.state = "watching";
   }

@@ -76,6 +76,47 @@ describe("a root that goes away while watched", () => {
   });
 });
 
+describe("a root deleted and made again", () => {
+  test("at once (rm -rf and a copy back, where the disk may give the folder the same inode number): it is watched again, and later edits follow", async () => {
+    const parent = tempDir("minirag-watch-remade-");
+    const root = join(parent, "docs");
+    writeTree(root, { "d1.md": versionedDoc("d1", 1), "sub/s.md": versionedDoc("s", 1) });
+    const dbPath = join(tempDir("minirag-watch-remade-db-"), "lancedb");
+    const server = await mcpServer(watchEnv([root], dbPath));
+    try {
+      await waitForFreshIndex(dbPath, [root]);
+      rmSync(root, { recursive: true });
+      writeTree(root, { "d1.md": versionedDoc("d1", 1), "sub/s.md": versionedDoc("s", 1) });
+      await waitFor(async () => (await watchOf(server)).lastSync?.trigger === "root back", 30_000, "a sync of the root made again");
+      writeFileSync(join(root, "d1.md"), versionedDoc("d1", 2));
+      writeFileSync(join(root, "new.md"), versionedDoc("new", 1));
+      await waitForFreshIndex(dbPath, [root]);
+    } finally {
+      await server.client.close();
+    }
+  });
+
+  test("empty, then filled with other files: the old files' entries go with the first change, as a fresh sync has it", async () => {
+    const parent = tempDir("minirag-watch-refilled-");
+    const root = join(parent, "docs");
+    writeTree(root, { "o1.md": versionedDoc("o1", 1), "o2.md": versionedDoc("o2", 1) });
+    const dbPath = join(tempDir("minirag-watch-refilled-db-"), "lancedb");
+    const server = await mcpServer(watchEnv([root], dbPath));
+    try {
+      await waitForFreshIndex(dbPath, [root]);
+      rmSync(root, { recursive: true });
+      mkdirSync(root);
+      // The empty folder keeps the index (it could be a mount point with its drive gone).
+      await waitFor(async () => (await watchOf(server)).lastSync?.trigger === "root back", 30_000, "a sync of the root made again");
+      expect((await indexContents(dbPath)).has(join(root, "o1.md"))).toBe(true);
+      writeFileSync(join(root, "new.md"), versionedDoc("new", 1));
+      await waitForFreshIndex(dbPath, [root]);
+    } finally {
+      await server.client.close();
+    }
+  });
+});
+
 describe("a folder that moved or was renamed, its index inside it", () => {
   test("status counts the files outside the roots until the catch-up follows them, moved and not embedded again", async () => {
     const parent = tempDir("minirag-watch-renamed-");
