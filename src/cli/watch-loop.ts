@@ -43,7 +43,8 @@ export async function watchInForeground(app: App, json: boolean): Promise<void> 
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   await watcher.start();
-  process.stderr.write(`watching ${app.config.roots.join(", ")} (${watcher.status().folders} folders); Ctrl-C stops\n`);
+  const folders = watcher.status().folders;
+  process.stderr.write(`watching ${app.config.roots.join(", ")} (${folders} folder${folders === 1 ? "" : "s"}); Ctrl-C stops\n`);
   await stopped.promise;
   await watcher.idle();
 }

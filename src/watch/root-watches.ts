@@ -85,7 +85,7 @@ export class RootWatches {
       ...((e.unreachable ?? e.rescanReason) ? { reason: e.unreachable ?? e.rescanReason } : {}),
     }));
     const fallback = entries.flatMap((e) =>
-      e.unreachable ? [`${e.root} ${e.unreachable}: everything indexed under it is kept, and watching resumes by itself when it is back`] : e.rescanReason ? [`${e.root}: ${e.rescanReason}`] : [],
+      e.unreachable ? [`${e.root}: ${e.unreachable}; everything indexed under it is kept, and watching resumes by itself when it is back`] : e.rescanReason ? [`${e.root}: ${e.rescanReason}`] : [],
     );
     return { roots, fallback };
   }
@@ -178,7 +178,7 @@ export class RootWatches {
     for (const entry of this.entries.values()) {
       const check = checkRoot(entry.root);
       if (!check.ok) {
-        if (!entry.unreachable) this.deps.log(`watch: ${entry.root} ${check.reason}; everything indexed under it is kept`);
+        if (!entry.unreachable) this.deps.log(`watch: ${entry.root}: ${check.reason}; everything indexed under it is kept`);
         entry.unreachable = check.reason;
         entry.identity = null;
         entry.tree?.close();

@@ -37,6 +37,11 @@ export interface TreeOptions {
 export class TreeWatch {
   /** Folders known to exist under the root (watched ones, on Linux). */
   private readonly folders = new Map<string, FSWatcher | null>();
+  /**
+   * Folders the system would not let it watch or read (no permission yet): an event at one (a chmod sends one to its
+   * parent's watch) walks it again, so a folder made readable later is watched from then on.
+   */
+  private readonly unseen = new Set<string>();
   private rootWatcher: FSWatcher | null = null;
   /** Symlinked file -> its target's real path, and the reverse. */
   private readonly linkTarget = new Map<string, string>();
@@ -65,9 +70,9 @@ export class TreeWatch {
     }
   }
 
-  /** Folders under watch (Linux) or known (elsewhere), the root included. */
+  /** Folders under watch (Linux) or known (elsewhere), the root included; not those the system would not let it watch or read. */
   get folderCount(): number {
-    return this.folders.size;
+    return this.folders.size - this.unseen.size;
   }
 
   /** Whether a folder stood at the path: one is now, or one went since the tree was walked. */
@@ -94,6 +99,7 @@ export class TreeWatch {
     this.rootWatcher?.close();
     for (const watcher of this.folders.values()) watcher?.close();
     this.folders.clear();
+    this.unseen.clear();
   }
 
   private open(folder: string, recursive: boolean): FSWatcher | null {
@@ -103,7 +109,9 @@ export class TreeWatch {
       watcher.on("error", (error) => this.onError(error as NodeJS.ErrnoException, folder));
       return watcher;
     } catch (error) {
-      this.onError(error as NodeJS.ErrnoException, folder);
+      const code = (error as NodeJS.ErrnoException).code;
+      // A folder this user may not read yet is no change and no refusal: it waits in `unseen` for its next event.
+      if (code !== "EACCES" && code !== "EPERM") this.onError(error as NodeJS.ErrnoException, folder);
       return null;
     }
   }
@@ -147,7 +155,10 @@ export class TreeWatch {
     if (!info?.isDirectory()) this.forget(path);
     if (!info) return;
     if (info.isSymbolicLink()) await this.noteLink(path);
-    else if (info.isDirectory() && !this.folders.has(path) && this.entered(path)) await this.walk(path, !this.options.recursive);
+    else if (info.isDirectory() && this.unseen.has(path)) {
+      this.forget(path);
+      await this.walk(path, !this.options.recursive);
+    } else if (info.isDirectory() && !this.folders.has(path) && this.entered(path)) await this.walk(path, !this.options.recursive);
   }
 
   /** Whether the scan would enter this folder. */
@@ -164,13 +175,17 @@ export class TreeWatch {
   private async walk(folder: string, watchEach: boolean): Promise<void> {
     if (this.closed || this.folders.has(folder)) return;
     this.formerFolders.delete(folder);
-    this.folders.set(folder, watchEach ? this.open(folder, false) : null);
+    const watcher = watchEach ? this.open(folder, false) : null;
+    this.folders.set(folder, watcher);
     let entries: Dirent[];
     try {
       entries = await readdir(folder, { withFileTypes: true });
     } catch {
-      return; // unreadable now: its watch (if any) reports when that changes, and sync reports the folder
+      // Unreadable now: walked again at its next event (sync reports the folder meanwhile).
+      this.unseen.add(folder);
+      return;
     }
+    if (watchEach && !watcher) this.unseen.add(folder);
     for (const entry of entries) {
       const path = join(folder, entry.name);
       if (entry.isSymbolicLink()) await this.noteLink(path);
@@ -210,6 +225,7 @@ export class TreeWatch {
       if (!isInside(folder, path)) continue;
       watcher?.close();
       this.folders.delete(folder);
+      this.unseen.delete(folder);
       this.formerFolders.add(folder);
     }
   }

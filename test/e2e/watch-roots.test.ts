@@ -31,7 +31,7 @@ describe("a root that goes away while watched", () => {
       renameSync(root, aside);
       const gone = await waitFor(async () => (await watchOf(server)).roots.find((r: any) => r.root === root && r.mode === "unreachable"), 30_000, "the root reported unreachable");
       expect(gone.reason).toBe("it does not exist");
-      expect((await watchOf(server)).fallback.join("\n")).toContain(`${root} it does not exist: everything indexed under it is kept`);
+      expect((await watchOf(server)).fallback.join("\n")).toContain(`${root}: it does not exist; everything indexed under it is kept`);
       // The other root is still followed meanwhile, and nothing under the gone one is dropped.
       writeFileSync(join(other, "d.md"), versionedDoc("d", 1));
       await waitFor(async () => (await indexContents(dbPath)).has(join(other, "d.md")), 30_000, "d.md indexed");
