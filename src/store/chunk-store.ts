@@ -17,7 +17,6 @@ import { openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { deleteSources, moveSources, updateMtimes, type SourceMove } from "./source-writes.ts";
 import { chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { writeVectors } from "./pending-vectors.ts";
-import { widenPlaceholders } from "./placeholder-width.ts";
 import { StoreSnapshots } from "./store-snapshots.ts";
 import { backfillSearchColumns } from "./search-columns.ts";
 import { missingRootProblem } from "./db-path.ts";
@@ -99,11 +98,6 @@ export class ChunkStore extends StoreSnapshots {
       const opened = await openOrCreate(await this.connect(), this.dbPath, this.roots, firstRows, dimensions);
       table = await this.adopt(opened.table);
       created = opened.created;
-    }
-    // An index stored before any model loaded takes this model's width (placeholder-width.ts); the indexes follow below.
-    if (!created && (await widenPlaceholders(await this.connect(), this.dbPath, table, dimensions))) {
-      this.forgetTable();
-      table = (await this.openWritable())!;
     }
     if (!created) await checkDimensions(this.dbPath, table, dimensions);
     await ensureWriteModel(table, this.dbPath, this.binding);
@@ -269,9 +263,11 @@ export class ChunkStore extends StoreSnapshots {
 
   /** Gives waiting rows their vectors, in one commit, under the same model checks as any write. */
   async fillVectors(dimensions: number, updates: { id: string; vector: Float32Array }[]): Promise<void> {
-    if (updates.length === 0 || !(await this.openWritable())) return;
-    // The same checks and readiness as any write: the model's width (an index of placeholders takes it), its record, the indexes.
-    const { table } = await this.openForWrite(dimensions, []);
+    await this.settleStagedWrite();
+    const table = await this.openWritable();
+    if (!table || updates.length === 0) return;
+    await checkDimensions(this.dbPath, table, dimensions);
+    await ensureWriteModel(table, this.dbPath, this.binding);
     await writeVectors(table, dimensions, updates);
   }
 }

@@ -1,7 +1,7 @@
 /** Write steps shared by the store's operations. */
 import type { Table } from "@lancedb/lancedb";
 import { AppError } from "../errors.ts";
-import { schemaVectorWidth, sqlString, type ChunkRow } from "./chunk-row.ts";
+import { HAS_VECTOR, schemaVectorWidth, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { fillSearchColumns } from "./search-columns.ts";
 import { withWriteLock } from "./write-lock.ts";
 
@@ -42,10 +42,24 @@ export async function swapIn(table: Table, rows: ChunkRow[], sources: string[], 
     .execute(rows as unknown as Record<string, unknown>[]);
 }
 
-/** Refuses a model whose vectors are not the table's width (an index of placeholders only was widened first: placeholder-width.ts). */
+/**
+ * Refuses a model whose vectors are not the table's width. An index stored
+ * while no model could load (every row waiting for its vector) holds zeros of
+ * a guessed width; no model built it, so it says that, and what a new index
+ * costs.
+ */
 export async function checkDimensions(dbPath: string, table: Table, dimensions: number): Promise<void> {
-  const stored = schemaVectorWidth(await table.schema());
+  const schema = await table.schema();
+  const stored = schemaVectorWidth(schema);
   if (stored === dimensions) return;
+  const waiting = schema.fields.some((f) => f.name === "vector_pending") && (await table.countRows(HAS_VECTOR)) === 0;
+  if (waiting) {
+    throw new AppError(
+      "INDEX",
+      `The index at ${dbPath} was stored while no embedding model could load: none of its chunks has a vector yet, and their places were made ${stored} wide, where this model makes ${dimensions}-dimensional vectors.`,
+      `Delete ${dbPath} and sync again with this model: the files' chunks are made again from the files (items added with ingest_data or ingest_url were stored as text only and must be added again). Or set MODEL_NAME to a model that makes ${stored}-dimensional vectors.`,
+    );
+  }
   throw new AppError(
     "INDEX",
     `The index at ${dbPath} holds ${stored}-dimensional vectors but the model makes ${dimensions}-dimensional ones.`,

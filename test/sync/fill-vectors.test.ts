@@ -29,41 +29,22 @@ const FILES = {
 };
 
 describe("keyword-only mode", () => {
-  test("stored before any model could load at a guessed width another model does not make: a query answers from keywords, and the next sync writes the index again at the model's width and embeds every chunk", async () => {
+  test("stored before any model could load at a guessed width another model does not make: a query answers from keywords, a sync names the cause and keeps every chunk", async () => {
     const { root, online } = appsOverOneIndex();
     writeTree(root, FILES);
     // A model folder with nothing in it: no config.json to read the width from, so the placeholders take the default model's.
     const guessed = createApp(loadConfig({ env: { MODEL_NAME: tempDir("minirag-empty-model-"), BASE_DIRS: JSON.stringify([root]), DB_PATH: online.config.dbPath } }), { log: () => {} });
     expect((await runSync(guessed)).counts).toMatchObject({ ingested: 2, embedded: 0 });
-    expect(await guessed.store.vectorWidth()).toBe(384);
-    const before = await fullStatus(online);
+    const chunks = (await fullStatus(online)).chunkCount;
     const answer = await queryDocuments(online, { query: "centrifugal pump" });
     expect(answer.results[0]!.source).toBe(join(root, "pumps.md"));
     expect(answer.notice).toContain("found by keywords only");
-    const report = await runSync(online);
-    expect(report.errors).toEqual([]);
-    expect(report.counts.embedded).toBe(before.chunkCount as number);
-    const after = await fullStatus(online);
-    expect(after).toMatchObject({ chunkCount: before.chunkCount, sourceCount: 2 });
-    expect(after.pendingVectorCount).toBeUndefined();
-    expect(await online.store.vectorWidth()).toBe(32);
-    // Vectors answer now: a vector-only question finds both documents with a distance.
-    const byVectors = await queryDocuments(online, { query: "Волга", hybridWeight: 0 });
-    expect(byVectors.results.length).toBeGreaterThan(0);
-    expect(byVectors.results.every((r) => r.distance !== null)).toBe(true);
-    expect(byVectors.notice).toBeUndefined();
+    const refused = runSync(online);
+    await expect(refused).rejects.toThrow("was stored while no embedding model could load: none of its chunks has a vector yet, and their places were made 384 wide, where this model makes 32-dimensional vectors.");
+    await refused.catch((error: { hint: string }) => expect(error.hint).toContain("Or set MODEL_NAME to a model that makes 384-dimensional vectors."));
+    expect((await fullStatus(online)).chunkCount).toBe(chunks);
   });
 
-  test("an index with real vectors keeps its width: a keyword-only sync stores its placeholders at the table's width and widens nothing", async () => {
-    const { root, online } = appsOverOneIndex();
-    writeTree(root, FILES);
-    await runSync(online);
-    const other = createApp(loadConfig({ env: { MODEL_NAME: tempDir("minirag-empty-model-"), BASE_DIRS: JSON.stringify([root]), DB_PATH: online.config.dbPath } }), { log: () => {} });
-    writeTree(root, { "later.md": "# Later\n\nA later note." });
-    // Keyword-only writes take the table's own width (32), so nothing is widened or refused.
-    expect((await runSync(other)).counts).toMatchObject({ ingested: 1, embedded: 0 });
-    expect(await online.store.vectorWidth()).toBe(32);
-  });
 
   test("a sync without a loadable model stores every file for keyword search and says why once", async () => {
     const { root, offline } = appsOverOneIndex();
