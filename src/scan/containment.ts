@@ -74,14 +74,18 @@ function composedOnDisk(absolute: string): string {
 /**
  * A relative path that names nothing from the current directory, taken from a root instead where it names a file
  * there: query and list show names relative to their root (`faq/x.html`), and a name copied from them works from any
- * folder, as a relative --scope does.
+ * folder, as a relative --scope does. A name found under two roots is refused, naming both. `gone`: a file deleted
+ * from disk may still be named (to delete it from the index) where there is one root to take it from.
  */
-function fromRootIfNotHere(typed: string, here: string, roots: readonly string[]): string {
+function fromRootIfNotHere(typed: string, here: string, roots: readonly string[], gone = false): string {
   if (isAbsolute(typed) || existsSync(diskPath(here))) return here;
-  for (const root of roots) {
-    const there = spelledOnDisk(canonicalPath(join(root, typed)));
-    if (isInside(there, root) && existsSync(diskPath(there))) return there;
+  const under = roots.map((root) => ({ root, there: spelledOnDisk(canonicalPath(join(root, typed))) })).filter(({ root, there }) => isInside(there, root));
+  const found = under.filter(({ there }) => existsSync(diskPath(there)));
+  if (found.length > 1) {
+    throw new AppError("INVALID_ARGUMENT", `${typed} names a file under more than one root: ${found.map((f) => f.there).join(", ")}`, "Pass the absolute path of the one you mean.");
   }
+  if (found.length === 1) return found[0]!.there;
+  if (gone && under.length === 1 && roots.length === 1 && !roots.some((root) => isInside(here, root))) return under[0]!.there;
   return here;
 }
 
@@ -131,7 +135,7 @@ export function resolveIndexedPath(path: string, roots: string[], options: Resol
   if (options.requireAbsolute && !isAbsolute(path)) {
     throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
   }
-  const absolute = spelledOnDisk(canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots)));
+  const absolute = fromRootIfNotHere(path, spelledOnDisk(canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots))), roots, true);
   if (existsSync(diskPath(absolute))) return resolveInsideRoots(absolute, roots, options);
   if (!roots.some((r) => isInside(absolute, r))) throw outsideRoots(absolute, roots);
   return absolute;

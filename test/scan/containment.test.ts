@@ -74,3 +74,24 @@ describe("a relative name as list and query show it", () => {
     expect(() => resolveFileInsideRoots("../secret.txt", [docs], { requireAbsolute: false, cwd: tempDir() })).toThrow();
   });
 });
+
+describe("a relative name under more than one root, and one of a file gone", () => {
+  test("a name both roots hold is refused, naming both; one only the second holds is taken from it", () => {
+    const [a, b] = [tempDir("minirag-root-a-"), tempDir("minirag-root-b-")];
+    for (const root of [a, b]) {
+      mkdirSync(join(root, "faq"));
+      writeFileSync(join(root, "faq", "x.md"), "x");
+    }
+    writeFileSync(join(b, "only-b.md"), "b");
+    const cwd = tempDir();
+    expect(() => resolveFileInsideRoots("faq/x.md", [a, b], { requireAbsolute: false, cwd })).toThrow(`faq/x.md names a file under more than one root: ${join(a, "faq/x.md")}, ${join(b, "faq/x.md")}`);
+    expect(resolveFileInsideRoots("only-b.md", [a, b], { requireAbsolute: false, cwd })).toBe(join(b, "only-b.md"));
+  });
+
+  test("delete's path: a file gone from disk is named from the one root by the name list showed", () => {
+    const root = tempDir("minirag-gone-");
+    expect(resolveIndexedPath("faq/gone.md", [root], { requireAbsolute: false, cwd: tempDir() })).toBe(join(root, "faq/gone.md"));
+    // With two roots a gone file's root cannot be told: the name stays the current directory's, and outside the roots.
+    expect(() => resolveIndexedPath("faq/gone.md", [root, tempDir()], { requireAbsolute: false, cwd: tempDir() })).toThrow("Path outside configured document roots");
+  });
+});
