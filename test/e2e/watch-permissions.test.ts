@@ -5,11 +5,11 @@
  * runs as the unprivileged user `nobody` (setpriv), as a user's server does.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BINARY, tempDir, waitFor, writeTree } from "../helpers.ts";
+import { BINARY, waitFor, writeTree } from "../helpers.ts";
 import { killAll, versionedDoc } from "./sync-procs.ts";
 import { waitForFreshIndex, watchEnv } from "./watch-procs.ts";
 
@@ -18,12 +18,20 @@ afterAll(killAll);
 const setpriv = Bun.spawnSync(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "true"]);
 const canDrop = process.platform === "linux" && process.getuid?.() === 0 && setpriv.exitCode === 0;
 
-/** A scratch folder the user nobody may write in. */
+/**
+ * A scratch folder the user nobody may write in: under /tmp itself, since the test run's own temp folder (TMPDIR,
+ * made private by the runner) is one nobody cannot enter. Removed after the test.
+ */
+const made: string[] = [];
 const shared = (prefix: string) => {
-  const dir = tempDir(prefix);
+  const dir = mkdtempSync(join("/tmp", prefix));
   chmodSync(dir, 0o777);
+  made.push(dir);
   return dir;
 };
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 describe("a folder that becomes readable while watched", () => {
   test.skipIf(!canDrop)("is watched from then on: a file in it edited after the chmod is synced, and status counts only watched folders", async () => {
