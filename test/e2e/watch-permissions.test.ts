@@ -5,11 +5,11 @@
  * runs as the unprivileged user `nobody` (setpriv), as a user's server does.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BINARY, waitFor, writeTree } from "../helpers.ts";
+import { BINARY, TINY_MODEL, waitFor, writeTree } from "../helpers.ts";
 import { killAll, versionedDoc } from "./sync-procs.ts";
 import { waitForFreshIndex, watchEnv } from "./watch-procs.ts";
 
@@ -33,6 +33,17 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The program and the model as nobody can run them: in place where nobody may enter their folders, else a copy (a checkout in a private folder). */
+function forNobody(): { binary: string; model: string } {
+  const reaches = (path: string) => Bun.spawnSync(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "test", "-r", path]).exitCode === 0;
+  if (reaches(BINARY) && reaches(join(TINY_MODEL, "model.onnx"))) return { binary: BINARY, model: TINY_MODEL };
+  const copy = shared("minirag-watch-perm-install-");
+  cpSync(dirname(BINARY), join(copy, "bin"), { recursive: true });
+  cpSync(TINY_MODEL, join(copy, "model"), { recursive: true });
+  Bun.spawnSync(["chmod", "-R", "a+rX", copy]);
+  return { binary: join(copy, "bin", basename(BINARY)), model: join(copy, "model") };
+}
+
 describe("a folder that becomes readable while watched", () => {
   test.skipIf(!canDrop)("is watched from then on: a file in it edited after the chmod is synced, and status counts only watched folders", async () => {
     const root = shared("minirag-watch-perm-");
@@ -43,12 +54,13 @@ describe("a folder that becomes readable while watched", () => {
     mkdirSync(dbPath);
     chmodSync(dbPath, 0o777);
     const home = shared("minirag-watch-perm-home-");
+    const { binary, model } = forNobody();
     const client = new Client({ name: "watch-permissions", version: "0" });
     await client.connect(
       new StdioClientTransport({
         command: "setpriv",
-        args: ["--reuid=65534", "--regid=65534", "--clear-groups", BINARY],
-        env: watchEnv([root], dbPath, { HOME: home, CACHE_DIR: join(home, "cache") }),
+        args: ["--reuid=65534", "--regid=65534", "--clear-groups", binary],
+        env: watchEnv([root], dbPath, { HOME: home, CACHE_DIR: join(home, "cache"), MODEL_NAME: model }),
         stderr: "pipe",
       }),
     );
