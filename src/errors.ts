@@ -51,6 +51,11 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
+/** Any error on one line: an AppError with its fix (inOneLine), another by its message. */
+export function describeErrorInOneLine(error: unknown): string {
+  return error instanceof AppError ? inOneLine(error) : describeError(error);
+}
+
 /** An error and its fix as one line of prose: the message ends as a sentence before the fix begins. */
 export function inOneLine(error: { message: string; hint?: string }): string {
   if (!error.hint) return error.message;

@@ -31,18 +31,14 @@ export async function runCli(argv: string[]): Promise<void> {
       return;
     }
     const command = (await commands[name]!()) as CommandDef;
+    const sub = await subcommandFor(command, argv.slice(1));
     if (argv.includes("--help") || argv.includes("-h")) {
-      const sub = await subcommandFor(command, argv.slice(1));
-      process.stdout.write(`${forStdout(await renderUsage(sub ?? command, main))}\n`);
+      process.stdout.write(`${forStdout(await renderUsage(sub?.def ?? command, main))}\n`);
       return;
     }
     // A typo'd flag is refused before anything runs (unknown-flags.ts); a group (classify) is checked at its subcommand.
-    const sub = command.subCommands ? await subcommandFor(command, argv.slice(1)) : undefined;
-    const leaf = sub ?? command;
-    if (!leaf.subCommands) {
-      const rest = sub ? argv.slice(1).filter((a, i, all) => i !== all.findIndex((x) => !x.startsWith("-"))) : argv.slice(1);
-      checkFlags(sub ? `${name} ${(await resolved(sub.meta))?.name ?? ""}`.trim() : name, (await resolved(leaf.args)) ?? {}, rest);
-    }
+    const leaf = sub?.def ?? command;
+    if (!leaf.subCommands) checkFlags(sub ? `${name} ${sub.name}` : name, (await resolved(leaf.args)) ?? {}, sub?.rest ?? argv.slice(1));
     await runCommand(command, { rawArgs: argv.slice(1) });
   } catch (error) {
     process.stderr.write(`error: ${describeError(storageFailure(error) ?? error)}\n`);
@@ -53,12 +49,13 @@ export async function runCli(argv: string[]): Promise<void> {
   }
 }
 
-async function subcommandFor(command: CommandDef, rest: string[]): Promise<CommandDef | undefined> {
-  const subs = typeof command.subCommands === "function" ? await command.subCommands() : await command.subCommands;
-  const name = rest.find((a) => !a.startsWith("-"));
-  if (!subs || !name || !(name in subs)) return undefined;
-  const sub = subs[name]!;
-  return (typeof sub === "function" ? await sub() : await sub) as CommandDef;
+/** The subcommand a group's arguments name (its first word that is no flag, as citty takes it), with the arguments but that word. */
+async function subcommandFor(command: CommandDef, args: string[]): Promise<{ def: CommandDef; name: string; rest: string[] } | undefined> {
+  const subs = await resolved(command.subCommands);
+  const at = args.findIndex((a) => !a.startsWith("-"));
+  const name = args[at];
+  if (!subs || name === undefined || !(name in subs)) return undefined;
+  return { def: (await resolved(subs[name]!)) as CommandDef, name, rest: args.filter((_, i) => i !== at) };
 }
 
 /** A citty field that may be given as a value, a promise or a function returning either. */

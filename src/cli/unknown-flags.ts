@@ -33,8 +33,11 @@ function closest(typed: string, declared: string[]): string | undefined {
 export function checkFlags(name: string, args: ArgsDef, rawArgs: readonly string[]): void {
   const long = new Map<string, "string" | "boolean">();
   const short = new Map<string, "string" | "boolean">();
+  /** The flags as --help shows them, for the suggestion. */
+  const declared: string[] = [];
   for (const [key, def] of Object.entries(args)) {
     if (def.type === "positional") continue;
+    declared.push(kebab(key));
     const type = def.type === "boolean" ? "boolean" : "string";
     for (const form of [key, kebab(key), camel(key)]) long.set(form, type);
     if (type === "boolean") long.set(`no-${kebab(key)}`, "boolean");
@@ -51,7 +54,7 @@ export function checkFlags(name: string, args: ArgsDef, rawArgs: readonly string
     const flag = isLong ? arg.slice(2).split("=")[0]! : arg.slice(1, 2);
     const type = isLong ? long.get(flag) : short.get(flag);
     if (!type) {
-      const meant = isLong ? closest(flag, [...new Set([...Object.keys(args).filter((k) => args[k]!.type !== "positional").map(kebab)])]) : undefined;
+      const meant = isLong ? closest(flag, declared) : undefined;
       throw new AppError("INVALID_ARGUMENT", `${name} does not take ${isLong ? `--${flag}` : `-${flag}`}`, `${meant ? `Did you mean --${meant}? ` : ""}Run minirag-mcp ${name} --help for its options.`);
     }
     // A string flag's value is the next argument unless given with =.

@@ -15,7 +15,9 @@ function syncing(ctx: ToolContext): boolean {
 
 /** The result with its empty-index advice made the one for a sync under way, when one is. */
 export function whileSyncing<T extends { notice?: string }>(result: T, app: App, ctx: ToolContext): T {
+  // An answer with no notice, or none while nothing syncs, is every answer but a few: checked before the notice is made.
+  if (!result.notice || !syncing(ctx)) return result;
   const idle = emptyIndexNotice(app.config);
-  if (!result.notice?.includes(idle) || !syncing(ctx)) return result;
+  if (!result.notice.includes(idle)) return result;
   return { ...result, notice: result.notice.replace(idle, emptyIndexNotice(app.config, true)) };
 }

@@ -15,7 +15,7 @@
 import { constants } from "node:fs";
 import { access, lstat, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, relative, sep } from "node:path";
-import { AppError, describeError, inOneLine } from "../errors.ts";
+import { AppError, describeError, describeErrorInOneLine } from "../errors.ts";
 import { diskPath, plainName, realPathOf } from "../native/file-names.ts";
 import { folderEntries, type FolderEntry } from "./folder-entries.ts";
 import { inRootForm, isInside, isInsideRoots } from "./containment.ts";
@@ -114,7 +114,7 @@ function loadRules(roots: string[], result: ScanResult): { rules: RootRules[]; b
       if (r.file) result.ignoreFiles.push({ path: r.file, rules: r.ruleCount });
     } catch (error) {
       blockedRoots.add(root);
-      result.unlisted.push({ folder: root, isRoot: true, reason: error instanceof AppError ? inOneLine(error) : describeError(error) });
+      result.unlisted.push({ folder: root, isRoot: true, reason: describeErrorInOneLine(error) });
     }
   }
   return { rules, blocked: (path) => [...blockedRoots].some((r) => isInside(path, r)) };

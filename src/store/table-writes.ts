@@ -2,6 +2,7 @@
 import type { Table } from "@lancedb/lancedb";
 import { AppError } from "../errors.ts";
 import { HAS_VECTOR, schemaVectorWidth, sqlString, type ChunkRow } from "./chunk-row.ts";
+import { hasPendingColumn } from "./pending-vectors.ts";
 import { fillSearchColumns } from "./search-columns.ts";
 import { withWriteLock } from "./write-lock.ts";
 
@@ -52,7 +53,7 @@ export async function checkDimensions(dbPath: string, table: Table, dimensions: 
   const schema = await table.schema();
   const stored = schemaVectorWidth(schema);
   if (stored === dimensions) return;
-  const waiting = schema.fields.some((f) => f.name === "vector_pending") && (await table.countRows(HAS_VECTOR)) === 0;
+  const waiting = hasPendingColumn(schema) && (await table.countRows(HAS_VECTOR)) === 0;
   if (waiting) {
     throw new AppError(
       "INDEX",

@@ -12,7 +12,7 @@
 import { basename, dirname } from "node:path";
 import type { Config } from "../config/load-config.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
-import { AppError, describeError, inOneLine } from "../errors.ts";
+import { AppError, describeErrorInOneLine } from "../errors.ts";
 import { isInside } from "../path-inside.ts";
 import { loadRootRules, type RootRules } from "../scan/ignore-rules.ts";
 import { emptySyncReport, type SyncReport } from "../sync/sync-report.ts";
@@ -210,7 +210,7 @@ export class Watcher {
       }
       this.waiting = undefined;
       // One line: the log and the CLI's watch line show it as such (a message and its fix on two lines came out as a literal \n).
-      const message = error instanceof AppError ? inOneLine(error) : describeError(error);
+      const message = describeErrorInOneLine(error);
       this.deps.log(`watch: a sync of the changes failed (retrying in ${Math.round(this.retryMs / 1000)} s): ${message}`);
       this.record({ startedAt, trigger, scopes, report: emptySyncReport(), error: message });
       this.retryLater();
