@@ -137,6 +137,19 @@ export function promisesSettled(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Counts the event loop's turns (one setImmediate callback each) from now until stop(): does work let the loop turn? */
+export function turnCounter(): { turns: () => number; stop: () => number } {
+  let turns = 0;
+  let running = true;
+  const turn = () => {
+    if (!running) return;
+    turns++;
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+  return { turns: () => turns, stop: () => ((running = false), turns) };
+}
+
 /** runCli without blocking this process: for a child that talks to a server living in the test's own event loop. */
 export async function runCliAsync(args: string[], options: { env?: Record<string, string | undefined>; exe?: string[] } = {}): Promise<RunResult> {
   const exe = options.exe ?? [process.execPath, MAIN];

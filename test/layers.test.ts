@@ -12,7 +12,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describeCycles, findCycles, importGraph, importSpecifiers, sourceFiles } from "./import-graph.ts";
 
 const LAYERS: string[][] = [
-  ["errors.ts", "log.ts", "version.ts", "bounded-memo.ts", "protobuf-fields.ts", "clock.ts", "latest-save.ts", "path-inside.ts"],
+  ["errors.ts", "log.ts", "version.ts", "bounded-memo.ts", "protobuf-fields.ts", "clock.ts", "latest-save.ts", "path-inside.ts", "slices.ts"],
   // The writer uses the reader's wire-type constants; a library's shape check throws an AppError.
   ["protobuf-writer.ts", "library-shape.ts", "cache-file.ts"],
   // Pure text helpers: line-level Markdown, the one-pass summary, word characters, normalisation.

@@ -9,7 +9,7 @@
  * only the first is seeded with the title. Chunk and parent indexes run on
  * across windows, as in one pass.
  */
-import { chunkDocument, normalizeLineBreaks, type ChunkDraft, type ChunkOptions } from "./chunk-document.ts";
+import { chunkDocumentInSlices, normalizeLineBreaks, type ChunkDraft, type ChunkOptions } from "./chunk-document.ts";
 import { detectCategory, type Category } from "../text/markdown-summary.ts";
 
 /** Characters per window: about 6k chunks of prose, a few MB of drafts. */
@@ -28,8 +28,8 @@ export function windowEnd(text: string, start: number, limit: number): number {
   return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
 }
 
-/** The document's chunks, window by window. */
-export function* chunkWindows(markdown: string, options: ChunkOptions, windowChars = WINDOW_CHARS): Generator<ChunkDraft[]> {
+/** The document's chunks, window by window, each chunked in slices (slices.ts). */
+export async function* chunkWindows(markdown: string, options: ChunkOptions, windowChars = WINDOW_CHARS): AsyncGenerator<ChunkDraft[]> {
   // Each whole-document copy of a 100 MB file is 100-200 MB (two bytes a character once one is outside Latin-1).
   const text = normalizeLineBreaks(markdown);
   markdown = ""; // the generator would otherwise keep the caller's copy alive as long as itself
@@ -42,7 +42,7 @@ export function* chunkWindows(markdown: string, options: ChunkOptions, windowCha
  * text would give, since a window's end is chosen once at least a window and
  * two characters lie ahead (windowEnd reads no further).
  */
-export function* chunkPieces(pieces: Iterable<string>, category: Category, options: ChunkOptions, windowChars = WINDOW_CHARS): Generator<ChunkDraft[]> {
+export async function* chunkPieces(pieces: Iterable<string>, category: Category, options: ChunkOptions, windowChars = WINDOW_CHARS): AsyncGenerator<ChunkDraft[]> {
   const source = pieces[Symbol.iterator]();
   let ahead = "";
   let ended = false;
@@ -64,7 +64,7 @@ export function* chunkPieces(pieces: Iterable<string>, category: Category, optio
     if (ended && !/\S/.test(ahead.slice(end))) end = ahead.length;
     const window = carried + ahead.slice(0, end);
     ahead = ahead.slice(end);
-    const { chunks } = chunkDocument(window, { ...options, category, seedTitle: options.seedTitle && first });
+    const { chunks } = await chunkDocumentInSlices(window, { ...options, category, seedTitle: options.seedTitle && first });
     if (chunks.length === 0) {
       carried = window;
       continue;

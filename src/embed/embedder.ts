@@ -10,6 +10,7 @@
 import type { Clock } from "../clock.ts";
 import { traceStartup } from "../config/startup-trace.ts";
 import { AppError } from "../errors.ts";
+import { slices } from "../slices.ts";
 import { TOKENIZER_HINT, type ModelFolder } from "./model-folder.ts";
 import type { CachedSession } from "./optimized-model-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
@@ -145,7 +146,13 @@ export class OnnxEmbedder implements Embedder {
   }
 
   async embed(texts: string[], kind: EmbedKind = "passage", onBatch?: (texts: number) => void): Promise<Float32Array[]> {
-    const encoded = texts.map((t) => this.tokenizer.encode(this.prefixed(t, kind)));
+    // In slices: a sync's thousands of passages took 0.7 s of tokenizing, which a server's answers waited behind.
+    const encoded: Encoded[] = [];
+    const work = slices();
+    for (const text of texts) {
+      encoded.push(this.tokenizer.encode(this.prefixed(text, kind)));
+      await work.pause();
+    }
     const batches = planBatches(encoded.map((e) => e.ids.length), this.batchTokens);
     // Every batch goes to the model thread at once (it queues them), so it never waits on this thread between two.
     // A question goes ahead of a sync's waiting batches. When one batch fails, the call fails; the others still run.

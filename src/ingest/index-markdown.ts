@@ -5,14 +5,14 @@
  * which is atomic per source).
  */
 import type { App } from "../app.ts";
-import { chunkDocument, normalizeLineBreaks, type ChunkDraft } from "../chunk/chunk-document.ts";
+import { chunkDocumentInSlices, normalizeLineBreaks, type ChunkDraft } from "../chunk/chunk-document.ts";
 import { chunkBudget } from "../config/chunk-budget.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { stripInlineImages } from "../convert/inline-images.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
 import type { ChunkRow, SourceType } from "../store/chunk-row.ts";
-import { documentSignature } from "../lookalikes/document-signature.ts";
+import { documentSignatureInSlices } from "../lookalikes/document-signature.ts";
 import { labelColumnsFor, labelProblemField, labelsForIngest, type IngestLabels } from "../labels/ingest-labels.ts";
 import { labelContext } from "../labels/labeller.ts";
 import { chunkPages, type PageStart } from "./chunk-pages.ts";
@@ -70,8 +70,9 @@ export function documentText(markdown: string): string {
 export async function prepareDocument(app: App, embedder: TokenCounter, doc: DocumentToIndex): Promise<PreparedDocument> {
   const { markdown, seedTitle, pages, ...rest } = doc;
   const text = documentText(markdown);
+  // In slices: a server answers between a large document's sections (slices.ts).
   const { chunks } = await timed(app.metrics, "chunkMs", () =>
-    chunkDocument(text, {
+    chunkDocumentInSlices(text, {
       title: doc.title,
       seedTitle,
       budget: chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength }),
@@ -130,11 +131,12 @@ export async function writeDocuments(app: App, { docs, vectors, docVectors, dime
   const labelled = await labelsForIngest(app, labelContext(app, app.log), docs);
   const ingestedAt = new Date().toISOString();
   let next = 0;
-  const rows: ChunkRow[] = docs.flatMap((doc, d) => {
+  const rows: ChunkRow[] = [];
+  for (const [d, doc] of docs.entries()) {
     // Stored on chunk 0 in the same commit as the chunks (store/signatures.ts).
-    const minhash = documentSignature(doc.chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
-    return doc.chunks.map((c) => chunkRow(doc, c, vectors[next++]!, { ingestedAt, minhash, labels: labelled.get(doc.source), pending: none !== null, docVector: docVectors[d]! }));
-  });
+    const minhash = await documentSignatureInSlices(doc.chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
+    for (const c of doc.chunks) rows.push(chunkRow(doc, c, vectors[next++]!, { ingestedAt, minhash, labels: labelled.get(doc.source), pending: none !== null, docVector: docVectors[d]! }));
+  }
   await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, dimensions));
   return docs.map((d) => ({ source: d.source, sourceType: d.sourceType, title: d.title, chunkCount: d.chunks.length, ...labelProblemField(labelled.get(d.source)), ...(none && { notice: none.describe() }) }));
 }

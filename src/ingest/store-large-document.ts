@@ -11,9 +11,9 @@ import { NoModel } from "../embed/no-model.ts";
 import { labelProblemField, labelsForIngest } from "../labels/ingest-labels.ts";
 import { labelContext } from "../labels/labeller.ts";
 import { joinDocument } from "../chunk/join-parent.ts";
-import { documentSignature } from "../lookalikes/document-signature.ts";
-import { encodeSignature, minhash } from "../lookalikes/minhash.ts";
-import { shingleHashes } from "../lookalikes/shingles.ts";
+import { documentSignatureInSlices } from "../lookalikes/document-signature.ts";
+import { encodeSignature, minhashInSlices } from "../lookalikes/minhash.ts";
+import { shingleHashesInSlices } from "../lookalikes/shingles.ts";
 import type { ChunkRow } from "../store/chunk-row.ts";
 import { beginStagedSource } from "../store/staged-source.ts";
 import { chunkRow, type IngestResult, type PreparedDocument, type RowContext } from "./index-markdown.ts";
@@ -33,14 +33,14 @@ export const STAGED_BATCH_CHUNKS = 2048;
 
 /** A document too large to chunk in one pass: its chunks come window by window (chunk/chunk-windows.ts) as it is stored. */
 export interface StreamedDocument extends Omit<PreparedDocument, "chunks"> {
-  windows: Iterable<PreparedDocument["chunks"]>;
+  windows: AsyncIterable<PreparedDocument["chunks"]>;
 }
 
 type Chunks = PreparedDocument["chunks"];
 
 /** The chunks in batches of at most `size`. */
-function* batches(doc: PreparedDocument | StreamedDocument, size: number): Generator<Chunks> {
-  for (const window of "windows" in doc ? doc.windows : [doc.chunks]) {
+async function* batches(doc: PreparedDocument | StreamedDocument, size: number): AsyncGenerator<Chunks> {
+  for await (const window of "windows" in doc ? doc.windows : [doc.chunks]) {
     for (let start = 0; start < window.length; start += size) yield window.slice(start, start + size);
   }
 }
@@ -68,14 +68,14 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
   // A streamed document's chunks are known only as its windows are cut; a prepared one's were counted by the caller.
   const streamed = "windows" in doc;
   const pending = batches(doc, batchChunks);
-  const first = pending.next();
+  const first = await pending.next();
   const firstChunks = first.done ? [] : first.value;
   // Labels read the text; a streamed document's is read from its first batch.
   const labelled = await labelsForIngest(app, labelContext(app, app.log), [{ ...doc, chunks: "windows" in doc ? firstChunks : doc.chunks }]);
   const ctx: RowContext = { ingestedAt: new Date().toISOString(), minhash: "", labels: labelled.get(doc.source), pending: none !== null, docVector: null };
   // The signature is the minimum over the document's shingles, so it is gathered batch by batch (shingles that
   // straddle two batches are left out), and chunk 0, which carries it, is written last.
-  const exact = "windows" in doc ? null : documentSignature(joinable(doc.chunks));
+  const exact = "windows" in doc ? null : await documentSignatureInSlices(joinable(doc.chunks));
   let signature: Uint32Array | null = null;
   let chunkZero: ChunkRow | null = null;
   let count = 0;
@@ -91,13 +91,13 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
         ctx.docVector = (await embedOpenings(app, embedder as Embedder, stored!, [{ chunkTexts: chunks.map((c) => c.text), chunkVectors: vectors }]))[0]!;
       }
       if (!exact) {
-        const part = minhash(shingleHashes(joinDocument(joinable(chunks))));
+        const part = await minhashInSlices(await shingleHashesInSlices(joinDocument(joinable(chunks))));
         signature = signature ? signature.map((v, i) => Math.min(v, part[i]!)) : part;
       }
       const rows = chunks.map((c, i) => chunkRow(doc as PreparedDocument, c, vectors[i]!, ctx));
       if (rows[0]?.chunk_index === 0) chunkZero = rows.shift()!;
       count += chunks.length;
-      const next = pending.next();
+      const next = await pending.next();
       chunks = next.done ? [] : next.value;
       if (chunks.length === 0 && chunkZero) {
         chunkZero.minhash = exact ?? encodeSignature(signature!);

@@ -9,6 +9,7 @@
  * lsh.ts). Stored as 512 bytes, base64.
  */
 import { fmix32 } from "./hash32.ts";
+import { inSlices, runToEnd, type Slices } from "../slices.ts";
 
 export const PERMUTATIONS = 128;
 
@@ -21,6 +22,18 @@ const SEEDS = Uint32Array.from({ length: PERMUTATIONS }, (_, i) => fmix32(0x5bd1
 
 /** The signature of a set of shingle hashes; an empty set gives an empty signature (a document with no words is like nothing). */
 export function minhash(shingles: Uint32Array): Uint32Array {
+  return runToEnd(minhashSteps(shingles));
+}
+
+/** minhash in slices (slices.ts): a 4 MB document's 600k shingles take 300 ms. */
+export function minhashInSlices(shingles: Uint32Array, work?: Slices): Promise<Uint32Array> {
+  return inSlices(minhashSteps(shingles), work);
+}
+
+/** Shingles folded into a step's slots before it yields: about 5 ms of work. */
+const SHINGLES_A_STEP = 8192;
+
+function* minhashSteps(shingles: Uint32Array): Generator<void, Uint32Array> {
   if (shingles.length === 0) return new Uint32Array(0);
   const mins = new Uint32Array(PERMUTATIONS).fill(0xffffffff);
   for (let s = 0; s < shingles.length; s++) {
@@ -29,6 +42,7 @@ export function minhash(shingles: Uint32Array): Uint32Array {
       const v = fmix32(x ^ SEEDS[i]!);
       if (v < mins[i]!) mins[i] = v;
     }
+    if (s % SHINGLES_A_STEP === SHINGLES_A_STEP - 1) yield;
   }
   return mins;
 }

@@ -74,13 +74,13 @@ describe("the model thread", () => {
   test("a thread that stops mid-embedding fails the waiting calls with the reason; the next calls open the model again", async () => {
     const embedder = await load();
     const [before] = await embedder.embed(["a short text"]);
-    // Once the first call's one batch is answered, the thread is between runs with the second call's 40 waiting.
-    const first = embedder.embed(passages.slice(0, 4));
-    const failure = embedder.embed(passages).then(
+    // Once the call's first batch is answered, the thread has the other 39 waiting (a call sends all its batches at once).
+    const firstBatch = Promise.withResolvers<void>();
+    const failure = embedder.embed(passages, "passage", () => firstBatch.resolve()).then(
       () => null,
       (e: unknown) => e,
     );
-    await first;
+    await firstBatch.promise;
     stopModelThread("stopped by the test");
     // A call made before the stopped thread has even exited goes to a new thread.
     const [rightAfter] = await embedder.embed(["a short text"]);

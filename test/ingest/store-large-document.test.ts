@@ -49,9 +49,9 @@ describe("a document stored in batches", () => {
     const embedder = await app.embedderOrNone();
     const options = { title: "Windows", seedTitle: true, budget: 40, count: (t: string) => embedder.countTokens(t, "passage") };
     const meta = { source: path, sourceType: "file" as const, title: "Windows", contentHash: "h", mtime: 1, fileSize: markdown.length };
-    const windows = [...chunkWindows(markdown, options, 600)];
+    const windows = await Array.fromAsync(chunkWindows(markdown, options, 600));
     expect(windows.length).toBeGreaterThan(3);
-    const result = await storeLargeDocument(app, embedder, { ...meta, windows }, 5);
+    const result = await storeLargeDocument(app, embedder, { ...meta, windows: chunkWindows(markdown, options, 600) }, 5);
     expect(result.chunkCount).toBe(windows.flat().length);
     const read = await readSource(app, path);
     for (let s = 0; s < 12; s++) expect(read.text).toContain(`talks about plums-${s} number 3,`);
@@ -66,23 +66,23 @@ describe("a document stored in batches", () => {
 });
 
 describe("chunking window by window", () => {
-  test("cuts at headings, so the chunks match one pass over the whole document", () => {
+  test("cuts at headings, so the chunks match one pass over the whole document", async () => {
     const markdown = Array.from({ length: 10 }, (_, s) => `# Part ${s}\n\n${paragraphs(3, `figs-${s}`)}`).join("\n\n");
     const options = { title: "Doc", seedTitle: true, budget: 60, count: (t: string) => t.split(/\s+/).length };
     const whole = chunkDocument(markdown, options).chunks;
-    const windowed = [...chunkWindows(markdown, options, 800)].flat();
+    const windowed = (await Array.fromAsync(chunkWindows(markdown, options, 800))).flat();
     expect(windowed.map((c) => c.text)).toEqual(whole.map((c) => c.text));
     expect(windowed.map((c) => [c.chunkIndex, c.parentIndex])).toEqual(whole.map((c) => [c.chunkIndex, c.parentIndex]));
   });
 
-  test("a text arriving in pieces of any size gives the windows, and so the chunks, of the whole text", () => {
+  test("a text arriving in pieces of any size gives the windows, and so the chunks, of the whole text", async () => {
     // Some parts have no heading, so windows also end at blank lines and inside long lines.
     const markdown = Array.from({ length: 14 }, (_, s) => (s % 3 ? `# Part ${s}\n\n` : "") + paragraphs(3, `dates-${s}`) + (s % 4 ? "" : ` ${"x".repeat(900)}`)).join("\n\n");
     const options = { title: "Doc", seedTitle: true, budget: 60, count: (t: string) => t.split(/\s+/).length };
-    const expected = [...chunkWindows(markdown, options, 700)];
+    const expected = await Array.fromAsync(chunkWindows(markdown, options, 700));
     for (const size of [1, 5, 699, 701, 1402, 100_000]) {
       const pieces = Array.from({ length: Math.ceil(markdown.length / size) }, (_, i) => markdown.slice(i * size, (i + 1) * size));
-      expect([...chunkPieces(pieces, detectCategory(markdown), options, 700)]).toEqual(expected);
+      expect(await Array.fromAsync(chunkPieces(pieces, detectCategory(markdown), options, 700))).toEqual(expected);
     }
   });
 });
@@ -100,16 +100,18 @@ describe("a large UTF-8 text file", () => {
     if (!("windows" in doc)) throw new Error("expected a streamed document");
     expect(doc.title).toBe("Большой отчёт");
     expect(doc.contentHash).toBe(createHash("sha256").update(markdown).digest("hex"));
-    const windows = doc.windows[Symbol.iterator]();
-    const first = windows.next().value;
+    const windows = doc.windows[Symbol.asyncIterator]();
+    const first = (await windows.next()).value;
     const options = { title: "Большой отчёт", seedTitle: true, budget: chunkBudget(app.config.chunkTokenBudget, { name: embedder.modelName, maxLength: embedder.maxLength }), count: (t: string) => embedder.countTokens(t, "passage") };
-    const [wholeFirst] = chunkWindows(markdown, options);
+    const { value: wholeFirst } = await chunkWindows(markdown, options).next();
     expect(first).toEqual(wholeFirst!);
     expect(first![0]!.text).toStartWith("# Большой отчёт\n\n## Part 0\n\nParagraph 0");
     // Read from disk as it goes: a file changed now fails the rest instead of mixing two versions.
     writeFileSync(path, `${markdown}one more line\r\n`);
-    expect(() => {
-      while (!windows.next().done);
-    }).toThrow(`${path} changed while it was being indexed`);
+    await expect(
+      (async () => {
+        while (!(await windows.next()).done);
+      })(),
+    ).rejects.toThrow(`${path} changed while it was being indexed`);
   });
 });

@@ -1,8 +1,11 @@
 /** MinHash and LSH banding, measured: the overlap estimate's error, the banding's recall at the threshold, and the stored form. */
 import { describe, expect, test } from "bun:test";
 import { LshIndex } from "../../src/lookalikes/lsh.ts";
-import { PERMUTATIONS, decodeSignature, decodeSignatureBytes, encodeSignature, minhash, overlap } from "../../src/lookalikes/minhash.ts";
-import { shingleHashes, wordsOf } from "../../src/lookalikes/shingles.ts";
+import { PERMUTATIONS, decodeSignature, decodeSignatureBytes, encodeSignature, minhash, minhashInSlices, overlap } from "../../src/lookalikes/minhash.ts";
+import { slices } from "../../src/slices.ts";
+import { turnCounter } from "../helpers.ts";
+import { SHINGLE_WORDS, shingleHashes, shingleHashesInSlices, wordsOf } from "../../src/lookalikes/shingles.ts";
+import { hashString, hashWords } from "../../src/lookalikes/hash32.ts";
 import { tablesByColumn } from "../../src/lookalikes/table-columns.ts";
 
 /** Two sets of `size` random 32-bit values sharing enough to have Jaccard overlap `jaccard`. */
@@ -175,5 +178,40 @@ describe("tables in shingles", () => {
   test("so a version with one more column still overlaps by more than half", () => {
     const estimate = overlap(minhash(shingleHashes(table(4))), minhash(shingleHashes(table(5))));
     expect(estimate).toBeGreaterThan(0.5);
+  });
+});
+
+describe("a signature made in slices", () => {
+  test("is the signature made in one pass, and the event loop turns while it is made", async () => {
+    const random = seeded(11);
+    const shingles = Uint32Array.from({ length: 40_000 }, () => Math.floor(random() * 2 ** 32) >>> 0);
+    const counter = turnCounter();
+    const sliced = await minhashInSlices(shingles, slices(0));
+    const turns = counter.stop();
+    expect([...sliced]).toEqual([...minhash(shingles)]);
+    // 8,192 shingles a step: four pauses, each a turn.
+    expect(turns).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe("shingles read a stretch at a time", () => {
+  test("are the runs of the whole text's words, in slices too: stretches end at blank lines, which no word, table or escape crosses", async () => {
+    // Over 300k characters: tables, escapes, combining marks, Cyrillic, soft hyphens, paragraphs long and short.
+    const parts: string[] = [];
+    for (let i = 0, length = 0; length < 300_000; i++, length = parts.reduce((n, p) => n + p.length, 0)) {
+      parts.push(`Paragraph ${i} о ёлках и ТЗ\\_2024\\_${i} with cafe\u0301 and inter\u00adnational words`);
+      if (i % 7 === 0) parts.push(`| Name | Count ${i} |\n| --- | --- |\n| alpha | ${i} |\n| beta | ${i * 3} |`);
+      if (i % 50 === 0) parts.push("word ".repeat(20_000).trim());
+    }
+    const text = parts.join("\n\n");
+    const words = wordsOf(tablesByColumn(text)).map(hashString);
+    const expected = new Set<number>();
+    for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) expected.add(hashWords(words, i, SHINGLE_WORDS));
+    expect(new Set(shingleHashes(text))).toEqual(expected);
+    const counter = turnCounter();
+    const sliced = await shingleHashesInSlices(text, slices(0));
+    // Stretches of at least 64k characters, each a turn: 300k make at least two, whatever paragraph lengths do.
+    expect(counter.stop()).toBeGreaterThanOrEqual(2);
+    expect([...sliced]).toEqual([...shingleHashes(text)]);
   });
 });
