@@ -11,6 +11,7 @@
  */
 import { chunkDocumentInSlices, normalizeLineBreaks, type ChunkDraft, type ChunkOptions } from "./chunk-document.ts";
 import { detectCategory, type Category } from "../text/markdown-summary.ts";
+import { slices } from "../slices.ts";
 
 /** Characters per window: about 6k chunks of prose, a few MB of drafts. */
 export const WINDOW_CHARS = 1_000_000;
@@ -52,32 +53,38 @@ export async function* chunkPieces(pieces: Iterable<string>, category: Category,
   let base = 0;
   /** A window of whitespace alone, carried into the next so no character is lost. */
   let carried = "";
-  for (let first = true; ; first = false) {
-    while (!ended && ahead.length < windowChars + 2) {
-      const next = source.next();
-      if (next.done) ended = true;
-      else ahead += next.value;
+  const work = slices();
+  try {
+    for (let first = true; ; first = false) {
+      while (!ended && ahead.length < windowChars + 2) {
+        const next = source.next();
+        if (next.done) ended = true;
+        else ahead += next.value;
+      }
+      if (!ahead) return;
+      let end = windowEnd(ahead, 0, windowChars);
+      // Whitespace alone after the last window joins it: no later window would hold it.
+      if (ended && !/\S/.test(ahead.slice(end))) end = ahead.length;
+      const window = carried + ahead.slice(0, end);
+      ahead = ahead.slice(end);
+      const { chunks } = await chunkDocumentInSlices(window, { ...options, category, seedTitle: options.seedTitle && first }, work);
+      if (chunks.length === 0) {
+        carried = window;
+        continue;
+      }
+      yield chunks.map((c) => ({
+        ...c,
+        chunkIndex: c.chunkIndex + chunkBase,
+        parentIndex: c.parentIndex + parentBase,
+        ...(c.span && { span: { start: c.span.start + base, end: c.span.end + base } }),
+      }));
+      chunkBase += chunks.length;
+      parentBase += Math.max(...chunks.map((c) => c.parentIndex)) + 1;
+      base += window.length;
+      carried = "";
     }
-    if (!ahead) return;
-    let end = windowEnd(ahead, 0, windowChars);
-    // Whitespace alone after the last window joins it: no later window would hold it.
-    if (ended && !/\S/.test(ahead.slice(end))) end = ahead.length;
-    const window = carried + ahead.slice(0, end);
-    ahead = ahead.slice(end);
-    const { chunks } = await chunkDocumentInSlices(window, { ...options, category, seedTitle: options.seedTitle && first });
-    if (chunks.length === 0) {
-      carried = window;
-      continue;
-    }
-    yield chunks.map((c) => ({
-      ...c,
-      chunkIndex: c.chunkIndex + chunkBase,
-      parentIndex: c.parentIndex + parentBase,
-      ...(c.span && { span: { start: c.span.start + base, end: c.span.end + base } }),
-    }));
-    chunkBase += chunks.length;
-    parentBase += Math.max(...chunks.map((c) => c.parentIndex)) + 1;
-    base += window.length;
-    carried = "";
+  } finally {
+    // A text read from a file holds it open until its pieces end: closed too when the reader stops early (a failed write).
+    source.return?.();
   }
 }

@@ -136,19 +136,24 @@ export function* utf8TextPieces(scan: Utf8FileScan, pieceBytes = PIECE_BYTES): G
   // A file that lost or gained its BOM since the scan fails the hash check below.
   const pieces = decodedText(scan.path, scan.bom, pieceBytes);
   const breaks = new LineBreaks();
-  for (;;) {
-    let next: IteratorResult<string, string>;
-    try {
-      next = pieces.next();
-    } catch (error) {
-      if (error instanceof TypeError) throw changed(); // bytes that were UTF-8 at the scan
-      throw error;
+  try {
+    for (;;) {
+      let next: IteratorResult<string, string>;
+      try {
+        next = pieces.next();
+      } catch (error) {
+        if (error instanceof TypeError) throw changed(); // bytes that were UTF-8 at the scan
+        throw error;
+      }
+      if (next.done) {
+        if (next.value !== scan.sha256) throw changed();
+        return;
+      }
+      const text = breaks.normalise(next.value);
+      if (text) yield text;
     }
-    if (next.done) {
-      if (next.value !== scan.sha256) throw changed();
-      return;
-    }
-    const text = breaks.normalise(next.value);
-    if (text) yield text;
+  } finally {
+    // Read by hand, the pieces close only when told: a reader that stops early (a failed store) must not leave the file open.
+    pieces.return("");
   }
 }

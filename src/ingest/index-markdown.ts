@@ -21,6 +21,7 @@ import { openingText } from "./document-openings.ts";
 import { normalised } from "../embed/unit-length.ts";
 import { encodeDocumentVector } from "../store/document-vectors.ts";
 import { timed } from "./ingest-metrics.ts";
+import { slices } from "../slices.ts";
 
 export interface DocumentToIndex {
   source: string;
@@ -132,9 +133,10 @@ export async function writeDocuments(app: App, { docs, vectors, docVectors, dime
   const ingestedAt = new Date().toISOString();
   let next = 0;
   const rows: ChunkRow[] = [];
+  const work = slices();
   for (const [d, doc] of docs.entries()) {
     // Stored on chunk 0 in the same commit as the chunks (store/signatures.ts).
-    const minhash = await documentSignatureInSlices(doc.chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })));
+    const minhash = await documentSignatureInSlices(doc.chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })), work);
     for (const c of doc.chunks) rows.push(chunkRow(doc, c, vectors[next++]!, { ingestedAt, minhash, labels: labelled.get(doc.source), pending: none !== null, docVector: docVectors[d]! }));
   }
   await timed(app.metrics, "storeMs", () => app.store.replaceSources(docs.map((d) => d.source), rows, dimensions));

@@ -11,9 +11,8 @@ import { NoModel } from "../embed/no-model.ts";
 import { labelProblemField, labelsForIngest } from "../labels/ingest-labels.ts";
 import { labelContext } from "../labels/labeller.ts";
 import { joinDocument } from "../chunk/join-parent.ts";
-import { documentSignatureInSlices } from "../lookalikes/document-signature.ts";
-import { encodeSignature, minhashInSlices } from "../lookalikes/minhash.ts";
-import { shingleHashesInSlices } from "../lookalikes/shingles.ts";
+import { documentSignatureInSlices, textSignatureInSlices } from "../lookalikes/document-signature.ts";
+import { encodeSignature } from "../lookalikes/minhash.ts";
 import type { ChunkRow } from "../store/chunk-row.ts";
 import { beginStagedSource } from "../store/staged-source.ts";
 import { chunkRow, type IngestResult, type PreparedDocument, type RowContext } from "./index-markdown.ts";
@@ -91,7 +90,7 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
         ctx.docVector = (await embedOpenings(app, embedder as Embedder, stored!, [{ chunkTexts: chunks.map((c) => c.text), chunkVectors: vectors }]))[0]!;
       }
       if (!exact) {
-        const part = await minhashInSlices(await shingleHashesInSlices(joinDocument(joinable(chunks))));
+        const part = await textSignatureInSlices(joinDocument(joinable(chunks)));
         signature = signature ? signature.map((v, i) => Math.min(v, part[i]!)) : part;
       }
       const rows = chunks.map((c, i) => chunkRow(doc as PreparedDocument, c, vectors[i]!, ctx));
@@ -116,6 +115,9 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
     await writing.catch(() => {});
     await staged.abort().catch(() => {});
     throw error;
+  } finally {
+    // A streamed document's file is open until its windows end: closed now, whether they ended or a write failed.
+    await pending.return(undefined);
   }
   return { source: doc.source, sourceType: doc.sourceType, title: doc.title, chunkCount: count, ...labelProblemField(labelled.get(doc.source)), ...(none && { notice: none.describe() }) };
 }

@@ -7,8 +7,8 @@
  */
 import { normalizeText } from "../text/normalize.ts";
 import { hashString, hashWords } from "./hash32.ts";
-import { tablesByColumn } from "./table-columns.ts";
-import { inSlices, runToEnd, type Slices } from "../slices.ts";
+import { isTableRow, tablesByColumn } from "./table-columns.ts";
+import { runToEnd } from "../slices.ts";
 
 export const SHINGLE_WORDS = 5;
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
@@ -23,27 +23,27 @@ export function shingleHashes(text: string): Uint32Array {
   return runToEnd(shingleSteps(text));
 }
 
-/** shingleHashes in slices (slices.ts): a 4 MB text's words and runs take 200 ms. */
-export function shingleHashesInSlices(text: string, work?: Slices): Promise<Uint32Array> {
-  return inSlices(shingleSteps(text), work);
-}
-
 /** Characters read in one step: about 4 ms of normalising and hashing words. */
 const STEP_CHARS = 65_536;
 /** Runs hashed into the set in one step. */
 const RUNS_A_STEP = 65_536;
 
 /**
- * The text is read a stretch at a time, each ending at a blank line: no word,
- * table, escape or combining mark spans one, so the stretches' words in order
- * are the whole text's.
+ * shingleHashes, yielding between steps, for work in slices (slices.ts): a
+ * 4 MB text's words and runs take 200 ms. The text is read a stretch at a
+ * time, each ending at a line break with no table row beside it: no word,
+ * table or escape spans one. Composition (normalize.ts) is decided once for
+ * the whole text, as reading it whole did: a stretch without a combining mark
+ * may still hold characters NFC changes (Korean jamo, compatibility
+ * ideographs), composed only when some other stretch has a mark.
  */
-function* shingleSteps(text: string): Generator<void, Uint32Array> {
+export function* shingleSteps(text: string): Generator<void, Uint32Array> {
+  const compose = COMBINING_MARK.test(text);
   const hashes: number[] = [];
   for (let start = 0; start < text.length; ) {
-    const blank = text.indexOf("\n\n", start + STEP_CHARS);
-    const end = blank < 0 ? text.length : blank + 2;
-    for (const word of wordsOf(tablesByColumn(text.slice(start, end)))) hashes.push(hashString(word));
+    const end = stretchEnd(text, start + STEP_CHARS);
+    const piece = tablesByColumn(text.slice(start, end));
+    for (const word of wordsOf(compose ? piece.normalize("NFC") : piece)) hashes.push(hashString(word));
     start = end;
     yield;
   }
@@ -55,4 +55,17 @@ function* shingleSteps(text: string): Generator<void, Uint32Array> {
     if (i % RUNS_A_STEP === RUNS_A_STEP - 1) yield;
   }
   return Uint32Array.from(set);
+}
+
+const COMBINING_MARK = /\p{M}/u;
+
+/** Where a stretch reaching `from` ends: just after the first line break from there whose lines on both sides are not table rows; the text's end if none. */
+function stretchEnd(text: string, from: number): number {
+  for (let at = text.indexOf("\n", from); at >= 0; at = text.indexOf("\n", at + 1)) {
+    const before = text.slice(text.lastIndexOf("\n", at - 1) + 1, at);
+    const nextBreak = text.indexOf("\n", at + 1);
+    const after = text.slice(at + 1, nextBreak < 0 ? text.length : nextBreak);
+    if (!isTableRow(before) && !isTableRow(after)) return at + 1;
+  }
+  return text.length;
 }

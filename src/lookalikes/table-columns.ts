@@ -8,6 +8,11 @@
  */
 
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
+
+/** A line tablesByColumn reads as a row of a pipe table. */
+export function isTableRow(line: string): boolean {
+  return TABLE_ROW.test(line);
+}
 const DELIMITER_CELL = /^:?-{1,}:?$/;
 
 /** The cells of one table row; a pipe escaped with a backslash stays inside its cell. */

@@ -13,7 +13,7 @@ import { OnnxEmbedder } from "../../src/embed/embedder.ts";
 import { resolveModelFolder } from "../../src/embed/model-folder.ts";
 import { stopModelThread } from "../../src/embed/model-thread.ts";
 import { AppError } from "../../src/errors.ts";
-import { TINY_MODEL, tempDir } from "../helpers.ts";
+import { TINY_MODEL, tempDir, turnCounter } from "../helpers.ts";
 
 const folderOptions = { cacheDir: "/nonexistent", endpoint: "http://127.0.0.1:9" };
 // Passages are cut at the tiny model's 128 tokens, so a run holds 4 and 160 passages make 40 runs.
@@ -24,17 +24,9 @@ const passages = Array.from({ length: 160 }, (_, i) => longText(i));
 describe("the model thread", () => {
   test("the event loop keeps turning while the model embeds: many more turns than batches", async () => {
     const embedder = await load();
-    let done = false;
-    const embedding = embedder.embed(passages).then((vectors) => {
-      done = true;
-      return vectors;
-    });
-    let turns = 0;
-    while (!done) {
-      await new Promise((resolve) => setImmediate(resolve));
-      turns++;
-    }
-    const vectors = await embedding;
+    const counter = turnCounter();
+    const vectors = await embedder.embed(passages);
+    const turns = counter.stop();
     expect(vectors).toHaveLength(160);
     // Run on this thread, each batch would hold the loop for its whole run: about one turn a batch (40 batches).
     expect(turns).toBeGreaterThan(40 * 5);
@@ -43,7 +35,10 @@ describe("the model thread", () => {
   test("a question asked while passages wait for the model is answered first, with the vector it gets alone", async () => {
     const embedder = await load();
     const finished: string[] = [];
-    const passageRun = embedder.embed(passages).then((v) => (finished.push("passages"), v));
+    // Asked once the passages' first batch is answered, when their other 39 wait in the thread: it goes ahead of them.
+    const firstBatch = Promise.withResolvers<void>();
+    const passageRun = embedder.embed(passages, "passage", () => firstBatch.resolve()).then((v) => (finished.push("passages"), v));
+    await firstBatch.promise;
     const questionRun = embedder.embed(["what do the passages say about word3?"], "query").then((v) => (finished.push("question"), v));
     const [, [question]] = await Promise.all([passageRun, questionRun]);
     expect(finished).toEqual(["question", "passages"]);

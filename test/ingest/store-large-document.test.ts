@@ -9,7 +9,7 @@ import { detectCategory } from "../../src/text/markdown-summary.ts";
 import { chunkBudget } from "../../src/config/chunk-budget.ts";
 import { STREAM_MARKDOWN_CHARS } from "../../src/ingest/prepare-file.ts";
 import { createHash } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { chunkDocument } from "../../src/chunk/chunk-document.ts";
 import { readSource } from "../../src/read/read-source.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
@@ -114,4 +114,34 @@ describe("a large UTF-8 text file", () => {
       })(),
     ).rejects.toThrow(`${path} changed while it was being indexed`);
   });
+});
+
+/** How many of this process's file descriptors are open on `path` (Linux: /proc/self/fd). */
+function descriptorsOn(path: string): number {
+  return readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false; // the descriptor readdir itself used, closed by now
+    }
+  }).length;
+}
+
+describe("a streamed file whose store fails midway", () => {
+  // A descriptor left open leaks one per failure in a long-running server, and on Windows keeps the file from being renamed or deleted.
+  test.skipIf(process.platform !== "linux")("is closed: the store's failure ends the reading too (counted in /proc/self/fd, so Linux only)", async () => {
+    const { app, root } = await testApp();
+    const path = join(root, "huge.md");
+    let markdown = "# Huge\n\n";
+    for (let s = 0; markdown.length <= STREAM_MARKDOWN_CHARS; s++) markdown += `## Part ${s}\n\n${paragraphs(20, `reed-${s}`)}\n\n`;
+    writeFileSync(path, markdown);
+    const real = await app.embedder();
+    let calls = 0;
+    // The second batch's embedding fails, as a model that stops would.
+    const failing = Object.create(real, { embed: { value: (...args: Parameters<typeof real.embed>) => (++calls === 2 ? Promise.reject(new Error("the model stopped")) : real.embed(...args)) } });
+    const doc = await prepareFile(app, failing, path);
+    if (!("windows" in doc)) throw new Error("expected a streamed document");
+    await expect(storeLargeDocument(app, failing, doc, 64)).rejects.toThrow("the model stopped");
+    expect(descriptorsOn(path)).toBe(0);
+  }, 60_000);
 });

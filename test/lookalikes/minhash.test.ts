@@ -1,10 +1,10 @@
 /** MinHash and LSH banding, measured: the overlap estimate's error, the banding's recall at the threshold, and the stored form. */
 import { describe, expect, test } from "bun:test";
 import { LshIndex } from "../../src/lookalikes/lsh.ts";
-import { PERMUTATIONS, decodeSignature, decodeSignatureBytes, encodeSignature, minhash, minhashInSlices, overlap } from "../../src/lookalikes/minhash.ts";
-import { slices } from "../../src/slices.ts";
+import { PERMUTATIONS, decodeSignature, decodeSignatureBytes, encodeSignature, minhash, minhashSteps, overlap } from "../../src/lookalikes/minhash.ts";
+import { inSlices, slices } from "../../src/slices.ts";
 import { turnCounter } from "../helpers.ts";
-import { SHINGLE_WORDS, shingleHashes, shingleHashesInSlices, wordsOf } from "../../src/lookalikes/shingles.ts";
+import { SHINGLE_WORDS, shingleHashes, shingleSteps, wordsOf } from "../../src/lookalikes/shingles.ts";
 import { hashString, hashWords } from "../../src/lookalikes/hash32.ts";
 import { tablesByColumn } from "../../src/lookalikes/table-columns.ts";
 
@@ -186,7 +186,7 @@ describe("a signature made in slices", () => {
     const random = seeded(11);
     const shingles = Uint32Array.from({ length: 40_000 }, () => Math.floor(random() * 2 ** 32) >>> 0);
     const counter = turnCounter();
-    const sliced = await minhashInSlices(shingles, slices(0));
+    const sliced = await inSlices(minhashSteps(shingles), slices(0));
     const turns = counter.stop();
     expect([...sliced]).toEqual([...minhash(shingles)]);
     // 8,192 shingles a step: four pauses, each a turn.
@@ -195,23 +195,46 @@ describe("a signature made in slices", () => {
 });
 
 describe("shingles read a stretch at a time", () => {
-  test("are the runs of the whole text's words, in slices too: stretches end at blank lines, which no word, table or escape crosses", async () => {
-    // Over 300k characters: tables, escapes, combining marks, Cyrillic, soft hyphens, paragraphs long and short.
+  /** Over 300k characters of paragraphs joined by `separator`: tables, escapes, Cyrillic, soft hyphens, long and short; `extra(i)` adds to paragraph i. */
+  function text(separator: string, extra: (i: number) => string = () => " with cafe\u0301"): string {
     const parts: string[] = [];
     for (let i = 0, length = 0; length < 300_000; i++, length = parts.reduce((n, p) => n + p.length, 0)) {
-      parts.push(`Paragraph ${i} о ёлках и ТЗ\\_2024\\_${i} with cafe\u0301 and inter\u00adnational words`);
+      parts.push(`Paragraph ${i} о ёлках и ТЗ\\_2024\\_${i}${extra(i)} and inter\u00adnational words`);
       if (i % 7 === 0) parts.push(`| Name | Count ${i} |\n| --- | --- |\n| alpha | ${i} |\n| beta | ${i * 3} |`);
       if (i % 50 === 0) parts.push("word ".repeat(20_000).trim());
     }
-    const text = parts.join("\n\n");
+    return parts.join(separator);
+  }
+
+  /** What reading the whole text at once gives: its words, then their distinct five-word runs. */
+  function wholeTextRuns(text: string): Set<number> {
     const words = wordsOf(tablesByColumn(text)).map(hashString);
-    const expected = new Set<number>();
-    for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) expected.add(hashWords(words, i, SHINGLE_WORDS));
-    expect(new Set(shingleHashes(text))).toEqual(expected);
-    const counter = turnCounter();
-    const sliced = await shingleHashesInSlices(text, slices(0));
-    // Stretches of at least 64k characters, each a turn: 300k make at least two, whatever paragraph lengths do.
-    expect(counter.stop()).toBeGreaterThanOrEqual(2);
-    expect([...sliced]).toEqual([...shingleHashes(text)]);
+    const runs = new Set<number>();
+    for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) runs.add(hashWords(words, i, SHINGLE_WORDS));
+    return runs;
+  }
+
+  const cases: [string, string][] = [
+    ["paragraphs apart, a combining mark in each", text("\n\n")],
+    ["lines with no blank line between them", text("\n")],
+    // Decomposed Korean holds no combining mark yet changes under NFC: composed as the whole text is, by the one mark far away.
+    ["decomposed Korean, with one combining mark at the end", `${text("\n\n", () => " \u1112\u1161\u11ab\u1100\u1173\u11af")}\n\nOne mark: cafe\u0301.`],
+    ["a compatibility ideograph, with one combining mark at the end", `${text("\n", (i) => (i === 1 ? " \uf900" : ""))}\nOne mark: cafe\u0301.`],
+  ];
+  for (const [name, sample] of cases) {
+    test(`${name}: the runs of the whole text's words, in slices too`, async () => {
+      expect(new Set(shingleHashes(sample))).toEqual(wholeTextRuns(sample));
+      const counter = turnCounter();
+      const sliced = await inSlices(shingleSteps(sample), slices(0));
+      // Stretches of at least 64k characters, each a turn: 300k make at least two, whatever paragraph lengths do.
+      expect(counter.stop()).toBeGreaterThanOrEqual(2);
+      expect([...sliced]).toEqual([...shingleHashes(sample)]);
+    });
+  }
+
+  test("a table longer than a stretch is not cut: its columns are read whole", () => {
+    const rows = Array.from({ length: 8_000 }, (_, r) => `| row${r} | value${r % 13} |`).join("\n");
+    const sample = `Before the table.\n| Key | Value |\n| --- | --- |\n${rows}\nAfter the table.\n${"more prose here ".repeat(10_000)}`;
+    expect(new Set(shingleHashes(sample))).toEqual(wholeTextRuns(sample));
   });
 });
