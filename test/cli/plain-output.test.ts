@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { escapeControls } from "../../src/text/control-escapes.ts";
 import { colourWanted } from "../../src/config/load-config.ts";
 import { runCli, tempDir, writeTree } from "../helpers.ts";
@@ -84,5 +85,26 @@ describe("a name typed back as list shows it", () => {
     expect(query.stdout.split("\n").filter((l) => l.includes("second.md")).every((l) => l.includes("first\\nsecond.md"))).toBe(true);
     const deleted = runCli(["delete", typed, ...base]);
     expect(deleted.stdout.trimEnd()).toBe(`deleted 1 chunks of ${join(root, "first\\nsecond.md")}`);
+  });
+
+  test("delete of a file gone from disk: the escaped name is the indexed file, and a name indexed as typed comes first", () => {
+    const root = tempDir();
+    writeTree(root, { "gone\nnow.md": "# Gone\n\nA heron note.", "kept\\nliteral.md": "# Literal\n\nA backslash and an n.", "kept\nliteral.md": "# Newline\n\nA real line break." });
+    const base = ["--base-dir", root, "--db-path", join(tempDir(), "db")];
+    expect(runCli(["sync", ...base]).exitCode).toBe(0);
+    rmSync(join(root, "gone\nnow.md"));
+    const deleted = runCli(["delete", join(root, "gone\\nnow.md"), ...base]);
+    expect(deleted.exitCode).toBe(0);
+    expect(deleted.stdout.trimEnd()).toBe(`deleted 1 chunks of ${join(root, "gone\\nnow.md")}`);
+    // Both spellings indexed: the one typed is deleted, then the other.
+    rmSync(join(root, "kept\\nliteral.md"));
+    rmSync(join(root, "kept\nliteral.md"));
+    const literal = runCli(["delete", "--json", join(root, "kept\\nliteral.md"), ...base]);
+    expect(JSON.parse(literal.stdout).source).toBe(join(root, "kept\\nliteral.md"));
+    const newline = runCli(["delete", "--json", join(root, "kept\\nliteral.md"), ...base]);
+    expect(JSON.parse(newline.stdout).source).toBe(join(root, "kept\nliteral.md"));
+    const none = runCli(["delete", join(root, "kept\\nliteral.md"), ...base]);
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr).toContain("is not in the index");
   });
 });
