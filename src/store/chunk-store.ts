@@ -11,7 +11,7 @@
 import type { Table } from "@lancedb/lancedb";
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors.ts";
-import { checkDimensions, stampRow, swapIn } from "./table-writes.ts";
+import { checkDimensions, stampRows, swapIn } from "./table-writes.ts";
 import { checkSearchModelOnce, ensureWriteModel, type IndexModel, type ModelBinding } from "./index-identity.ts";
 import { openOrCreate, TABLE_NAME } from "./create-table.ts";
 import { deleteSources, moveSources, updateMtimes, type SourceMove } from "./source-writes.ts";
@@ -119,7 +119,7 @@ export class ChunkStore extends StoreSnapshots {
   async replaceSources(sources: string[], rows: ChunkRow[], dimensions: number): Promise<void> {
     if (rows.length === 0) throw new AppError("INDEX", `Nothing to index for ${sources.join(", ")}.`, "The documents produced no text; check that they are not empty.");
     const token = randomBytes(6).toString("hex");
-    for (const row of rows) stampRow(row, token);
+    await stampRows(rows, token);
     const { table, created } = await this.openForWrite(dimensions, rows);
     // Named before the rows land (after, for a table these rows created): see source-catalog.ts.
     await this.recordSources(rows, table);

@@ -37,7 +37,7 @@ import { AppError } from "../errors.ts";
 import type { ChunkRow } from "./chunk-row.ts";
 import type { ChunkStore } from "./chunk-store.ts";
 import { makeIndexFolder } from "./db-path.ts";
-import { stampRow } from "./table-writes.ts";
+import { stampRows } from "./table-writes.ts";
 import { processStart, type StagingMarker } from "./staging-marker.ts";
 import { canStage, stagingMarkers } from "./staging-markers.ts";
 import { liveTable, oldRows, recoverStaging, stagedRows } from "./staging-recovery.ts";
@@ -74,7 +74,7 @@ export async function beginStagedSource(store: ChunkStore, source: string, dimen
 
   return {
     async add(rows) {
-      for (const row of rows) stampRow(row, marker.token);
+      await stampRows(rows, marker.token);
       if (!table) {
         // No table yet: the store creates it with these rows (readers, told version 0, see no index meanwhile).
         const { created } = await store.openForWrite(dimensions, rows, true);

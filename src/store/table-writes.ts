@@ -5,6 +5,7 @@ import { HAS_VECTOR, schemaVectorWidth, sqlString, type ChunkRow } from "./chunk
 import { hasPendingColumn } from "./pending-vectors.ts";
 import { fillSearchColumns } from "./search-columns.ts";
 import { withWriteLock } from "./write-lock.ts";
+import { slices } from "../slices.ts";
 
 /**
  * A row as every write stores it: its id under this write's token (so two
@@ -17,6 +18,15 @@ export function stampRow(row: ChunkRow, token: string, columns?: Set<string> | n
   row.id = `${row.source}#${row.chunk_index}@${token}`;
   if (!columns || columns.has("text_search")) fillSearchColumns(row);
   if (!columns || columns.has("vector_pending")) row.vector_pending = row.vector_pending === true;
+}
+
+/** stampRow over a write's rows, in slices (slices.ts): stemming a Russian document's 3,600 chunks for the keyword columns took 150 ms. */
+export async function stampRows(rows: ChunkRow[], token: string): Promise<void> {
+  const work = slices();
+  for (const row of rows) {
+    stampRow(row, token);
+    await work.pause();
+  }
 }
 
 /**
