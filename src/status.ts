@@ -119,23 +119,26 @@ async function indexStatus(app: App): Promise<StatusReport> {
     // Lost data files first: every figure below is then counted from the rest of the index (store/readable-clone.ts).
     const damage = await app.store.damage();
     if (damage) report.indexDamage = `${describeDamage(app.config.dbPath, damage)} ${REPAIR_HINT}`;
-    // The figures' reads at once: one after another, a status asked during a sync (the model on both cores) took
-    // 280-340 ms in a dozen reads of 50-120 ms each.
+    // The figures' reads start at once and are taken in this order: one after another, a status asked during a sync
+    // (the model on both cores) took 280-340 ms in a dozen reads of 50-120 ms each. A read that fails reports its
+    // error where it did when they ran in turn, with the figures before it kept.
     const store = app.store;
-    const [sources, recordedSources, stale, recorded, waiting, failed, failuresDamage, unsigned, withoutDocVector, brokenIndexes] = await Promise.all([
-      store.listSources(),
-      store.recordedSources(),
-      store.countRows({ schemeBelow: CHUNK_SCHEME }),
-      store.recordedModel(),
-      store.pendingCount(),
-      store.failures.count(),
-      store.failures.damage(),
-      store.unsignedCount(),
-      app.config.documentVectors ? store.withoutDocumentVectorCount() : 0,
-      store.unusableIndexes(),
-    ]);
-    const lost = lostSources(recordedSources, sources);
+    const reads = {
+      sources: started(store.listSources()),
+      recordedSources: started(store.recordedSources()),
+      stale: started(store.countRows({ schemeBelow: CHUNK_SCHEME })),
+      recorded: started(store.recordedModel()),
+      waiting: started(store.pendingCount()),
+      failed: started(store.failures.count()),
+      failuresDamage: started(store.failures.damage()),
+      unsigned: started(store.unsignedCount()),
+      withoutDocVector: started(app.config.documentVectors ? store.withoutDocumentVectorCount() : Promise.resolve(0)),
+      unusableIndexNames: started(store.unusableIndexes()),
+    };
+    const sources = await reads.sources;
+    const lost = lostSources(await reads.recordedSources, sources);
     if (lost.length) report.lostSources = lost;
+    const stale = await reads.stale;
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
     report.staleChunkCount = stale;
@@ -151,12 +154,16 @@ async function indexStatus(app: App): Promise<StatusReport> {
         `${outside} indexed file${outside === 1 ? " lies" : "s lie"} outside the roots: a folder moved or renamed since it was last synced, or a root taken out of BASE_DIR / BASE_DIRS. ` +
         "Searches may name them under their old paths, which read refuses. The next whole sync (the server's own at start when it watches, or sync_start) follows moved files without embedding them again and removes the rest.";
     }
+    const recorded = await reads.recorded;
     if (recorded) report.indexModel = recorded;
     else if (sources.length > 0) report.indexModelNote = "The index does not record which model built it (it predates model records); the next sync or ingest records the model in use (`model`, for the reason in `modelReason`) if its vector width matches.";
+    const waiting = await reads.waiting;
     if (waiting > 0) {
       report.pendingVectorCount = waiting;
       report.pendingVectorNote = `${waiting} chunks were stored while no embedding model could load: keyword search finds them, vector search does not until a sync with a working model embeds them from their stored text.`;
     }
+    const failed = await reads.failed;
+    const failuresDamage = await reads.failuresDamage;
     if (failuresDamage) {
       report.failedFileNote = `The record of files that failed to convert is damaged (${failuresDamage}): no file shows as failed until the next sync, which starts the record afresh and tries those files again.`;
     } else if (failed > 0) {
@@ -164,11 +171,14 @@ async function indexStatus(app: App): Promise<StatusReport> {
       const files = failed === 1 ? "1 file failed" : `${failed} files failed`;
       report.failedFileNote = `${files} to convert and ${failed === 1 ? "is" : "are"} not tried again by sync until changed (or the program or a conversion setting is): list_files shows them as failed with the reason, and ingest_file tries one again.`;
     }
+    const unsigned = await reads.unsigned;
     if (unsigned > 0) report.unsignedSourceCount = unsigned;
+    const withoutDocVector = await reads.withoutDocVector;
     if (withoutDocVector > 0) report.missingDocVectorCount = withoutDocVector;
-    if (brokenIndexes.length) {
-      const many = brokenIndexes.length > 1;
-      report.indexWarning = `The ${brokenIndexes.join(", ")} index${many ? "es are" : " is"} missing or unreadable (a write was interrupted, or files were lost): keyword search or reads may fail or be slow until the next sync or ingest rebuilds ${many ? "them" : "it"}.`;
+    const unusableIndexNames = await reads.unusableIndexNames;
+    if (unusableIndexNames.length) {
+      const many = unusableIndexNames.length > 1;
+      report.indexWarning = `The ${unusableIndexNames.join(", ")} index${many ? "es are" : " is"} missing or unreadable (a write was interrupted, or files were lost): keyword search or reads may fail or be slow until the next sync or ingest rebuilds ${many ? "them" : "it"}.`;
     }
     if (stale > 0) report.schemeWarning = `${stale} chunks were cut by an older chunking scheme: re-sync (sync_start, or minirag-mcp sync) to rebuild them.`;
   } catch (error) {
@@ -176,6 +186,12 @@ async function indexStatus(app: App): Promise<StatusReport> {
     report.indexError = describeStatusError(error);
   }
   return report;
+}
+
+/** A read started now and awaited later: a failure is handled where it is awaited, or not at all once an earlier read failed. */
+function started<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => {});
+  return read;
 }
 
 /** An error as status shows it: ours as it is, an object store's as one line naming the fix, another of Lance's without its Rust locations. */

@@ -4,7 +4,8 @@ import { CHUNK_SCHEME } from "../src/config/defaults.ts";
 import { loadLanceDb } from "../src/native/lancedb.ts";
 import { fullStatus } from "../src/status.ts";
 import { runSync } from "../src/sync/run-sync.ts";
-import { copyFileSync } from "node:fs";
+import { copyFileSync, rmSync, writeFileSync } from "node:fs";
+import { createApp } from "../src/app.ts";
 import { join } from "node:path";
 import { TINY_MODEL, tempDir, testApp, writeTree } from "./helpers.ts";
 
@@ -59,5 +60,20 @@ describe("status and a model that cannot load", () => {
   test("a whole folder and a known id not downloaded yet are no problem", async () => {
     expect((await statusWith(TINY_MODEL)).modelProblem).toBeUndefined();
     expect((await statusWith("intfloat/multilingual-e5-small")).modelProblem).toBeUndefined();
+  });
+});
+
+describe("status when one of its figures cannot be read", () => {
+  test("keeps the figures read before it and names the error (the failed-files record's folder replaced by a file)", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "# A\n\nSome text about rivers and bridges." });
+    await runSync(app);
+    const failed = join(app.config.dbPath, "failed_files.lance");
+    rmSync(failed, { recursive: true, force: true });
+    writeFileSync(failed, "not a table folder");
+    const report = await fullStatus(createApp(app.config, { log: () => {} }));
+    expect(report).toMatchObject({ chunkCount: 1, sourceCount: 1, staleChunkCount: 0 });
+    expect(report.indexModel).toBeDefined();
+    expect(report.indexError).toBeString();
   });
 });

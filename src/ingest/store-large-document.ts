@@ -67,57 +67,60 @@ export async function storeLargeDocument(app: App, embedder: Embedder | NoModel,
   // A streamed document's chunks are known only as its windows are cut; a prepared one's were counted by the caller.
   const streamed = "windows" in doc;
   const pending = batches(doc, batchChunks);
-  const first = await pending.next();
-  const firstChunks = first.done ? [] : first.value;
-  // Labels read the text; a streamed document's is read from its first batch.
-  const labelled = await labelsForIngest(app, labelContext(app, app.log), [{ ...doc, chunks: "windows" in doc ? firstChunks : doc.chunks }]);
-  const ctx: RowContext = { ingestedAt: new Date().toISOString(), minhash: "", labels: labelled.get(doc.source), pending: none !== null, docVector: null };
-  // The signature is the minimum over the document's shingles, so it is gathered batch by batch (shingles that
-  // straddle two batches are left out), and chunk 0, which carries it, is written last.
-  const exact = "windows" in doc ? null : await documentSignatureInSlices(joinable(doc.chunks));
-  let signature: Uint32Array | null = null;
-  let chunkZero: ChunkRow | null = null;
-  let count = 0;
-
-  const staged = await beginStagedSource(app.store, doc.source, dimensions);
-  let writing: Promise<void> = Promise.resolve();
   try {
-    for (let chunks = firstChunks; chunks.length > 0; ) {
-      if (streamed) events?.({ kind: "chunks", path: doc.source, chunks: chunks.length, final: false });
-      const vectors = await embed(chunks);
-      // The document's own vector is read from its opening, which the first batch holds (thousands of chunks).
-      if (!none && app.config.documentVectors && chunks[0]?.chunkIndex === 0) {
-        ctx.docVector = (await embedOpenings(app, embedder as Embedder, stored!, [{ chunkTexts: chunks.map((c) => c.text), chunkVectors: vectors }]))[0]!;
+    const first = await pending.next();
+    const firstChunks = first.done ? [] : first.value;
+    // Labels read the text; a streamed document's is read from its first batch.
+    const labelled = await labelsForIngest(app, labelContext(app, app.log), [{ ...doc, chunks: "windows" in doc ? firstChunks : doc.chunks }]);
+    const ctx: RowContext = { ingestedAt: new Date().toISOString(), minhash: "", labels: labelled.get(doc.source), pending: none !== null, docVector: null };
+    // The signature is the minimum over the document's shingles, so it is gathered batch by batch (shingles that
+    // straddle two batches are left out), and chunk 0, which carries it, is written last.
+    const exact = "windows" in doc ? null : await documentSignatureInSlices(joinable(doc.chunks));
+    let signature: Uint32Array | null = null;
+    let chunkZero: ChunkRow | null = null;
+    let count = 0;
+
+    const staged = await beginStagedSource(app.store, doc.source, dimensions);
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      for (let chunks = firstChunks; chunks.length > 0; ) {
+        if (streamed) events?.({ kind: "chunks", path: doc.source, chunks: chunks.length, final: false });
+        const vectors = await embed(chunks);
+        // The document's own vector is read from its opening, which the first batch holds (thousands of chunks).
+        if (!none && app.config.documentVectors && chunks[0]?.chunkIndex === 0) {
+          ctx.docVector = (await embedOpenings(app, embedder as Embedder, stored!, [{ chunkTexts: chunks.map((c) => c.text), chunkVectors: vectors }]))[0]!;
+        }
+        if (!exact) {
+          const part = await textSignatureInSlices(joinDocument(joinable(chunks)));
+          signature = signature ? signature.map((v, i) => Math.min(v, part[i]!)) : part;
+        }
+        const rows = chunks.map((c, i) => chunkRow(doc as PreparedDocument, c, vectors[i]!, ctx));
+        if (rows[0]?.chunk_index === 0) chunkZero = rows.shift()!;
+        count += chunks.length;
+        const next = await pending.next();
+        chunks = next.done ? [] : next.value;
+        if (chunks.length === 0 && chunkZero) {
+          chunkZero.minhash = exact ?? encodeSignature(signature!);
+          rows.push(chunkZero);
+        }
+        await writing; // at most one batch is written while the next embeds
+        // A full collection per batch (tens of ms against seconds of embedding): left to itself the heap kept
+        // every batch's vectors and row strings, and a 100 MB file's sync grew past 2 GB.
+        Bun.gc(true);
+        writing = rows.length ? timed(app.metrics, "storeMs", () => staged.add(rows)) : Promise.resolve();
       }
-      if (!exact) {
-        const part = await textSignatureInSlices(joinDocument(joinable(chunks)));
-        signature = signature ? signature.map((v, i) => Math.min(v, part[i]!)) : part;
-      }
-      const rows = chunks.map((c, i) => chunkRow(doc as PreparedDocument, c, vectors[i]!, ctx));
-      if (rows[0]?.chunk_index === 0) chunkZero = rows.shift()!;
-      count += chunks.length;
-      const next = await pending.next();
-      chunks = next.done ? [] : next.value;
-      if (chunks.length === 0 && chunkZero) {
-        chunkZero.minhash = exact ?? encodeSignature(signature!);
-        rows.push(chunkZero);
-      }
-      await writing; // at most one batch is written while the next embeds
-      // A full collection per batch (tens of ms against seconds of embedding): left to itself the heap kept
-      // every batch's vectors and row strings, and a 100 MB file's sync grew past 2 GB.
-      Bun.gc(true);
-      writing = rows.length ? timed(app.metrics, "storeMs", () => staged.add(rows)) : Promise.resolve();
+      await writing;
+      if (streamed) events?.({ kind: "chunks", path: doc.source, chunks: 0, final: true });
+      await timed(app.metrics, "storeMs", () => staged.commit());
+    } catch (error) {
+      await writing.catch(() => {});
+      await staged.abort().catch(() => {});
+      throw error;
     }
-    await writing;
-    if (streamed) events?.({ kind: "chunks", path: doc.source, chunks: 0, final: true });
-    await timed(app.metrics, "storeMs", () => staged.commit());
-  } catch (error) {
-    await writing.catch(() => {});
-    await staged.abort().catch(() => {});
-    throw error;
+    return { source: doc.source, sourceType: doc.sourceType, title: doc.title, chunkCount: count, ...labelProblemField(labelled.get(doc.source)), ...(none && { notice: none.describe() }) };
   } finally {
-    // A streamed document's file is open until its windows end: closed now, whether they ended or a write failed.
+    // A streamed document's file is open until its windows end: closed now, whether they ended, a write failed or
+    // the index refused the write before it began.
     await pending.return(undefined);
   }
-  return { source: doc.source, sourceType: doc.sourceType, title: doc.title, chunkCount: count, ...labelProblemField(labelled.get(doc.source)), ...(none && { notice: none.describe() }) };
 }

@@ -5,9 +5,9 @@
  * syntax, punctuation and line breaks never separate two versions of a text.
  * Tables are read column by column (table-columns.ts).
  */
-import { normalizeText } from "../text/normalize.ts";
+import { hasCombiningMark, normalizeText } from "../text/normalize.ts";
 import { hashString, hashWords } from "./hash32.ts";
-import { isTableRow, tablesByColumn } from "./table-columns.ts";
+import { lineEndOutsideTables, tablesByColumn } from "./table-columns.ts";
 import { runToEnd } from "../slices.ts";
 
 export const SHINGLE_WORDS = 5;
@@ -23,7 +23,7 @@ export function shingleHashes(text: string): Uint32Array {
   return runToEnd(shingleSteps(text));
 }
 
-/** Characters read in one step: about 4 ms of normalising and hashing words. */
+/** Characters read in one step: about 4 ms of normalising and hashing words (a pipe table is read whole, however long). */
 const STEP_CHARS = 65_536;
 /** Runs hashed into the set in one step. */
 const RUNS_A_STEP = 65_536;
@@ -38,10 +38,10 @@ const RUNS_A_STEP = 65_536;
  * ideographs), composed only when some other stretch has a mark.
  */
 export function* shingleSteps(text: string): Generator<void, Uint32Array> {
-  const compose = COMBINING_MARK.test(text);
+  const compose = hasCombiningMark(text);
   const hashes: number[] = [];
   for (let start = 0; start < text.length; ) {
-    const end = stretchEnd(text, start + STEP_CHARS);
+    const end = lineEndOutsideTables(text, start + STEP_CHARS);
     const piece = tablesByColumn(text.slice(start, end));
     for (const word of wordsOf(compose ? piece.normalize("NFC") : piece)) hashes.push(hashString(word));
     start = end;
@@ -55,17 +55,4 @@ export function* shingleSteps(text: string): Generator<void, Uint32Array> {
     if (i % RUNS_A_STEP === RUNS_A_STEP - 1) yield;
   }
   return Uint32Array.from(set);
-}
-
-const COMBINING_MARK = /\p{M}/u;
-
-/** Where a stretch reaching `from` ends: just after the first line break from there whose lines on both sides are not table rows; the text's end if none. */
-function stretchEnd(text: string, from: number): number {
-  for (let at = text.indexOf("\n", from); at >= 0; at = text.indexOf("\n", at + 1)) {
-    const before = text.slice(text.lastIndexOf("\n", at - 1) + 1, at);
-    const nextBreak = text.indexOf("\n", at + 1);
-    const after = text.slice(at + 1, nextBreak < 0 ? text.length : nextBreak);
-    if (!isTableRow(before) && !isTableRow(after)) return at + 1;
-  }
-  return text.length;
 }

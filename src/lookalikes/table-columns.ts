@@ -9,10 +9,6 @@
 
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 
-/** A line tablesByColumn reads as a row of a pipe table. */
-export function isTableRow(line: string): boolean {
-  return TABLE_ROW.test(line);
-}
 const DELIMITER_CELL = /^:?-{1,}:?$/;
 
 /** The cells of one table row; a pipe escaped with a backslash stays inside its cell. */
@@ -40,4 +36,20 @@ export function tablesByColumn(markdown: string): string {
     for (let column = 0; column < width; column++) for (const r of rows) if (r[column]) out.push(r[column]!);
   }
   return out.join("\n");
+}
+
+/**
+ * Where a stretch of text reaching `from` may end without cutting a table: just
+ * after the first line break from there whose lines on both sides are not
+ * table rows; the text's end if none. Read stretch by stretch, tablesByColumn
+ * then gives the whole text's words (lookalikes/shingles.ts).
+ */
+export function lineEndOutsideTables(text: string, from: number): number {
+  for (let at = text.indexOf("\n", from); at >= 0; at = text.indexOf("\n", at + 1)) {
+    const before = text.slice(text.lastIndexOf("\n", at - 1) + 1, at);
+    const nextBreak = text.indexOf("\n", at + 1);
+    const after = text.slice(at + 1, nextBreak < 0 ? text.length : nextBreak);
+    if (!TABLE_ROW.test(before) && !TABLE_ROW.test(after)) return at + 1;
+  }
+  return text.length;
 }

@@ -25,7 +25,12 @@ const MARK = /\p{M}/u;
  * docs/search.md names that gap).
  */
 function composed(text: string): string {
-  return MARK.test(text) ? text.normalize("NFC") : text;
+  return hasCombiningMark(text) ? text.normalize("NFC") : text;
+}
+
+/** Whether normalizeText composes this text (NFC): a text read in parts decides it once for the whole (lookalikes/shingles.ts). */
+export function hasCombiningMark(text: string): boolean {
+  return MARK.test(text);
 }
 
 /** Lower case with the folds case alone misses: ё -> е, final ς -> σ. */

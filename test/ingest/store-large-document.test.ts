@@ -127,21 +127,39 @@ function descriptorsOn(path: string): number {
   }).length;
 }
 
-describe("a streamed file whose store fails midway", () => {
-  // A descriptor left open leaks one per failure in a long-running server, and on Windows keeps the file from being renamed or deleted.
-  test.skipIf(process.platform !== "linux")("is closed: the store's failure ends the reading too (counted in /proc/self/fd, so Linux only)", async () => {
-    const { app, root } = await testApp();
+describe("a streamed file whose store fails", () => {
+  /** A file long enough to be streamed, prepared by `embedder`. */
+  async function streamedFile(app: Awaited<ReturnType<typeof testApp>>["app"], root: string, embedder: Parameters<typeof prepareFile>[1]) {
     const path = join(root, "huge.md");
     let markdown = "# Huge\n\n";
     for (let s = 0; markdown.length <= STREAM_MARKDOWN_CHARS; s++) markdown += `## Part ${s}\n\n${paragraphs(20, `reed-${s}`)}\n\n`;
     writeFileSync(path, markdown);
+    const doc = await prepareFile(app, embedder, path);
+    if (!("windows" in doc)) throw new Error("expected a streamed document");
+    return { path, doc };
+  }
+
+  // A descriptor left open leaks one per failure in a long-running server, and on Windows keeps the file from being renamed or deleted.
+  test.skipIf(process.platform !== "linux")("midway is closed: the store's failure ends the reading too (counted in /proc/self/fd, so Linux only)", async () => {
+    const { app, root } = await testApp();
     const real = await app.embedder();
     let calls = 0;
     // The second batch's embedding fails, as a model that stops would.
     const failing = Object.create(real, { embed: { value: (...args: Parameters<typeof real.embed>) => (++calls === 2 ? Promise.reject(new Error("the model stopped")) : real.embed(...args)) } });
-    const doc = await prepareFile(app, failing, path);
-    if (!("windows" in doc)) throw new Error("expected a streamed document");
+    const { path, doc } = await streamedFile(app, root, failing);
     await expect(storeLargeDocument(app, failing, doc, 64)).rejects.toThrow("the model stopped");
+    expect(descriptorsOn(path)).toBe(0);
+  }, 60_000);
+
+  test.skipIf(process.platform !== "linux")("before its first write (the index refuses it) is closed too (Linux only)", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "small.md": "# Small\n\nA note that makes the index." });
+    await ingestFile(app, join(root, "small.md"));
+    const real = await app.embedder();
+    // Vectors one wider than the index's: the staged write is refused before anything is written.
+    const wider = Object.create(real, { dimensions: { value: real.dimensions + 1 } });
+    const { path, doc } = await streamedFile(app, root, wider);
+    await expect(storeLargeDocument(app, wider, doc, 64)).rejects.toThrow("dimensional vectors");
     expect(descriptorsOn(path)).toBe(0);
   }, 60_000);
 });
