@@ -7,6 +7,7 @@
  * beside the index, and a folder with no committed version counts as no
  * table: nothing was ever committed there, so replacing it loses nothing.
  */
+import { isCommitConflict } from "./commit-conflicts.ts";
 import type { Connection, Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { join } from "node:path";
@@ -63,7 +64,7 @@ export async function openOrCreateNamed(db: Connection, dbPath: string, roots: r
     } catch (error) {
       // Another writer created it first (measured on moto: 8 ingests and a sync creating one table at once failed
       // with "Retryable commit conflict" or "already exists"): open theirs and write into it.
-      if (attempt < CREATE_ATTEMPTS && /commit conflict|already exists|preempted/i.test((error as Error).message)) continue;
+      if (attempt < CREATE_ATTEMPTS && (isCommitConflict(error) || /already exists/i.test((error as Error).message))) continue;
       throw error;
     } finally {
       await release();

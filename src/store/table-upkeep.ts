@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { compactingNativeHeap } from "../native/native-heap.ts";
 import { ensureVectorIndex } from "./vector-index.ts";
+import { retryingCommitConflicts } from "./commit-conflicts.ts";
 
 /**
  * Column -> index kind. BM25 over the search columns (text and title with
@@ -166,8 +167,9 @@ export async function ensureColumns(table: Table, wanted: Schema): Promise<void>
  * compaction left resident.
  */
 export async function compact(table: Table, annThreshold: number): Promise<void> {
-  await compactingNativeHeap(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - PRUNE_OLDER_THAN_MS) }));
-  await compactingNativeHeap(() => ensureVectorIndex(table, annThreshold));
+  // Another writer's commit meanwhile (a team index's other machine creating an index) preempts it: done again.
+  await retryingCommitConflicts(() => compactingNativeHeap(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - PRUNE_OLDER_THAN_MS) })));
+  await retryingCommitConflicts(() => compactingNativeHeap(() => ensureVectorIndex(table, annThreshold)));
 }
 
 /**
