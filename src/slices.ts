@@ -40,6 +40,16 @@ export async function inSlices<T>(steps: Generator<unknown, T>, work: Slices = s
   }
 }
 
+/** fn over every item in order, pausing after each (a caller's own `work` lets one clock run across several loops). */
+export async function mapInSlices<T, U>(items: Iterable<T>, fn: (item: T) => U, work: Slices = slices()): Promise<U[]> {
+  const out: U[] = [];
+  for (const item of items) {
+    out.push(fn(item));
+    await work.pause();
+  }
+  return out;
+}
+
 /** Runs a generator that yields between its steps to the end at once. */
 export function runToEnd<T>(steps: Generator<unknown, T>): T {
   for (;;) {

@@ -1,6 +1,6 @@
 /** Work in slices (slices.ts): a pause past the slice lets the event loop turn, one within it does not, and both runners give the generator's result. */
 import { describe, expect, test } from "bun:test";
-import { inSlices, runToEnd, slices } from "../src/slices.ts";
+import { inSlices, mapInSlices, runToEnd, slices } from "../src/slices.ts";
 import { turnCounter } from "./helpers.ts";
 
 function* counting(steps: number): Generator<void, number> {
@@ -26,5 +26,12 @@ describe("work in slices", () => {
 
   test("runToEnd gives the same result without waiting", () => {
     expect(runToEnd(counting(7))).toBe(7);
+  });
+
+  test("mapInSlices gives map's results in order, with a turn after each item at a slice of 0", async () => {
+    const counter = turnCounter();
+    const doubled = await mapInSlices([1, 2, 3, 4, 5], (n) => n * 2, slices(0));
+    expect(counter.stop()).toBeGreaterThanOrEqual(5);
+    expect(doubled).toEqual([2, 4, 6, 8, 10]);
   });
 });

@@ -10,7 +10,7 @@
 import type { Clock } from "../clock.ts";
 import { traceStartup } from "../config/startup-trace.ts";
 import { AppError } from "../errors.ts";
-import { slices } from "../slices.ts";
+import { mapInSlices, slices } from "../slices.ts";
 import { TOKENIZER_HINT, type ModelFolder } from "./model-folder.ts";
 import type { CachedSession } from "./optimized-model-cache.ts";
 import type { ModelProfile } from "./model-profile.ts";
@@ -147,21 +147,13 @@ export class OnnxEmbedder implements Embedder {
 
   async embed(texts: string[], kind: EmbedKind = "passage", onBatch?: (texts: number) => void): Promise<Float32Array[]> {
     // In slices: a sync's thousands of passages took 0.7 s of tokenizing, which a server's answers waited behind.
-    const encoded: Encoded[] = [];
     const work = slices();
-    for (const text of texts) {
-      encoded.push(this.tokenizer.encode(this.prefixed(text, kind)));
-      await work.pause();
-    }
+    const encoded = await mapInSlices(texts, (text) => this.tokenizer.encode(this.prefixed(text, kind)), work);
     const batches = planBatches(encoded.map((e) => e.ids.length), this.batchTokens);
     // The batches' inputs are built in slices too (a 2 MB text's took 330 ms at once), then all sent in one pass:
     // the thread queues them, so it never waits on this thread between two, and a thread that stops fails every
     // batch of the call together (one sent later would open the model again for a call that already failed).
-    const inputs: BatchInput[] = [];
-    for (const batch of batches) {
-      inputs.push(batchInput(batch.map((i) => encoded[i]!)));
-      await work.pause();
-    }
+    const inputs = await mapInSlices(batches, (batch) => batchInput(batch.map((i) => encoded[i]!)), work);
     // A question goes ahead of a sync's waiting batches. When one batch fails, the call fails; the others still run.
     const outputs = await this.sessions.with(kind === "passage", (session) =>
       Promise.all(

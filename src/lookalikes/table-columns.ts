@@ -8,7 +8,6 @@
  */
 
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
-
 const DELIMITER_CELL = /^:?-{1,}:?$/;
 
 /** The cells of one table row; a pipe escaped with a backslash stays inside its cell. */
