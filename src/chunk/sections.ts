@@ -9,6 +9,7 @@
  */
 import { DocText, type Span } from "./doc-text.ts";
 import type { Category } from "../text/markdown-summary.ts";
+import { isNavigation } from "../text/link-share.ts";
 import { ATX_HEADING, SLIDE_MARKER, TRANSCRIPT_WINDOW_SECONDS, cleanHeading, fencedLines, timestampSeconds } from "../text/markdown-lines.ts";
 
 export interface Section extends Span {
@@ -166,13 +167,21 @@ function headingGroups(doc: DocText): LineGroup[] {
   return groups;
 }
 
-/** One section per block: blank-line separated, closed fences whole, a heading glued to what follows. */
+/**
+ * One section per block: blank-line separated, closed fences whole, a heading
+ * glued to what follows. Blocks that are mostly links, one after another, are
+ * one section: a contents page converted from HTML is a block per entry, and
+ * an entry alone, a heading's words and nothing else, matched the question
+ * its page answers better than the page (text/link-share.ts). Together they
+ * read as the list they are, as they already do under a heading.
+ */
 function genericGroups(doc: DocText): LineGroup[] {
   const lines = Array.from({ length: doc.lineCount }, (_, i) => doc.line(i));
   const fenced = fencedLines(lines);
   const groups: LineGroup[] = [{ from: 0, ladder: NO_LABEL, firstLadder: NO_LABEL }];
   let blockStart = -1;
   let headingOpen = false;
+  let linksOpen = false;
   for (let i = 0; i <= lines.length; i++) {
     const blank = i === lines.length || (!fenced[i] && !lines[i]!.trim());
     if (!blank) {
@@ -180,9 +189,11 @@ function genericGroups(doc: DocText): LineGroup[] {
       continue;
     }
     if (blockStart < 0) continue;
-    // A block is a new section unless a lone heading before it is waiting for it.
-    if (!headingOpen && blockStart > 0) groups.push({ from: blockStart, ladder: NO_LABEL, firstLadder: NO_LABEL });
+    const links = isNavigation(doc.slice({ start: doc.lineStarts[blockStart]!, end: doc.lineEnd(i - 1) }));
+    // A block is a new section unless a lone heading before it is waiting for it, or it goes on a run of links.
+    if (!headingOpen && !(links && linksOpen) && blockStart > 0) groups.push({ from: blockStart, ladder: NO_LABEL, firstLadder: NO_LABEL });
     headingOpen = i - blockStart === 1 && ATX_HEADING.test(lines[blockStart]!);
+    linksOpen = links;
     blockStart = -1;
   }
   return groups;

@@ -22,6 +22,8 @@ import { normalised } from "../embed/unit-length.ts";
 import { encodeDocumentVector } from "../store/document-vectors.ts";
 import { timed } from "./ingest-metrics.ts";
 import { slices } from "../slices.ts";
+import { linkShare } from "../text/link-share.ts";
+import { ownText } from "../chunk/own-text.ts";
 
 export interface DocumentToIndex {
   source: string;
@@ -181,6 +183,7 @@ export function chunkRow(doc: PreparedDocument, c: PreparedDocument["chunks"][nu
     pages: c.pages ?? null,
     minhash: c.chunkIndex === 0 ? ctx.minhash : null,
     doc_vector: c.chunkIndex === 0 && ctx.docVector ? encodeDocumentVector(ctx.docVector) : null,
+    link_share: linkShare(ownText(c.text, c.contextLines)) || null,
     ...labelColumnsFor(ctx.labels, c.chunkIndex),
     vector_pending: ctx.pending,
   };

@@ -16,6 +16,7 @@ import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { keywordCoverage } from "./keyword-coverage.ts";
 import { nearCandidateDocuments, vectorOnlyWithDocuments, withDocumentEvidence } from "./document-evidence.ts";
+import { lowerNavigation } from "./navigation-hits.ts";
 import { searchKept } from "./kept-documents.ts";
 import { applyResultFilters } from "./result-filters.ts";
 import { emptyIndexNotice } from "./empty-index-notice.ts";
@@ -122,11 +123,9 @@ export async function queryDocuments(app: App, asked: QueryInput): Promise<Query
   // At w = 1 the list's part, g (1 - w), is nothing, unless the keyword side failed and vectors answer alone.
   const withDocuments = !none && documentVectors && (weight < 1 || !keywordHits);
   const near = withDocuments ? await nearCandidateDocuments(app, store, queryVector!, [...vectorHits, ...(keywordHits ?? [])]) : [];
-  const fused: Fused<Candidate>[] = none
-    ? fuseRankings([], keywordHits!, 1)
-    : fusion
-      ? withDocumentEvidence(vectorHits, keywordHits!, near, fusion)
-      : vectorOnlyWithDocuments(vectorHits, near);
+  const fused: Fused<Candidate>[] = lowerNavigation(
+    none ? fuseRankings([], keywordHits!, 1) : fusion ? withDocumentEvidence(vectorHits, keywordHits!, near, fusion) : vectorOnlyWithDocuments(vectorHits, near),
+  );
   // A damaged index answers from the rest of it and says so first (store/readable-clone.ts).
   const modeNotice = [await store.damageNotice(), await keywordOnlyNotice(store, none, config.maxDistance !== undefined)].filter(Boolean).join(" ") || undefined;
   // RAG_MAX_DISTANCE drops hits without a distance, which in keyword-only mode is every hit: it has nothing to judge then.

@@ -29,7 +29,7 @@ export type Meta = Omit<ChunkRow, "vector">;
  * id: at 100k chunks id took 1.1-1.3 ms from the vector side and 1.9 ms from
  * the keyword side (2026-12-02), more than any other column.
  */
-export const HIT_COLUMNS = ["source", "chunk_index", "parent_id"] as const;
+export const HIT_COLUMNS = ["source", "chunk_index", "parent_id", "link_share"] as const;
 /** text and title come along only from a keyword search on a table without search columns (keyword-coverage.ts reads them then). */
 export type Hit = Pick<ChunkRow, (typeof HIT_COLUMNS)[number]> &
   Partial<Pick<ChunkRow, "text_search" | "title_search" | "text" | "title">> & { _distance?: number; _score?: number };

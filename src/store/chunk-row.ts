@@ -44,6 +44,8 @@ export interface ChunkRow {
   vector_pending?: boolean | null;
   /** The document's own vector (store/document-vectors.ts): on chunk 0 only, null elsewhere and until a sync fills an older index. */
   doc_vector?: string | null;
+  /** The share of the chunk's own text that is link labels (text/link-share.ts); null on rows from before it was recorded. */
+  link_share?: number | null;
 }
 
 /** The filter that keeps rows without a real vector out of vector search. */
@@ -79,6 +81,7 @@ export function chunkSchema(dimensions: number): Schema {
     new Field("date_source", new Utf8(), true),
     new Field("vector_pending", new Bool(), true),
     new Field("doc_vector", new Utf8(), true),
+    new Field("link_share", new Float64(), true),
   ]);
 }
 

@@ -116,6 +116,17 @@ describe("generic sections", () => {
   test("one section per block, a lone heading glued to the block after it", () => {
     expect(sections("# Head\n\nBody one.\n\nBody two.\n\n\n\n```\na\n\nb\n```", "generic").map((x) => x.text)).toEqual(["# Head\n\nBody one.", "Body two.", "```\na\n\nb\n```"]);
   });
+
+  test("blocks that are mostly links, one after another, are one section (a contents page's entries); prose between them ends the run", () => {
+    const contents = "**Contents**\n\n[1\\. Basics](basics.html)\n\n[1.1. What is a widget?](basics.html#what)\n\n[1.2. Why \\[not\\] gears?](basics.html#gears \"Gears\")";
+    const text = `${contents}\n\nSee also the [archive](https://example.org/a_(b)) of older notes, kept for reference.\n\n[2\\. Setup](setup.html)\n\n[2.1. Installing](setup.html#install)`;
+    expect(sections(text, "generic").map((x) => x.text)).toEqual([
+      "**Contents**",
+      "[1\\. Basics](basics.html)\n\n[1.1. What is a widget?](basics.html#what)\n\n[1.2. Why \\[not\\] gears?](basics.html#gears \"Gears\")",
+      "See also the [archive](https://example.org/a_(b)) of older notes, kept for reference.",
+      "[2\\. Setup](setup.html)\n\n[2.1. Installing](setup.html#install)",
+    ]);
+  });
 });
 
 describe("the 4,000-character section cap (case 36)", () => {
