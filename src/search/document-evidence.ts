@@ -37,7 +37,7 @@
 import type { App } from "../app.ts";
 import type { ChunkStore } from "../store/chunk-store.ts";
 import { nearestDocuments, type DocumentVector, type NearDocument } from "../store/document-vector-index.ts";
-import { fuse, fusesRanks, hitKey, RELATIVE_MIN_COVERAGE, rescale, RRF_K, vectorOnly, type Candidate, type Fused } from "./fusion.ts";
+import { fuse, fusesRanks, hitKey, RELATIVE_MIN_COVERAGE, rescale, RRF_K, vectorOnly, type Candidate, type Fused, type PlacesDown } from "./fusion.ts";
 
 /** g where the keywords matched every query word: under 1/2, see above. */
 export const DOC_WEIGHT = 0.45;
@@ -68,17 +68,18 @@ export const DOC_LIST = 100;
  */
 export const VECTOR_ONLY_DOC_WEIGHT = 1;
 
-/** How the query's two sides are fused (fusion.ts): the rule, the keyword coverage and the keyword weight w. */
-export interface FusionSettings {
+/** How the query's two sides are fused (fusion.ts): the rule, the keyword coverage, the keyword weight w and rank fusion's places down. */
+export interface FusionSettings<T = never> {
   rule: "relative" | "rrf";
   coverage: number;
   weight: number;
+  placesDown?: PlacesDown<T>;
 }
 
 /** The two sides fused, with each listed document's part added to its chunks, best first. */
-export function withDocumentEvidence<T extends Candidate & { _score?: number }>(vectorHits: T[], keywordHits: T[], near: readonly NearDocument[], fusion: FusionSettings): Fused<T>[] {
+export function withDocumentEvidence<T extends Candidate & { _score?: number }>(vectorHits: T[], keywordHits: T[], near: readonly NearDocument[], fusion: FusionSettings<T>): Fused<T>[] {
   const { rule, coverage, weight } = fusion;
-  const fused = fuse(rule, vectorHits, keywordHits, weight, coverage);
+  const fused = fuse(rule, vectorHits, keywordHits, weight, coverage, fusion.placesDown);
   if (near.length === 0 || weight >= 1) return fused;
   const byRanks = fusesRanks(rule, coverage);
   // The partial weight was tuned on relative fusion's path; RAG_FUSION=rrf keeps DOC_WEIGHT there.

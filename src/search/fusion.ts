@@ -67,9 +67,14 @@ export function fusesRanks(rule: "relative" | "rrf", coverage: number): boolean 
   return rule === "rrf" || coverage < RELATIVE_MIN_COVERAGE;
 }
 
+/** How many places lower rank fusion scores a candidate than it stands on a side (0 for most; search/navigation-hits.ts). */
+export type PlacesDown<T> = (hit: T) => number;
+
+const NONE_DOWN = () => 0;
+
 /** Fuses by the configured rule (RAG_FUSION); relative falls back to rank fusion below RELATIVE_MIN_COVERAGE. */
-export function fuse<T extends Candidate & { _score?: number }>(rule: "relative" | "rrf", vectorHits: T[], keywordHits: T[], weight: number, coverage = 1): Fused<T>[] {
-  return fusesRanks(rule, coverage) ? fuseRankings(vectorHits, keywordHits, weight, coverage) : fuseRelative(vectorHits, keywordHits, weight, coverage);
+export function fuse<T extends Candidate & { _score?: number }>(rule: "relative" | "rrf", vectorHits: T[], keywordHits: T[], weight: number, coverage = 1, placesDown: PlacesDown<T> = NONE_DOWN): Fused<T>[] {
+  return fusesRanks(rule, coverage) ? fuseRankings(vectorHits, keywordHits, weight, coverage, placesDown) : fuseRelative(vectorHits, keywordHits, weight, coverage);
 }
 
 /**
@@ -95,14 +100,14 @@ export function rescale(values: number[]): number[] {
  * summed per chunk; a chunk only the keyword side found has no distance. Best first; the sort is stable, so
  * equal scores keep insertion order, vector hits first.
  */
-function blend<T extends Candidate>(vectorHits: T[], vectorScore: (i: number) => number, keywordHits: T[], keywordScore: (i: number) => number): Fused<T>[] {
+function blend<T extends Candidate>(vectorHits: T[], vectorScore: (i: number, hit: T) => number, keywordHits: T[], keywordScore: (i: number, hit: T) => number): Fused<T>[] {
   const fused = new Map<string, Fused<T>>();
-  vectorHits.forEach((hit, i) => fused.set(hitKey(hit), { item: hit, distance: hit.distance, score: vectorScore(i) }));
+  vectorHits.forEach((hit, i) => fused.set(hitKey(hit), { item: hit, distance: hit.distance, score: vectorScore(i, hit) }));
   keywordHits.forEach((hit, i) => {
     const key = hitKey(hit);
     const existing = fused.get(key);
-    if (existing) existing.score += keywordScore(i);
-    else fused.set(key, { item: hit, distance: null, score: keywordScore(i) });
+    if (existing) existing.score += keywordScore(i, hit);
+    else fused.set(key, { item: hit, distance: null, score: keywordScore(i, hit) });
   });
   return [...fused.values()].sort((a, b) => b.score - a.score);
 }
@@ -115,9 +120,14 @@ export function fuseRelative<T extends Candidate & { _score?: number }>(vectorHi
   return blend(vectorHits, (i) => (1 - weight) * closeness[i]!, keywordHits, (i) => weight * coverage * relevance[i]!);
 }
 
-/** Weighted reciprocal rank fusion (the reference's rule). */
-export function fuseRankings<T extends Candidate>(vectorHits: T[], keywordHits: T[], weight: number, coverage = 1): Fused<T>[] {
-  return blend(vectorHits, (rank) => (1 - weight) / (RRF_K + 1 + rank), keywordHits, (rank) => (weight * coverage) / (RRF_K + 1 + rank));
+/** Weighted reciprocal rank fusion (the reference's rule); placesDown moves a candidate's ranks on both sides. */
+export function fuseRankings<T extends Candidate>(vectorHits: T[], keywordHits: T[], weight: number, coverage = 1, placesDown: PlacesDown<T> = NONE_DOWN): Fused<T>[] {
+  return blend(
+    vectorHits,
+    (rank, hit) => (1 - weight) / (RRF_K + 1 + rank + placesDown(hit)),
+    keywordHits,
+    (rank, hit) => (weight * coverage) / (RRF_K + 1 + rank + placesDown(hit)),
+  );
 }
 
 /** Vector-only ranking (weight 0, or the keyword side failed): score = 1 / (1 + distance). */

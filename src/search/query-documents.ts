@@ -11,12 +11,12 @@ import type { ChunkStore, Hit, RowFilter, SectionChunk } from "../store/chunk-st
 import { lanceReason } from "../store/lost-fragments.ts";
 import { displayPath } from "../scan/display-path.ts";
 import { scopesAsSources } from "../scan/source-names.ts";
-import { fuseRankings, hitKey, type Fused } from "./fusion.ts";
+import { fuseRankings, fusesRanks, hitKey, type Fused } from "./fusion.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { keywordCoverage } from "./keyword-coverage.ts";
 import { nearCandidateDocuments, vectorOnlyWithDocuments, withDocumentEvidence } from "./document-evidence.ts";
-import { lowerNavigation } from "./navigation-hits.ts";
+import { keywordOrderLowered, lowerNavigation, navigationPlaces } from "./navigation-hits.ts";
 import { searchKept } from "./kept-documents.ts";
 import { applyResultFilters } from "./result-filters.ts";
 import { emptyIndexNotice } from "./empty-index-notice.ts";
@@ -123,8 +123,15 @@ export async function queryDocuments(app: App, asked: QueryInput): Promise<Query
   // At w = 1 the list's part, g (1 - w), is nothing, unless the keyword side failed and vectors answer alone.
   const withDocuments = !none && documentVectors && (weight < 1 || !keywordHits);
   const near = withDocuments ? await nearCandidateDocuments(app, store, queryVector!, [...vectorHits, ...(keywordHits ?? [])]) : [];
+  // Chunks that are mostly links rank below what they point to (navigation-hits.ts): by places where fusion goes by ranks.
+  const byRanks = none !== null || (fusion !== null && fusesRanks(fusion.rule, fusion.coverage));
   const fused: Fused<Candidate>[] = lowerNavigation(
-    none ? fuseRankings([], keywordHits!, 1) : fusion ? withDocumentEvidence(vectorHits, keywordHits!, near, fusion) : vectorOnlyWithDocuments(vectorHits, near),
+    none
+      ? fuseRankings([], keywordOrderLowered(keywordHits!), 1)
+      : fusion
+        ? withDocumentEvidence(vectorHits, keywordHits!, near, { ...fusion, placesDown: navigationPlaces })
+        : vectorOnlyWithDocuments(vectorHits, near),
+    byRanks,
   );
   // A damaged index answers from the rest of it and says so first (store/readable-clone.ts).
   const modeNotice = [await store.damageNotice(), await keywordOnlyNotice(store, none, config.maxDistance !== undefined)].filter(Boolean).join(" ") || undefined;
