@@ -72,7 +72,18 @@ export async function removeGone(app: App, report: SyncReport, work: SyncWork, k
   const movedFrom = new Set(work.moves.map((m) => m.from.source));
   const unreadablePaths = work.unreadable.map((u) => u.source);
   const outsideKept = keepOutsideRoots ? sort.gone.filter((g) => !roots.some((r) => isInside(g.source, r)) && isAbsolute(g.source) && existsSync(g.source)).map((g) => g.source) : [];
-  const { remove, kept } = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), new Set([...unreadablePaths, ...outsideKept]));
+  const split = splitGone(sort.gone, movedFrom, unlisted.map((u) => u.folder), new Set([...unreadablePaths, ...outsideKept]));
+  // No root could be listed (the only root mistyped, renamed or unplugged): nothing is removed, not even files outside the
+  // roots, which a sync drops only when it has a root to compare the index with.
+  const noRootSeen = roots.length > 0 && roots.every((root) => unlisted.some((u) => u.isRoot && u.folder === root));
+  const outside = noRootSeen ? split.remove : [];
+  const { remove, kept } = noRootSeen ? { remove: [], kept: [...split.kept, ...outside] } : split;
+  if (outside.length) {
+    const named = outside.slice(0, 3).map((s) => s.source).join(", ") + (outside.length > 3 ? `, and ${outside.length - 3} more` : "");
+    const warning = `no root could be listed, so the ${outside.length} indexed file${outside.length === 1 ? "" : "s"} outside ${roots.length === 1 ? "it" : "them"} ${outside.length === 1 ? "was" : "were"} kept (${named}). Check BASE_DIR / BASE_DIRS (or --base-dir); a sync removes files outside the roots only when it can list a root.`;
+    report.warnings.push({ source: roots.join(", "), warning });
+    app.log(`warn: ${warning}`);
+  }
   // Failures of files gone from disk (deleted, renamed, now ignored) are forgotten; those under a folder it could not list are kept.
   const onDisk = new Set(scan.files.map((f) => f.path));
   const goneFailures = [...work.failures.keys()].filter((source) => inScope(source, scopes) && !onDisk.has(source) && !unlisted.some((u) => isInside(source, u.folder)));

@@ -81,6 +81,32 @@ describe("folders sync cannot see keep their index", () => {
   });
 });
 
+describe("a sync that can list no root removes nothing", () => {
+  test("the only root mistyped: the files indexed from elsewhere stay, named in a warning; once a root lists, files outside the roots go as before", async () => {
+    const parent = tempDir("minirag-roots-");
+    const first = join(parent, "docs");
+    writeTree(first, { "a.md": "alpha", "b.md": "beta", "c.md": "gamma", "d.md": "delta" });
+    const { app } = await testApp({}, [first]);
+    await runSync(app);
+    const env = { DB_PATH: app.config.dbPath };
+
+    const { app: typo, logs } = await testApp(env, [join(parent, "dcos")]);
+    const report = await runSync(typo);
+    expect(report.counts).toMatchObject({ deleted: 0, failed: 1 });
+    const warning = `no root could be listed, so the 4 indexed files outside it were kept (${join(first, "a.md")}, ${join(first, "b.md")}, ${join(first, "c.md")}, and 1 more). Check BASE_DIR / BASE_DIRS (or --base-dir); a sync removes files outside the roots only when it can list a root.`;
+    expect(report.warnings).toEqual([{ source: join(parent, "dcos"), warning }]);
+    expect(logs).toContain(`warn: ${warning}`);
+    expect((await sources(typo)).length).toBe(4);
+
+    const other = join(parent, "other");
+    writeTree(other, { "e.md": "epsilon" });
+    const { app: listed } = await testApp(env, [join(parent, "dcos"), other]);
+    const after = await runSync(listed);
+    expect(after.counts).toMatchObject({ deleted: 4, ingested: 1 });
+    expect(await sources(listed)).toEqual([join(other, "e.md")]);
+  });
+});
+
 describe("bad input is reported and counted, and aborts nothing", () => {
   test("a file removed between scan and read is counted unreadable, keeps its entry, and the rest sync", async () => {
     const { app, root } = await testApp();
