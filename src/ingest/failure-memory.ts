@@ -44,7 +44,7 @@ export function stillFailing(failures: Map<string, FailedFile>, file: { path: st
 }
 
 /** The failure to remember for a file, with its size and time as stat saw them before it was read (a change after that is tried). */
-export function failureOf(app: App, path: string, seen: Stats, error: unknown): FailedFile {
+export function failureOf(app: App, path: string, seen: Pick<Stats, "size" | "mtimeMs">, error: unknown): FailedFile {
   return { source: app.names.sourceOf(path), fileSize: seen.size, mtime: seen.mtimeMs, conditions: conversionConditions(app.config), error: describeError(error), failedAt: new Date().toISOString() };
 }
 

@@ -10,7 +10,7 @@ import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
 import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { describeError } from "../errors.ts";
-import { conversionConditions, failuresByPath, stillFailing } from "../ingest/failure-memory.ts";
+import { conversionConditions, failureOf, failuresByPath, rememberOutcomes, stillFailing } from "../ingest/failure-memory.ts";
 import { sha256, tooLarge } from "../ingest/prepare-file.ts";
 import { readProblem } from "../ingest/read-problem.ts";
 import { diskPath } from "../native/file-names.ts";
@@ -103,8 +103,11 @@ async function sortFiles(app: App, report: SyncReport, scan: ScanResult, indexed
     if (failure) report.failedBefore.push({ source: file.path, error: failure.error, failedAt: failure.failedAt });
     return !failure;
   };
-  for (const file of sort.oversized) report.errors.push({ source: file.path, error: tooLarge(file.path, file.size, app.config.maxFileSize).message });
-  report.counts.failed += sort.oversized.length;
+  // An oversized file is a failure of the file, remembered like a conversion's: the next sync names it under failedBefore.
+  const tooBig = sort.oversized.filter(tryAgain).map((file) => ({ file, error: tooLarge(file.path, file.size, app.config.maxFileSize) }));
+  for (const { file, error } of tooBig) report.errors.push({ source: file.path, error: describeError(error) });
+  report.counts.failed += tooBig.length;
+  if (tooBig.length) await rememberOutcomes(app, tooBig.map(({ file, error }) => failureOf(app, file.path, file, error)), []);
   return { sort, failures, tryAgain };
 }
 

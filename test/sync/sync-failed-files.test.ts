@@ -81,6 +81,24 @@ describe("a file that fails to convert", () => {
     expect((await runSync(after.app)).counts).toMatchObject({ failed: 0, failedBefore: 1 });
   });
 
+  test("past MAX_FILE_SIZE is remembered the same way, with the fix, and tried again once the limit is raised", async () => {
+    const root = tempDir("minirag-root-");
+    const dbPath = join(tempDir("minirag-db-"), "lancedb");
+    writeTree(root, { "big.txt": "word ".repeat(400), "fine.md": "# Fine\n\nFine text." });
+    const { app } = await testApp({ DB_PATH: dbPath, MAX_FILE_SIZE: "1000" }, [root]);
+    const first = await runSync(app);
+    expect(first.counts).toMatchObject({ ingested: 1, failed: 1, failedBefore: 0 });
+    expect(first.errors).toEqual([
+      { source: join(root, "big.txt"), error: `${join(root, "big.txt")} exceeds MAX_FILE_SIZE (1000): it is 2000 bytes\nRaise the limit, e.g. export MAX_FILE_SIZE=209715200 (200 MB), or move the file out of the roots.` },
+    ]);
+    const second = await runSync(app);
+    expect(second.counts).toMatchObject({ failed: 0, failedBefore: 1 });
+    expect((await listed(app))["big.txt"]).toEqual({ state: "failed", error: first.errors[0]!.error });
+    const raised = await testApp({ DB_PATH: dbPath, MAX_FILE_SIZE: "3000" }, [root]);
+    expect((await runSync(raised.app)).counts).toMatchObject({ ingested: 1, failed: 0, failedBefore: 0 });
+    expect((await listed(raised.app))["big.txt"]).toEqual({ state: "ingested", error: undefined });
+  });
+
   test("ingested by hand is tried again (an explicit request), and its success forgets the failure", async () => {
     const { app, root } = await testApp();
     writeTree(root, { "notes.ipynb": BROKEN });
