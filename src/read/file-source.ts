@@ -9,7 +9,9 @@ import { existsSync } from "node:fs";
 import { isAbsolute, posix, resolve, sep } from "node:path";
 import type { App } from "../app.ts";
 import { AppError } from "../errors.ts";
+import { SUPPORTED_EXTENSIONS } from "../convert/registry.ts";
 import { resolveInsideRoots, type ResolveOptions } from "../scan/containment.ts";
+import { indexedPath } from "../scan/scan-roots.ts";
 import { checkFileSource } from "./read-source.ts";
 
 /** Errors that say only that the path is no file under the roots here. */
@@ -18,11 +20,12 @@ const NOT_HERE = new Set(["PATH_NOT_FOUND", "PATH_OUTSIDE_ROOTS", "INVALID_ARGUM
 /** A relative path as a shared name: "/" between parts, no "./" or doubled separators. */
 const asName = (path: string) => posix.normalize(path.split(sep).join("/"));
 
-export function fileSourceToRead(app: App, path: string, options: ResolveOptions): string {
+export async function fileSourceToRead(app: App, path: string, options: ResolveOptions): Promise<string> {
   try {
     const absolute = resolveInsideRoots(path, app.config.roots, options);
     checkFileSource(absolute);
-    return app.names.sourceOf(absolute);
+    // A link to a file the sync lists by its own path is read as that file, as sync and ingest index it.
+    return app.names.sourceOf(await indexedPath(absolute, app.config.roots, SUPPORTED_EXTENSIONS));
   } catch (error) {
     if (!app.names.shared || isAbsolute(path) || !(error instanceof AppError) || !NOT_HERE.has(error.code)) throw error;
     // Something that is there (a file outside the roots, a link out of them) keeps its own error: the name is only for what is not here.

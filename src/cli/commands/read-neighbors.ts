@@ -26,7 +26,7 @@ export default defineCommand({
     const app = appFromArgs(rawArgs, args);
     const path = args["file-path"];
     if (!path && !args.source) throw new AppError("INVALID_ARGUMENT", "read-neighbors needs --file-path or --source", "Pass --file-path for a file or --source for a data or url item.");
-    const source = path ? fileSourceToRead(app, path, { requireAbsolute: false }) : args.source!;
+    const source = path ? await fileSourceToRead(app, path, { requireAbsolute: false }) : args.source!;
     const result = await readNeighbors(app, source, whole("chunk-index", args["chunk-index"], 0), whole("before", args.before, 1), whole("after", args.after, 1));
     if (args.json) return printJson(result);
     if (result.notice) process.stderr.write(`${result.notice}\n`);

@@ -12,7 +12,7 @@ export default defineCommand({
     const app = appFromArgs(rawArgs, args);
     if (!args.path && !args.source) throw new AppError("INVALID_ARGUMENT", "read needs a file path or --source", "e.g. minirag-mcp read notes.md, or minirag-mcp read --source release-notes");
     let source = args.source;
-    if (args.path) source = fileSourceToRead(app, args.path, { requireAbsolute: false });
+    if (args.path) source = await fileSourceToRead(app, args.path, { requireAbsolute: false });
     const result = await readSource(app, source!);
     if (args.json) return printJson(result);
     if (result.notice) warn(result.notice);

@@ -20,9 +20,9 @@ export const readChunkNeighborsTool = defineTool({
   }),
   output: z.object({ chunks: z.array(ChunkResult), notice: z.string().optional().describe("Says when before or after was capped.") }),
   annotations: READ_ONLY,
-  run: (args, ctx) => {
+  run: async (args, ctx) => {
     const app = requireApp(ctx);
     const { filePath, source } = oneSource(args.filePath, args.source);
-    return readNeighbors(app, filePath === undefined ? source! : fileSourceToRead(app, filePath, { requireAbsolute: true }), args.chunkIndex, args.before ?? 1, args.after ?? 1);
+    return readNeighbors(app, filePath === undefined ? source! : await fileSourceToRead(app, filePath, { requireAbsolute: true }), args.chunkIndex, args.before ?? 1, args.after ?? 1);
   },
 });

@@ -21,10 +21,10 @@ export const readFileTool = defineTool({
     notice: z.string().optional().describe("Set while data files of the index are lost: the document is read from the rest of it until a sync repairs it."),
   }),
   annotations: READ_ONLY,
-  run: (args, ctx) => {
+  run: async (args, ctx) => {
     const app = requireApp(ctx);
     const { filePath, source } = oneSource(args.filePath, args.source);
     if (filePath === undefined) return readSource(app, source!);
-    return readSource(app, fileSourceToRead(app, filePath, { requireAbsolute: true }));
+    return readSource(app, await fileSourceToRead(app, filePath, { requireAbsolute: true }));
   },
 });
