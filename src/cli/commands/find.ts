@@ -3,6 +3,7 @@ import { AppError } from "../../errors.ts";
 import { findMentions, type FindResult } from "../../search/find-mentions.ts";
 import { printJson, printLines } from "../output.ts";
 import { escapeControls } from "../../text/control-escapes.ts";
+import { wholeFlag } from "../whole-flag.ts";
 import { appFromArgs, positionals, scopeFlags, sharedArgs } from "../shared-args.ts";
 
 export default defineCommand({
@@ -19,8 +20,7 @@ export default defineCommand({
     const app = appFromArgs(rawArgs, args);
     const match = args.any ? "any" : (args.match ?? "all");
     if (match !== "all" && match !== "any") throw new AppError("INVALID_ARGUMENT", `--match must be all or any, got ${match}`, "Use --match any (or --any) for documents with at least one term.");
-    const offset = args.offset === undefined ? undefined : Number(args.offset);
-    if (offset !== undefined && !Number.isInteger(offset)) throw new AppError("INVALID_ARGUMENT", `--offset must be a whole number, got ${args.offset}`, "Pass the offset a previous page printed, e.g. --offset 200.");
+    const offset = wholeFlag("offset", args.offset, "200");
     const scope = scopeFlags(rawArgs, app.config.roots);
     const result = await findMentions(app, { terms: positionals(args), match, scope, offset });
     if (args.json) return printJson(result);

@@ -3,6 +3,7 @@ import { AppError } from "../../errors.ts";
 import { queryDocuments } from "../../search/query-documents.ts";
 import { printJson, printLines, warn } from "../output.ts";
 import { escapeControls } from "../../text/control-escapes.ts";
+import { wholeFlag } from "../whole-flag.ts";
 import { appFromArgs, positionals, scopeFlags, sharedArgs } from "../shared-args.ts";
 import { labelArgs, labelFilterFlags, labelSuffix, warnFilter } from "../label-flags.ts";
 
@@ -17,8 +18,7 @@ export default defineCommand({
   },
   async run({ rawArgs, args }) {
     const app = appFromArgs(rawArgs, args);
-    const topK = args["top-k"] === undefined ? undefined : Number(args["top-k"]);
-    if (topK !== undefined && !Number.isFinite(topK)) throw new AppError("INVALID_ARGUMENT", `--top-k must be a number, got ${args["top-k"]}`, "Pass a whole number of results, e.g. --top-k 10.");
+    const topK = wholeFlag("top-k", args["top-k"], "10");
     const scope = scopeFlags(rawArgs, app.config.roots);
     const result = await queryDocuments(app, { query: positionals(args).join(" "), topK, scope, ...labelFilterFlags(rawArgs, args) });
     if (args.json) return printJson(result);

@@ -3,14 +3,10 @@ import { AppError } from "../../errors.ts";
 import { NEIGHBOR_CAP, readNeighbors } from "../../read/read-source.ts";
 import { fileSourceToRead } from "../../read/file-source.ts";
 import { printJson, printLines } from "../output.ts";
+import { wholeFlag } from "../whole-flag.ts";
 import { appFromArgs, sharedArgs } from "../shared-args.ts";
 
-const whole = (name: string, value: string | undefined, fallback: number) => {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new AppError("INVALID_ARGUMENT", `--${name} must be a whole number >= 0, got ${value}`, `Pass --${name} as 0 or more.`);
-  return n;
-};
+const whole = (name: string, value: string | undefined, fallback: number) => wholeFlag(name, value, "2") ?? fallback;
 
 export default defineCommand({
   meta: { name: "read-neighbors", description: "Print the chunks around one chunk of a document" },
