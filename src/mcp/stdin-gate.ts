@@ -8,7 +8,8 @@
  * line's length and answers a longer line, where the transport's own 10 MiB
  * cap closed the server without a word. The id of a request it cannot read
  * is left out, as MCP 2025-11-25's JSONRPCErrorResponse allows (JSON-RPC 2.0
- * writes null there, which the TypeScript SDK's schema refuses).
+ * writes null there, which the TypeScript SDK's schema refuses), except that
+ * a line too long to read answers with the id found at its head (headId).
  */
 import { ErrorCode, JSONRPCMessageSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, type JSONRPCErrorResponse } from "@modelcontextprotocol/sdk/types.js";
 import { PassThrough, type Readable } from "node:stream";
@@ -84,6 +85,22 @@ export interface GateOptions {
   tooLongHint: string;
 }
 
+/**
+ * The id of a message too long to read, from its first bytes, where it stands
+ * at the top level after only "jsonrpc" and "method" (as clients write
+ * them): the answer then carries it, so a client waiting on that request
+ * hears back. Anywhere else it stays unknown and is left out.
+ */
+const HEAD_BYTES = 4096;
+const HEAD_ID = /^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*[,}]/;
+
+export function headId(head: string): string | number | undefined {
+  const found = HEAD_ID.exec(head)?.[1];
+  if (found === undefined) return undefined;
+  const id: unknown = JSON.parse(found);
+  return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : undefined;
+}
+
 const MiB = 1024 * 1024;
 const sizeText = (bytes: number) => (bytes < MiB ? `${bytes} bytes` : `${(bytes / MiB).toFixed(1)} MiB`);
 
@@ -97,8 +114,9 @@ export function gatedStdin(input: Readable, options: GateOptions): Readable {
   const output = new PassThrough();
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  // Bytes of a line past maxLineBytes, counted, not kept.
+  // Bytes of a line past maxLineBytes, counted, not kept, but for its head (where its id stands).
   let overflow = 0;
+  let head = "";
   const take = (line: Buffer) => {
     const text = line.toString("utf8").replace(/\r$/, "");
     if (!text.trim()) return;
@@ -109,6 +127,7 @@ export function gatedStdin(input: Readable, options: GateOptions): Readable {
   };
   const keep = (piece: Buffer) => {
     if (overflow || pendingBytes + piece.length > options.maxLineBytes) {
+      if (!overflow) head = Buffer.concat([...pending, piece.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES).toString("utf8");
       overflow += pendingBytes + piece.length;
       pending = [];
       pendingBytes = 0;
@@ -120,11 +139,12 @@ export function gatedStdin(input: Readable, options: GateOptions): Readable {
   const endLine = () => {
     if (overflow) {
       const [size, limit] = [overflow, options.maxLineBytes].map(sizeText);
-      options.answer(errorAnswer(ErrorCode.InvalidRequest, `Invalid Request: a message of ${size}, more than the ${limit} one message may take; it was not read. ${options.tooLongHint}`));
+      options.answer(errorAnswer(ErrorCode.InvalidRequest, `Invalid Request: a message of ${size}, more than the ${limit} one message may take; it was not read. ${options.tooLongHint}`, headId(head)));
     } else if (pending.length) take(Buffer.concat(pending));
     pending = [];
     pendingBytes = 0;
     overflow = 0;
+    head = "";
   };
   input.on("data", (data: Buffer | string) => {
     // Bytes, not text: a chunk may end inside a multi-byte character. A stream given an encoding sends strings.

@@ -115,7 +115,8 @@ describe("long lines", () => {
   test("a message longer than twice MAX_FILE_SIZE and 1 MiB is answered -32600 without being read, and the server goes on", async () => {
     const small = await rawServer({ MAX_FILE_SIZE: "1000" });
     small.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ingest_data", arguments: { source: "big", content: "x".repeat(2 * 1024 * 1024) } } });
-    const answer = await small.waitFor((f) => f.id === undefined && f.error?.code === -32600, "the too-long line");
+    // The id stands at the head of the line, so the answer names request 2 and the client waiting on it hears back.
+    const answer = await small.waitFor((f) => f.id === 2 && f.error?.code === -32600, "the too-long line");
     expect(answer!.error!.message).toContain("Invalid Request: a message of 2.0 MiB, more than the 1.0 MiB one message may take; it was not read.");
     expect(answer!.error!.message).toContain("MAX_FILE_SIZE (1000 bytes)");
     small.send({ jsonrpc: "2.0", id: 3, method: "tools/list" });

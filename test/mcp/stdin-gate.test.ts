@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import type { JSONRPCErrorResponse } from "@modelcontextprotocol/sdk/types.js";
 import { PassThrough } from "node:stream";
-import { gatedStdin, lineProblem } from "../../src/mcp/stdin-gate.ts";
+import { gatedStdin, headId, lineProblem } from "../../src/mcp/stdin-gate.ts";
 
 const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
 
@@ -105,6 +105,16 @@ describe("gatedStdin", () => {
     expect(answers).toHaveLength(1);
     expect(answers[0]!.error.code).toBe(-32600);
     expect(answers[0]!.error.message).toBe(`Invalid Request: a message of ${Buffer.byteLength(long)} bytes, more than the 2048 bytes one message may take; it was not read. Send less.`);
+    // Its id stands near the start: the answer carries it, so the client waiting on request 3 hears back.
+    expect(answers[0]!.id).toBe(3);
+  });
+
+  test("the id of a line over the cap is read from its head where it stands before anything nested, else left out", async () => {
+    expect(headId('{"jsonrpc":"2.0","id":777,"method":"tools/call","params":{')).toBe(777);
+    expect(headId('{ "method": "tools/call", "jsonrpc": "2.0", "id": "req \\"7\\"", "params": {')).toBe('req "7"');
+    expect(headId('{"jsonrpc":"2.0","method":"tools/call","params":{"id":5},"id":9')).toBeUndefined();
+    expect(headId('{"jsonrpc":"2.0","id":1.5,"method":"x"}')).toBeUndefined();
+    expect(headId("not json at all")).toBeUndefined();
   });
 
   test("a line exactly at the cap passes", async () => {
