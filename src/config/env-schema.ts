@@ -131,8 +131,8 @@ export const EnvConfig = z.object({
   /** Ours: how the two rankings are fused; rrf is the reference's rule (search/fusion.ts). */
   RAG_FUSION: z.enum(["relative", "rrf"], { message: "must be relative or rrf" }).default("relative").meta(doc("how the two rankings are blended: `relative` (rescaled scores) or `rrf` (the Python version's rank fusion) (ours)", undefined, "docs/search.md#hybrid-search")),
   RAG_DOC_VECTORS: switchVar(true).meta(doc("each document's opening is embedded beside its chunks and ranks whole documents as a third list; `0/false/no/off` leaves it out: about half the embedding time for a folder of short documents, slightly weaker ranking (ours)", "on", "docs/search.md#document-vectors")),
-  RAG_GROUPING: z.enum(["similar", "related"], { message: "must be similar or related" }).optional().meta(doc("`similar` or `related`: cut results at a jump in distance")),
-  RAG_MAX_DISTANCE: numberVar({ integer: false, min: 0 }).optional().meta(doc("drop results farther than this")),
+  RAG_GROUPING: z.enum(["similar", "related"], { message: "must be similar or related" }).optional().meta(doc("`similar` or `related`: cut results at a jump in their chunks' own vector distance (hits found only by keywords stay)")),
+  RAG_MAX_DISTANCE: numberVar({ integer: false, min: 0 }).optional().meta(doc("drop results whose chunk is farther than this by vector distance, and every hit found only by keywords")),
   RAG_MAX_FILES: numberVar({ integer: true, min: 1 }).optional().meta(doc("keep results from the first N documents only")),
   RAG_OCR_LANG: z
     .string()
