@@ -104,6 +104,11 @@ export function resolveInsideRoots(path: string, roots: string[], options: Resol
   const absolute = fromRootIfNotHere(path, spelledOnDisk(canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots))), roots);
   const outside = () => outsideRoots(absolute, roots);
   if (!existsSync(diskPath(absolute))) {
+    // A relative path is looked for here and under each root: where it is in neither, it is missing, not outside.
+    if (!isAbsolute(path) && !roots.some((r) => isInside(absolute, r))) {
+      const under = roots.map((root) => join(root, path)).filter((there, i) => isInside(there, roots[i]!));
+      throw new AppError("PATH_NOT_FOUND", `File does not exist: ${path} (not at ${absolute}${under.length ? ` nor at ${under.join(", ")}` : ""})`, "Check the path; list shows what is under the roots.");
+    }
     // Judge containment lexically first, so a missing file outside the roots is reported as outside.
     if (!roots.some((r) => isInside(absolute, r))) throw outside();
     throw new AppError("PATH_NOT_FOUND", `File does not exist: ${absolute}`, "Check the path; list shows what is under the roots.");

@@ -94,6 +94,16 @@ describe("containment (case 57)", () => {
     expect(resolveInsideRoots("sub/y.md", [root], { requireAbsolute: false, cwd: root })).toBe(join(root, "sub/y.md"));
   });
 
+  test("a relative CLI path found neither here nor under a root is missing, named at both places, not outside the roots", async () => {
+    const elsewhere = tree([]);
+    const error = await failure(() => resolveInsideRoots("notes/nonexist.md", [root], { requireAbsolute: false, cwd: elsewhere }));
+    expect(error.code).toBe("PATH_NOT_FOUND");
+    expect(error.message).toBe(`File does not exist: notes/nonexist.md (not at ${join(elsewhere, "notes/nonexist.md")} nor at ${join(root, "notes/nonexist.md")})`);
+    // One that is there, outside the roots, is still refused as outside.
+    writeFileSync(join(elsewhere, "here.md"), "# Here");
+    expect((await failure(() => resolveInsideRoots("here.md", [root], { requireAbsolute: false, cwd: elsewhere }))).code).toBe("PATH_OUTSIDE_ROOTS");
+  });
+
   test("a symlink escaping the roots is refused, saying where it points", async () => {
     const outside = tree(["s.md"]);
     symlinkSync(join(outside, "s.md"), join(root, "escape.md"));
