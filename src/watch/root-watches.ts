@@ -71,6 +71,11 @@ export class RootWatches {
     }
   }
 
+  /** The ignore rules of a root were edited: its tree applies them to the folders it watches. */
+  rulesChanged(root: string): void {
+    this.entries.get(root)?.tree?.rulesChanged();
+  }
+
   /** Resolves once every tree has watched the folders its events named so far. */
   async settled(): Promise<void> {
     for (const entry of this.entries.values()) await entry.tree?.settled();

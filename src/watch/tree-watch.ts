@@ -19,6 +19,10 @@ import { isInside } from "../scan/containment.ts";
 import { excludedWithParents, type RootRules } from "../scan/ignore-rules.ts";
 import { isPrunedFolder, isSkippedName } from "../scan/scan-roots.ts";
 
+function identityOf(info: { ino: number; birthtimeMs: number }): string {
+  return `${info.ino}:${info.birthtimeMs}`;
+}
+
 export interface TreeEvents {
   /** Something changed at this absolute path (a file, a folder, or a path that is gone). */
   change(path: string): void;
@@ -50,7 +54,15 @@ export class TreeWatch {
   private readonly formerFolders = new Set<string>();
   /** Links gone (or pointed elsewhere) since the last plan, with the target they had. */
   private readonly formerTargets = new Map<string, string>();
+  /**
+   * Each known folder's identity (inode and birth time): a folder deleted and made again at once (`rm -rf out; mkdir
+   * out`) is a new folder at a known path whose old watches died with the old one, and ext4 hands the new one the same
+   * inode number, so the birth time tells them apart (where the file system keeps none, the inode alone).
+   */
+  private readonly identity = new Map<string, string>();
   private toInspect = new Set<string>();
+  /** The ignore rules changed since the tree last applied them (rulesChanged). */
+  private rulesDirty = false;
   private inspecting: Promise<void> | null = null;
   private closed = false;
   private refusedOnce = false;
@@ -94,12 +106,19 @@ export class TreeWatch {
     while (this.inspecting) await this.inspecting;
   }
 
+  /** The ignore rules were edited: folders they now let in are watched, and those they now keep out let go. */
+  rulesChanged(): void {
+    this.rulesDirty = true;
+    this.inspecting ??= this.inspectSoon();
+  }
+
   close(): void {
     this.closed = true;
     this.rootWatcher?.close();
     for (const watcher of this.folders.values()) watcher?.close();
     this.folders.clear();
     this.unseen.clear();
+    this.identity.clear();
   }
 
   private open(folder: string, recursive: boolean): FSWatcher | null {
@@ -139,8 +158,12 @@ export class TreeWatch {
   /** Looks at changed paths in batches: a new folder gets watched, a gone one loses its watches, links are kept track of. */
   private async inspectSoon(): Promise<void> {
     try {
-      while (this.toInspect.size > 0 && !this.closed) {
+      while ((this.toInspect.size > 0 || this.rulesDirty) && !this.closed) {
         await new Promise((resolve) => setImmediate(resolve));
+        if (this.rulesDirty) {
+          this.rulesDirty = false;
+          await this.applyRules();
+        }
         const batch = [...this.toInspect];
         this.toInspect = new Set();
         for (const path of batch) await this.inspect(path);
@@ -155,10 +178,27 @@ export class TreeWatch {
     if (!info?.isDirectory()) this.forget(path);
     if (!info) return;
     if (info.isSymbolicLink()) await this.noteLink(path);
-    else if (info.isDirectory() && this.unseen.has(path)) {
+    else if (info.isDirectory() && (this.unseen.has(path) || (this.identity.has(path) && this.identity.get(path) !== identityOf(info) && path !== this.options.root))) {
       this.forget(path);
       await this.walk(path, !this.options.recursive);
     } else if (info.isDirectory() && !this.folders.has(path) && this.entered(path)) await this.walk(path, !this.options.recursive);
+  }
+
+  /** Every known folder looked at again under the current rules: new folders they let in are walked, excluded ones forgotten. */
+  private async applyRules(): Promise<void> {
+    for (const folder of [...this.folders.keys()]) {
+      if (this.closed) return;
+      if (!this.folders.has(folder)) continue;
+      if (!this.entered(folder)) {
+        this.forget(folder);
+        continue;
+      }
+      const entries = await readdir(folder, { withFileTypes: true }).catch(() => [] as Dirent[]);
+      for (const entry of entries) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory() && !this.folders.has(path) && this.entered(path)) await this.walk(path, !this.options.recursive);
+      }
+    }
   }
 
   /** Whether the scan would enter this folder. */
@@ -177,6 +217,8 @@ export class TreeWatch {
     this.formerFolders.delete(folder);
     const watcher = watchEach ? this.open(folder, false) : null;
     this.folders.set(folder, watcher);
+    const info = await lstat(folder).catch(() => null);
+    if (info) this.identity.set(folder, identityOf(info));
     let entries: Dirent[];
     try {
       entries = await readdir(folder, { withFileTypes: true });
@@ -226,6 +268,7 @@ export class TreeWatch {
       watcher?.close();
       this.folders.delete(folder);
       this.unseen.delete(folder);
+      this.identity.delete(folder);
       this.formerFolders.add(folder);
     }
   }

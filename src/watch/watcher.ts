@@ -140,8 +140,11 @@ export class Watcher {
 
   private changed(path: string): void {
     if (this.closed) return;
-    // Rules edited: the trees learn them at once, so a folder they now include is watched (and one they exclude is not entered again).
-    if (basename(path) === ".miniragignore" && this.choice.watched.includes(dirname(path))) this.loadRules();
+    // Rules edited: the tree applies them at once, so a folder they now include is watched and one they exclude let go.
+    if (basename(path) === ".miniragignore" && this.choice.watched.includes(dirname(path))) {
+      this.loadRules();
+      this.roots.rulesChanged(dirname(path));
+    }
     this.queue.add(path);
   }
 

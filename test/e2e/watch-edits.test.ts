@@ -169,6 +169,34 @@ describe("a watching server, with no sync_start", () => {
     await waitForFreshIndex(dbPath, [root]);
   });
 
+  test("a folder the rules kept out from its first event, let in: it and the folders under it are watched from then on", async () => {
+    writeFileSync(join(root, ".miniragignore"), "drafts/\n");
+    await waitForFreshIndex(dbPath, [root]);
+    writeTree(root, { "drafts/plan.md": versionedDoc("plan", 1), "drafts/deep/idea.md": versionedDoc("idea", 1) });
+    await waitForFreshIndex(dbPath, [root]);
+    writeFileSync(join(root, ".miniragignore"), "# drafts let in\n");
+    await waitForFreshIndex(dbPath, [root]);
+    expect([...(await indexContents(dbPath)).keys()].some((s) => s.endsWith("/drafts/deep/idea.md"))).toBe(true);
+    // Before, the rules let the files in but the folders stayed unwatched: these were never synced.
+    writeFileSync(join(root, "drafts/deep/later.md"), versionedDoc("later", 1));
+    writeFileSync(join(root, "drafts/plan.md"), versionedDoc("plan", 2));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("a folder deleted and made again at once (a build's output), then edited: the new folders are watched", async () => {
+    writeTree(root, { "out/a.md": versionedDoc("out-a", 1), "out/sub/s.md": versionedDoc("out-s", 1) });
+    await waitForFreshIndex(dbPath, [root]);
+    // ext4 gives the new folder the old one's inode number: only its birth time tells them apart.
+    rmSync(join(root, "out"), { recursive: true });
+    mkdirSync(join(root, "out/sub"), { recursive: true });
+    writeFileSync(join(root, "out/a.md"), versionedDoc("out-a", 2));
+    await waitForFreshIndex(dbPath, [root]);
+    writeFileSync(join(root, "out/later.md"), versionedDoc("out-later", 1));
+    writeFileSync(join(root, "out/sub/later2.md"), versionedDoc("out-later2", 1));
+    writeFileSync(join(root, "out/a.md"), versionedDoc("out-a", 3));
+    await waitForFreshIndex(dbPath, [root]);
+  });
+
   test("a case-only rename and a name stored decomposed (NFD)", async () => {
     renameSync(join(root, "keep/a.md"), join(root, "keep/A.md"));
     const nfd = "Café-notes.md".normalize("NFD");
