@@ -12,9 +12,17 @@
 import { existsSync } from "node:fs";
 import { diskPath } from "../native/file-names.ts";
 import { isInside } from "./containment.ts";
-import type { UnlistedFolder } from "./scan-roots.ts";
+import type { ScanResult, UnlistedFolder } from "./scan-roots.ts";
 
 export const EMPTY_FOLDER_REASON = "it is an empty folder";
+
+/**
+ * What the scan found on disk: the files it indexes, and those a rule excluded or no converter reads. A folder
+ * holding only excluded files (a rule that now leaves out everything under it) is no unplugged drive.
+ */
+export function onDiskPaths(scan: Pick<ScanResult, "files" | "excluded" | "unsupported">): string[] {
+  return [...scan.files.map((f) => f.path), ...scan.excluded, ...scan.unsupported];
+}
 
 const lookedAt = (folder: string, scopes?: string[]) => !scopes || scopes.some((s) => isInside(folder, s));
 

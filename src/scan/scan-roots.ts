@@ -42,6 +42,8 @@ export interface ScanResult {
   unlisted: UnlistedFolder[];
   /** Supported files and folders a rule excluded; a folder counts once. */
   ignored: number;
+  /** Their paths: a folder whose files a rule all excluded lists them, so it is not taken for an unplugged drive (emptied-folders.ts). */
+  excluded: string[];
   ignoreFiles: { path: string; rules: number }[];
   /** Paths seen but not readable as files: broken links, link loops, entries gone mid-walk. */
   problems: { source: string; error: string }[];
@@ -100,7 +102,7 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
 }
 
 function emptyScanResult(): ScanResult {
-  return { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [], unsupported: [], mountPoints: [] };
+  return { files: [], unlisted: [], ignored: 0, excluded: [], ignoreFiles: [], problems: [], unsupported: [], mountPoints: [] };
 }
 
 /** Each root's .miniragignore; a root whose rule file cannot be read is reported unlisted and not walked. */
@@ -152,6 +154,11 @@ async function visitFolder(walk: Walk, dir: string, isRoot: boolean, parentDevic
   for (const folder of folders) await visitFolder(walk, folder, false, device);
 }
 
+function excludeEntry(result: ScanResult, path: string): void {
+  result.ignored++;
+  result.excluded.push(path);
+}
+
 /** A folder's entries: the subfolders to walk and the files to add; skipped, pruned, excluded and unsupported ones are counted or listed here. */
 function sortEntries(walk: Walk, dir: string, entries: FolderEntry[]): { folders: string[]; files: { path: string; entry: FolderEntry }[] } {
   const { result, rules } = walk;
@@ -162,14 +169,14 @@ function sortEntries(walk: Walk, dir: string, entries: FolderEntry[]): { folders
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (PRUNED_DIRS.has(entry.name) || walk.blocked(path)) continue;
-      if (excludedBy(rules, path, true)) result.ignored++;
+      if (excludedBy(rules, path, true)) excludeEntry(result, path);
       else folders.push(path);
       continue;
     }
     const excluded = excludedBy(rules, path, false);
     if (!walk.supported(entry.name)) {
       if (!excluded && (entry.isFile() || entry.isSymbolicLink())) result.unsupported.push(path);
-    } else if (excluded) result.ignored++;
+    } else if (excluded) excludeEntry(result, path);
     else files.push({ path, entry });
   }
   return { folders, files };
@@ -191,7 +198,7 @@ async function addFile(walk: Walk, path: string, entry: FolderEntry | null): Pro
     const real = await realPathOf(path);
     if (!isInsideRoots(real, walk.roots)) return; // an escaping link is not part of the corpus
     if (excludedWithParents(walk.rules, real, false)) {
-      result.ignored++;
+      excludeEntry(result, path);
       return;
     }
     // The target is indexed under its own path, by the walk of its own folder: the link would be the same

@@ -15,7 +15,7 @@ import { sha256, tooLarge } from "../ingest/prepare-file.ts";
 import { readProblem } from "../ingest/read-problem.ts";
 import { diskPath } from "../native/file-names.ts";
 import { isInside } from "../scan/containment.ts";
-import { emptiedFolders } from "../scan/emptied-folders.ts";
+import { emptiedFolders, onDiskPaths } from "../scan/emptied-folders.ts";
 import { countByExtension, scanRoots, type ScanResult, type ScannedFile, type UnlistedFolder } from "../scan/scan-roots.ts";
 import { inScope } from "../scan/scope.ts";
 import { scopesAsSources } from "../scan/source-names.ts";
@@ -164,7 +164,7 @@ function keepEmptiedFolders(app: App, scan: ScanResult, indexed: SourceSummary[]
   const listed = indexed.filter((s) => !hidden(s)).map((s) => s.source);
   const remembered = readMountPoints(app.config.dbPath);
   const kept: string[] = [];
-  for (const emptied of emptiedFolders(app.config.roots, [...scan.mountPoints, ...remembered], scan.files.map((f) => f.path), listed, scopes)) {
+  for (const emptied of emptiedFolders(app.config.roots, [...scan.mountPoints, ...remembered], onDiskPaths(scan), listed, scopes)) {
     if (!listed.some((source) => isInside(source, emptied.folder) && !movedFrom.has(source))) continue;
     unlisted.push(emptied);
     if (!emptied.isRoot) kept.push(emptied.folder);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listFiles } from "../../src/read/list-files.ts";
 import { fullStatus } from "../../src/status.ts";
@@ -49,6 +49,20 @@ describe("folders sync cannot see keep their index", () => {
     const listing = await listFiles(app);
     expect(listing.unlistedFolders).toEqual([{ folder: root, reason: "it is an empty folder" }]);
     expect(listing.files.map((f) => f.state)).toEqual(["unlisted", "unlisted"]);
+  });
+
+  test("a root whose files a new rule all leaves out is no empty folder: their entries go, as any excluded file's do", async () => {
+    const root = tempDir("minirag-all-excluded-");
+    writeTree(root, { "en/a.md": "alpha", "en/b.md": "beta", "c.md": "gamma" });
+    const { app } = await testApp({}, [root]);
+    await runSync(app);
+    writeFileSync(join(root, ".miniragignore"), "*\n");
+    const listing = await listFiles(app);
+    expect(listing.unlistedFolders ?? []).toEqual([]);
+    const report = await runSync(app);
+    expect(report.counts).toMatchObject({ deleted: 3, failed: 0 });
+    expect(report.unlistedFolders).toEqual([]);
+    expect(await sources(app)).toEqual([]);
   });
 
   test("files moved out of an emptied root are followed to their new place", async () => {
