@@ -65,10 +65,17 @@ export function isPrunedFolder(name: string): boolean {
   return PRUNED_DIRS.has(name);
 }
 
-/** Dot-names and Office lock files; a name in a labelled form (native/file-names.ts) is judged by its own characters. */
+/**
+ * Editors' backup, swap and temp files beside a document (`notes.md~`, Emacs' `#notes.md#`, vim's `notes.md.swp`,
+ * Kate's `.kate-swp`, JetBrains' `___jb_tmp___` and `___jb_old___`, LibreOffice's `lu123.tmp`, Word's `~WRL0001.tmp`):
+ * never documents, and listed as unsupported they were noise in every listing.
+ */
+const EDITOR_LEFTOVER = /(?:~|\.sw[pnox]|\.kate-swp|___jb_(?:tmp|old)___|\.tmp)$|^#.*#$/i;
+
+/** Dot-names, Office lock files and editors' leftovers; a name in a labelled form (native/file-names.ts) is judged by its own characters. */
 export function isSkippedName(name: string): boolean {
   const own = plainName(name);
-  return own.startsWith(".") || own.startsWith("~$");
+  return own.startsWith(".") || own.startsWith("~$") || EDITOR_LEFTOVER.test(own);
 }
 
 function reasonOf(error: unknown): string {

@@ -24,6 +24,14 @@ describe("scanning the roots (case 5)", () => {
     expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["UPPER.MD", "a.md", "sub/b.txt", "sub/deep/c.html"]);
   });
 
+  test("editors' backup, swap and temp files are neither documents nor listed as unsupported; other unknown types are", async () => {
+    const leftovers = ["a.md~", "#a.md#", "a.md.swp", "a.md.swo", "lu123.tmp", "~WRL0001.tmp", "a.md___jb_old___", "a.md___jb_tmp___", "a.md.kate-swp"];
+    const root = tree(["a.md", "movie.swf", "data.bin", ...leftovers]);
+    const scan = await scanRoots([root], SUPPORTED_EXTENSIONS);
+    expect(rel(root, scan.files)).toEqual(["a.md"]);
+    expect(scan.unsupported.map((p) => p.slice(root.length + 1)).sort()).toEqual(["data.bin", "movie.swf"]);
+  });
+
   test("a symlink to a file outside the roots is not scanned (case 6)", async () => {
     const root = tree(["a.md"]);
     const outside = tree(["secret.md"]);
