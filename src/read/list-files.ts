@@ -13,7 +13,7 @@ import { diskPath } from "../native/file-names.ts";
 import { conversionConditions, failuresByPath, stillFailing } from "../ingest/failure-memory.ts";
 import { isInside } from "../scan/containment.ts";
 import { displayPath } from "../scan/display-path.ts";
-import { emptiedFolders, onDiskPaths } from "../scan/emptied-folders.ts";
+import { emptiedFolders, stillIncluded } from "../scan/emptied-folders.ts";
 import { scanRoots } from "../scan/scan-roots.ts";
 import { checkScopes, inScope } from "../scan/scope.ts";
 import { scopesAsSources } from "../scan/source-names.ts";
@@ -63,7 +63,7 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, checked?.paths);
   const indexedFiles = stored.filter((s) => s.sourceType === "file" && inScope(s.source, scope)).map((s) => pathOf(s.source));
   const mountPoints = [...scan.mountPoints, ...readMountPoints(app.config.dbPath)];
-  for (const emptied of emptiedFolders(roots, mountPoints, onDiskPaths(scan), indexedFiles, checked?.paths)) {
+  for (const emptied of emptiedFolders(roots, mountPoints, scan.files.map((f) => f.path), stillIncluded(roots, indexedFiles), checked?.paths)) {
     if (!scan.unlisted.some((u) => isInside(emptied.folder, u.folder))) scan.unlisted.push(emptied);
   }
   const files: ListedFile[] = [];

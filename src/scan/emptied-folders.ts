@@ -12,16 +12,26 @@
 import { existsSync } from "node:fs";
 import { diskPath } from "../native/file-names.ts";
 import { isInside } from "./containment.ts";
-import type { ScanResult, UnlistedFolder } from "./scan-roots.ts";
+import { excludedWithParents, loadRootRules } from "./ignore-rules.ts";
+import type { UnlistedFolder } from "./scan-roots.ts";
 
 export const EMPTY_FOLDER_REASON = "it is an empty folder";
 
 /**
- * What the scan found on disk: the files it indexes, and those a rule excluded or no converter reads. A folder
- * holding only excluded files (a rule that now leaves out everything under it) is no unplugged drive.
+ * The indexed files the roots' current rules still let in. Only these make a folder that lists no file look
+ * unplugged: a rule that now leaves out every file under a root empties nothing, and those entries go as any
+ * excluded file's do. A stray file left in an unplugged mount point proves nothing either way, so what the scan
+ * saw stays the files it indexes. A rule file that cannot be read counts as no rules (the scan reports it).
  */
-export function onDiskPaths(scan: Pick<ScanResult, "files" | "excluded" | "unsupported">): string[] {
-  return [...scan.files.map((f) => f.path), ...scan.excluded, ...scan.unsupported];
+export function stillIncluded(roots: string[], sources: string[]): string[] {
+  const rules = roots.flatMap((root) => {
+    try {
+      return [loadRootRules(root)];
+    } catch {
+      return [];
+    }
+  });
+  return sources.filter((source) => !excludedWithParents(rules, source, false));
 }
 
 const lookedAt = (folder: string, scopes?: string[]) => !scopes || scopes.some((s) => isInside(folder, s));

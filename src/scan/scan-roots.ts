@@ -42,8 +42,6 @@ export interface ScanResult {
   unlisted: UnlistedFolder[];
   /** Supported files and folders a rule excluded; a folder counts once. */
   ignored: number;
-  /** Their paths: a folder whose files a rule all excluded lists them, so it is not taken for an unplugged drive (emptied-folders.ts). */
-  excluded: string[];
   ignoreFiles: { path: string; rules: number }[];
   /** Paths seen but not readable as files: broken links, link loops, entries gone mid-walk. */
   problems: { source: string; error: string }[];
@@ -72,10 +70,15 @@ export function isPrunedFolder(name: string): boolean {
  */
 const EDITOR_LEFTOVER = /(?:~|\.sw[pnox]|\.kate-swp|___jb_(?:tmp|old)___|\.tmp)$|^#.*#$/i;
 
-/** Dot-names, Office lock files and editors' leftovers; a name in a labelled form (native/file-names.ts) is judged by its own characters. */
+/** Dot-names and Office lock files; a name in a labelled form (native/file-names.ts) is judged by its own characters. */
 export function isSkippedName(name: string): boolean {
   const own = plainName(name);
-  return own.startsWith(".") || own.startsWith("~$") || EDITOR_LEFTOVER.test(own);
+  return own.startsWith(".") || own.startsWith("~$");
+}
+
+/** A file (never a folder: `Archive~/` and `build.tmp/` hold documents) that an editor leaves beside a document. */
+function isEditorLeftover(name: string): boolean {
+  return EDITOR_LEFTOVER.test(plainName(name));
 }
 
 function reasonOf(error: unknown): string {
@@ -109,7 +112,7 @@ export async function scanRoots(roots: string[], extensions: Set<string>, under?
 }
 
 function emptyScanResult(): ScanResult {
-  return { files: [], unlisted: [], ignored: 0, excluded: [], ignoreFiles: [], problems: [], unsupported: [], mountPoints: [] };
+  return { files: [], unlisted: [], ignored: 0, ignoreFiles: [], problems: [], unsupported: [], mountPoints: [] };
 }
 
 /** Each root's .miniragignore; a root whose rule file cannot be read is reported unlisted and not walked. */
@@ -161,11 +164,6 @@ async function visitFolder(walk: Walk, dir: string, isRoot: boolean, parentDevic
   for (const folder of folders) await visitFolder(walk, folder, false, device);
 }
 
-function excludeEntry(result: ScanResult, path: string): void {
-  result.ignored++;
-  result.excluded.push(path);
-}
-
 /** A folder's entries: the subfolders to walk and the files to add; skipped, pruned, excluded and unsupported ones are counted or listed here. */
 function sortEntries(walk: Walk, dir: string, entries: FolderEntry[]): { folders: string[]; files: { path: string; entry: FolderEntry }[] } {
   const { result, rules } = walk;
@@ -176,14 +174,15 @@ function sortEntries(walk: Walk, dir: string, entries: FolderEntry[]): { folders
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (PRUNED_DIRS.has(entry.name) || walk.blocked(path)) continue;
-      if (excludedBy(rules, path, true)) excludeEntry(result, path);
+      if (excludedBy(rules, path, true)) result.ignored++;
       else folders.push(path);
       continue;
     }
+    if (isEditorLeftover(entry.name)) continue;
     const excluded = excludedBy(rules, path, false);
     if (!walk.supported(entry.name)) {
       if (!excluded && (entry.isFile() || entry.isSymbolicLink())) result.unsupported.push(path);
-    } else if (excluded) excludeEntry(result, path);
+    } else if (excluded) result.ignored++;
     else files.push({ path, entry });
   }
   return { folders, files };
@@ -205,7 +204,7 @@ async function addFile(walk: Walk, path: string, entry: FolderEntry | null): Pro
     const real = await realPathOf(path);
     if (!isInsideRoots(real, walk.roots)) return; // an escaping link is not part of the corpus
     if (excludedWithParents(walk.rules, real, false)) {
-      excludeEntry(result, path);
+      result.ignored++;
       return;
     }
     // The target is indexed under its own path, by the walk of its own folder: the link would be the same

@@ -15,7 +15,7 @@ import { sha256, tooLarge } from "../ingest/prepare-file.ts";
 import { readProblem } from "../ingest/read-problem.ts";
 import { diskPath } from "../native/file-names.ts";
 import { isInside } from "../scan/containment.ts";
-import { emptiedFolders, onDiskPaths } from "../scan/emptied-folders.ts";
+import { emptiedFolders, stillIncluded } from "../scan/emptied-folders.ts";
 import { countByExtension, scanRoots, type ScanResult, type ScannedFile, type UnlistedFolder } from "../scan/scan-roots.ts";
 import { inScope } from "../scan/scope.ts";
 import { scopesAsSources } from "../scan/source-names.ts";
@@ -107,7 +107,9 @@ async function sortFiles(app: App, report: SyncReport, scan: ScanResult, indexed
   const tooBig = sort.oversized.filter(tryAgain).map((file) => ({ file, error: tooLarge(file.path, file.size, app.config.maxFileSize) }));
   for (const { file, error } of tooBig) report.errors.push({ source: file.path, error: describeError(error) });
   report.counts.failed += tooBig.length;
-  if (tooBig.length) await rememberOutcomes(app, tooBig.map(({ file, error }) => failureOf(app, file.path, file, error)), []);
+  // A file the index holds as it is now has not failed, whatever is remembered (a limit lowered, then raised again).
+  const healed = sort.unchanged.filter((file) => failures.has(file.path)).map((file) => file.path);
+  if (tooBig.length || healed.length) await rememberOutcomes(app, tooBig.map(({ file, error }) => failureOf(app, file.path, file, error)), healed);
   return { sort, failures, tryAgain };
 }
 
@@ -164,7 +166,7 @@ function keepEmptiedFolders(app: App, scan: ScanResult, indexed: SourceSummary[]
   const listed = indexed.filter((s) => !hidden(s)).map((s) => s.source);
   const remembered = readMountPoints(app.config.dbPath);
   const kept: string[] = [];
-  for (const emptied of emptiedFolders(app.config.roots, [...scan.mountPoints, ...remembered], onDiskPaths(scan), listed, scopes)) {
+  for (const emptied of emptiedFolders(app.config.roots, [...scan.mountPoints, ...remembered], scan.files.map((f) => f.path), stillIncluded(app.config.roots, listed), scopes)) {
     if (!listed.some((source) => isInside(source, emptied.folder) && !movedFrom.has(source))) continue;
     unlisted.push(emptied);
     if (!emptied.isRoot) kept.push(emptied.folder);

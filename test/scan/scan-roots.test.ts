@@ -24,11 +24,12 @@ describe("scanning the roots (case 5)", () => {
     expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["UPPER.MD", "a.md", "sub/b.txt", "sub/deep/c.html"]);
   });
 
-  test("editors' backup, swap and temp files are neither documents nor listed as unsupported; other unknown types are", async () => {
+  test("editors' backup, swap and temp files are neither documents nor listed as unsupported; other unknown types are, and folders of such names are walked", async () => {
     const leftovers = ["a.md~", "#a.md#", "a.md.swp", "a.md.swo", "lu123.tmp", "~WRL0001.tmp", "a.md___jb_old___", "a.md___jb_tmp___", "a.md.kate-swp"];
-    const root = tree(["a.md", "movie.swf", "data.bin", ...leftovers]);
+    // Folders with such names hold documents all the same.
+    const root = tree(["a.md", "movie.swf", "data.bin", ...leftovers, "Archive~/old.md", "#drafts#/d.md", "build.tmp/b.md"]);
     const scan = await scanRoots([root], SUPPORTED_EXTENSIONS);
-    expect(rel(root, scan.files)).toEqual(["a.md"]);
+    expect(rel(root, scan.files)).toEqual(["#drafts#/d.md", "Archive~/old.md", "a.md", "build.tmp/b.md"]);
     expect(scan.unsupported.map((p) => p.slice(root.length + 1)).sort()).toEqual(["data.bin", "movie.swf"]);
   });
 

@@ -97,6 +97,15 @@ describe("a file that fails to convert", () => {
     const raised = await testApp({ DB_PATH: dbPath, MAX_FILE_SIZE: "3000" }, [root]);
     expect((await runSync(raised.app)).counts).toMatchObject({ ingested: 1, failed: 0, failedBefore: 0 });
     expect((await listed(raised.app))["big.txt"]).toEqual({ state: "ingested", error: undefined });
+    // Indexed, then past a lowered limit: its chunks stay and the failure is remembered; the limit raised again, the
+    // unchanged file is skipped and its failure forgotten (status counted it while list showed it ingested).
+    const lowered = await testApp({ DB_PATH: dbPath, MAX_FILE_SIZE: "1000" }, [root]);
+    expect((await runSync(lowered.app)).counts).toMatchObject({ failed: 1, deleted: 0 });
+    expect((await fullStatus(lowered.app)).failedFileCount).toBe(1);
+    const again = await testApp({ DB_PATH: dbPath, MAX_FILE_SIZE: "3000" }, [root]);
+    expect((await runSync(again.app)).counts).toMatchObject({ skipped: 2, failed: 0, failedBefore: 0 });
+    expect((await fullStatus(again.app)).failedFileCount ?? 0).toBe(0);
+    expect((await listed(again.app))["big.txt"]).toEqual({ state: "ingested", error: undefined });
   });
 
   test("ingested by hand is tried again (an explicit request), and its success forgets the failure", async () => {

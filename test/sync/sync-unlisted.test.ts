@@ -51,6 +51,19 @@ describe("folders sync cannot see keep their index", () => {
     expect(listing.files.map((f) => f.state)).toEqual(["unlisted", "unlisted"]);
   });
 
+  test("a root unplugged that leaves a folder with only a stray file the scan does not index keeps its entries", async () => {
+    const parent = tempDir("minirag-stray-");
+    const root = join(parent, "docs");
+    writeTree(root, { "a.md": "alpha", "b.md": "beta" });
+    const { app } = await testApp({}, [root]);
+    await runSync(app);
+    renameSync(root, join(parent, "away"));
+    writeTree(root, { "desktop.ini": "[.ShellClassInfo]", "notes.md~": "a leftover" });
+    const report = await runSync(app);
+    expect(report.counts).toMatchObject({ deleted: 0, failed: 1 });
+    expect((await sources(app)).length).toBe(2);
+  });
+
   test("a root whose files a new rule all leaves out is no empty folder: their entries go, as any excluded file's do", async () => {
     const root = tempDir("minirag-all-excluded-");
     writeTree(root, { "en/a.md": "alpha", "en/b.md": "beta", "c.md": "gamma" });
