@@ -19,6 +19,9 @@ import { isInside } from "../scan/containment.ts";
 import { excludedWithParents, type RootRules } from "../scan/ignore-rules.ts";
 import { isPrunedFolder, isSkippedName } from "../scan/scan-roots.ts";
 
+/** How long after a watched folder went it is looked at once more, in case it was made again meanwhile. */
+const LOOK_AGAIN_MS = 250;
+
 function identityOf(info: { ino: number; birthtimeMs: number }): string {
   return `${info.ino}:${info.birthtimeMs}`;
 }
@@ -61,6 +64,8 @@ export class TreeWatch {
    */
   private readonly identity = new Map<string, string>();
   private toInspect = new Set<string>();
+  /** Looks again at folders that went (lookAgain), cleared on close. */
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   /** The ignore rules changed since the tree last applied them (rulesChanged). */
   private rulesDirty = false;
   private inspecting: Promise<void> | null = null;
@@ -119,6 +124,8 @@ export class TreeWatch {
     this.folders.clear();
     this.unseen.clear();
     this.identity.clear();
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
   }
 
   private open(folder: string, recursive: boolean): FSWatcher | null {
@@ -175,13 +182,31 @@ export class TreeWatch {
 
   private async inspect(path: string): Promise<void> {
     const info = await lstat(path).catch(() => null);
+    const wasWatched = this.folders.has(path) && path !== this.options.root;
     if (!info?.isDirectory()) this.forget(path);
-    if (!info) return;
+    if (!info) {
+      // A folder gone may be made again at once (rm -rf out; mkdir out): the event of its return can reach the parent's
+      // watch folded into the one of its removal, read here before the new folder stood (seen under load), so look once more.
+      if (wasWatched) this.lookAgain(path);
+      return;
+    }
     if (info.isSymbolicLink()) await this.noteLink(path);
     else if (info.isDirectory() && (this.unseen.has(path) || (this.identity.has(path) && this.identity.get(path) !== identityOf(info) && path !== this.options.root))) {
       this.forget(path);
       await this.walk(path, !this.options.recursive);
     } else if (info.isDirectory() && !this.folders.has(path) && this.entered(path)) await this.walk(path, !this.options.recursive);
+  }
+
+  /** Inspects a path once more after LOOK_AGAIN_MS. */
+  private lookAgain(path: string): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.closed) return;
+      this.toInspect.add(path);
+      this.inspecting ??= this.inspectSoon();
+    }, LOOK_AGAIN_MS);
+    timer.unref?.();
+    this.timers.add(timer);
   }
 
   /** Every known folder looked at again under the current rules: new folders they let in are walked, excluded ones forgotten. */
