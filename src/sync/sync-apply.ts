@@ -27,7 +27,7 @@ import type { SyncWork } from "./sync-compare.ts";
 import { fillVectors } from "./fill-vectors.ts";
 import { splitGone } from "./sync-plan.ts";
 import { changedIndex, type SyncReport } from "./sync-report.ts";
-import { describeUnlisted } from "./unlisted.ts";
+import { describeUnlisted, namedFew } from "./unlisted.ts";
 
 /** Moved files keep their chunks under the new path; unchanged bytes get their new mtime. */
 export async function applyMoves(app: App, report: SyncReport, work: SyncWork): Promise<void> {
@@ -79,7 +79,7 @@ export async function removeGone(app: App, report: SyncReport, work: SyncWork, k
   const outside = noRootSeen ? split.remove : [];
   const { remove, kept } = noRootSeen ? { remove: [], kept: [...split.kept, ...outside] } : split;
   if (outside.length) {
-    const named = outside.slice(0, 3).map((s) => s.source).join(", ") + (outside.length > 3 ? `, and ${outside.length - 3} more` : "");
+    const named = namedFew(outside.map((s) => s.source));
     const warning = `no root could be listed, so the ${outside.length} indexed file${outside.length === 1 ? "" : "s"} outside ${roots.length === 1 ? "it" : "them"} ${outside.length === 1 ? "was" : "were"} kept (${named}). Check BASE_DIR / BASE_DIRS (or --base-dir); a sync removes files outside the roots only when it can list a root.`;
     report.warnings.push({ source: roots.join(", "), warning });
     app.log(`warn: ${warning}`);

@@ -17,11 +17,16 @@ export interface UnlistedReport {
 /** Files named in a message; the rest are counted. */
 const NAMED_FILES = 3;
 
+/** The first few files by name, and how many more: "a.md, b.md, c.md, and 4 more". */
+export function namedFew(files: string[]): string {
+  return files.slice(0, NAMED_FILES).join(", ") + (files.length > NAMED_FILES ? `, and ${files.length - NAMED_FILES} more` : "");
+}
+
 export function describeUnlisted(folder: UnlistedFolder, keptFiles: string[], asked: boolean): { report: UnlistedReport; failure: string | null } {
   const report = { folder: folder.folder, reason: folder.reason, kept: keptFiles.length };
   // A root always fails the run; a subfolder only when it hides indexed files or was the folder asked for.
   if (!folder.isRoot && !asked && keptFiles.length === 0) return { report, failure: null };
-  const named = keptFiles.slice(0, NAMED_FILES).join(", ") + (keptFiles.length > NAMED_FILES ? `, and ${keptFiles.length - NAMED_FILES} more` : "");
+  const named = namedFew(keptFiles);
   const kept = keptFiles.length ? `kept the ${keptFiles.length} indexed file${keptFiles.length === 1 ? "" : "s"} under it (${named})` : "nothing under it is indexed";
   const what = folder.reason === EMPTY_FOLDER_REASON ? `${folder.folder} is an empty folder while its index is not` : `could not list ${folder.folder} (${folder.reason})`;
   const advice =
