@@ -10,6 +10,7 @@
 import { DocText, type Span } from "./doc-text.ts";
 import type { Category } from "../text/markdown-summary.ts";
 import { isNavigation } from "../text/link-share.ts";
+import { outline } from "../text/contents-share.ts";
 import { ATX_HEADING, SLIDE_MARKER, TRANSCRIPT_WINDOW_SECONDS, cleanHeading, fencedLines, timestampSeconds } from "../text/markdown-lines.ts";
 
 export interface Section extends Span {
@@ -167,6 +168,24 @@ function headingGroups(doc: DocText): LineGroup[] {
   return groups;
 }
 
+/** The longest block read as a plain-text heading: two lines of a wrapped title, never a paragraph. */
+const OUTLINE_HEADING_LINES = 2;
+const OUTLINE_HEADING_CHARS = 200;
+/** Outline headings of two levels or more a document needs before its blocks are grouped under them. */
+const MIN_OUTLINE_HEADINGS = 2;
+
+interface Block {
+  start: number;
+  end: number;
+}
+
+/** A block that is a plain-text heading: a line or two opening with an outline number (`6.2.2. Where do these codenames come from?`). */
+function isOutlineHeading(doc: DocText, lines: string[], block: Block): boolean {
+  if (block.end - block.start > OUTLINE_HEADING_LINES) return false;
+  if (doc.lineEnd(block.end - 1) - doc.lineStarts[block.start]! > OUTLINE_HEADING_CHARS) return false;
+  return outline(lines[block.start]!) !== null && !ATX_HEADING.test(lines[block.start]!);
+}
+
 /**
  * One section per block: blank-line separated, closed fences whole, a heading
  * glued to what follows. Blocks that are mostly links, one after another, are
@@ -174,27 +193,50 @@ function headingGroups(doc: DocText): LineGroup[] {
  * an entry alone, a heading's words and nothing else, matched the question
  * its page answers better than the page (text/link-share.ts). Together they
  * read as the list they are, as they already do under a heading.
+ *
+ * A plain-text book numbers its headings instead of marking them
+ * (`6.2.2. Where do these codenames come from?`). In a document with at
+ * least two such headings of two levels or more, each opens a section that
+ * runs to the next one, as an ATX heading's does: alone, the heading was a
+ * section of its own words and each paragraph under it another, so a
+ * question matched the heading and got no answer back (the Debian FAQ as
+ * text: `bun run bench --navigation`, docs/search.md).
  */
 function genericGroups(doc: DocText): LineGroup[] {
   const lines = Array.from({ length: doc.lineCount }, (_, i) => doc.line(i));
   const fenced = fencedLines(lines);
-  const groups: LineGroup[] = [{ from: 0, ladder: NO_LABEL, firstLadder: NO_LABEL }];
+  const blocks: Block[] = [];
   let blockStart = -1;
-  let headingOpen = false;
-  let linksOpen = false;
   for (let i = 0; i <= lines.length; i++) {
     const blank = i === lines.length || (!fenced[i] && !lines[i]!.trim());
     if (!blank) {
       if (blockStart < 0) blockStart = i;
       continue;
     }
-    if (blockStart < 0) continue;
-    const links = isNavigation(doc.slice({ start: doc.lineStarts[blockStart]!, end: doc.lineEnd(i - 1) }));
-    // A block is a new section unless a lone heading before it is waiting for it, or it goes on a run of links.
-    if (!headingOpen && !(links && linksOpen) && blockStart > 0) groups.push({ from: blockStart, ladder: NO_LABEL, firstLadder: NO_LABEL });
-    headingOpen = i - blockStart === 1 && ATX_HEADING.test(lines[blockStart]!);
-    linksOpen = links;
+    if (blockStart >= 0) blocks.push({ start: blockStart, end: i });
     blockStart = -1;
   }
+  const headings = blocks.map((block) => isOutlineHeading(doc, lines, block));
+  const nested = blocks.filter((block, k) => headings[k] && outline(lines[block.start]!)!.number.includes(".")).length;
+  const outlined = nested >= MIN_OUTLINE_HEADINGS;
+  const groups: LineGroup[] = [{ from: 0, ladder: NO_LABEL, firstLadder: NO_LABEL }];
+  let headingOpen = false;
+  let linksOpen = false;
+  let underOutline = false;
+  let outlineOpen = false;
+  blocks.forEach((block, k) => {
+    const links = isNavigation(doc.slice({ start: doc.lineStarts[block.start]!, end: doc.lineEnd(block.end - 1) }));
+    const atx = block.end - block.start === 1 && ATX_HEADING.test(lines[block.start]!);
+    const outlineHeading = outlined && headings[k]!;
+    // A block is a new section unless a heading before it is waiting for it (an outline heading as well: its
+    // child, or the next entry of contents set a line apart), it goes on a run of links, or it is text under an
+    // outline heading.
+    const joins = headingOpen || outlineOpen || (links && linksOpen) || (underOutline && !outlineHeading && !atx);
+    if (!joins && block.start > 0) groups.push({ from: block.start, ladder: NO_LABEL, firstLadder: NO_LABEL });
+    headingOpen = atx;
+    linksOpen = links;
+    outlineOpen = outlineHeading;
+    underOutline = outlineHeading || (underOutline && !atx);
+  });
   return groups;
 }

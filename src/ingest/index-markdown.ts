@@ -23,6 +23,7 @@ import { encodeDocumentVector } from "../store/document-vectors.ts";
 import { timed } from "./ingest-metrics.ts";
 import { slices } from "../slices.ts";
 import { linkShare } from "../text/link-share.ts";
+import { navigationShare, outlineKeys } from "../text/contents-share.ts";
 import { ownText } from "../chunk/own-text.ts";
 
 export interface DocumentToIndex {
@@ -42,8 +43,12 @@ export interface DocumentToIndex {
 export interface PreparedDocument extends Omit<DocumentToIndex, "markdown" | "seedTitle" | "pages"> {
   /** What the converter could read only in part, reported with the file. */
   warnings?: string[];
-  /** `pages` is "12" or "12-13" where a PDF chunk's page is certain. */
-  chunks: (ChunkDraft & { pages?: string })[];
+  /**
+   * `pages` is "12" or "12-13" where a PDF chunk's page is certain;
+   * `navigation` the share of its own text that points elsewhere (link_share),
+   * where the whole document was at hand to tell its contents entries.
+   */
+  chunks: (ChunkDraft & { pages?: string; navigation?: number })[];
 }
 
 export interface IngestResult {
@@ -82,10 +87,12 @@ export async function prepareDocument(app: App, embedder: TokenCounter, doc: Doc
       count: (t) => embedder.countTokens(t, "passage"),
     }),
   );
+  const keys = outlineKeys(text);
+  const shared = chunks.map((c) => ({ ...c, navigation: navigationShare(ownText(c.text, c.contextLines), keys) }));
   // The page map's offsets are the converter's: a document whose inlined pictures were replaced has none that fit.
-  if (!pages || text !== markdown) return { ...rest, chunks };
-  const labels = chunkPages(pages, chunks);
-  return { ...rest, chunks: chunks.map((c, i) => (labels[i] ? { ...c, pages: labels[i] } : c)) };
+  if (!pages || text !== markdown) return { ...rest, chunks: shared };
+  const labels = chunkPages(pages, shared);
+  return { ...rest, chunks: shared.map((c, i) => (labels[i] ? { ...c, pages: labels[i] } : c)) };
 }
 
 /** Prepared documents with a vector for each chunk, ready for their commit (writeDocuments). */
@@ -183,7 +190,8 @@ export function chunkRow(doc: PreparedDocument, c: PreparedDocument["chunks"][nu
     pages: c.pages ?? null,
     minhash: c.chunkIndex === 0 ? ctx.minhash : null,
     doc_vector: c.chunkIndex === 0 && ctx.docVector ? encodeDocumentVector(ctx.docVector) : null,
-    link_share: linkShare(ownText(c.text, c.contextLines)) || null,
+    // A streamed large document's windows carry no contents shares: their links still count.
+    link_share: (c.navigation ?? linkShare(ownText(c.text, c.contextLines))) || null,
     ...labelColumnsFor(ctx.labels, c.chunkIndex),
     vector_pending: ctx.pending,
   };

@@ -1,6 +1,7 @@
 /**
  * Chunks that are mostly links (a contents page's entries, a link list;
- * text/link-share.ts) point to the pages that answer rather than answering,
+ * text/link-share.ts) or a book's contents entries (text/contents-share.ts;
+ * link_share holds the larger share) point to what answers rather than answering,
  * yet ranked by their words alone they took those pages' places. They are
  * ranked lower, so they stay findable, below the content they point to.
  *

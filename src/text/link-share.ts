@@ -29,7 +29,7 @@ const MAX_TARGET = 4000;
 const LETTER = /\p{L}/u;
 
 /** Letters in text[from, to): ASCII by its code, the rest by the Unicode property, a pair of surrogates as one character. */
-function letters(text: string, from = 0, to = text.length): number {
+export function letters(text: string, from = 0, to = text.length): number {
   let count = 0;
   for (let at = from; at < to; at++) {
     const c = text.charCodeAt(at);

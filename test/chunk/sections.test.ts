@@ -129,6 +129,53 @@ describe("generic sections", () => {
   });
 });
 
+describe("plain-text outline headings (a book as text)", () => {
+  const book = [
+    "Table of Contents",
+    "",
+    "6. The Debian archives\n    6.1. How many distributions?\n    6.2. Where do the codenames come from?",
+    "",
+    "6. The Debian archives",
+    "",
+    "6.1. How many distributions?",
+    "",
+    "There are three.",
+    "",
+    "* stable,",
+    "",
+    "* testing and unstable.",
+    "",
+    "6.2. Where do the codenames come from? A heading wrapped\nonto a second line",
+    "",
+    "From the Toy Story movies.",
+  ].join("\n");
+
+  test("each heading opens a section that runs to the next; a heading with nothing under it opens its child's", () => {
+    expect(sections(book, "generic").map((x) => x.text)).toEqual([
+      "Table of Contents",
+      "6. The Debian archives\n    6.1. How many distributions?\n    6.2. Where do the codenames come from?",
+      "6. The Debian archives\n\n6.1. How many distributions?\n\nThere are three.\n\n* stable,\n\n* testing and unstable.",
+      "6.2. Where do the codenames come from? A heading wrapped\nonto a second line\n\nFrom the Toy Story movies.",
+    ]);
+  });
+
+  test("a Markdown heading ends an outline heading's section", () => {
+    const text = "1.1. First\n\nBody one.\n\n1.2. Second\n\nBody two.\n\n# Appendix\n\nNotes.";
+    expect(sections(text, "generic").map((x) => x.text)).toEqual(["1.1. First\n\nBody one.", "1.2. Second\n\nBody two.", "# Appendix\n\nNotes."]);
+  });
+
+  test("fewer than two headings of two levels leave one section per block: numbered steps are not headings", () => {
+    const steps = "1. Unpack it.\n\nThe archive holds one folder.\n\n2. Build it.\n\nRun make.";
+    expect(sections(steps, "generic").map((x) => x.text)).toEqual(["1. Unpack it.", "The archive holds one folder.", "2. Build it.", "Run make."]);
+  });
+
+  test("a long numbered paragraph is not a heading", () => {
+    const clause = `1.1. ${"The supplier delivers the goods. ".repeat(8)}`.trim();
+    const text = `${clause}\n\nMore terms.\n\n1.2. Short\n\nText.\n\n1.3. Other\n\nText.`;
+    expect(sections(text, "generic").map((x) => x.text)).toEqual([clause, "More terms.", "1.2. Short\n\nText.", "1.3. Other\n\nText."]);
+  });
+});
+
 describe("the 4,000-character section cap (case 36)", () => {
   test("600 sentences are cut into pieces of at most 4,000 characters that cover the text", () => {
     const body = Array.from({ length: 600 }, (_, i) => `Sentence number ${i} is here.`).join(" ");

@@ -1,6 +1,6 @@
 /** The navigation measurement's scores (scripts/bench/lib/navigation-metrics.ts). */
 import { describe, expect, test } from "bun:test";
-import { scoreNavigation, summariseNavigation } from "../../scripts/bench/lib/navigation-metrics.ts";
+import { countPassages, scoreNavigation, summariseNavigation } from "../../scripts/bench/lib/navigation-metrics.ts";
 
 const NAV = new Set(["faq/index.html", "guide/index.html"]);
 const ANSWERS = new Map([
@@ -50,4 +50,28 @@ test("a summary gives shares of questions for the ToC flags and means for the re
   expect(s.navTop3).toBe(0.75);
   expect(s.navAboveAnswer).toBe(0.5);
   expect(s.mrr10).toBeCloseTo((0.5 + 1 + 1 + 1 / 3) / 4, 10);
+});
+
+describe("answer in the first passage", () => {
+  const answers = [
+    { page: "faq/chapter.html", quote: "Debra and *Ian* Murdock" },
+    { page: "faq/book.txt", quote: "Debra and Ian Murdock" },
+    { page: "faq/book.pdf", quote: "Debra and Ian Murdock" },
+  ];
+
+  test("counts the pages among the hits, and those whose first section holds the quote in quote form", () => {
+    const sections = new Map([
+      ["faq/chapter.html", "The name: Debra and Ian\nMurdock founded it."],
+      ["faq/book.txt", "1.2. Where does the name come from?\n1.3. What is Linux?"],
+    ]);
+    expect(countPassages(answers, (page) => sections.get(page))).toEqual({ pages: 2, held: 1, bookPages: 1, bookHeld: 0 });
+  });
+
+  test("the summary pools the pages of every question, all and books alone", () => {
+    const held = { pages: 2, held: 2, bookPages: 1, bookHeld: 1 };
+    const missed = { pages: 2, held: 1, bookPages: 2, bookHeld: 0 };
+    const s = summariseNavigation([scoreNavigation([], NAV, ANSWERS, held), scoreNavigation([], NAV, ANSWERS, missed)]);
+    expect(s.answerInPassage).toBe(3 / 4);
+    expect(s.bookAnswerInPassage).toBe(1 / 3);
+  });
 });

@@ -19,7 +19,7 @@ import { runSync } from "../../../src/sync/run-sync.ts";
 import { CORPUS } from "../lib/datasets.ts";
 import { rankDocuments } from "../lib/ir-metrics.ts";
 import { loadNavigationJudgments, missingQuotes, type NavigationJudgments } from "../lib/navigation-judgments.ts";
-import { scoreNavigation, summariseNavigation, type NavigationQuestionScores, type NavigationSummary } from "../lib/navigation-metrics.ts";
+import { countPassages, scoreNavigation, summariseNavigation, type NavigationQuestionScores, type NavigationSummary } from "../lib/navigation-metrics.ts";
 import { tempDir } from "../lib/setup.ts";
 import { WEIGHTS, type QualityModel } from "./quality.ts";
 
@@ -72,10 +72,16 @@ async function askAll(app: App, judgments: NavigationJudgments, root: string, we
   const navigation = new Set(judgments.navigation);
   const per: (NavigationQuestionScores & { language: string })[] = [];
   for (const q of judgments.questions) {
-    const results = (await queryDocuments(app, { query: q.question, topK: MAX_TOP_K, hybridWeight: weight })).results;
+    const answer = await queryDocuments(app, { query: q.question, topK: MAX_TOP_K, hybridWeight: weight });
     // The same rule as the quality table: keyword only means without the hits only the vector side found.
-    const ranked = rankDocuments(results.filter((r) => weight < 1 || r.score > 0).map((r) => relative(root, r.source)));
-    per.push({ language: q.language, ...scoreNavigation(ranked, navigation, new Map(q.answers.map((a) => [a.page, a.grade]))) });
+    const kept = answer.results.filter((r) => weight < 1 || r.score > 0);
+    const ranked = rankDocuments(kept.map((r) => relative(root, r.source)));
+    const firstSection = (page: string) => {
+      const hit = kept.find((r) => relative(root, r.source) === page);
+      return hit && ((hit.parentId !== null && answer.parents[hit.parentId]) || hit.text);
+    };
+    const passages = countPassages(q.answers, firstSection);
+    per.push({ language: q.language, ...scoreNavigation(ranked, navigation, new Map(q.answers.map((a) => [a.page, a.grade])), passages) });
   }
   return {
     weight,
