@@ -8,7 +8,7 @@
  * by an older scheme are read back as before (legacy-join.ts).
  */
 import { legacyJoinDocument, legacyJoinParent } from "./legacy-join.ts";
-import { pipeTable } from "../text/markdown-lines.ts";
+import { pipeTable, TABLE_DELIMITER } from "../text/markdown-lines.ts";
 import { ownText } from "./own-text.ts";
 
 /** The first chunk scheme whose own texts are exact slices of the document. */
@@ -48,4 +48,38 @@ function carriedHeader(unit: JoinUnit): string {
   // Rows and header are pipe rows, their outer pipes optional (markdown-lines.ts pipeTable).
   if (context.length < 2 || !own.includes("|") || !pipeTable([...context.slice(-2), own])?.header.length) return "";
   return `${context.slice(-2).join("\n")}\n`;
+}
+
+/**
+ * Whether a section opens with a table's rows and no header: a piece of a
+ * table cut at the section cap whose first unit could not repeat the header
+ * as context (a header that leaves a unit's vector too little room), so its
+ * header is read from the table's start (headerAbove).
+ */
+export function opensHeaderless(section: string): boolean {
+  const [first = "", second = ""] = section.split("\n", 2);
+  return first.includes("|") && !TABLE_DELIMITER.test(second) && !TABLE_DELIMITER.test(first);
+}
+
+/**
+ * The header (its line and the delimiter row, each ending "\n") of the table
+ * whose rows run to the end of `before`, the document's text just before a
+ * section that opensHeaderless with `firstRow`. "further" when every line of
+ * `before` is a row (its start lies earlier still); null when prose comes
+ * first, or the lines above are no header of a row like this one.
+ */
+export function headerAbove(before: string, firstRow: string): string | "further" | null {
+  const lines = before.split("\n");
+  // `before` ends with its last line's "\n", so the last item is "".
+  if (lines.at(-1) === "") lines.pop();
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (TABLE_DELIMITER.test(line)) {
+      if (i === 0) return "further";
+      const header = [lines[i - 1]!, line];
+      return pipeTable([...header, firstRow])?.header.length ? `${header.join("\n")}\n` : null;
+    }
+    if (!line.includes("|")) return null;
+  }
+  return "further";
 }

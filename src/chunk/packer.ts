@@ -169,7 +169,9 @@ export class Packer {
   /**
    * A table breaks only between rows. Its header is the own text of the unit
    * it starts in and repeats as context in each later one while it leaves the
-   * prefix reserve free; otherwise it is stored once. A table that continues
+   * prefix reserve free and the unit's rows fit beside it; otherwise it is
+   * stored once (a section that continues the table gets it back at read
+   * time: search/continued-tables.ts). A table that continues
    * one cut at the section cap repeats the header from its first unit.
    */
   private addTable(block: Extract<Block, { kind: "table" }>): void {
@@ -179,7 +181,14 @@ export class Packer {
     let headerShown = !headerOwn;
     const context = () => (repeat && headerShown ? header : []);
     if (this.place(block, context())) return;
-    const atoms = !headerOwn || header.length === 0 ? rows : repeat ? [{ start: block.start, end: rows[0]!.end }, ...rows.slice(1)] : [...this.doc.linesOf({ start: block.start, end: rows[0]!.start - 1 }), ...rows];
+    // The header opens the unit of the first row when both fit one; otherwise its lines are atoms of their own.
+    const withFirst = { start: block.start, end: rows[0]!.end };
+    const atoms =
+      !headerOwn || header.length === 0
+        ? rows
+        : repeat && this.fits(withFirst.start, withFirst.end, [])
+          ? [withFirst, ...rows.slice(1)]
+          : [...this.doc.linesOf({ start: block.start, end: rows[0]!.start - 1 }), ...rows];
     for (const row of atoms) {
       if (this.open && this.fits(this.open.start, row.end, this.open.header)) {
         this.open.end = row.end;
@@ -190,6 +199,9 @@ export class Packer {
       const first = context();
       headerShown = true;
       if (this.fits(row.start, row.end, first)) this.open = { ...row, header: first, note: false };
+      // A row that fits a unit but not beside the header goes without it: cut, its cells would land in units
+      // of their own (a 105-token header and rows of 100: each row in four pieces, found by a probe).
+      else if (first.length && this.fits(row.start, row.end, [])) this.open = { ...row, header: [], note: false };
       else {
         let later = first;
         for (const piece of this.splitToFit(row, first, context())) {

@@ -18,6 +18,7 @@ import { keywordCoverage } from "./keyword-coverage.ts";
 import { nearCandidateDocuments, vectorOnlyWithDocuments, withDocumentEvidence } from "./document-evidence.ts";
 import { keywordOrderLowered, lowerNavigation, navigationPlaces } from "./navigation-hits.ts";
 import { searchKept } from "./kept-documents.ts";
+import { restoreTableHeaders } from "./continued-tables.ts";
 import { applyResultFilters } from "./result-filters.ts";
 import { emptyIndexNotice } from "./empty-index-notice.ts";
 import { withLookAlikes, type LookAlike } from "../lookalikes/look-alikes.ts";
@@ -198,6 +199,7 @@ async function shownRows(store: ChunkStore, kept: { hit: Hit }[]): Promise<{ row
   for (const r of rows) if (r.parent_id !== null) (bySection.get(r.parent_id) ?? bySection.set(r.parent_id, []).get(r.parent_id)!).push(r);
   const parents: Record<string, string> = {};
   for (const id of parentIds) parents[id] = joinParent((bySection.get(id) ?? []).map((c) => ({ text: c.text, contextLines: c.context_lines, scheme: c.scheme })));
+  await restoreTableHeaders(store, parents, bySection);
   return {
     row(hit) {
       const row = byKey.get(hitKey(hit));

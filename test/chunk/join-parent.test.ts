@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { chunkDocument } from "../../src/chunk/chunk-document.ts";
-import { joinDocument, joinParent } from "../../src/chunk/join-parent.ts";
+import { headerAbove, joinDocument, joinParent, opensHeaderless } from "../../src/chunk/join-parent.ts";
 import { fakeCount } from "./fake-counter.ts";
 
 const legacy = (texts: string[]) => texts.map((text) => ({ text }));
@@ -66,6 +66,29 @@ describe("joinParent and joinDocument since scheme 4: own texts end to end", () 
     const { chunks } = chunkDocument(markdown, { title: "Inventory", seedTitle: true, budget: 60, count: fakeCount });
     expect(chunks.length).toBeGreaterThan(2);
     expect(joinDocument(chunks.map((c) => ({ text: c.text, parentId: `p${c.parentIndex}`, contextLines: c.contextLines })))).toBe(markdown);
+  });
+});
+
+describe("a continued table's header read from before its section", () => {
+  test("a section opens headerless when its first line is a row and no delimiter follows", () => {
+    expect(opensHeaderless("| 7 | x |\n| 8 | y |")).toBe(true);
+    expect(opensHeaderless("| h | g |\n| - | - |\n| 8 | y |")).toBe(false);
+    expect(opensHeaderless("Prose | with a pipe\nmore")).toBe(true);
+    expect(opensHeaderless("Prose")).toBe(false);
+  });
+
+  test("the header of the table whose rows run to the end of the text before", () => {
+    expect(headerAbove("Intro.\n\n| h | g |\n| - | - |\n| 1 | a |\n| 2 | b |\n", "| 3 | c |")).toBe("| h | g |\n| - | - |\n");
+  });
+
+  test("rows all the way up: the start lies further back", () => {
+    expect(headerAbove("| 1 | a |\n| 2 | b |\n", "| 3 | c |")).toBe("further");
+    expect(headerAbove("| - | - |\n| 1 | a |\n", "| 3 | c |")).toBe("further");
+  });
+
+  test("prose right before the section, or a delimiter under a line that is no header, gives none", () => {
+    expect(headerAbove("| h | g |\n| - | - |\n| 1 | a |\n\nProse.\n", "| 3 | c |")).toBeNull();
+    expect(headerAbove("Title\n| - | - |\n| 1 | a |\n", "| 3 | c |")).toBeNull();
   });
 });
 
