@@ -181,14 +181,9 @@ export class Packer {
     let headerShown = !headerOwn;
     const context = () => (repeat && headerShown ? header : []);
     if (this.place(block, context())) return;
-    // The header opens the unit of the first row when both fit one; otherwise its lines are atoms of their own.
-    const withFirst = { start: block.start, end: rows[0]!.end };
-    const atoms =
-      !headerOwn || header.length === 0
-        ? rows
-        : repeat && this.fits(withFirst.start, withFirst.end, [])
-          ? [withFirst, ...rows.slice(1)]
-          : [...this.doc.linesOf({ start: block.start, end: rows[0]!.start - 1 }), ...rows];
+    // The header opens the first row's unit when both fit one; otherwise its lines are atoms of their own.
+    const withFirst = repeat && this.fits(block.start, rows[0]!.end, []);
+    const atoms = !headerOwn || !header.length ? rows : withFirst ? [{ start: block.start, end: rows[0]!.end }, ...rows.slice(1)] : [...this.doc.linesOf({ start: block.start, end: rows[0]!.start - 1 }), ...rows];
     for (const row of atoms) {
       if (this.open && this.fits(this.open.start, row.end, this.open.header)) {
         this.open.end = row.end;
@@ -220,7 +215,6 @@ export class Packer {
     }
     this.flush();
   }
-
 
   /**
    * Cuts text that fits no unit: at whitespace first, then between
