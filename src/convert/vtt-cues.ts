@@ -7,8 +7,11 @@
  */
 
 export interface Cue {
-  /** Start time in seconds. */
+  /** Start time in whole seconds. */
   start: number;
+  /** Start and end to the millisecond: whether a cue follows the one before at once (vtt.ts repeatedLead). */
+  from: number;
+  to: number;
   /** The text as lines, tags removed and entities decoded; each line carries the voice in force where it begins. */
   lines: { voice?: string; text: string }[];
 }
@@ -27,6 +30,12 @@ function seconds(stamp: string): number | null {
   const m = TIME.exec(stamp);
   if (!m) return null;
   return Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]);
+}
+
+/** A timestamp to the millisecond (`.5` is half a second). */
+function exactSeconds(stamp: string): number | null {
+  const whole = seconds(stamp);
+  return whole === null ? null : whole + Number(`0.${TIME.exec(stamp)![4]}`);
 }
 
 function decodeEntities(text: string): string {
@@ -93,6 +102,7 @@ export function* parseVtt(text: string, skipped: { badTimings: number } = { badT
   let state: "header" | "between" | "skip" | "cue" = "header";
   let raw: string[] = [];
   let start = 0;
+  let span = { from: 0, to: 0 };
   let first = true;
   for (const line of linesOf(text)) {
     if (first) {
@@ -100,14 +110,14 @@ export function* parseVtt(text: string, skipped: { badTimings: number } = { badT
       continue;
     }
     if (line.trim() === "") {
-      if (state === "cue" && raw.length) yield* cueOf(start, raw);
+      if (state === "cue" && raw.length) yield* cueOf(start, span, raw);
       raw = [];
       state = "between";
       continue;
     }
     // A timing line right under the header (no blank line) still starts a cue: lenient where the spec would drop it.
     if (line.includes("-->")) {
-      if (state === "cue" && raw.length) yield* cueOf(start, raw);
+      if (state === "cue" && raw.length) yield* cueOf(start, span, raw);
       raw = [];
       const [from, rest = ""] = line.split("-->");
       const at = seconds(from!.trim());
@@ -117,6 +127,7 @@ export function* parseVtt(text: string, skipped: { badTimings: number } = { badT
         state = "skip";
       } else {
         start = at;
+        span = { from: exactSeconds(from!.trim())!, to: exactSeconds(end)! };
         state = "cue";
       }
       continue;
@@ -126,10 +137,10 @@ export function* parseVtt(text: string, skipped: { badTimings: number } = { badT
     else if (state === "between" && BLOCK_KEYWORD.test(line)) state = "skip";
     // Otherwise a cue id (or a skipped block's line): dropped.
   }
-  if (state === "cue" && raw.length) yield* cueOf(start, raw);
+  if (state === "cue" && raw.length) yield* cueOf(start, span, raw);
 }
 
-function* cueOf(start: number, raw: string[]): Generator<Cue> {
+function* cueOf(start: number, span: { from: number; to: number }, raw: string[]): Generator<Cue> {
   const lines = cueLines(raw);
-  if (lines.length) yield { start, lines };
+  if (lines.length) yield { start, ...span, lines };
 }

@@ -64,20 +64,35 @@ function prefixSpeakers(cues: Iterable<Cue>): Set<string> {
  * show each line twice (once new, once as context above the next), and
  * joining cues would say everything twice. YouTube repeats one line; looking
  * at no more than three keeps a cue of thousands of lines linear.
+ *
+ * Only a cue that takes over from the one before at once (within
+ * ROLLING_GAP_SECONDS of its end) repeats it this way, and then either above
+ * new lines or for a moment alone (YouTube's 10 ms step between two cues).
+ * Anything else is said again: "No." at 00:08 and "No." at 00:10, or a
+ * "Thank you." 18 s after the first, are kept (each was lost before).
  */
 const MAX_REPEATED_LINES = 3;
+const ROLLING_GAP_SECONDS = 0.05;
+const ROLLING_STEP_SECONDS = 0.1;
 
-function repeatedLead(previous: Segment[], current: Segment[]): number {
-  for (let k = Math.min(previous.length, current.length, MAX_REPEATED_LINES); k > 0; k--) {
-    const tail = previous.slice(-k);
-    if (tail.every((s, i) => s.text === current[i]!.text && s.speaker === current[i]!.speaker)) return k;
+interface Shown {
+  segments: Segment[];
+  cue: Cue;
+}
+
+function repeatedLead(previous: Shown | null, cue: Cue, current: Segment[]): number {
+  if (!previous || cue.from > previous.cue.to + ROLLING_GAP_SECONDS) return 0;
+  for (let k = Math.min(previous.segments.length, current.length, MAX_REPEATED_LINES); k > 0; k--) {
+    const tail = previous.segments.slice(-k);
+    if (!tail.every((s, i) => s.text === current[i]!.text && s.speaker === current[i]!.speaker)) continue;
+    return k < current.length || cue.to - cue.from <= ROLLING_STEP_SECONDS ? k : 0;
   }
   return 0;
 }
 
 function* segmentsOf(cues: Iterable<Cue>, named: Set<string>): Generator<Segment> {
   let speaker: string | undefined;
-  let previous: Segment[] = [];
+  let previous: Shown | null = null;
   for (const cue of cues) {
     const current: Segment[] = cue.lines.map((line) => {
       const prefix = line.voice ? undefined : PREFIX.exec(line.text);
@@ -88,8 +103,8 @@ function* segmentsOf(cues: Iterable<Cue>, named: Set<string>): Generator<Segment
       speaker = line.voice ?? speaker;
       return { start: cue.start, speaker, text: line.text };
     });
-    yield* current.slice(repeatedLead(previous, current));
-    previous = current;
+    yield* current.slice(repeatedLead(previous, cue, current));
+    previous = { segments: current, cue };
   }
 }
 

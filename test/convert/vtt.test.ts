@@ -162,6 +162,25 @@ describe("WebVTT parsing", () => {
     expect(markdown).toBe("00:00\nwelcome back today we test");
   });
 
+  test("a cue that says again what the one before said is kept: apart in time, or following at once but said, not a caption's step (found by a probe: they were dropped)", () => {
+    const markdown = vtt(
+      [
+        "WEBVTT\n",
+        "00:08.000 --> 00:09.000\n<v Bob>No.\n",
+        "00:10.000 --> 00:11.000\n<v Bob>No.\n",
+        "00:11.000 --> 00:12.500\n<v Bob>No.\n",
+        "00:20.000 --> 00:21.000\n<v Alice>Thank you.\n",
+        "00:40.000 --> 00:41.000\n<v Alice>Thank you.\n",
+      ].join("\n"),
+    );
+    expect(markdown).toBe("**Bob** 00:08\nNo. No. No.\n\n**Alice** 00:20\nThank you. Thank you.");
+  });
+
+  test("vtt.js's cue-spacing fixture: three cues of the same text at 0, 2 and 6 s are three", () => {
+    const markdown = vtt("WEBVTT\n\n00:00.000 --> 00:01.000\nText\n\n00:02.000 --> 00:03.000\nText\n\n00:06.000 --> 00:07.000\nText\n");
+    expect(markdown).toBe("00:00\nText Text Text");
+  });
+
   test("asterisks leave a speaker name, which is cut to the chunker's 80 characters", () => {
     const long = "A".repeat(100);
     expect(vtt(`WEBVTT\n\n00:01.000 --> 00:02.000\n<v **Ann**>Hi.\n\n00:03.000 --> 00:04.000\n<v ${long}>Yo.\n`)).toBe(`**Ann** 00:01\nHi.\n\n**${"A".repeat(80)}** 00:03\nYo.`);
