@@ -66,6 +66,8 @@ export function formAtEdges(block: TextBlock, slot: number, term: Term, at: numb
   return term.endsWord && !term.closed && formEnd === ownEnd ? form + runOn(block, slot) : form;
 }
 
+const SPACE = 0x20;
+
 /** For each byte value, the k (how many of the term's bytes lie before a seam) whose last byte it is; packed, for fast misses. */
 export function seamEnds(needle: Buffer): (number[] | undefined)[] {
   const ending: (number[] | undefined)[] = new Array(256).fill(undefined);
@@ -85,9 +87,11 @@ export function eachSeamMatch(block: TextBlock, fromSlot: number, to: number, te
   const length = needle.length;
   let a = -1;
   for (let b = fromSlot; b < documents.length && starts[b]! < to; b++) {
-    const bFrom = starts[b]!;
     const bEnd = starts[b + 1]! - 1;
-    if (bEnd === bFrom) continue;
+    if (bEnd === starts[b]!) continue;
+    // Whitespace on both sides of the seam is one run, one space once normalised (a split code block's lines end
+    // with a line break and start indented; found by a probe: every such seam was missed).
+    const bFrom = a >= 0 && bytes[starts[a + 1]! - 2] === SPACE && bytes[starts[b]!] === SPACE && bEnd > starts[b]! + 1 ? starts[b]! + 1 : starts[b]!;
     const ks = a >= 0 && documents[a] === documents[b] && documents[b]!.seamless ? ending[bytes[starts[a + 1]! - 2]!] : undefined;
     if (ks !== undefined) {
       const aFrom = starts[a]!;

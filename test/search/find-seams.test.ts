@@ -6,7 +6,7 @@
  * boundary split was not found.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
@@ -31,6 +31,23 @@ describe("a phrase a chunk boundary splits", () => {
       const found = await findMentions(app, { terms: [phrase] });
       const snippet = found.documents[0]?.firstMatch?.snippet ?? "";
       if (found.matchedDocuments !== 1 || !normalizeText(snippet).includes(`${words[i]} ${words[i + 1]}`)) missed.push(phrase);
+    }
+    expect(missed).toEqual([]);
+  });
+});
+
+describe("a seam with whitespace on both sides", () => {
+  test("a split code block's lines (each ends with a line break, the next starts indented) are found across every seam (found by a probe)", async () => {
+    const { app, root } = await testApp({ CHUNK_TOKEN_BUDGET: "32" });
+    const lines = Array.from({ length: 120 }, (_, i) => `    let v${i} = compute(${i}); // fbword${i}`);
+    writeFileSync(join(root, "fence.md"), `# Code\n\n\`\`\`\n${lines.join("\n")}\n\`\`\`\n`);
+    expect((await runSync(app)).counts).toMatchObject({ ingested: 1, failed: 0 });
+    const chunks = await app.store.sourceChunks(join(root, "fence.md"), 0, 1000);
+    expect(chunks.filter((c) => /^\s/.test(c.text.split("\n").slice(c.context_lines ?? 0).join("\n"))).length).toBeGreaterThan(5);
+    const missed: string[] = [];
+    for (let i = 0; i + 1 < lines.length; i++) {
+      const found = await findMentions(app, { terms: [`"fbword${i} let"`] });
+      if (found.matchedDocuments !== 1) missed.push(`fbword${i} let`);
     }
     expect(missed).toEqual([]);
   });
