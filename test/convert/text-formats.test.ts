@@ -121,6 +121,10 @@ describe("inline images", () => {
     ["![logo](images/logo.png) stays", "![logo](images/logo.png) stays"],
     ["```\n![x](data:image/png;base64,AAAA)\n```", "```\n![x](data:image/png;base64,AAAA)\n```"],
     ["![](data:image/png;base64,AAAA)", "![](data:image/png;base64,AAAA)"],
+    // A code span is code, as a fence is (found by a probe); text beside it is not.
+    ["Inline: `![x](data:image/gif;base64,R0lG)` code, ![y](data:image/png;base64,AA) after", "Inline: `![x](data:image/gif;base64,R0lG)` code, y after"],
+    ["``a ` ![x](data:image/png;base64,AA)`` and ![z](data:image/png;base64,AA)", "``a ` ![x](data:image/png;base64,AA)`` and z"],
+    ["an unclosed ` then ![w](data:image/png;base64,AA)", "an unclosed ` then w"],
   ])("%o", (input, output) => {
     expect(stripInlineImages(input)).toBe(output);
   });
