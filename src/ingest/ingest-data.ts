@@ -64,7 +64,8 @@ export async function ingestData(app: App, input: DataInput): Promise<IngestResu
   const content = input.content.replace(/^\ufeff/, "");
   const size = Buffer.byteLength(content, "utf8");
   if (size > app.config.maxFileSize) throw tooLarge(`content for ${source}`, size, app.config.maxFileSize);
-  if (!content.trim()) throw new AppError("INVALID_ARGUMENT", "content must not be empty", "Pass the text to index.");
+  // Whitespace alone is refused as a mistake, and said as such: "empty" read wrong for content that is not (found by a probe).
+  if (!content.trim()) throw new AppError("INVALID_ARGUMENT", content ? "content holds only whitespace: there is nothing to index" : "content must not be empty", "Pass the text to index.");
   const converted = format === "html" ? htmlToMarkdown(content) : { markdown: content, metadataTitle: undefined, warnings: undefined };
   for (const warning of converted.warnings ?? []) app.log(`warn: ${source}: ${warning}`);
   const { title, seed } = chooseSourceTitle(source, converted.markdown, input.title, converted.metadataTitle);

@@ -95,7 +95,8 @@ describe("ingest_data", () => {
   test.each([
     [{ content: "x", source: "s", format: "pdf" }, 'Unknown format "pdf"'],
     [{ content: "x", source: "  " }, "source must not be empty"],
-    [{ content: "  ", source: "s" }, "content must not be empty"],
+    [{ content: "  ", source: "s" }, "content holds only whitespace: there is nothing to index"],
+    [{ content: "", source: "s" }, "content must not be empty"],
   ])("%o is refused", async (input, message) => {
     const { app } = await testApp();
     expect((await failure(ingestData(app, input))).message).toContain(message);
