@@ -106,7 +106,10 @@ function splitLongParagraph(doc: DocText, paragraph: Span, cap: number): CapPiec
     // The first piece holds the header itself; the others repeat it.
     return pieces.map((p, i) => ({ ...p, carriedHeader: i > 0 ? header : null }));
   }
-  return plain(doc.between(paragraph, SENTENCE_END).flatMap((s) => fitCap(doc, s, cap)));
+  // A sentence past the cap is cut at its line breaks before anywhere else: a table set in a blockquote (`> | a |`,
+  // no sentence ends) was cut at 4,000 characters, mid-cell (found by a probe).
+  const sentences = doc.between(paragraph, SENTENCE_END).flatMap((s) => (s.end - s.start > cap ? doc.linesOf(s) : [s]));
+  return plain(sentences.flatMap((s) => fitCap(doc, s, cap)));
 }
 
 /** A sentence or row longer than the cap, cut at whitespace, then between characters. */

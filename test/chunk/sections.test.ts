@@ -192,6 +192,19 @@ describe("the 4,000-character section cap (case 36)", () => {
     expect(cut.map((p) => p.text).join(" ")).toBe(body);
   });
 
+  test("lines with no sentence end (a table in a blockquote) are cut between lines, never inside one (found by a probe)", () => {
+    const rows = Array.from({ length: 40 }, (_, r) => `> | qt${r} | ${"lorem ipsum dolor sit amet ".repeat(8).trim()} |`);
+    const body = ["> | qa | qb |", "> | --- | --- |", ...rows].join("\n");
+    const cut = pieces(body);
+    expect(cut.length).toBeGreaterThan(2);
+    for (const p of cut) {
+      expect(p.text.length).toBeLessThanOrEqual(4000);
+      expect(p.text.startsWith("> | ")).toBe(true);
+      expect(p.text.trimEnd().endsWith(" |")).toBe(true);
+    }
+    expect(cut.map((p) => p.text).join("\n")).toBe(body);
+  });
+
   test("a line with no whitespace at all is cut between characters, never inside a surrogate pair", () => {
     const body = "😀".repeat(3000);
     const cut = pieces(body);
