@@ -16,7 +16,7 @@ import { cacheFilePath, parseCacheFile, writeCacheFile, type CacheKind } from ".
 import { documentsOverBlock, type MentionDocument } from "./mention-corpus.ts";
 
 /** Its format is raised whenever the layout below or the normalisation (text/normalize.ts, own-text.ts) changes. */
-const KIND: CacheKind = { magic: "minirag-mentions", format: 5 };
+const KIND: CacheKind = { magic: "minirag-mentions", format: 6 };
 
 /**
  * One document: source, key, title, normalised title, then its chunks column by column, each chunk's text as its

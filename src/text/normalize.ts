@@ -1,7 +1,7 @@
 /**
  * The one text normalisation find_mentions matches under (and look-alike
  * signatures shingle under): Unicode composition, case, ё/е, final sigma,
- * markdown escapes, soft hyphens, zero-width characters and whitespace runs
+ * markdown escapes, emphasis and code marks, soft hyphens, zero-width characters and whitespace runs
  * are ignored, so a term and a text that differ only in those compare equal.
  * normalizeText is the fast bulk form for the cached index; normalizeWithMap
  * walks character by character and says where each output character came
@@ -12,7 +12,16 @@ import { INVISIBLE, WORD_CHAR } from "./word-chars.ts";
 
 /** A markdown escape: a backslash before ASCII punctuation (markitdown writes ТЗ\_2024\_015). */
 const ESCAPE = /\\([!-/:-@[-`{-~])/;
-const INVISIBLE_OR_ESCAPE = new RegExp(`${INVISIBLE.source}|${ESCAPE.source}`, "g");
+/**
+ * Emphasis and code marks a converter writes around words (`**HTML5**`,
+ * `_really_`, `` `Ctrl` ``): backticks, doubled `*` and `_`, and a single one
+ * at a word's edge (not inside a word: `ТЗ_2024_015`, `a*b`; not between
+ * spaces: `2 * 3`, a list's `* `). The reader sees none of them, so a phrase
+ * across them was not found (found by a probe: "the first HTML5 Canvas" in
+ * a DOCX). Link syntax is not read through: its target would have to go.
+ */
+const MARKUP = /`+|\*\*|__|(?<![\p{L}\p{N}\p{M}])[*_](?=[\p{L}\p{N}\p{M}])|(?<=[\p{L}\p{N}\p{M}])[*_](?![\p{L}\p{N}\p{M}])/u;
+const INVISIBLE_ESCAPE_OR_MARKUP = new RegExp(`${INVISIBLE.source}|${ESCAPE.source}|${MARKUP.source}`, "gu");
 /** Whitespace that is not already a single space: a run, or any other whitespace character. */
 const WHITESPACE_RUN = /[^\S ]\s*| \s+/g;
 const MARK = /\p{M}/u;
@@ -40,7 +49,7 @@ function fold(text: string): string {
 
 /** The text as matching sees it. */
 export function normalizeText(text: string): string {
-  return fold(composed(text).replace(INVISIBLE_OR_ESCAPE, "$1")).replace(WHITESPACE_RUN, " ");
+  return fold(composed(text).replace(INVISIBLE_ESCAPE_OR_MARKUP, "$1")).replace(WHITESPACE_RUN, " ");
 }
 
 export interface MappedText {
@@ -72,6 +81,11 @@ export function normalizeWithMap(original: string): MappedText {
       i += 2;
       continue;
     }
+    const markup = markupAt(source, i);
+    if (markup) {
+      i += markup;
+      continue;
+    }
     if (/\s/.test(ch)) {
       if (!lastSpace) {
         out.push(" ");
@@ -94,6 +108,21 @@ export function normalizeWithMap(original: string): MappedText {
     }
     lastSpace = false;
   }
+}
+
+/** The length of the MARKUP mark at index i of text, or 0: the same alternatives, tried in the same order. */
+function markupAt(text: string, i: number): number {
+  const c = text[i];
+  if (c === "`") {
+    let end = i;
+    while (text[end] === "`") end++;
+    return end - i;
+  }
+  if (c !== "*" && c !== "_") return 0;
+  if (text[i + 1] === c) return 2;
+  const before = isWordAt(text, i - 1);
+  const after = isWordAt(text, i + 1);
+  return before !== after ? 1 : 0;
 }
 
 /** Whether the character at index i of text is part of a word (a letter, digit or combining mark); false outside the text. */

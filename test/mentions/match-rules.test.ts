@@ -84,11 +84,21 @@ describe("normalisation", () => {
     "emoji 😀 in 𝐓𝐞𝐱𝐭",
     "\\\u00ad_",
     "  leading and trailing  ",
+    "We are proud of the first **HTML5** Canvas, _really_ and `Ctrl`; ***x*** __y__ ``z``",
+    "ТЗ_2024_015 a*b 2 * 3 * item snake_case_ _𝐓𝐞𝐱𝐭_ \\*kept\\* *",
   ])("the mapped form of %j is exactly the bulk form, and maps into the original", (text) => {
     const mapped = normalizeWithMap(text);
     expect(mapped.text).toBe(normalizeText(text));
     expect(mapped.map.length).toBe(mapped.text.length);
     for (const at of mapped.map) expect(at).toBeLessThan(mapped.source.length);
+  });
+
+  test("emphasis and code marks around words are read through; inside a word or between spaces they stay (found by a probe)", () => {
+    expect(normalizeText("the first **HTML5** Canvas")).toBe("the first html5 canvas");
+    expect(normalizeText("This is _really_ important, press `Ctrl` now")).toBe("this is really important, press ctrl now");
+    expect(normalizeText("ТЗ_2024_015 a*b 2 * 3")).toBe("тз_2024_015 a*b 2 * 3");
+    expect(normalizeText("* item")).toBe("* item");
+    expect(normalizeText("\\*kept\\*")).toBe("*kept*");
   });
 
   test("final sigma and sigma fold together, so a Greek word matches in any position", () => {
