@@ -12,16 +12,49 @@ import { INVISIBLE, WORD_CHAR } from "./word-chars.ts";
 
 /** A markdown escape: a backslash before ASCII punctuation (markitdown writes ТЗ\_2024\_015). */
 const ESCAPE = /\\([!-/:-@[-`{-~])/;
+const INVISIBLE_OR_ESCAPE = new RegExp(`${INVISIBLE.source}|${ESCAPE.source}`, "g");
 /**
  * Emphasis and code marks a converter writes around words (`**HTML5**`,
- * `_really_`, `` `Ctrl` ``): backticks, doubled `*` and `_`, and a single one
- * at a word's edge (not inside a word: `ТЗ_2024_015`, `a*b`; not between
- * spaces: `2 * 3`, a list's `* `). The reader sees none of them, so a phrase
- * across them was not found (found by a probe: "the first HTML5 Canvas" in
- * a DOCX). Link syntax is not read through: its target would have to go.
+ * `_really_`, `` `Ctrl` ``, `***x***`): a run of backticks, asterisks and
+ * underscores with a word on one side and, on the other, a space, the text's
+ * edge, a bracket or quote, or a stop before one of those. The reader sees none of them, so
+ * a phrase across them was not found (found by a probe: "the first HTML5
+ * Canvas" in a DOCX). A run between two words (`ТЗ_2024_015`, `a*b`) or
+ * between two non-words (`2 * 3`, a list's `* `) stays, so no two words are
+ * joined and no word loses its edge: the marks are not word characters
+ * either way; nor does `foo_*.dsc` (a dot and a word after the run) become
+ * `foo.dsc`. Read after escapes are, and the same in a term, so `foo_*.dsc`
+ * typed and `foo\_\*.dsc` converted compare equal. Link syntax is not read
+ * through: its target would have to go.
  */
-const MARKUP = /`+|\*\*|__|(?<![\p{L}\p{N}\p{M}])[*_](?=[\p{L}\p{N}\p{M}])|(?<=[\p{L}\p{N}\p{M}])[*_](?![\p{L}\p{N}\p{M}])/u;
-const INVISIBLE_ESCAPE_OR_MARKUP = new RegExp(`${INVISIBLE.source}|${ESCAPE.source}|${MARKUP.source}`, "gu");
+const MARKUP_RUN = /[`*_]+/g;
+
+/** The text without its markup runs (MARKUP_RUN and isMarkup; normalizeWithMap takes out the same). */
+function withoutMarkup(text: string): string {
+  return text.replace(MARKUP_RUN, (run: string, at: number) => (isMarkup(text, at, run.length) ? "" : run));
+}
+
+function isMarkup(text: string, at: number, length: number): boolean {
+  const before = isWordAt(text, at - 1);
+  if (before === isWordAt(text, at + length)) return false;
+  return before ? closes(text, at + length) : opens(text, at - 1);
+}
+
+/** Before an opening mark: the text's start, a space, an opening bracket or quote. */
+function opens(text: string, i: number): boolean {
+  return i < 0 || OPENS.test(text[i]!);
+}
+
+/** After a closing mark: the text's end, a space, a closing bracket or quote, or a stop before one of those (not `foo_*.dsc`'s dot). */
+function closes(text: string, i: number): boolean {
+  if (i >= text.length || CLOSES.test(text[i]!)) return true;
+  return STOPS.test(text[i]!) && (i + 1 >= text.length || CLOSES.test(text[i + 1]!));
+}
+
+const OPENS = /[\s(\[{"'«„“‘]/;
+const CLOSES = /[\s)\]}"'»”’]/;
+const STOPS = /[.,;:!?…]/;
+
 /** Whitespace that is not already a single space: a run, or any other whitespace character. */
 const WHITESPACE_RUN = /[^\S ]\s*| \s+/g;
 const MARK = /\p{M}/u;
@@ -49,7 +82,7 @@ function fold(text: string): string {
 
 /** The text as matching sees it. */
 export function normalizeText(text: string): string {
-  return fold(composed(text).replace(INVISIBLE_ESCAPE_OR_MARKUP, "$1")).replace(WHITESPACE_RUN, " ");
+  return fold(withoutMarkup(composed(text).replace(INVISIBLE_OR_ESCAPE, "$1"))).replace(WHITESPACE_RUN, " ");
 }
 
 export interface MappedText {
@@ -61,68 +94,56 @@ export interface MappedText {
   source: string;
 }
 
-/** normalizeText with a map back to the (composed) original, for snippets. */
+/** normalizeText with a map back to the (composed) original, for snippets: its three steps, each keeping where its units came from. */
 export function normalizeWithMap(original: string): MappedText {
   const source = composed(original);
+  // Invisible characters out, escapes resolved (the escaped character kept as itself, even a backslash).
+  const units: string[] = [];
+  const from: number[] = [];
+  for (let i = 0; i < source.length; ) {
+    const ch = String.fromCodePoint(source.codePointAt(i)!);
+    if (INVISIBLE.test(ch)) {
+      i += ch.length;
+    } else if (ch === "\\" && i + 1 < source.length && /[!-/:-@[-`{-~]/.test(source[i + 1]!)) {
+      units.push(source[i + 1]!);
+      from.push(i + 1);
+      i += 2;
+    } else {
+      for (let k = 0; k < ch.length; k++, i++) {
+        units.push(source[i]!);
+        from.push(i);
+      }
+    }
+  }
+  // Markup runs out.
+  const stage = units.join("");
+  const kept = new Uint8Array(stage.length).fill(1);
+  for (const run of stage.matchAll(MARKUP_RUN)) if (isMarkup(stage, run.index, run[0].length)) kept.fill(0, run.index, run.index + run[0].length);
+  // Whitespace runs as one space, case folded.
   const out: string[] = [];
   const map: number[] = [];
   let lastSpace = false;
-  for (let i = 0; i < source.length; ) {
-    const cp = source.codePointAt(i)!;
-    const ch = String.fromCodePoint(cp);
-    const width = ch.length;
-    if (INVISIBLE.test(ch)) {
-      i += width;
-      continue;
-    }
-    if (ch === "\\" && i + 1 < source.length && /[!-/:-@[-`{-~]/.test(source[i + 1]!)) {
-      // The escaped character is kept as itself, even when it is a backslash.
-      emit(source[i + 1]!, i + 1);
-      i += 2;
-      continue;
-    }
-    const markup = markupAt(source, i);
-    if (markup) {
-      i += markup;
-      continue;
-    }
+  for (let i = 0; i < stage.length; ) {
+    const ch = String.fromCodePoint(stage.codePointAt(i)!);
+    const at = i;
+    i += ch.length;
+    if (!kept[at]) continue;
     if (/\s/.test(ch)) {
       if (!lastSpace) {
         out.push(" ");
-        map.push(i);
+        map.push(from[at]!);
         lastSpace = true;
       }
-      i += width;
       continue;
     }
-    emit(ch, i);
-    i += width;
-  }
-  return { text: out.join(""), map: Int32Array.from(map), source };
-
-  function emit(ch: string, at: number): void {
     const folded = fold(ch);
     for (let k = 0; k < folded.length; k++) {
       out.push(folded[k]!);
-      map.push(at);
+      map.push(from[at]!);
     }
     lastSpace = false;
   }
-}
-
-/** The length of the MARKUP mark at index i of text, or 0: the same alternatives, tried in the same order. */
-function markupAt(text: string, i: number): number {
-  const c = text[i];
-  if (c === "`") {
-    let end = i;
-    while (text[end] === "`") end++;
-    return end - i;
-  }
-  if (c !== "*" && c !== "_") return 0;
-  if (text[i + 1] === c) return 2;
-  const before = isWordAt(text, i - 1);
-  const after = isWordAt(text, i + 1);
-  return before !== after ? 1 : 0;
+  return { text: out.join(""), map: Int32Array.from(map), source };
 }
 
 /** Whether the character at index i of text is part of a word (a letter, digit or combining mark); false outside the text. */

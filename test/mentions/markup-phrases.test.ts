@@ -18,7 +18,7 @@ test("phrases across emphasis and code marks are found, with the marked-up text 
       "Press `Ctrl` key now.",
       "Оплата по счёту __ТЗ_2024_015__ прошла.",
     ].join("\n\n"),
-    "plain.md": "Nothing marked up here: the first HTML6 editors.",
+    "plain.md": "Nothing marked up here: the first HTML6 editors, and foo.dsc beside foo\\_\\*.tar.gz.",
   });
   expect((await runSync(app)).counts).toMatchObject({ ingested: 2, failed: 0 });
   for (const phrase of ["first HTML5 Canvas", '"really important"', "Press Ctrl key", "счёту ТЗ_2024_015 прошла", "first **HTML5** Canvas"]) {
@@ -28,4 +28,7 @@ test("phrases across emphasis and code marks are found, with the marked-up text 
   expect((await findMentions(app, { terms: ["first HTML5 Canvas"] })).documents[0]!.firstMatch!.snippet).toContain("first **HTML5** Canvas");
   expect((await findMentions(app, { terms: ["2024"] })).matchedDocuments).toBe(1);
   expect((await findMentions(app, { terms: ['"ТЗ"'] })).matchedDocuments).toBe(1);
+  // A run before a dot and a word is no mark: foo_*.tar.gz is not foo.tar.gz, and the escaped form is the typed one.
+  expect((await findMentions(app, { terms: ["foo_*.dsc"] })).matchedDocuments).toBe(0);
+  expect((await findMentions(app, { terms: ["foo_*.tar.gz"] })).matchedDocuments).toBe(1);
 });
