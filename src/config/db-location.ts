@@ -48,7 +48,32 @@ export function parseObjectUri(dbPath: string, name: string): ObjectUri {
   }
   const bucket = match[1];
   const prefix = match[2] ?? "";
+  checkPlainNames(dbPath, name, bucket, prefix);
   return { scheme, bucket, prefix, uri: `${scheme}://${bucket}${prefix ? `/${prefix}` : ""}` };
+}
+
+/** A bucket or container name, and each folder of a prefix: letters, digits, `.`, `-` and `_`, no `.` or `..` alone. */
+const PLAIN_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/**
+ * LanceDB stores a prefix with a space, a non-ASCII letter or `%`
+ * percent-encoded, cuts it at `?` and fails on `#`, while our own requests
+ * beside it (the sync lease, the local copy's manifests) used the text as
+ * written: a probe ran two syncs at once on one index (`s3://team/sp ace/idx`
+ * and `s3://team/sp%20ace/idx`, the lease under one key and the table under
+ * the other) and left every chunk of four documents twice; `s3://team/q?x=1`
+ * and `s3://team/q` were one index under two names. Such a location is
+ * refused here, where one spelling is all LanceDB and we can agree on.
+ */
+function checkPlainNames(dbPath: string, name: string, bucket: string, prefix: string): void {
+  const parts = prefix ? prefix.split("/") : [];
+  const odd = [bucket, ...parts].find((part) => !PLAIN_NAME.test(part) || part === "." || part === "..");
+  if (odd === undefined) return;
+  throw new AppError(
+    "CONFIG",
+    `Configuration error: ${name}=${JSON.stringify(dbPath)} holds ${JSON.stringify(odd)}: an index location on object storage may use only letters, digits, '.', '-' and '_' in the bucket and in each folder of the prefix (no spaces, '%', '?', '#', '..', empty folders or non-ASCII letters), since the store would keep such a name under another spelling than the one the sync lease uses.`,
+    `Rename the prefix with those characters only, for example s3://${PLAIN_NAME.test(bucket) ? bucket : "bucket"}/team-index.`,
+  );
 }
 
 /**

@@ -143,6 +143,7 @@ describe("DB_PATH is a folder on this machine or an object-storage URI", () => {
   test("s3://, gs:// and az:// are kept as URIs (scheme lower-cased, slashes trimmed), never resolved as relative paths", () => {
     expect(load({ ...s3, DB_PATH: "s3://team/index/" }).dbPath).toBe("s3://team/index");
     expect(load({ DB_PATH: "GS://bucket/x" }).dbPath).toBe("gs://bucket/x");
+    expect(load({ ...s3, DB_PATH: "s3://team.docs/Team_Index-2.v1/sub" }).dbPath).toBe("s3://team.docs/Team_Index-2.v1/sub");
     expect(load({ DB_PATH: "/local/index", AZURE_STORAGE_ACCOUNT_NAME: "acct" }, { flags: { dbPath: "az://container/index" } }).dbPath).toBe("az://container/index");
   });
 
@@ -150,6 +151,15 @@ describe("DB_PATH is a folder on this machine or an object-storage URI", () => {
     [{ DB_PATH: "ftp://host/index" }, {}, 'DB_PATH="ftp://host/index" is a URI this version cannot keep an index at'],
     [{ DB_PATH: "s3://" }, {}, 'DB_PATH="s3://" names no bucket'],
     [{}, { dbPath: "http://host/index" }, '--db-path="http://host/index" is a URI'],
+    // One spelling for LanceDB and the lease (found by a probe: two syncs ran at once on one index).
+    [{ DB_PATH: "s3://team/sp ace/idx" }, {}, 'holds "sp ace": an index location on object storage may use only letters'],
+    [{ DB_PATH: "s3://team/отдел/index" }, {}, 'holds "отдел"'],
+    [{ DB_PATH: "s3://team/sp%20ace/idx" }, {}, 'holds "sp%20ace"'],
+    [{ DB_PATH: "s3://team/q?x=1" }, {}, 'holds "q?x=1"'],
+    [{ DB_PATH: "s3://team/pre#frag" }, {}, 'holds "pre#frag"'],
+    [{ DB_PATH: "s3://team/../esc" }, {}, 'holds ".."'],
+    [{ DB_PATH: "s3://team/a//b" }, {}, 'holds ""'],
+    [{ AZURE_STORAGE_ACCOUNT_NAME: "acct" }, { dbPath: "az://con tainer/x" }, 'holds "con tainer"'],
   ])("%o %o: refused by name", (env, flags, message) => {
     const error = (() => {
       try {
