@@ -147,7 +147,7 @@ async function indexStatus(app: App): Promise<StatusReport> {
       report.outsideRootsCount = outside;
       report.outsideRootsNote =
         `${outside} indexed file${outside === 1 ? " is" : "s are"} under a root this machine does not have (a file is named \`<root name>/<path>\`; this machine's roots are named ${app.config.rootNames!.join(", ")}). ` +
-        "They are searched and read from the index alone. A whole sync here would remove them: sync on the machine that holds their folder.";
+        "They are searched and read from the index alone, and a sync here leaves them as they are: the machine that holds their folder syncs them.";
     } else if (outside > 0) {
       report.outsideRootsCount = outside;
       report.outsideRootsNote =

@@ -74,7 +74,10 @@ async function scanAndList(app: App, report: SyncReport, scopes: string[] | unde
   // Data and url sources are named only by a sync of every root: a scoped one reads just its own sources.
   if (!scopes) await noteKeptSources(app, report, stored);
   // From here on a file is its local path (on a shared index, sources name it otherwise); sync-apply.ts names it again as it writes.
-  const indexed = stored.filter((s) => s.sourceType === "file").map((s) => ({ ...s, source: app.names.pathOf(s.source) })).filter((s) => inScope(s.source, scopes));
+  // A shared index's files under a root this machine does not have are another machine's to sync: left alone here (a
+  // writer's routine sync deleted 20 documents two other machines had ingested under their own roots; found by a probe).
+  const ours = stored.filter((s) => s.sourceType === "file" && app.names.isLocalFile(s.source));
+  const indexed = ours.map((s) => ({ ...s, source: app.names.pathOf(s.source) })).filter((s) => inScope(s.source, scopes));
   report.counts.scanned = scan.files.length;
   report.counts.ignored = scan.ignored;
   report.counts.unsupported = scan.unsupported.length;

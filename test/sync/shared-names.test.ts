@@ -4,7 +4,7 @@
  * runs without a store (scripts/accept/team-index.test.ts runs it on S3).
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, renameSync } from "node:fs";
+import { cpSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createApp, type App } from "../../src/app.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
@@ -111,6 +111,23 @@ describe("a shared index names files by root name and path inside it", () => {
       ["handbook/policies/leave.md", "ingested"],
       ["handbook/policies/travel.md", "not_ingested"],
     ]);
+  });
+
+  test("a writer's whole sync leaves alone the files other machines ingested under roots of their own; their own sync still removes what they deleted (found by a probe)", async () => {
+    const { root, dbPath } = library();
+    const writer = machine([root], dbPath);
+    await runSync(writer);
+    const notes = join(tempDir("minirag-notes-"), "notes");
+    writeTree(notes, { "a.md": "# A\n\nA note from another machine.", "b.md": "# B\n\nAnother note." });
+    const other = machine([notes], dbPath);
+    expect((await ingestFile(other, join(notes, "a.md"))).source).toBe("notes/a.md");
+    expect((await ingestFile(other, join(notes, "b.md"))).source).toBe("notes/b.md");
+    expect((await runSync(writer)).counts).toMatchObject({ deleted: 0, skipped: 3 });
+    expect((await readSource(writer, "notes/a.md")).text).toContain("another machine");
+    rmSync(join(notes, "b.md"));
+    expect((await runSync(other)).counts).toMatchObject({ deleted: 1 });
+    expect((await listFiles(writer)).files.map((f) => f.source)).toContain("handbook/policies/leave.md");
+    expect(await failure(readSource(writer, "notes/b.md"))).toBeInstanceOf(Error);
   });
 
   test("a data id that would name a file under a root of the shared index is refused", async () => {
