@@ -191,10 +191,15 @@ function plainDocuments(rows: MentionRow[]): PlainDocument[] {
   }
   return [...bySource.values()].map((list) => {
     list.sort((a, b) => a.chunkIndex - b.chunkIndex);
-    const chunks = list.map((row, i) => {
+    const owns = list.map((row, i) => {
       const previous = i > 0 && list[i - 1]!.parentId === row.parentId && row.parentId !== null ? list[i - 1]!.text : undefined;
       const contextLines = contextLineCount(row, previous);
-      return { chunkIndex: row.chunkIndex, text: normalizeText(ownText(row.text, contextLines)), pages: row.pages, contextLines };
+      return { row, contextLines, own: ownText(row.text, contextLines) };
+    });
+    // Each chunk's edges are read with its neighbours' text, as the document goes on there (text/normalize.ts Surroundings).
+    const chunks = owns.map(({ row, contextLines, own }, i) => {
+      const text = normalizeText(own, { before: owns[i - 1]?.own ?? "", after: owns[i + 1]?.own ?? "" });
+      return { chunkIndex: row.chunkIndex, text, pages: row.pages, contextLines };
     });
     const seamless = list.every((row) => row.scheme >= EXACT_SCHEME && row.contextLines !== null);
     return { source: list[0]!.source, title: list[0]!.title, titleText: normalizeText(list[0]!.title), seamless, chunks };

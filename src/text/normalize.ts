@@ -29,9 +29,40 @@ const INVISIBLE_OR_ESCAPE = new RegExp(`${INVISIBLE.source}|${ESCAPE.source}`, "
  */
 const MARKUP_RUN = /[`*_]+/g;
 
-/** The text without its markup runs (MARKUP_RUN and isMarkup; normalizeWithMap takes out the same). */
-function withoutMarkup(text: string): string {
-  return text.replace(MARKUP_RUN, (run: string, at: number) => (isMarkup(text, at, run.length) ? "" : run));
+/**
+ * What lies just past a text's edges in its document, for a chunk's text:
+ * its edges are not the document's, and a mark there is judged by what goes
+ * on beyond them (`…/016_` at a chunk's end, `swamplands_are…` at the next
+ * one's start, is no closing mark: read as one, a word was lost at the seam).
+ */
+export interface Surroundings {
+  before: string;
+  after: string;
+}
+
+/** The two characters each side that the markup rule reads, as the text's own first step leaves them. */
+function edgesOf(around: Surroundings | undefined): { pre: string; post: string } {
+  if (!around) return { pre: "", post: "" };
+  const stage = (part: string) => composed(part).replace(INVISIBLE_OR_ESCAPE, "$1");
+  return { pre: stage(around.before.slice(-8)).slice(-2), post: stage(around.after.slice(0, 8)).slice(0, 2) };
+}
+
+/** Where in `text` the markup runs to take out lie (MARKUP_RUN and isMarkup), read with what lies past its edges. */
+function* markupRuns(text: string, around: Surroundings | undefined): Generator<[number, number]> {
+  const { pre, post } = edgesOf(around);
+  const whole = pre + text + post;
+  for (const run of text.matchAll(MARKUP_RUN)) if (isMarkup(whole, pre.length + run.index, run[0].length)) yield [run.index, run.index + run[0].length];
+}
+
+/** The text without its markup runs. */
+function withoutMarkup(text: string, around: Surroundings | undefined): string {
+  let out = "";
+  let from = 0;
+  for (const [start, end] of markupRuns(text, around)) {
+    out += text.slice(from, start);
+    from = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 function isMarkup(text: string, at: number, length: number): boolean {
@@ -80,9 +111,9 @@ function fold(text: string): string {
   return text.toLowerCase().replace(/[ёς]/g, (c) => (c === "ё" ? "е" : "σ"));
 }
 
-/** The text as matching sees it. */
-export function normalizeText(text: string): string {
-  return fold(withoutMarkup(composed(text).replace(INVISIBLE_OR_ESCAPE, "$1"))).replace(WHITESPACE_RUN, " ");
+/** The text as matching sees it; `around`, for a chunk's text, what its document holds just past its edges. */
+export function normalizeText(text: string, around?: Surroundings): string {
+  return fold(withoutMarkup(composed(text).replace(INVISIBLE_OR_ESCAPE, "$1"), around)).replace(WHITESPACE_RUN, " ");
 }
 
 export interface MappedText {
@@ -95,7 +126,7 @@ export interface MappedText {
 }
 
 /** normalizeText with a map back to the (composed) original, for snippets: its three steps, each keeping where its units came from. */
-export function normalizeWithMap(original: string): MappedText {
+export function normalizeWithMap(original: string, around?: Surroundings): MappedText {
   const source = composed(original);
   // Invisible characters out, escapes resolved (the escaped character kept as itself, even a backslash).
   const units: string[] = [];
@@ -118,7 +149,7 @@ export function normalizeWithMap(original: string): MappedText {
   // Markup runs out.
   const stage = units.join("");
   const kept = new Uint8Array(stage.length).fill(1);
-  for (const run of stage.matchAll(MARKUP_RUN)) if (isMarkup(stage, run.index, run[0].length)) kept.fill(0, run.index, run.index + run[0].length);
+  for (const [start, end] of markupRuns(stage, around)) kept.fill(0, start, end);
   // Whitespace runs as one space, case folded.
   const out: string[] = [];
   const map: number[] = [];

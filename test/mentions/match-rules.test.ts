@@ -103,6 +103,13 @@ describe("normalisation", () => {
     expect(normalizeText("foo\\_\\*.dsc")).toBe(normalizeText("foo_*.dsc"));
   });
 
+  test("a chunk's edges are read with what its document holds past them: a URL cut at a chunk's end keeps its underscore", () => {
+    expect(normalizeText("reddit.com/r/factorio/016_", { before: "", after: "swamplands_are" })).toBe("reddit.com/r/factorio/016_");
+    expect(normalizeText("reddit.com/r/factorio/016_")).toBe("reddit.com/r/factorio/016");
+    expect(normalizeText("**Bold** start", { before: "end.\n\n", after: "" })).toBe("bold start");
+    expect(normalizeWithMap("x/016_", { before: "", after: "swamp" }).text).toBe(normalizeText("x/016_", { before: "", after: "swamp" }));
+  });
+
   test("final sigma and sigma fold together, so a Greek word matches in any position", () => {
     expect(normalizeText("ΟΔΟΣ")).toBe(normalizeText("οδοσ"));
   });
