@@ -63,7 +63,8 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, checked?.paths);
   const indexedFiles = stored.filter((s) => s.sourceType === "file" && inScope(s.source, scope)).map((s) => pathOf(s.source));
   const mountPoints = [...scan.mountPoints, ...readMountPoints(app.config.dbPath)];
-  for (const emptied of emptiedFolders(roots, mountPoints, scan.files.map((f) => f.path), stillIncluded(roots, indexedFiles), checked?.paths)) {
+  // On a shared index the files come from the index whether or not the folder here holds them (below): an empty one is no news.
+  if (!app.names.shared) for (const emptied of emptiedFolders(roots, mountPoints, scan.files.map((f) => f.path), stillIncluded(roots, indexedFiles), checked?.paths)) {
     if (!scan.unlisted.some((u) => isInside(emptied.folder, u.folder))) scan.unlisted.push(emptied);
   }
   const files: ListedFile[] = [];
@@ -98,8 +99,9 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
     if (!inScope(s.source, scope) || onDisk.has(path)) continue;
     const ingested = s.minScheme < CHUNK_SCHEME ? "stale_scheme" : "ingested";
     let state: FileState;
-    // On a shared index a file under a root this machine does not have is known from the index alone, as its writer left it.
-    if (s.sourceType !== "file" || !app.names.isLocalFile(s.source)) state = ingested;
+    // On a shared index a file is known from the index alone, as its writer left it, whether this machine has its root or
+    // not: a reader keeping a folder of that name with a file of its own listed that file only (found by a probe).
+    if (s.sourceType !== "file" || app.names.shared) state = ingested;
     else if (scan.unlisted.some((u) => isInside(path, u.folder))) state = "unlisted";
     else if (problems.has(path)) state = "unreadable";
     else continue; // gone from disk: the next sync removes it

@@ -113,6 +113,24 @@ describe("a shared index names files by root name and path inside it", () => {
     ]);
   });
 
+  test("a reader keeping a folder of the same name, empty, missing or with a file of its own, lists the writer's files from the index (found by a probe)", async () => {
+    const { root, dbPath } = library();
+    const writer = machine([root], dbPath);
+    await runSync(writer);
+    const written = (await listFiles(writer)).files.map((f) => [f.source, f.state]);
+    const own = join(tempDir("minirag-desk-"), "handbook");
+    writeTree(own, { "notes.md": "# Notes\n\nMy own notes." });
+    const empty = join(tempDir("minirag-desk-"), "handbook");
+    mkdirSync(empty, { recursive: true });
+    const missing = join(tempDir("minirag-desk-"), "handbook");
+    const withOwn = (await listFiles(machine([own], dbPath))).files.map((f) => [f.source, f.state]);
+    expect(withOwn.sort((a, b) => a[0]!.localeCompare(b[0]!))).toEqual([...written, ["handbook/notes.md", "not_ingested"]].sort((a, b) => a[0]!.localeCompare(b[0]!)));
+    expect((await listFiles(machine([empty], dbPath))).files.map((f) => [f.source, f.state])).toEqual(written);
+    const withoutFolder = await listFiles(machine([missing], dbPath));
+    expect(withoutFolder.files.map((f) => [f.source, f.state])).toEqual(written);
+    expect(withoutFolder.unlistedFolders?.[0]?.reason).toContain("does not exist");
+  });
+
   test("a writer's whole sync leaves alone the files other machines ingested under roots of their own; their own sync still removes what they deleted (found by a probe)", async () => {
     const { root, dbPath } = library();
     const writer = machine([root], dbPath);
