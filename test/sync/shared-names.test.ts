@@ -13,6 +13,7 @@ import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { ingestFile } from "../../src/ingest/ingest-file.ts";
 import { listFiles } from "../../src/read/list-files.ts";
 import { deleteSource, readNeighbors, readSource } from "../../src/read/read-source.ts";
+import { fileSourceToRead } from "../../src/read/file-source.ts";
 import { findMentions } from "../../src/search/find-mentions.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
@@ -129,6 +130,20 @@ describe("a shared index names files by root name and path inside it", () => {
     const withoutFolder = await listFiles(machine([missing], dbPath));
     expect(withoutFolder.files.map((f) => [f.source, f.state])).toEqual(written);
     expect(withoutFolder.unlistedFolders?.[0]?.reason).toContain("does not exist");
+  });
+
+  test("a reader's absolute path under its own root of that name reads the file from the index, on disk or not (found by a probe)", async () => {
+    const { root, dbPath } = library();
+    const writer = machine([root], dbPath);
+    await runSync(writer);
+    const desk = join(tempDir("minirag-desk-"), "handbook");
+    mkdirSync(desk, { recursive: true });
+    const reader = machine([desk], dbPath);
+    const path = join(desk, "policies/leave.md");
+    expect(await fileSourceToRead(reader, path, {})).toBe("handbook/policies/leave.md");
+    expect((await readSource(reader, await fileSourceToRead(reader, path, {}))).text).toContain("twenty-five days");
+    // Outside every root, a missing file is still refused as missing.
+    expect((await failure(fileSourceToRead(reader, join(tempDir("minirag-elsewhere-"), "x.md"), {}))).message).not.toContain("handbook/");
   });
 
   test("a writer's whole sync leaves alone the files other machines ingested under roots of their own; their own sync still removes what they deleted (found by a probe)", async () => {
