@@ -4,6 +4,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describeError } from "../errors.ts";
+import { storageFailure } from "../store/storage-failure.ts";
 
 export async function toolResult(body: () => Promise<object> | object): Promise<CallToolResult> {
   try {
@@ -13,6 +14,7 @@ export async function toolResult(body: () => Promise<object> | object): Promise<
       structuredContent: value as Record<string, unknown>,
     };
   } catch (error) {
-    return { isError: true, content: [{ type: "text", text: describeError(error) }] };
+    // A store that stopped answering is named in one line with its fix, as the CLI names it, not by LanceDB's 2 kB chain.
+    return { isError: true, content: [{ type: "text", text: describeError(storageFailure(error) ?? error) }] };
   }
 }

@@ -23,10 +23,21 @@ function storeOf(kind: string): (typeof STORES)["s3"] {
   return /azure/i.test(kind) ? STORES.az : /gcs/i.test(kind) ? STORES.gs : STORES.s3;
 }
 
+/** LanceDB's word for a table whose version history is gone: deleted, or the store emptied, while a process had it open. */
+const VERSIONS_GONE = /Not found: (\S*?)\/?_versions\b/;
+
 /** The error as a STORAGE AppError when it is an object-store failure of LanceDB's, else null. */
 export function storageFailure(error: unknown): AppError | null {
   if (error instanceof AppError || !(error instanceof Error)) return null;
   const message = error.message;
+  const gone = VERSIONS_GONE.exec(message);
+  if (gone) {
+    return new AppError(
+      "STORAGE",
+      `The index's table is gone from where it was (${gone[1] || "its folder"} has no versions any more): it was deleted, or the store emptied, while this process had it open.`,
+      "Run sync (or sync_start) to build it again; a server reads the new one by itself.",
+    );
+  }
   const kind = STORE_ERROR.exec(message)?.[1];
   if (!kind) return null;
   const store = storeOf(kind);

@@ -36,6 +36,12 @@ describe("LanceDB's object-store errors as one line", () => {
     expect(storageFailure(new Error(AZURE_LIST + "503 Service Unavailable"))!.message).toEndWith("failed (HTTP 503).");
   });
 
+  test("a table whose versions are gone (deleted, or the store emptied, while open) is named with the way back (found by a probe)", () => {
+    const gone = storageFailure(new Error("lance error: Not found: idx1/chunks.lance/_versions, /usr/local/cargo/registry/src/lance-table-8.0.0/src/io/commit.rs:646:26 Caused by: …"))!;
+    expect(gone.message).toBe("The index's table is gone from where it was (idx1/chunks.lance has no versions any more): it was deleted, or the store emptied, while this process had it open.");
+    expect(gone.hint).toContain("Run sync");
+  });
+
   test("anything else is left as it is: local LanceDB errors, our own errors, non-errors", () => {
     expect(storageFailure(new Error("lance error: LanceError(IO): No such file or directory (os error 2)"))).toBeNull();
     expect(storageFailure(new AppError("STORAGE", "Generic S3 error: already ours", "nothing to do"))).toBeNull();

@@ -140,10 +140,10 @@ describe("a shared index names files by root name and path inside it", () => {
     mkdirSync(desk, { recursive: true });
     const reader = machine([desk], dbPath);
     const path = join(desk, "policies/leave.md");
-    expect(await fileSourceToRead(reader, path, {})).toBe("handbook/policies/leave.md");
-    expect((await readSource(reader, await fileSourceToRead(reader, path, {}))).text).toContain("twenty-five days");
+    expect(await fileSourceToRead(reader, path, { requireAbsolute: false })).toBe("handbook/policies/leave.md");
+    expect((await readSource(reader, await fileSourceToRead(reader, path, { requireAbsolute: false }))).text).toContain("twenty-five days");
     // Outside every root, a missing file is still refused as missing.
-    expect((await failure(fileSourceToRead(reader, join(tempDir("minirag-elsewhere-"), "x.md"), {}))).message).not.toContain("handbook/");
+    expect((await failure(fileSourceToRead(reader, join(tempDir("minirag-elsewhere-"), "x.md"), { requireAbsolute: false }))).message).not.toContain("handbook/");
   });
 
   test("a writer's whole sync leaves alone the files other machines ingested under roots of their own; their own sync still removes what they deleted (found by a probe)", async () => {
