@@ -42,6 +42,8 @@ const PACE_JUDGED_AFTER_MS = 1_000;
 
 /** How often a process serving a copy asks the store whether the table was replaced (copy-history.ts): one listing of `_versions/`. */
 export const HISTORY_CHECK_MS = 10_000;
+/** How often, at most, an answer asked at a version below the copy's waits for that check. */
+const WENT_BACK_CHECK_MS = 1_000;
 
 /** How long after a failed copy the next is tried (a connection reset, a store that was away). */
 export const RETRY_MS = 60_000;
@@ -97,10 +99,13 @@ export class ObjectMirror {
   async at(version: number): Promise<Connection | null> {
     if (this.holds(version)) {
       // Until a first check has ended, answers wait for it: the copy on disk may be of a table since replaced in the store.
-      // Later checks run beside the answers, which read the copy meanwhile.
+      // Later checks run beside the answers, which read the copy meanwhile. A store whose latest version is below the
+      // copy's went back, which only a table built anew does: that answer waits for a check (at most one a second). A
+      // probe's reader answered two questions from the old table's early version, rows neither table then held.
       const checkedBefore = this.historyCheckedAt !== Number.NEGATIVE_INFINITY;
-      const check = this.checkHistory();
-      if (!checkedBefore) await check;
+      const wentBack = this.state!.version > version;
+      const check = this.checkHistory(wentBack ? WENT_BACK_CHECK_MS : HISTORY_CHECK_MS);
+      if (!checkedBefore || wentBack) await check;
     }
     if (this.holds(version)) {
       this.connection ??= loadLanceDb().then((lance) => lance.connect(this.folder, { readConsistencyInterval: 0 }));
@@ -183,10 +188,10 @@ export class ObjectMirror {
     return this.state !== null && this.state.version >= version && this.hasManifest(version);
   }
 
-  /** At most every HISTORY_CHECK_MS: drops the copy when the store lists another manifest under a name it holds. A failed check keeps it. */
-  private checkHistory(): Promise<void> {
+  /** At most every `every` ms: drops the copy when the store lists another manifest under a name it holds. A failed check keeps it. */
+  private checkHistory(every: number): Promise<void> {
     if (this.historyCheck) return this.historyCheck;
-    if (this.clock.now() - this.historyCheckedAt < HISTORY_CHECK_MS) return Promise.resolve();
+    if (this.clock.now() - this.historyCheckedAt < every) return Promise.resolve();
     this.historyCheck = this.objects
       .list(`${this.table}.lance/_versions/`)
       .then((listed) => this.dropIfReplaced(listed), () => {})

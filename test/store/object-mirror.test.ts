@@ -167,6 +167,22 @@ describe("the local copy of an index on S3", () => {
     expect(await copy.at(versions[2]!)).toBeNull();
   });
 
+  test("a table built anew with fewer versions than the copy holds is seen by the first answer that asks for a version below the copy's a second on, not ten (found by a probe)", async () => {
+    const { folder, versions } = await bucketWithVersions();
+    const clock = fakeClock();
+    const copy = new ObjectMirror(folderBucket(folder), tempDir("minirag-copy-"), "chunks", () => {}, true, clock);
+    await copy.at(versions[2]!);
+    await copy.settled();
+    expect(await copy.at(versions[2]!)).not.toBeNull();
+    rmSync(folder, { recursive: true });
+    const rebuilt = await (await connect(folder)).createTable("chunks", [{ id: "x", text: "another table" }]);
+    expect(await rebuilt.version()).toBeLessThan(versions[2]!);
+    // A second on, not the ten of the routine check: the version going back says the table is another.
+    clock.advance(1_000);
+    expect(await copy.at(await rebuilt.version())).toBeNull();
+    expect(copy.replacements).toBe(1);
+  });
+
   test("a process that does not fill (a CLI command) reads a copy already made, and starts none of a version it lacks", async () => {
     const { folder, versions } = await bucketWithVersions();
     const at = tempDir("minirag-copy-");
