@@ -10,7 +10,7 @@ export interface Span {
   end: number;
 }
 
-import { splitsWord } from "../text/word-chars.ts";
+import { splitsSymbol, splitsWord } from "../text/word-chars.ts";
 
 const SPACE = /\s/;
 
@@ -77,13 +77,15 @@ export class DocText {
   }
 
   /**
-   * The last offset in (floor, at] where a cut splits no word, else `at`
-   * itself moved off a surrogate pair: a long URL is cut at a `/` or `-`, so
+   * The last offset in (floor, at] where a cut splits no word nor a symbol
+   * (word-chars.ts splitsSymbol), else the last that splits no symbol, else
+   * `at` itself moved off a surrogate pair: a long URL is cut at a `/` or `-`, so
    * each word of it stays findable; a run of letters alone longer than the
    * room is cut inside.
    */
   wordCut(at: number, floor: number): number {
-    for (let p = at; p > floor; p--) if (!splitsWord(this.text, p)) return p;
+    for (let p = at; p > floor; p--) if (!splitsWord(this.text, p) && !splitsSymbol(this.text, p)) return p;
+    for (let p = at; p > floor; p--) if (!splitsSymbol(this.text, p)) return p;
     return this.safeCut(at);
   }
 

@@ -27,3 +27,33 @@ export function splitsWord(text: string, at: number): boolean {
   if (code >= 0xd800 && code <= 0xdbff) return true;
   return wordlikeAt(text, at - 1) && wordlikeAt(text, at);
 }
+
+const JOINER = 0x200d;
+/** What joins the character before it into one symbol: a combining mark, a variation selector, a skin-tone modifier. */
+const EXTENDS = /^[\p{M}\u{1F3FB}-\u{1F3FF}]/u;
+
+/** Whether the code point starting at i is a regional indicator (half of a flag). */
+function regionalAt(text: string, i: number): boolean {
+  const c = text.codePointAt(i);
+  return c !== undefined && c >= 0x1f1e6 && c <= 0x1f1ff;
+}
+
+/**
+ * Whether cutting text at offset `at` would split one symbol a reader sees
+ * (a grapheme): a surrogate pair, a joined emoji sequence (`👨‍👩‍👧`, at its
+ * zero-width joiners), a flag (two regional indicators, paired from the start
+ * of their run), or a character from the mark, selector or modifier after it.
+ * A probe found chunks starting with a flag's second half and with a joiner.
+ */
+export function splitsSymbol(text: string, at: number): boolean {
+  if (at <= 0 || at >= text.length) return false;
+  const before = text.charCodeAt(at - 1);
+  if (before >= 0xd800 && before <= 0xdbff) return true;
+  if (before === JOINER || text.charCodeAt(at) === JOINER) return true;
+  if (EXTENDS.test(text.slice(at, at + 2))) return true;
+  if (!regionalAt(text, at) || at < 2 || !regionalAt(text, at - 2)) return false;
+  // Flags pair up from the run's start: an odd count of indicators before the cut leaves one unpaired.
+  let count = 0;
+  for (let i = at - 2; i >= 0 && regionalAt(text, i); i -= 2) count++;
+  return count % 2 === 1;
+}

@@ -205,6 +205,15 @@ describe("the 4,000-character section cap (case 36)", () => {
     expect(cut.map((p) => p.text).join("\n")).toBe(body);
   });
 
+  test("a run of joined emoji, flags and accents is cut between the symbols a reader sees, never inside one (found by a probe)", () => {
+    const symbols = ["👨\u200d👩\u200d👧", "🇷🇺", "e\u0301", "👍🏽", "❤\ufe0f", "🇫🇷🇩🇪", "!"];
+    const body = symbols.join("").repeat(40);
+    const doc = new DocText(body);
+    const bounds = new Set([...new Intl.Segmenter("en", { granularity: "grapheme" }).segment(body)].map((x) => x.index));
+    // Every place a cut could be asked for in the first rounds: where it lands is a boundary between symbols.
+    for (let at = 40; at < 120; at++) expect([at, bounds.has(doc.wordCut(at, at - 20))]).toEqual([at, true]);
+  });
+
   test("a line with no whitespace at all is cut between characters, never inside a surrogate pair", () => {
     const body = "😀".repeat(3000);
     const cut = pieces(body);
