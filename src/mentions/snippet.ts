@@ -18,7 +18,8 @@ const WORD_LIMIT = 30;
  * chunk after it, lets a mention that runs on into it be shown whole.
  */
 export function snippetOf(text: string, contextLines: number, terms: Term[], next?: { text: string; contextLines: number }): string {
-  const mapped = normalizeWithMap(ownText(text, contextLines) + (next ? ownText(next.text, next.contextLines) : ""));
+  // Read as a chunk's text is (mention-index.ts), its marks too; what lies before it is not at hand here.
+  const mapped = normalizeWithMap(ownText(text, contextLines) + (next ? ownText(next.text, next.contextLines) : ""), { before: "", after: "" });
   let first: { start: number; end: number } | null = null;
   for (const term of terms) {
     const m = findMatch(mapped.text, term);

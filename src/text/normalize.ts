@@ -9,25 +9,27 @@
  * string (a test holds them to that).
  */
 import { INVISIBLE, WORD_CHAR } from "./word-chars.ts";
+import { codeSpans } from "./code-spans.ts";
 
 /** A markdown escape: a backslash before ASCII punctuation (markitdown writes ТЗ\_2024\_015). */
 const ESCAPE = /\\([!-/:-@[-`{-~])/;
 const INVISIBLE_OR_ESCAPE = new RegExp(`${INVISIBLE.source}|${ESCAPE.source}`, "g");
 /**
- * Emphasis and code marks a converter writes around words (`**HTML5**`,
- * `_really_`, `` `Ctrl` ``, `***x***`): a run of backticks, asterisks and
- * underscores with a word on one side and, on the other, a space, the text's
- * edge, a bracket or quote, or a stop before one of those. The reader sees none of them, so
- * a phrase across them was not found (found by a probe: "the first HTML5
- * Canvas" in a DOCX). A run between two words (`ТЗ_2024_015`, `a*b`) or
- * between two non-words (`2 * 3`, a list's `* `) stays, so no two words are
- * joined and no word loses its edge: the marks are not word characters
- * either way; nor does `foo_*.dsc` (a dot and a word after the run) become
- * `foo.dsc`. Read after escapes are, and the same in a term, so `foo_*.dsc`
- * typed and `foo\_\*.dsc` converted compare equal. Link syntax is not read
- * through: its target would have to go.
+ * Emphasis and code marks a converter writes around words and phrases
+ * (`**HTML5**`, `_really_`, `` `Ctrl` ``, `**Note:**`): a run of backticks,
+ * asterisks and underscores that opens (a space, an opening bracket or quote,
+ * or the text's edge before it; a word, or a stop and a word, after it) or
+ * closes (the mirror) a stretch of text. The reader sees none of them, so a
+ * phrase across them was not found (found by a probe: "the first HTML5
+ * Canvas" in a DOCX). A run between two words (`ТЗ_2024_015`, `a*b`), between
+ * spaces (`2 * 3`, a list's `* `) or before a dot and a word (`foo_*.dsc`)
+ * stays; so does an escaped mark (`\_\_init\_\_`: the converter says it is
+ * text) and any mark inside a code span (`` `__init__` ``). Only chunk texts
+ * are read this way: a term is taken as typed, so `__init__` and `*args` do not
+ * become `init` and `args` (a reviewer found them matching "git init").
+ * Link syntax is not read through: its target would have to go.
  */
-const MARKUP_RUN = /[`*_]+/g;
+const MARK_RUN = /`+|[*_]+/g;
 
 /**
  * What lies just past a text's edges in its document, for a chunk's text:
@@ -40,51 +42,71 @@ export interface Surroundings {
   after: string;
 }
 
-/** The two characters each side that the markup rule reads, as the text's own first step leaves them. */
-function edgesOf(around: Surroundings | undefined): { pre: string; post: string } {
-  if (!around) return { pre: "", post: "" };
-  const stage = (part: string) => composed(part).replace(INVISIBLE_OR_ESCAPE, "$1");
-  return { pre: stage(around.before.slice(-8)).slice(-2), post: stage(around.after.slice(0, 8)).slice(0, 2) };
-}
-
-/** Where in `text` the markup runs to take out lie (MARKUP_RUN and isMarkup), read with what lies past its edges. */
-function* markupRuns(text: string, around: Surroundings | undefined): Generator<[number, number]> {
-  const { pre, post } = edgesOf(around);
+/** Where in `text` (composed, escapes not yet read) the marks to take out lie, read with what lies past its edges. */
+function* markRanges(text: string, around: Surroundings): Generator<[number, number]> {
+  const pre = around.before.slice(-3);
+  const post = around.after.slice(0, 3);
   const whole = pre + text + post;
-  for (const run of text.matchAll(MARKUP_RUN)) if (isMarkup(whole, pre.length + run.index, run[0].length)) yield [run.index, run.index + run[0].length];
-}
-
-/** The text without its markup runs. */
-function withoutMarkup(text: string, around: Surroundings | undefined): string {
-  let out = "";
-  let from = 0;
-  for (const [start, end] of markupRuns(text, around)) {
-    out += text.slice(from, start);
-    from = end;
+  const code = codeOf(text);
+  for (const run of text.matchAll(MARK_RUN)) {
+    // An escaped first mark is text; the rest of the run may still be marks.
+    const start = text[run.index - 1] === "\\" ? run.index + 1 : run.index;
+    const end = run.index + run[0].length;
+    if (start >= end) continue;
+    const at = pre.length + start;
+    const length = end - start;
+    if (text[start] === "`") {
+      // A code span's backticks go, unless taking them out would join two words (`foo`bar``).
+      if (code.delimits(start, end) && !(isWordAt(whole, at - 1) && isWordAt(whole, at + length))) yield [start, end];
+    } else if (!code.inside(start) && (opensAt(whole, at, length) || closesAt(whole, at, length))) yield [start, end];
   }
-  return from === 0 ? text : out + text.slice(from);
 }
 
-function isMarkup(text: string, at: number, length: number): boolean {
-  const before = isWordAt(text, at - 1);
-  if (before === isWordAt(text, at + length)) return false;
-  return before ? closes(text, at + length) : opens(text, at - 1);
+/** The code spans of text (between backticks on one line; CommonMark's pairing): which runs delimit one, and what lies inside. */
+function codeOf(text: string): { delimits(start: number, end: number): boolean; inside(at: number): boolean } {
+  if (!text.includes("`")) return { delimits: () => false, inside: () => false };
+  const spans: [number, number][] = [];
+  let lineStart = 0;
+  for (const line of text.split("\n")) {
+    for (const [from, to] of codeSpans(line)) spans.push([lineStart + from, lineStart + to]);
+    lineStart += line.length + 1;
+  }
+  const opening = new Set(spans.map(([from]) => from));
+  const closing = new Set(spans.map(([, to]) => to));
+  // Asked in increasing order (markRanges walks the runs left to right): one pass over the spans.
+  let k = 0;
+  return {
+    delimits: (start, end) => opening.has(start) || closing.has(end),
+    inside(at) {
+      while (k < spans.length && spans[k]![1] <= at) k++;
+      return k < spans.length && at > spans[k]![0];
+    },
+  };
 }
 
-/** Before an opening mark: the text's start, a space, an opening bracket or quote. */
-function opens(text: string, i: number): boolean {
-  return i < 0 || OPENS.test(text[i]!);
-}
-
-/** After a closing mark: the text's end, a space, a closing bracket or quote, or a stop before one of those (not `foo_*.dsc`'s dot). */
-function closes(text: string, i: number): boolean {
-  if (i >= text.length || CLOSES.test(text[i]!)) return true;
-  return STOPS.test(text[i]!) && (i + 1 >= text.length || CLOSES.test(text[i + 1]!));
-}
-
-const OPENS = /[\s(\[{"'«„“‘]/;
-const CLOSES = /[\s)\]}"'»”’]/;
+const SPACE = /\s/;
+const OPENS = /[(\[{"'«„“‘]/;
+const CLOSES = /[)\]}"'»”’]/;
 const STOPS = /[.,;:!?…]/;
+
+function spaceOrEdge(text: string, i: number): boolean {
+  return i < 0 || i >= text.length || SPACE.test(text[i]!);
+}
+
+/** A run that opens: an edge, a space or an opening bracket before it; a word, or a stop and a word, after it. */
+function opensAt(text: string, at: number, length: number): boolean {
+  if (!(spaceOrEdge(text, at - 1) || OPENS.test(text[at - 1]!))) return false;
+  const next = at + length;
+  return isWordAt(text, next) || (STOPS.test(text[next] ?? "") && isWordAt(text, next + 1));
+}
+
+/** A run that closes: a word, or a word and a stop, before it; an edge, a space, a closing bracket, or a stop before one of those, after it. */
+function closesAt(text: string, at: number, length: number): boolean {
+  if (!(isWordAt(text, at - 1) || (STOPS.test(text[at - 1] ?? "") && isWordAt(text, at - 2)))) return false;
+  const next = at + length;
+  if (spaceOrEdge(text, next) || CLOSES.test(text[next]!)) return true;
+  return STOPS.test(text[next]!) && (spaceOrEdge(text, next + 1) || CLOSES.test(text[next + 1]!));
+}
 
 /** Whitespace that is not already a single space: a run, or any other whitespace character. */
 const WHITESPACE_RUN = /[^\S ]\s*| \s+/g;
@@ -111,9 +133,25 @@ function fold(text: string): string {
   return text.toLowerCase().replace(/[ёς]/g, (c) => (c === "ё" ? "е" : "σ"));
 }
 
-/** The text as matching sees it; `around`, for a chunk's text, what its document holds just past its edges. */
+/** The text without the marks markRanges finds in it. */
+function withoutMarks(text: string, around: Surroundings): string {
+  let out = "";
+  let from = 0;
+  for (const [start, end] of markRanges(text, around)) {
+    out += text.slice(from, start);
+    from = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/**
+ * The text as matching sees it. `around` marks a chunk's text (what its
+ * document holds just past its edges): only such text has its emphasis and
+ * code marks read through; a term and a title are taken as written.
+ */
 export function normalizeText(text: string, around?: Surroundings): string {
-  return fold(withoutMarkup(composed(text).replace(INVISIBLE_OR_ESCAPE, "$1"), around)).replace(WHITESPACE_RUN, " ");
+  const source = composed(text);
+  return fold((around ? withoutMarks(source, around) : source).replace(INVISIBLE_OR_ESCAPE, "$1")).replace(WHITESPACE_RUN, " ");
 }
 
 export interface MappedText {
@@ -125,56 +163,45 @@ export interface MappedText {
   source: string;
 }
 
-/** normalizeText with a map back to the (composed) original, for snippets: its three steps, each keeping where its units came from. */
+/** normalizeText with a map back to the (composed) original, for snippets. */
 export function normalizeWithMap(original: string, around?: Surroundings): MappedText {
   const source = composed(original);
-  // Invisible characters out, escapes resolved (the escaped character kept as itself, even a backslash).
-  const units: string[] = [];
-  const from: number[] = [];
-  for (let i = 0; i < source.length; ) {
-    const ch = String.fromCodePoint(source.codePointAt(i)!);
-    if (INVISIBLE.test(ch)) {
-      i += ch.length;
-    } else if (ch === "\\" && i + 1 < source.length && /[!-/:-@[-`{-~]/.test(source[i + 1]!)) {
-      units.push(source[i + 1]!);
-      from.push(i + 1);
-      i += 2;
-    } else {
-      for (let k = 0; k < ch.length; k++, i++) {
-        units.push(source[i]!);
-        from.push(i);
-      }
-    }
-  }
-  // Markup runs out.
-  const stage = units.join("");
-  const kept = new Uint8Array(stage.length).fill(1);
-  for (const [start, end] of markupRuns(stage, around)) kept.fill(0, start, end);
-  // Whitespace runs as one space, case folded.
+  const kept = new Uint8Array(source.length).fill(1);
+  if (around) for (const [start, end] of markRanges(source, around)) kept.fill(0, start, end);
   const out: string[] = [];
   const map: number[] = [];
   let lastSpace = false;
-  for (let i = 0; i < stage.length; ) {
-    const ch = String.fromCodePoint(stage.codePointAt(i)!);
+  for (let i = 0; i < source.length; ) {
+    const ch = String.fromCodePoint(source.codePointAt(i)!);
     const at = i;
     i += ch.length;
-    if (!kept[at]) continue;
+    if (!kept[at] || INVISIBLE.test(ch)) continue;
+    if (ch === "\\" && at + 1 < source.length && /[!-/:-@[-`{-~]/.test(source[at + 1]!)) {
+      // The escaped character is kept as itself, even when it is a backslash (markRanges never takes it out).
+      emit(source[at + 1]!, at + 1);
+      i = at + 2;
+      continue;
+    }
     if (/\s/.test(ch)) {
       if (!lastSpace) {
         out.push(" ");
-        map.push(from[at]!);
+        map.push(at);
         lastSpace = true;
       }
       continue;
     }
+    emit(ch, at);
+  }
+  return { text: out.join(""), map: Int32Array.from(map), source };
+
+  function emit(ch: string, at: number): void {
     const folded = fold(ch);
     for (let k = 0; k < folded.length; k++) {
       out.push(folded[k]!);
-      map.push(from[at]!);
+      map.push(at);
     }
     lastSpace = false;
   }
-  return { text: out.join(""), map: Int32Array.from(map), source };
 }
 
 /** Whether the character at index i of text is part of a word (a letter, digit or combining mark); false outside the text. */

@@ -2,6 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { findMatch, formsIn } from "../../src/mentions/match.ts";
 import { isWordAt, normalizeText, normalizeWithMap } from "../../src/text/normalize.ts";
+
+/** A chunk's text at its document's edges: marks read through (text/normalize.ts Surroundings). */
+const EDGE = { before: "", after: "" };
 import { parseTerm } from "../../src/mentions/terms.ts";
 import { failure } from "../helpers.ts";
 
@@ -87,25 +90,35 @@ describe("normalisation", () => {
     "We are proud of the first **HTML5** Canvas, _really_ and `Ctrl`; ***x*** __y__ ``z``",
     "ТЗ_2024_015 a*b 2 * 3 * item snake_case_ _𝐓𝐞𝐱𝐭_ \\*kept\\* *",
   ])("the mapped form of %j is exactly the bulk form, and maps into the original", (text) => {
+    for (const around of [undefined, EDGE]) {
+      const mapped = normalizeWithMap(text, around);
+      expect(mapped.text).toBe(normalizeText(text, around));
+      expect(mapped.map.length).toBe(mapped.text.length);
+    }
     const mapped = normalizeWithMap(text);
-    expect(mapped.text).toBe(normalizeText(text));
     expect(mapped.map.length).toBe(mapped.text.length);
     for (const at of mapped.map) expect(at).toBeLessThan(mapped.source.length);
   });
 
-  test("emphasis and code marks around words are read through; inside a word or between spaces they stay (found by a probe)", () => {
-    expect(normalizeText("the first **HTML5** Canvas")).toBe("the first html5 canvas");
-    expect(normalizeText("This is _really_ important, press `Ctrl` now")).toBe("this is really important, press ctrl now");
-    expect(normalizeText("ТЗ_2024_015 a*b 2 * 3")).toBe("тз_2024_015 a*b 2 * 3");
-    expect(normalizeText("* item")).toBe("* item");
-    expect(normalizeText("***x*** and **`code`**")).toBe("x and code");
-    // Escapes are read first, so a converter's escaped marks and the same marks typed in a term compare equal.
-    expect(normalizeText("foo\\_\\*.dsc")).toBe(normalizeText("foo_*.dsc"));
+  test("a chunk's emphasis and code marks are read through where they open or close text; inside words, between spaces, escaped or in code they stay (found by a probe)", () => {
+    const chunk = (text: string) => normalizeText(text, EDGE);
+    expect(chunk("the first **HTML5** Canvas")).toBe("the first html5 canvas");
+    expect(chunk("This is _really_ important, press `Ctrl` now")).toBe("this is really important, press ctrl now");
+    expect(chunk("**Note:** read, Step **1.** Open and ***x***.")).toBe("note: read, step 1. open and x.");
+    expect(chunk("ТЗ_2024_015 a*b 2 * 3 foo_*.dsc (*)")).toBe("тз_2024_015 a*b 2 * 3 foo_*.dsc (*)");
+    expect(chunk("* item")).toBe("* item");
+    expect(chunk("the \\_\\_init\\_\\_ method and `__init__` and `*args`")).toBe("the __init__ method and __init__ and *args");
+  });
+
+  test("a term is taken as typed: __init__, *args and _id keep their marks (a reviewer found __init__ matching git init)", () => {
+    expect(normalizeText("__init__")).toBe("__init__");
+    expect(normalizeText("*args")).toBe("*args");
+    expect(normalizeText("_id")).toBe("_id");
   });
 
   test("a chunk's edges are read with what its document holds past them: a URL cut at a chunk's end keeps its underscore", () => {
     expect(normalizeText("reddit.com/r/factorio/016_", { before: "", after: "swamplands_are" })).toBe("reddit.com/r/factorio/016_");
-    expect(normalizeText("reddit.com/r/factorio/016_")).toBe("reddit.com/r/factorio/016");
+    expect(normalizeText("reddit.com/r/factorio/016_", EDGE)).toBe("reddit.com/r/factorio/016");
     expect(normalizeText("**Bold** start", { before: "end.\n\n", after: "" })).toBe("bold start");
     expect(normalizeWithMap("x/016_", { before: "", after: "swamp" }).text).toBe(normalizeText("x/016_", { before: "", after: "swamp" }));
   });
