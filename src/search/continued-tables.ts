@@ -24,13 +24,25 @@ export async function restoreTableHeaders(store: ChunkStore, parents: Record<str
   }
 }
 
+/**
+ * At most this many chunks are read back: a section of a very long table far
+ * from its start goes without its header rather than costing each question a
+ * walk through the table (a reviewer measured 3.8 s a query at 12,000 rows
+ * when every window was read and joined again).
+ */
+const MOST_CHUNKS_BACK = 4 * WINDOW;
+
 async function headerBefore(store: ChunkStore, first: SectionChunk, firstRow: string): Promise<string | null> {
-  let before = "";
-  for (let to = first.chunk_index - 1; to >= 0; to -= WINDOW) {
-    const chunks = await store.sourceChunks(first.source, Math.max(0, to - WINDOW + 1), to);
-    before = joinDocument(chunks.map((c) => ({ text: c.text, contextLines: c.context_lines, scheme: c.scheme, parentId: c.parent_id }))) + before;
-    const header = headerAbove(before, firstRow);
+  const floor = Math.max(0, first.chunk_index - MOST_CHUNKS_BACK);
+  // The first line of the window read before, which may be the delimiter under a header that ends this one.
+  let carried = "";
+  for (let to = first.chunk_index - 1; to >= floor; to -= WINDOW) {
+    const chunks = await store.sourceChunks(first.source, Math.max(floor, to - WINDOW + 1), to);
+    // Each window with that line alone: the rows after it, read before, were rows throughout.
+    const text = joinDocument(chunks.map((c) => ({ text: c.text, contextLines: c.context_lines, scheme: c.scheme, parentId: c.parent_id }))) + carried;
+    const header = headerAbove(text, firstRow);
     if (header !== "further") return header;
+    carried = text.slice(0, text.indexOf("\n") + 1);
   }
   return null;
 }

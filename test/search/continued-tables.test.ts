@@ -9,6 +9,8 @@ import type { App } from "../../src/app.ts";
 import { chunkBudget } from "../../src/config/chunk-budget.ts";
 import { ingestData } from "../../src/ingest/ingest-data.ts";
 import { queryDocuments } from "../../src/search/query-documents.ts";
+import { restoreTableHeaders } from "../../src/search/continued-tables.ts";
+import type { ChunkStore, SectionChunk } from "../../src/store/chunk-store.ts";
 import { testApp } from "../helpers.ts";
 
 const COLUMNS = 40;
@@ -37,4 +39,28 @@ test("every section of the table opens with its header, the first as written and
   for (const section of [...sections, ...all]) expect(section.startsWith(`${header}\n${delimiter}\n`) || section.startsWith("Счета за квартал.")).toBe(true);
   const withRow = sections.find((s) => s.includes("| контрагент57 |"))!;
   expect(withRow.startsWith(`${header}\n${delimiter}\n| контрагент`)).toBe(true);
+});
+
+test("the header is looked for at most 256 chunks back, a window at a time, and found across a window's edge", async () => {
+  const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ text: `| r${from + i} | x |\n`, context_lines: 0, scheme: 4, parent_id: "p", chunk_index: from + i, source: "t" }));
+  const reads: [number, number][] = [];
+  const storeOf = (chunks: ReturnType<typeof rows>) =>
+    ({
+      sourceChunks: async (_source: string, from: number, to: number) => {
+        reads.push([from, to]);
+        return chunks.filter((c) => c.chunk_index >= from && c.chunk_index <= to);
+      },
+    }) as unknown as ChunkStore;
+  // Chunk 0 holds the header's line, chunk 1 its delimiter, the rest the rows.
+  const head = [{ ...rows(0, 1)[0]!, text: "| h | g |\n" }, { ...rows(1, 2)[0]!, text: "| - | - |\n" }];
+  // The section at chunk 65: windows [1, 64] and [0, 0], so the delimiter opens one and the header ends the other.
+  const near = [...head, ...rows(2, 65)];
+  const parents = { s: "| r65 | x |" };
+  await restoreTableHeaders(storeOf(near), parents, new Map([["s", [{ ...rows(65, 66)[0]!, title: "t", pages: null } as unknown as SectionChunk]]]));
+  expect(parents.s).toBe("| h | g |\n| - | - |\n| r65 | x |");
+  reads.length = 0;
+  const far = { s: "| r400 | x |" };
+  await restoreTableHeaders(storeOf([...head, ...rows(2, 400)]), far, new Map([["s", [{ ...rows(400, 401)[0]!, title: "t", pages: null } as unknown as SectionChunk]]]));
+  expect(far.s).toBe("| r400 | x |");
+  expect(reads.reduce((sum, [from, to]) => sum + to - from + 1, 0)).toBe(256);
 });
