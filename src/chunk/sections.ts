@@ -219,6 +219,9 @@ function genericGroups(doc: DocText): LineGroup[] {
   const headings = blocks.map((block) => isOutlineHeading(doc, lines, block));
   const nested = blocks.filter((block, k) => headings[k] && outline(lines[block.start]!)!.number.includes(".")).length;
   const outlined = nested >= MIN_OUTLINE_HEADINGS;
+  const numberOf = (k: number) => outline(lines[blocks[k]!.start]!)?.number ?? "";
+  // The next block is an outline heading numbered under this one's number, or not an outline heading at all (its text).
+  const childFollows = (k: number) => k + 1 < blocks.length && (!headings[k + 1] || numberOf(k + 1).startsWith(`${numberOf(k)}.`));
   const groups: LineGroup[] = [{ from: 0, ladder: NO_LABEL, firstLadder: NO_LABEL }];
   let headingOpen = false;
   let linksOpen = false;
@@ -235,7 +238,9 @@ function genericGroups(doc: DocText): LineGroup[] {
     if (!joins && block.start > 0) groups.push({ from: block.start, ladder: NO_LABEL, firstLadder: NO_LABEL });
     headingOpen = atx;
     linksOpen = links;
-    outlineOpen = outlineHeading;
+    // A heading waits for the block after it only when that is its child (`6.` then `6.1.`): siblings one after
+    // another are clauses of a contract or entries of a list, each a section (a reviewer's contract became one).
+    outlineOpen = outlineHeading && childFollows(k);
     underOutline = outlineHeading || (underOutline && !atx);
   });
   return groups;

@@ -62,6 +62,8 @@ export function outlineKeys(document: string): Map<string, number> {
 
 /** A line that ends an entry: its page number, or the end of a question or sentence. */
 const ENDED = /[.?!:;\p{N}][)"'»”’]*\s*$/u;
+/** A line that goes on an entry: indented. */
+const WRAPPED = /^[ \t\u00a0]/;
 /** A contents line's page number (after dot leaders or not); a version such as 4.0.0 is not one. */
 const PAGE_NUMBER = /(?:^|[\s.])\d{1,4}\s*$/u;
 
@@ -70,14 +72,16 @@ const PAGE_NUMBER = /(?:^|[\s.])\d{1,4}\s*$/u;
  * document's outline keys. An entry line is one whose key another line
  * carries, or one that ends in a page number (a chapter's heading can read
  * otherwise in the body). 0 under MIN_CONTENTS_ENTRIES entries, or when
- * fewer than half of them have a number of two levels or more: a code
- * listing printed twice numbers its lines 1, 2, 3, and each repeats.
+ * fewer than half of them have a number of two levels or more (a code
+ * listing printed twice numbers its lines 1, 2, 3, and each repeats) or
+ * point to another line of the document.
  */
 export function contentsShare(passage: string, keys: ReadonlyMap<string, number>): number {
   let inEntries = 0;
   let all = 0;
   let entries = 0;
   let nested = 0;
+  let repeated = 0;
   // The line before was an entry, or a wrapped line of one, that had not ended.
   let open = false;
   for (const line of passage.split("\n")) {
@@ -88,15 +92,21 @@ export function contentsShare(passage: string, keys: ReadonlyMap<string, number>
       continue;
     }
     const numbered = outline(line);
-    const entry: boolean = numbered === null ? open : (keys.get(numbered.key) ?? 0) >= 2 || PAGE_NUMBER.test(line);
+    const again = numbered !== null && (keys.get(numbered.key) ?? 0) >= 2;
+    // A wrapped entry's lines are indented under it; a paragraph right under a heading is not.
+    const entry: boolean = numbered === null ? open && WRAPPED.test(line) : again || PAGE_NUMBER.test(line);
     if (entry && numbered !== null) {
       entries++;
       if (numbered.number.includes(".")) nested++;
+      if (again) repeated++;
     }
     if (entry) inEntries += count;
     open = entry && !ENDED.test(line);
   }
-  return entries >= MIN_CONTENTS_ENTRIES && nested * 2 >= entries && all > 0 ? inEntries / all : 0;
+  // Half the entries at least must point to a heading of the document: numbered lines that end in a number alone are a
+  // spec sheet or an invoice (`4.1 Rated voltage 230`), not contents (found by a review).
+  const contents = entries >= MIN_CONTENTS_ENTRIES && nested * 2 >= entries && repeated * 2 >= entries;
+  return contents && all > 0 ? inEntries / all : 0;
 }
 
 /** What link_share stores for a passage: the larger of its link share and its contents share. */

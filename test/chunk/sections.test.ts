@@ -159,6 +159,16 @@ describe("plain-text outline headings (a book as text)", () => {
     ]);
   });
 
+  test("numbered clauses one after another are a section each; only a child joins the heading before it (found by a review)", () => {
+    const contract = "1. Definitions\n\n1.1 Goods means the pumps.\n\n1.2 Price means the sum.\n\n2. Term\n\n2.1 One year.\n\n2.2 Renewed yearly.";
+    expect(sections(contract, "generic").map((x) => x.text)).toEqual([
+      "1. Definitions\n\n1.1 Goods means the pumps.",
+      "1.2 Price means the sum.",
+      "2. Term\n\n2.1 One year.",
+      "2.2 Renewed yearly.",
+    ]);
+  });
+
   test("a Markdown heading ends an outline heading's section", () => {
     const text = "1.1. First\n\nBody one.\n\n1.2. Second\n\nBody two.\n\n# Appendix\n\nNotes.";
     expect(sections(text, "generic").map((x) => x.text)).toEqual(["1.1. First\n\nBody one.", "1.2. Second\n\nBody two.", "# Appendix\n\nNotes."]);

@@ -89,6 +89,14 @@ describe("contents share", () => {
     expect(contentsShare(two, outlineKeys(`${two}\n\n${BODY}`))).toBe(0);
   });
 
+  test("a spec sheet's numbered lines ending in numbers, and a heading with its paragraph right under it, are not contents (found by a review)", () => {
+    const spec = "4.1 Rated voltage 230\n4.2 Rated current 16\n4.3 Frequency 50\n4.4 Weight 12";
+    expect(contentsShare(spec, outlineKeys(spec))).toBe(0);
+    const body = "3.1 Scope\nThis standard applies to pumps of every size and to their valves and seals.\n3.2 Terms\nA pump is a machine that moves a fluid.\n3.3 Tests\nEach pump is tested at its rated flow.";
+    const keys = outlineKeys(`3.1 Scope\n3.2 Terms\n3.3 Tests\n\n${body}`);
+    expect(contentsShare(body, keys)).toBeLessThan(0.5);
+  });
+
   test("a passage with a link list keeps its link share", () => {
     const links = "[1.2. What is Debian GNU/Linux?](basic-defs.en.html#whatisdebian)";
     expect(navigationShare(links, new Map())).toBe(1);
