@@ -53,7 +53,7 @@ export function parseObjectUri(dbPath: string, name: string): ObjectUri {
 }
 
 /** A bucket or container name, and each folder of a prefix: letters, digits, `.`, `-` and `_`, no `.` or `..` alone. */
-const PLAIN_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+const PLAIN_NAME = /^[A-Za-z0-9._-]+$/;
 
 /**
  * LanceDB stores a prefix with a space, a non-ASCII letter or `%`

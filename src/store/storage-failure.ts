@@ -24,7 +24,7 @@ function storeOf(kind: string): (typeof STORES)["s3"] {
 }
 
 /** LanceDB's word for a table whose version history is gone: deleted, or the store emptied, while a process had it open. */
-const VERSIONS_GONE = /Not found: (\S*?)\/?_versions\b/;
+const VERSIONS_GONE = /Not found: (\S*?)\/?_versions(?=[,\s]|$)/;
 
 /** The error as a STORAGE AppError when it is an object-store failure of LanceDB's, else null. */
 export function storageFailure(error: unknown): AppError | null {

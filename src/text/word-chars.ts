@@ -29,8 +29,8 @@ export function splitsWord(text: string, at: number): boolean {
 }
 
 const JOINER = 0x200d;
-/** What joins the character before it into one symbol: a combining mark, a variation selector, a skin-tone modifier. */
-const EXTENDS = /^[\p{M}\u{1F3FB}-\u{1F3FF}]/u;
+/** What joins the character before it into one symbol: a combining mark, a variation selector, a skin-tone modifier, a tag (the flags of England, Scotland, Wales). */
+const EXTENDS = /^[\p{M}\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]/u;
 
 /** Whether the code point starting at i is a regional indicator (half of a flag). */
 function regionalAt(text: string, i: number): boolean {

@@ -144,6 +144,7 @@ describe("DB_PATH is a folder on this machine or an object-storage URI", () => {
     expect(load({ ...s3, DB_PATH: "s3://team/index/" }).dbPath).toBe("s3://team/index");
     expect(load({ DB_PATH: "GS://bucket/x" }).dbPath).toBe("gs://bucket/x");
     expect(load({ ...s3, DB_PATH: "s3://team.docs/Team_Index-2.v1/sub" }).dbPath).toBe("s3://team.docs/Team_Index-2.v1/sub");
+    expect(load({ ...s3, DB_PATH: "s3://team/.hidden/index" }).dbPath).toBe("s3://team/.hidden/index");
     expect(load({ DB_PATH: "/local/index", AZURE_STORAGE_ACCOUNT_NAME: "acct" }, { flags: { dbPath: "az://container/index" } }).dbPath).toBe("az://container/index");
   });
 

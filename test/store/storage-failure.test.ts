@@ -40,6 +40,8 @@ describe("LanceDB's object-store errors as one line", () => {
     const gone = storageFailure(new Error("lance error: Not found: idx1/chunks.lance/_versions, /usr/local/cargo/registry/src/lance-table-8.0.0/src/io/commit.rs:646:26 Caused by: …"))!;
     expect(gone.message).toBe("The index's table is gone from where it was (idx1/chunks.lance has no versions any more): it was deleted, or the store emptied, while this process had it open.");
     expect(gone.hint).toContain("Run sync");
+    // One version's manifest missing (pruned under a reader) is not the table gone.
+    expect(storageFailure(new Error("lance error: Not found: idx1/chunks.lance/_versions/12.manifest, /x/commit.rs:1:2"))).toBeNull();
   });
 
   test("anything else is left as it is: local LanceDB errors, our own errors, non-errors", () => {
