@@ -66,28 +66,37 @@ function prefixSpeakers(cues: Iterable<Cue>): Set<string> {
  * at no more than three keeps a cue of thousands of lines linear.
  *
  * Only a cue that takes over from the one before at once (within
- * ROLLING_GAP_SECONDS of its end) repeats it this way, and then either above
- * new lines or for a moment alone (YouTube's 10 ms step between two cues).
- * Anything else is said again: "No." at 00:08 and "No." at 00:10, or a
- * "Thank you." 18 s after the first, are kept (each was lost before).
+ * ROLLING_GAP_MS of its end) repeats it this way: for a moment alone
+ * (YouTube's 10 ms step between two cues, a "step"), or above new lines when
+ * the cue before was itself rolling (a step, or a cue that carried a line
+ * over). Anything else is said again: "No." at 00:08 and "No." at 00:10, a
+ * "Thank you." 18 s after the first, or "No." then at once "No. I told you
+ * already." in subtitles that do not roll, are kept (each was lost before;
+ * found by a probe and a review). Times are compared in whole milliseconds.
  */
 const MAX_REPEATED_LINES = 3;
-const ROLLING_GAP_SECONDS = 0.05;
-const ROLLING_STEP_SECONDS = 0.1;
+const ROLLING_GAP_MS = 50;
+const ROLLING_STEP_MS = 100;
 
 interface Shown {
   segments: Segment[];
   cue: Cue;
+  /** A step, or a cue whose first lines repeated the one before: the captions roll. */
+  rolling: boolean;
 }
 
-function repeatedLead(previous: Shown | null, cue: Cue, current: Segment[]): number {
-  if (!previous || cue.from > previous.cue.to + ROLLING_GAP_SECONDS) return 0;
+const ms = (seconds: number) => Math.round(seconds * 1000);
+
+/** How many of the cue's first lines repeat the cue before, and whether the cue rolls. */
+function repeatedLead(previous: Shown | null, cue: Cue, current: Segment[]): { drop: number; rolling: boolean } {
+  if (!previous || ms(cue.from) - ms(previous.cue.to) > ROLLING_GAP_MS) return { drop: 0, rolling: false };
   for (let k = Math.min(previous.segments.length, current.length, MAX_REPEATED_LINES); k > 0; k--) {
     const tail = previous.segments.slice(-k);
     if (!tail.every((s, i) => s.text === current[i]!.text && s.speaker === current[i]!.speaker)) continue;
-    return k < current.length || cue.to - cue.from <= ROLLING_STEP_SECONDS ? k : 0;
+    if (k === current.length) return ms(cue.to) - ms(cue.from) <= ROLLING_STEP_MS ? { drop: k, rolling: true } : { drop: 0, rolling: false };
+    return previous.rolling ? { drop: k, rolling: true } : { drop: 0, rolling: false };
   }
-  return 0;
+  return { drop: 0, rolling: false };
 }
 
 function* segmentsOf(cues: Iterable<Cue>, named: Set<string>): Generator<Segment> {
@@ -103,8 +112,9 @@ function* segmentsOf(cues: Iterable<Cue>, named: Set<string>): Generator<Segment
       speaker = line.voice ?? speaker;
       return { start: cue.start, speaker, text: line.text };
     });
-    yield* current.slice(repeatedLead(previous, cue, current));
-    previous = { segments: current, cue };
+    const { drop, rolling } = repeatedLead(previous, cue, current);
+    yield* current.slice(drop);
+    previous = { segments: current, cue, rolling };
   }
 }
 

@@ -176,6 +176,14 @@ describe("WebVTT parsing", () => {
     expect(markdown).toBe("**Bob** 00:08\nNo. No. No.\n\n**Alice** 00:20\nThank you. Thank you.");
   });
 
+  test("subtitles that do not roll keep a line said again at once above a new one; a cue of exactly 100 ms is a step wherever it falls (found by a review)", () => {
+    expect(vtt("WEBVTT\n\n00:01.000 --> 00:02.000\n<v Ann>No.\n\n00:02.000 --> 00:04.000\n<v Ann>No.\n<v Ann>I told you already.\n")).toBe("**Ann** 00:01\nNo. No. I told you already.");
+    for (const [from, to] of [["02.350", "02.450"], ["04.500", "04.600"]]) {
+      const steps = vtt(`WEBVTT\n\n00:00.000 --> 00:${from}\nwelcome back\n\n00:${from} --> 00:${to}\nwelcome back\n\n00:${to} --> 00:09.000\nwelcome back\ntoday we test\n`);
+      expect(steps).toBe("00:00\nwelcome back today we test");
+    }
+  });
+
   test("vtt.js's cue-spacing fixture: three cues of the same text at 0, 2 and 6 s are three", () => {
     const markdown = vtt("WEBVTT\n\n00:00.000 --> 00:01.000\nText\n\n00:02.000 --> 00:03.000\nText\n\n00:06.000 --> 00:07.000\nText\n");
     expect(markdown).toBe("00:00\nText Text Text");
