@@ -48,6 +48,16 @@ function endpointFrom(env: Env, variable: string, optIn: string, name: string, e
   if (!/^https?:\/\/[^/]/i.test(url)) {
     throw new AppError("CONFIG", `Configuration error: ${variable}=${JSON.stringify(url)} is not an http(s) URL.`, `Set it to the store's address, e.g. ${example}.`);
   }
+  // Credentials inside the URL would be printed wherever the endpoint is named (status, every store error): refused,
+  // and named without them (found by a probe).
+  const userInfo = /^(https?:\/\/)[^/@]*@/i.exec(url);
+  if (userInfo) {
+    throw new AppError(
+      "CONFIG",
+      `Configuration error: ${variable} holds credentials before its host (${userInfo[1]}…@${url.slice(userInfo[0].length)}); they would be shown wherever the endpoint is named.`,
+      `Put the store's address alone in ${variable}, e.g. ${example}, and the credentials in their own variables (see docs/team-index.md).`,
+    );
+  }
   const plainHttp = /^http:/i.test(url);
   if (plainHttp && !TRUE.has((env[optIn] ?? "").trim().toLowerCase())) {
     throw new AppError(

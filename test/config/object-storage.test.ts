@@ -44,6 +44,13 @@ describe("S3 storage options from the AWS variables", () => {
     expect(refusal(() => objectStorageFromEnv("s3://b/i", { AWS_ENDPOINT_URL: "minio:9000" }, "DB_PATH")).message).toContain('AWS_ENDPOINT_URL="minio:9000"');
   });
 
+  test("an endpoint with credentials before its host is refused, and the refusal does not repeat them (found by a probe: status printed them)", () => {
+    const error = refusal(() => objectStorageFromEnv("s3://b/i", { AWS_ENDPOINT_URL: "https://AKIAX:s3cr3t@minio.example.com:9000" }, "DB_PATH"));
+    expect(error.message).toContain("AWS_ENDPOINT_URL holds credentials before its host (https://…@minio.example.com:9000)");
+    expect(`${error.message}${error.hint}`).not.toContain("s3cr3t");
+    expect(`${error.message}${error.hint}`).not.toContain("AKIAX");
+  });
+
   test("without keys the credentials are LanceDB's default chain, and no option is invented", () => {
     const storage = objectStorageFromEnv("s3://b/i", {}, "DB_PATH");
     expect(storage.options).toEqual({});
