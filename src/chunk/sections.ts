@@ -179,11 +179,11 @@ interface Block {
   end: number;
 }
 
-/** A block that is a plain-text heading: a line or two opening with an outline number (`6.2.2. Where do these codenames come from?`). */
-function isOutlineHeading(doc: DocText, lines: string[], block: Block): boolean {
-  if (block.end - block.start > OUTLINE_HEADING_LINES) return false;
-  if (doc.lineEnd(block.end - 1) - doc.lineStarts[block.start]! > OUTLINE_HEADING_CHARS) return false;
-  return outline(lines[block.start]!) !== null && !ATX_HEADING.test(lines[block.start]!);
+/** The outline number of a block that is a plain-text heading (a line or two opening with one: `6.2.2. Where do these codenames come from?`), else null. */
+function headingNumber(doc: DocText, lines: string[], block: Block): string | null {
+  if (block.end - block.start > OUTLINE_HEADING_LINES) return null;
+  if (doc.lineEnd(block.end - 1) - doc.lineStarts[block.start]! > OUTLINE_HEADING_CHARS) return null;
+  return ATX_HEADING.test(lines[block.start]!) ? null : (outline(lines[block.start]!)?.number ?? null);
 }
 
 /**
@@ -216,12 +216,10 @@ function genericGroups(doc: DocText): LineGroup[] {
     if (blockStart >= 0) blocks.push({ start: blockStart, end: i });
     blockStart = -1;
   }
-  const headings = blocks.map((block) => isOutlineHeading(doc, lines, block));
-  const nested = blocks.filter((block, k) => headings[k] && outline(lines[block.start]!)!.number.includes(".")).length;
-  const outlined = nested >= MIN_OUTLINE_HEADINGS;
-  const numberOf = (k: number) => outline(lines[blocks[k]!.start]!)?.number ?? "";
+  const numbers = blocks.map((block) => headingNumber(doc, lines, block));
+  const outlined = numbers.filter((n) => n?.includes(".")).length >= MIN_OUTLINE_HEADINGS;
   // The next block is an outline heading numbered under this one's number, or not an outline heading at all (its text).
-  const childFollows = (k: number) => k + 1 < blocks.length && (!headings[k + 1] || numberOf(k + 1).startsWith(`${numberOf(k)}.`));
+  const childFollows = (k: number) => k + 1 < blocks.length && (numbers[k + 1] === null || numbers[k + 1]!.startsWith(`${numbers[k]}.`));
   const groups: LineGroup[] = [{ from: 0, ladder: NO_LABEL, firstLadder: NO_LABEL }];
   let headingOpen = false;
   let linksOpen = false;
@@ -230,7 +228,7 @@ function genericGroups(doc: DocText): LineGroup[] {
   blocks.forEach((block, k) => {
     const links = isNavigation(doc.slice({ start: doc.lineStarts[block.start]!, end: doc.lineEnd(block.end - 1) }));
     const atx = block.end - block.start === 1 && ATX_HEADING.test(lines[block.start]!);
-    const outlineHeading = outlined && headings[k]!;
+    const outlineHeading = outlined && numbers[k] !== null;
     // A block is a new section unless a heading before it is waiting for it (an outline heading as well: its
     // child, or the next entry of contents set a line apart), it goes on a run of links, or it is text under an
     // outline heading.

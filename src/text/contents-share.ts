@@ -11,10 +11,10 @@
  * first words open another line of the same document: the heading it points
  * to. That second line is what tells a contents entry from a numbered step,
  * clause or list item, which no other line repeats. A wrapped entry's
- * further lines (no blank line between, the entry not yet ended by its page
- * number or a stop) count with it. The body's heading
- * is an entry by the same rule, but it sits among paragraphs, so its
- * passage's share stays low.
+ * further lines (indented, no blank line between, the entry not yet ended by
+ * its page number or a stop) count with it. The body's heading is an entry
+ * by the same rule, but it sits among paragraphs, so its passage's share
+ * stays low.
  */
 import { letters, linkShare } from "./link-share.ts";
 

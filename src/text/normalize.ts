@@ -1,8 +1,9 @@
 /**
  * The one text normalisation find_mentions matches under (and look-alike
  * signatures shingle under): Unicode composition, case, ё/е, final sigma,
- * markdown escapes, emphasis and code marks, soft hyphens, zero-width characters and whitespace runs
- * are ignored, so a term and a text that differ only in those compare equal.
+ * markdown escapes, soft hyphens, zero-width characters and whitespace runs
+ * are ignored, so a term and a text that differ only in those compare equal;
+ * in a chunk's text, emphasis and code marks around words are too (MARK_RUN).
  * normalizeText is the fast bulk form for the cached index; normalizeWithMap
  * walks character by character and says where each output character came
  * from, for cutting a snippet out of the original text. Both give the same
