@@ -70,6 +70,40 @@ describe("a UTF-8 file with a few bytes that are not UTF-8", () => {
   });
 });
 
+describe("a short UTF-8 file with one bad byte (found in the trust probe)", () => {
+  // 45 bytes: one bad byte is over 1% of them, and the file was read as Windows-1251, "Привет" as "РџСЂРёРІРµС‚".
+  const bytes = Uint8Array.from([...new TextEncoder().encode("Привет world, this is text.\n"), 0xff, ...new TextEncoder().encode(" more.\n")]);
+
+  test("is UTF-8 with U+FFFD and the warning, since its valid multi-byte sequences outnumber the bad one", () => {
+    const { text, warnings } = decodeText(bytes, "note.txt");
+    expect(text).toBe("Привет world, this is text.\n\uFFFD more.\n");
+    expect(warnings).toEqual(["note.txt: 1 byte sequence is not valid UTF-8 and read as U+FFFD (\uFFFD). Save the file as UTF-8 to index that text."]);
+  });
+
+  test("a short Windows-1251 file, whose every letter is a bad byte, is still Russian", () => {
+    expect(decodeText(Uint8Array.from(cp1251("Привет, мир. Это текст.")), "ru.txt")).toEqual({ text: "Привет, мир. Это текст." });
+  });
+});
+
+describe("the bytes of a UTF-16 mark in front of UTF-8 text (found in the trust probe)", () => {
+  const body = "Hello world, this is a plain text file.\nВторая строка.\n";
+  test.each([
+    ["FF FE", [0xff, 0xfe]],
+    ["FE FF", [0xfe, 0xff]],
+  ])("%s: the rest is read as UTF-8, with a warning naming the bytes, not as UTF-16 ideographs", (spelled, mark) => {
+    const { text, warnings } = decodeText(Uint8Array.from([...mark, ...new TextEncoder().encode(body)]), "odd.txt");
+    expect(text).toBe(body);
+    expect(warnings).toEqual([`odd.txt: begins with the bytes ${spelled}, the mark of UTF-16 text, but the rest is UTF-8; it was read as UTF-8 without those two bytes. Save the file as UTF-8 to silence this.`]);
+  });
+
+  test("real UTF-16 after its mark is still UTF-16, in Japanese with no ASCII at all as in Russian", () => {
+    for (const text of ["日本語のテキストです", "Отчёт"]) {
+      const units = [...text].flatMap((c) => [c.charCodeAt(0) & 0xff, c.charCodeAt(0) >> 8]);
+      expect(decodeText(Uint8Array.from([0xff, 0xfe, ...units]), "u16.txt")).toEqual({ text });
+    }
+  });
+});
+
 describe("a genuine Windows-1251 file", () => {
   // Debian FAQ (Russian) §7.3, half of it untranslated English, saved as Windows-1251 with iconv.
   const bytes = fixture("debian-faq-7.3.cp1251.txt");
