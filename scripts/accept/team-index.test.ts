@@ -384,6 +384,19 @@ describe("a team index on S3 (moto_server)", () => {
       expect(plain.exitCode).toBe(1);
       expect(plain.stderr).toContain(`DB_PATH is on ${moto.endpoint}, a plain-HTTP endpoint`);
       expect(plain.stderr).toContain("AWS_ALLOW_HTTP=true");
+      // No keys at all: LanceDB's provider chain ends at the metadata service and threw 3 kB of its answer (found by a probe).
+      const keyless = machine("c", "s3://team/library");
+      delete keyless.env.AWS_ACCESS_KEY_ID;
+      delete keyless.env.AWS_SECRET_ACCESS_KEY;
+      for (const args of [["sync"], ["query", "oil"]]) {
+        const run = await cli(keyless, args);
+        expect(run.exitCode).toBe(1);
+        const error = run.stderr.slice(run.stderr.indexOf("error: "));
+        expect(error).toStartWith("error: No AWS credentials were found for the index in DB_PATH");
+        expect(error).toContain("AWS_PROFILE naming a profile in ~/.aws/credentials");
+        expect(error.trim().split("\n")).toHaveLength(2);
+      }
+      expect(json(await cli(keyless, ["status", "--json"])).storageAccess.problem).toStartWith("No AWS credentials were found");
     } finally {
       await strict.stop();
     }

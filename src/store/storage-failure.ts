@@ -26,6 +26,14 @@ function storeOf(kind: string): (typeof STORES)["s3"] {
 /** LanceDB's word for a table whose version history is gone: deleted, or the store emptied, while a process had it open. */
 const VERSIONS_GONE = /Not found: (\S*?)\/?_versions(?=[,\s]|$)/;
 
+/**
+ * Lance's words when the AWS SDK's chain of credential providers found nothing
+ * (lance-io's aws.rs), after a 3 kB dump of the last provider's HTTP answer:
+ * with no keys set it ends at the machine's metadata service, which outside a
+ * cloud is refused, denied or silent.
+ */
+const NO_AWS_CREDENTIALS = /Failed to get AWS credentials/;
+
 /** The error as a STORAGE AppError when it is an object-store failure of LanceDB's, else null. */
 export function storageFailure(error: unknown): AppError | null {
   if (error instanceof AppError || !(error instanceof Error)) return null;
@@ -36,6 +44,13 @@ export function storageFailure(error: unknown): AppError | null {
       "STORAGE",
       `The index's table is gone from where it was (${gone[1] || "its folder"} has no versions any more): it was deleted, or the store emptied, while this process had it open.`,
       "Run sync (or sync_start) to build it again; a server reads the new one by itself.",
+    );
+  }
+  if (NO_AWS_CREDENTIALS.test(message)) {
+    return new AppError(
+      "STORAGE",
+      "No AWS credentials were found for the index in DB_PATH: none in the environment, none in AWS_PROFILE's profile or ~/.aws, and none from the machine's metadata service.",
+      `Set ${STORES.s3.credentials}, or AWS_PROFILE naming a profile in ~/.aws/credentials; nothing indexed was touched.`,
     );
   }
   const kind = STORE_ERROR.exec(message)?.[1];

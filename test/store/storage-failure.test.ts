@@ -12,7 +12,18 @@ const AZURE_LIST = "lance error: LanceError(IO): Generic MicrosoftAzure error: E
 const AZURE_WRONG_KEY = `${AZURE_LIST}403 Forbidden: <?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Error>\n  <Code>AuthorizationFailure</Code>\n  <Message>Server failed to authenticate the request.</Message>\n</Error>, /usr/local/cargo/registry/src/lance-io-8.0.0/src/object_store.rs:836:22`;
 const AZURE_NO_CONTAINER = `${AZURE_LIST}404 Not Found: <?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Error>\n  <Code>ContainerNotFound</Code>\n  <Message>The specified container does not exist.</Message>\n</Error>, /usr/local/cargo/registry/src/lance-io-8.0.0/src/object_store.rs:836:22`;
 
+/** The head of what LanceDB 0.31.0 threw for a sync to moto with no AWS keys set (the metadata service's 403 repeated three times more). */
+const NO_KEYS =
+  'lance error: LanceError(IO): Generic N/A error: Encountered internal error. Please file a bug report at https://github.com/lance-format/lance/issues. Failed to get AWS credentials: ProviderError(ProviderError { source: FailedToLoadToken(FailedToLoadToken { source: ServiceError(ServiceError { source: TokenError { kind: Forbidden }, raw: Response { status: StatusCode(403), headers: Headers { headers: {"content-type": HeaderValue { _private: H1("text/plain") }} }, body: SdkBody { inner: Once(Some(b"resolve_deny: denied destination")), retryable: true } } }) }) }), /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-io-8.0.0/src/object_store/providers/aws.rs:394:21';
+
 describe("LanceDB's object-store errors as one line", () => {
+  test("no AWS credentials anywhere names where they were looked for and the variables to set (found by a probe)", () => {
+    const error = storageFailure(new Error(NO_KEYS))!;
+    expect(error.code).toBe("STORAGE");
+    expect(error.message).toBe("No AWS credentials were found for the index in DB_PATH: none in the environment, none in AWS_PROFILE's profile or ~/.aws, and none from the machine's metadata service.");
+    expect(error.hint).toBe("Set AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), or AWS_PROFILE naming a profile in ~/.aws/credentials; nothing indexed was touched.");
+  });
+
   test("a cut connection names the request and the reason, and says nothing indexed is lost", () => {
     const error = storageFailure(new Error(CUT))!;
     expect(error.code).toBe("STORAGE");
