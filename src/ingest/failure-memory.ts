@@ -52,14 +52,18 @@ export function failureOf(app: App, path: string, seen: Pick<Stats, "size" | "mt
  * Remembers new failures and forgets those of the files (local paths) that
  * are now indexed, or that `gone` names. The index may be read-only to this process or fail
  * to write: the ingest itself has succeeded or failed already, so that is
- * logged, not thrown.
+ * logged, not thrown; not even logged when `storeLost` says the run has
+ * already reported the object store failing.
  */
-export async function rememberOutcomes(app: App, failed: FailedFile[], succeeded: string[], gone: string[] = []): Promise<void> {
+export async function rememberOutcomes(app: App, failed: FailedFile[], succeeded: string[], gone: string[] = [], storeLost = false): Promise<void> {
   try {
     const known = succeeded.length + gone.length > 0 ? await app.store.failures.all() : new Map();
     const forget = [...succeeded, ...gone].map((path) => app.names.sourceOf(path)).filter((source) => known.has(source));
     if (failed.length + forget.length > 0) await app.store.failures.update(failed, forget);
   } catch (error) {
+    // A store the run already lost is reported with every file it failed; a second warning about the record of failed
+    // files read as if files had failed to convert (a probe found it after a cut connection).
+    if (storeLost && storageFailure(error)) return;
     // One line: LanceDB's own message for a store that stopped answering is 3 kB of causes and Rust source locations.
     app.log(`warn: could not record which files failed to convert in ${app.config.dbPath}: ${storageFailure(error)?.message ?? describeError(error)}`);
   }

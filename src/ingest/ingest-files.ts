@@ -11,7 +11,7 @@ import { stat } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { releaseConverter } from "../convert/isolated-convert.ts";
 import { storageFailure } from "../store/storage-failure.ts";
-import { describeError } from "../errors.ts";
+import { AppError, describeError } from "../errors.ts";
 import type { IngestResult, PreparedDocument } from "./index-markdown.ts";
 import { embedDocuments, writeDocuments } from "./index-markdown.ts";
 import { prepareFile } from "./prepare-file.ts";
@@ -127,6 +127,7 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
   releaseConverter();
   await launch(group);
   await writing;
-  await rememberOutcomes(app, faults, report.results.map((r) => app.names.pathOf(r.source)));
+  const storeLost = [...report.causes.values()].some((error) => error instanceof AppError && error.code === "STORAGE");
+  await rememberOutcomes(app, faults, report.results.map((r) => app.names.pathOf(r.source)), [], storeLost);
   return report;
 }
