@@ -34,6 +34,11 @@ export interface ListedFile extends DocumentLabelFields {
   ocrEngine: string;
   /** Why a file in state failed failed, as the sync that tried it reported it; what is indexed for it (an older version) stays. */
   error?: string;
+  /**
+   * On a shared index, where files are listed from the index: set on a file under one of this machine's roots that its
+   * disk does not hold (deleted or moved here, or never copied to this machine). A sync on this machine removes it.
+   */
+  missingHere?: true;
 }
 
 export interface FileListing {
@@ -63,9 +68,10 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
   const scan = await scanRoots(roots, SUPPORTED_EXTENSIONS, checked?.paths);
   const indexedFiles = stored.filter((s) => s.sourceType === "file" && inScope(s.source, scope)).map((s) => pathOf(s.source));
   const mountPoints = [...scan.mountPoints, ...readMountPoints(app.config.dbPath)];
+  const emptied = emptiedFolders(roots, mountPoints, scan.files.map((f) => f.path), stillIncluded(roots, indexedFiles), checked?.paths);
   // On a shared index the files come from the index whether or not the folder here holds them (below): an empty one is no news.
-  if (!app.names.shared) for (const emptied of emptiedFolders(roots, mountPoints, scan.files.map((f) => f.path), stillIncluded(roots, indexedFiles), checked?.paths)) {
-    if (!scan.unlisted.some((u) => isInside(emptied.folder, u.folder))) scan.unlisted.push(emptied);
+  if (!app.names.shared) for (const folder of emptied) {
+    if (!scan.unlisted.some((u) => isInside(folder.folder, u.folder))) scan.unlisted.push(folder);
   }
   const files: ListedFile[] = [];
   const onDisk = new Set<string>();
@@ -98,15 +104,21 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
     const path = pathOf(s.source);
     if (!inScope(s.source, scope) || onDisk.has(path)) continue;
     const ingested = s.minScheme < CHUNK_SCHEME ? "stale_scheme" : "ingested";
+    const unseen = scan.unlisted.some((u) => isInside(path, u.folder));
     let state: FileState;
     // On a shared index a file is known from the index alone, as its writer left it, whether this machine has its root or
     // not: a reader keeping a folder of that name with a file of its own listed that file only (found by a probe).
     if (s.sourceType !== "file" || app.names.shared) state = ingested;
-    else if (scan.unlisted.some((u) => isInside(path, u.folder))) state = "unlisted";
+    else if (unseen) state = "unlisted";
     else if (problems.has(path)) state = "unreadable";
     else continue; // gone from disk: the next sync removes it
     const shown = s.sourceType === "file" ? displayPath(s.source, roots) : s.source;
-    files.push({ source: s.source, displayPath: shown, sourceType: s.sourceType, state, title: s.title, chunkCount: s.chunkCount, ocrEngine: s.ocrEngine });
+    const entry: ListedFile = { source: s.source, displayPath: shown, sourceType: s.sourceType, state, title: s.title, chunkCount: s.chunkCount, ocrEngine: s.ocrEngine };
+    // What a sync here would remove (sync-compare.ts): a file of one of this machine's roots, listed and not emptied, that is
+    // not on its disk. Listed as ingested, that was the writer's view of its own deleted files too (found by a probe).
+    const removable = app.names.isLocalFile(s.source) && !unseen && !problems.has(path) && !emptied.some((e) => isInside(path, e.folder));
+    if (app.names.shared && s.sourceType === "file" && removable) entry.missingHere = true;
+    files.push(entry);
   }
   const listing: FileListing = await labelListing(app.store, app.taxonomy, files, labels, scope);
   if (scan.unlisted.length) listing.unlistedFolders = scan.unlisted.map((u) => ({ folder: u.folder, reason: u.reason }));

@@ -130,6 +130,25 @@ describe("a shared index names files by root name and path inside it", () => {
     const withoutFolder = await listFiles(machine([missing], dbPath));
     expect(withoutFolder.files.map((f) => [f.source, f.state])).toEqual(written);
     expect(withoutFolder.unlistedFolders?.[0]?.reason).toContain("does not exist");
+    // What a sync on each would do to the writer's files: the one with a file of its own would remove them; an empty or
+    // missing folder looks unplugged, and a sync keeps what is under it.
+    const missingHere = async (m: App) => (await listFiles(m)).files.filter((f) => f.missingHere).map((f) => f.source);
+    expect((await missingHere(machine([own], dbPath))).sort()).toEqual(written.map(([source]) => source!).sort());
+    expect(await missingHere(machine([empty], dbPath))).toEqual([]);
+    expect(await missingHere(machine([missing], dbPath))).toEqual([]);
+    expect(await missingHere(machine([join(tempDir("minirag-desk-"), "desk")], dbPath))).toEqual([]);
+  });
+
+  test("the writer's listing marks a file it deleted before its next sync as missing here, which that sync then removes (found by a probe)", async () => {
+    const { root, dbPath } = library();
+    const writer = machine([root], dbPath);
+    await runSync(writer);
+    rmSync(join(root, "policies/travel.md"));
+    const travel = (await listFiles(writer)).files.find((f) => f.source === "handbook/policies/travel.md");
+    expect(travel).toMatchObject({ state: "ingested", missingHere: true });
+    expect((await listFiles(writer)).files.filter((f) => f.missingHere)).toHaveLength(1);
+    expect((await runSync(writer)).counts).toMatchObject({ deleted: 1 });
+    expect((await listFiles(writer)).files.map((f) => f.source)).not.toContain("handbook/policies/travel.md");
   });
 
   test("a reader's absolute path under its own root of that name reads the file from the index, on disk or not (found by a probe)", async () => {

@@ -24,7 +24,8 @@ export default defineCommand({
     if (result.notice) warn(result.notice);
     for (const u of result.unlistedFolders ?? []) warn(`could not list ${escapeControls(u.folder)} (${u.reason}); what is indexed under it is kept and shown as unlisted`);
     for (const f of result.files) {
-      printLines(`${f.state.padEnd(12)} ${escapeControls(f.displayPath)}${f.ocrEngine ? ` [ocr:${f.ocrEngine}]` : ""}${labelSuffix(f)}`);
+      const missing = f.missingHere ? " (not on this disk: a sync here removes it)" : "";
+      printLines(`${f.state.padEnd(12)} ${escapeControls(f.displayPath)}${f.ocrEngine ? ` [ocr:${f.ocrEngine}]` : ""}${labelSuffix(f)}${missing}`);
       // The reason a failed file failed, indented under it: its message line (the hint is the same for every such file).
       if (f.error) printLines(`             ${escapeControls(f.error.split("\n")[0]!)}`);
     }

@@ -26,6 +26,7 @@ export const listFilesTool = defineTool({
         chunkCount: z.number().optional(),
         ocrEngine: z.string(),
         error: z.string().optional(),
+        missingHere: z.literal(true).optional().describe("Shared index only: under one of this machine's roots but not on its disk; a sync here removes it."),
         ...LabelFields,
       }),
     ),
