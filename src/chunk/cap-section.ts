@@ -8,7 +8,7 @@
  * of the document, in order, covering all of the section's text.
  */
 import type { DocText, Span } from "./doc-text.ts";
-import { ATX_HEADING, TABLE_DELIMITER, fencedLines, isTableRow, pipeTable, tableRuns } from "../text/markdown-lines.ts";
+import { ATX_HEADING, TABLE_DELIMITER, fencedLines, isTableRow, pipeTable, tableRuns, unquoted } from "../text/markdown-lines.ts";
 
 export const SECTION_CHAR_CAP = 4000;
 const SENTENCE_END = /(?<=[.!?…])\s+/g;
@@ -92,8 +92,9 @@ function splitLongParagraph(doc: DocText, paragraph: Span, cap: number): CapPiec
   const lines = doc.linesOf(paragraph);
   const texts = lines.map((l) => doc.slice(l));
   const table = pipeTable(texts);
-  if (table || texts.filter(isTableRow).length > lines.length / 2) {
-    const found = table?.header.length ? table.header : lines.length >= 2 && TABLE_DELIMITER.test(texts[1]!) ? texts.slice(0, 2) : null;
+  const rows = unquoted(texts);
+  if (table || rows.filter(isTableRow).length > lines.length / 2) {
+    const found = table?.header.length ? table.header : lines.length >= 2 && TABLE_DELIMITER.test(rows[1]!) ? texts.slice(0, 2) : null;
     // A header that would take more than half of every later piece is not repeated: one longer than the cap left
     // those pieces no room at all (a 4,151-character header row of nested tables cut forever).
     const header = found && found.join("\n").length + 1 <= cap / 2 ? found : null;

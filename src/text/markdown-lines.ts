@@ -62,6 +62,30 @@ function cellCount(line: string): number {
   return line.trim().replace(/^\|/, "").replace(/(?<!\\)\|$/, "").split(/(?<!\\)\|/).length;
 }
 
+/** A blockquote's markers at a line's start: `> `, `>> `, `> > `. */
+const QUOTE_MARKERS = /^(?: {0,3}>[ \t]?)+/;
+
+/**
+ * The lines without the blockquote markers they all open with, when they all
+ * open with the same number of them; else the lines as they are. A table set
+ * in a blockquote (`> | a | b |`) is a table to every rule here, its header
+ * kept with its markers where it is repeated (found by a probe: such a table
+ * was cut at rows with no header repeated).
+ */
+export function unquoted(lines: string[]): string[] {
+  const first = QUOTE_MARKERS.exec(lines[0] ?? "")?.[0];
+  if (!first) return lines;
+  const depth = (marker: string) => marker.split(">").length - 1;
+  const level = depth(first);
+  const out: string[] = [];
+  for (const line of lines) {
+    const marker = QUOTE_MARKERS.exec(line)?.[0];
+    if (!marker || depth(marker) !== level) return lines;
+    out.push(line.slice(marker.length));
+  }
+  return out;
+}
+
 /**
  * The lines of one paragraph as a pipe table, with its two header lines
  * (empty when it has none), or null when they are not one. Either every line
@@ -70,11 +94,13 @@ function cellCount(line: string): number {
  * delimiter row with as many cells, then rows, each line with a pipe.
  * A header with no rows under it is content, not a header.
  */
-export function pipeTable(lines: string[]): { header: string[] } | null {
+export function pipeTable(quoted: string[]): { header: string[] } | null {
+  const header = (n: number) => quoted.slice(0, n);
+  const lines = unquoted(quoted);
   const delimited = lines.length > 2 && TABLE_DELIMITER.test(lines[1]!);
-  if (lines.every(isTableRow)) return { header: delimited ? lines.slice(0, 2) : [] };
+  if (lines.every(isTableRow)) return { header: header(delimited ? 2 : 0) };
   if (!delimited || !lines.every((l) => l.includes("|")) || cellCount(lines[0]!) !== cellCount(lines[1]!)) return null;
-  return { header: lines.slice(0, 2) };
+  return { header: header(2) };
 }
 
 /** A pipe table among a paragraph's lines: lines from..to (to excluded), its header the first two, or none. */
@@ -95,9 +121,10 @@ export interface TableRun {
  * rows at the very start go on with the table that header began, as a run
  * with no header of its own.
  */
-export function tableRuns(lines: string[], carriedHeader: string[] | null = null): TableRun[] {
-  const whole = pipeTable(lines);
-  if (whole) return [{ from: 0, to: lines.length, header: whole.header }];
+export function tableRuns(quoted: string[], carriedHeader: string[] | null = null): TableRun[] {
+  const whole = pipeTable(quoted);
+  if (whole) return [{ from: 0, to: quoted.length, header: whole.header }];
+  const lines = unquoted(quoted);
   const runs: TableRun[] = [];
   const rowsFrom = (at: number) => {
     let end = at;
@@ -107,7 +134,7 @@ export function tableRuns(lines: string[], carriedHeader: string[] | null = null
   let i = 0;
   if (carriedHeader?.length) {
     const end = rowsFrom(0);
-    if (end > 0 && pipeTable([...carriedHeader, ...lines.slice(0, end)])) {
+    if (end > 0 && pipeTable([...carriedHeader, ...quoted.slice(0, end)])) {
       runs.push({ from: 0, to: end, header: [] });
       i = end;
     }
@@ -117,7 +144,7 @@ export function tableRuns(lines: string[], carriedHeader: string[] | null = null
     const delimiter = lines[i + 1]!;
     const end = head.includes("|") && delimiter.includes("|") && TABLE_DELIMITER.test(delimiter) && cellCount(head) === cellCount(delimiter) ? rowsFrom(i + 2) : i + 2;
     if (end > i + 2) {
-      runs.push({ from: i, to: end, header: [head, delimiter] });
+      runs.push({ from: i, to: end, header: quoted.slice(i, i + 2) });
       i = end;
     } else i++;
   }

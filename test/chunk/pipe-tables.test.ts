@@ -47,6 +47,31 @@ describe("tables without outer pipes", () => {
   });
 });
 
+describe("a table in a blockquote (found by a probe: cut at rows, its header not repeated)", () => {
+  const QUOTED_HEADER = "> | item | note |\n> | --- | --- |";
+  const quotedRow = (i: number) => `> | q${i} | note ${i} long text to fill up the budget quickly here |`;
+  const QUOTED = `# Quoted\n\n${QUOTED_HEADER}\n${Array.from({ length: 300 }, (_, i) => quotedRow(i)).join("\n")}\n`;
+
+  test("breaks only between rows, reads back exactly, and each later section and unit repeats the quoted header", () => {
+    const chunks = chunk(QUOTED);
+    expectExactReadBack(QUOTED, joinDocument(rows(chunks)));
+    const lines = ownLines(chunks);
+    expect(Array.from({ length: 300 }, (_, i) => quotedRow(i)).filter((r) => !lines.has(r))).toEqual([]);
+    const parts = sections(chunks);
+    expect(parts.length).toBeGreaterThan(3);
+    for (const later of parts.slice(1)) expect(later.startsWith(`${QUOTED_HEADER}\n> | q`)).toBe(true);
+    for (const unit of chunks.slice(1)) expect(unit.text.split("\n").slice(0, unit.contextLines).slice(-2).join("\n")).toBe(QUOTED_HEADER);
+  });
+
+  test("a table in a nested blockquote is one too; quoted prose with a pipe, or lines quoted to different depths, are not", () => {
+    expect(pipeTable(["> > | a | b |", "> > |---|---|", ">> | 1 | 2 |"])).toEqual({ header: ["> > | a | b |", "> > |---|---|"] });
+    expect(pipeTable(["> | a | b |", "> |---|---|", ">> | 1 | 2 |"])).toBeNull();
+    expect(tableRuns(["> Results:", "> a | b", "> --- | ---", "> 1 | 2", "> Done."])).toEqual([{ from: 1, to: 4, header: ["> a | b", "> --- | ---"] }]);
+    expect(pipeTable(["> either this | or that", "> and more prose"])).toBeNull();
+  });
+
+});
+
 describe("a table with prose lines just above and below it, no blank line between", () => {
   test.each([
     ["outer pipes", "| a | b | c |\n|---|---|---|", (i: number) => `| r${i} | v${i} long text to fill up the budget quickly here | w${i} |`],

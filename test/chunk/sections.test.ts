@@ -213,6 +213,8 @@ describe("the 4,000-character section cap (case 36)", () => {
       expect(p.text.trimEnd().endsWith(" |")).toBe(true);
     }
     expect(cut.map((p) => p.text).join("\n")).toBe(body);
+    // The quoted table's header goes with every later piece, markers and all, as an unquoted one's does.
+    expect(cut.map((p) => p.carriedHeader)).toEqual(cut.map((_, i) => (i > 0 ? ["> | qa | qb |", "> | --- | --- |"] : null)));
   });
 
   test("a run of joined emoji, flags and accents is cut between the symbols a reader sees, never inside one (found by a probe)", () => {
