@@ -56,11 +56,19 @@ export type DeviceOf = (folder: string) => Promise<number | null>;
 
 const deviceOfFolder: DeviceOf = async (folder) => (await stat(diskPath(folder)).catch(() => null))?.dev ?? null;
 
+/** Folders the scan never enters (node_modules and the like), whatever the rules say. */
 const PRUNED_DIRS = new Set(["node_modules", "__pycache__", "venv"]);
 
-/** A folder the scan never enters (node_modules and the like), whatever the rules say. */
-export function isPrunedFolder(name: string): boolean {
-  return PRUNED_DIRS.has(name);
+/**
+ * The first name on the way from `root` down to `path`, the path's own
+ * included, that the scan never enters or indexes (a dot-name, an Office lock
+ * file, node_modules and the like), or null. A pruned name last counts too: no
+ * file called node_modules has a type any converter reads, and a folder of
+ * that name synced as a scope was indexed whole, then dropped by the next
+ * whole sync (found by a probe: `npm install` in a watched folder).
+ */
+export function hiddenOnTheWay(path: string, root: string): string | null {
+  return relative(root, path).split(sep).filter(Boolean).find((name) => isSkippedName(name) || PRUNED_DIRS.has(name)) ?? null;
 }
 
 /**
@@ -132,9 +140,14 @@ function loadRules(roots: string[], result: ScanResult): { rules: RootRules[]; b
   return { rules, blocked: (path) => [...blockedRoots].some((r) => isInside(path, r)) };
 }
 
-/** One root or scope: a file alone, or a folder walked to the bottom. A scope inside an excluded folder is refused. */
+/** One root or scope: a file alone, or a folder walked to the bottom. A scope inside an excluded folder, or under a name the walk never enters, is refused. */
 async function walkFrom(walk: Walk, start: string, isScope: boolean): Promise<void> {
   if (walk.blocked(start)) return;
+  const root = isScope ? walk.roots.filter((r) => isInside(start, r)).sort((a, b) => b.length - a.length)[0] : undefined;
+  const hidden = root === undefined ? null : hiddenOnTheWay(start, root);
+  if (hidden !== null) {
+    throw new AppError("PATH_EXCLUDED", `${start} is inside ${hidden}, a name the scan never enters or indexes`, "Nothing under it is indexed, so a sync of it has nothing to do; move the documents out of it to index them.");
+  }
   const s = await stat(diskPath(start)).catch(() => null);
   if (s?.isFile()) return scanOneFile(start, walk.rules, walk.supported, (path, entry) => addFile(walk, path, entry));
   if (isScope) {
@@ -229,8 +242,7 @@ async function listedTargetPath(walk: Pick<Walk, "roots" | "supported" | "blocke
   if (!walk.supported(basename(own)) || walk.blocked(own)) return false;
   const root = walk.roots.filter((r) => isInside(own, r)).sort((a, b) => b.length - a.length)[0];
   if (root === undefined) return false;
-  const names = relative(root, own).split(sep);
-  if (names.some((name, i) => isSkippedName(name) || (i < names.length - 1 && PRUNED_DIRS.has(name)))) return false;
+  if (hiddenOnTheWay(own, root) !== null) return false;
   for (let dir = dirname(own); ; dir = dirname(dir)) {
     if (!(await canList(dir))) return false;
     if (dir === root || !isInside(dir, root)) return true;

@@ -52,7 +52,7 @@ export interface SyncWork {
 /** Scans, lists the index, and decides what the sync will write. */
 export async function compareWithIndex(app: App, report: SyncReport, scopes: string[] | undefined): Promise<SyncWork> {
   const { scan, indexed } = await scanAndList(app, report, scopes);
-  const { sort, failures, tryAgain } = await sortFiles(app, report, scan, indexed);
+  const { sort, failures, tryAgain } = await sortFiles(app, report, scan, indexed, new Set(scopes));
   const hashes = hasher([...scan.problems]);
   const { toIngest, mtimes } = await hashChanged(report, sort, tryAgain, hashes.hashOf);
   const hidden = (s: SourceSummary) => scan.unlisted.some((u) => isInside(s.source, u.folder));
@@ -96,8 +96,8 @@ async function noteKeptSources(app: App, report: SyncReport, stored: SourceSumma
 }
 
 /** The first sort by path, size and mtime; oversized files fail here, and tryAgain names a file that failed before and has not changed. */
-async function sortFiles(app: App, report: SyncReport, scan: ScanResult, indexed: SourceSummary[]) {
-  const sort = firstSort(scan.files, indexed, app.config.maxFileSize, CHUNK_SCHEME);
+async function sortFiles(app: App, report: SyncReport, scan: ScanResult, indexed: SourceSummary[], named: ReadonlySet<string>) {
+  const sort = firstSort(scan.files, indexed, app.config.maxFileSize, CHUNK_SCHEME, named);
   // A file that failed before and has not changed (nor the program, nor a conversion setting) is named, not converted again.
   const failures = await failuresByPath(app);
   const conditions = conversionConditions(app.config);

@@ -15,13 +15,20 @@ export interface FirstSort {
   reingest: ScannedFile[];
   /** Same size and mtime as indexed. */
   unchanged: ScannedFile[];
-  /** Size or mtime differ: the bytes decide. */
+  /** Size or mtime differ, or a scope names the file: the bytes decide. */
   toHash: { file: ScannedFile; indexed: SourceSummary }[];
   /** Indexed in scope but not seen by the scan. */
   gone: SourceSummary[];
 }
 
-export function firstSort(files: ScannedFile[], indexed: SourceSummary[], maxFileSize: number, scheme: number): FirstSort {
+/**
+ * `named`: files a scope names exactly (the watcher names each file an event
+ * touched). Their bytes decide even at the size and mtime the index holds: a
+ * file renamed over another of the same size and mtime (two files swapped,
+ * an archive with fixed times unpacked over an older one, `cp -p`) kept the
+ * old text, found by a probe. A whole sync trusts size and mtime, as rsync does.
+ */
+export function firstSort(files: ScannedFile[], indexed: SourceSummary[], maxFileSize: number, scheme: number, named: ReadonlySet<string> = new Set()): FirstSort {
   const byPath = new Map(indexed.map((s) => [s.source, s]));
   const sort: FirstSort = { oversized: [], fresh: [], reingest: [], unchanged: [], toHash: [], gone: [] };
   const seen = new Set<string>();
@@ -31,7 +38,7 @@ export function firstSort(files: ScannedFile[], indexed: SourceSummary[], maxFil
     if (file.size > maxFileSize) sort.oversized.push(file);
     else if (!known) sort.fresh.push(file);
     else if (known.minScheme < scheme || known.damaged) sort.reingest.push(file);
-    else if (known.fileSize === file.size && known.mtime === file.mtimeMs) sort.unchanged.push(file);
+    else if (known.fileSize === file.size && known.mtime === file.mtimeMs && !named.has(file.path)) sort.unchanged.push(file);
     else sort.toHash.push({ file, indexed: known });
   }
   sort.gone = indexed.filter((s) => !seen.has(s.source));

@@ -10,10 +10,10 @@
  * An edited .miniragignore makes its whole root the scope, so its rules apply
  * at once. Pure: what is on disk comes in through `entry`.
  */
-import { basename, dirname, extname, relative, sep } from "node:path";
+import { basename, dirname, extname } from "node:path";
 import { isInside } from "../scan/containment.ts";
 import { excludedWithParents, IGNORE_FILE, type RootRules } from "../scan/ignore-rules.ts";
-import { isPrunedFolder, isSkippedName } from "../scan/scan-roots.ts";
+import { hiddenOnTheWay } from "../scan/scan-roots.ts";
 
 /** What stands at a path now. A name must match exactly (a case-only rename leaves the old spelling "missing" on a case-insensitive disk). */
 export type EntryKind = "file" | "folder" | "link-to-file" | "link-to-folder" | "missing" | "other";
@@ -41,10 +41,9 @@ function rootOf(path: string, roots: string[]): string | null {
   return best;
 }
 
-/** True when a name on the way from the root down to the path is one the scan never enters or indexes. */
+/** True when a name on the way from the root down to the path, its own included, is one the scan never enters or indexes. */
 function hiddenFromScan(path: string, root: string): boolean {
-  const parts = relative(root, path).split(sep).filter(Boolean);
-  return parts.some((part, i) => isSkippedName(part) || (i < parts.length - 1 && isPrunedFolder(part)));
+  return hiddenOnTheWay(path, root) !== null;
 }
 
 /** The nearest folder at or above path that is there, stopping at the root; null when the root itself is gone. */

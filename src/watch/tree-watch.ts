@@ -14,10 +14,10 @@
  */
 import { watch, type Dirent, type FSWatcher } from "node:fs";
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { isInside } from "../scan/containment.ts";
 import { excludedWithParents, type RootRules } from "../scan/ignore-rules.ts";
-import { isPrunedFolder, isSkippedName } from "../scan/scan-roots.ts";
+import { hiddenOnTheWay } from "../scan/scan-roots.ts";
 
 /** How long after a watched folder went it is looked at once more, in case it was made again meanwhile. */
 const LOOK_AGAIN_MS = 250;
@@ -231,8 +231,7 @@ export class TreeWatch {
     const { root, dbPath } = this.options;
     if (!isInside(folder, root) || isInside(folder, dbPath)) return false;
     if (folder === root) return true;
-    const parts = relative(root, folder).split(sep);
-    if (parts.some((p) => isSkippedName(p) || isPrunedFolder(p))) return false;
+    if (hiddenOnTheWay(folder, root) !== null) return false;
     return !excludedWithParents(this.options.rules(), folder, true);
   }
 

@@ -5,7 +5,7 @@
  * twice), with no sync_start called. Moves keep their chunks.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir, waitFor, writeTree } from "../helpers.ts";
 import { killAll, mcpServer, versionedDoc } from "./sync-procs.ts";
@@ -205,6 +205,35 @@ describe("a watching server, with no sync_start", () => {
     expect((await indexContents(dbPath)).has(join(root, "keep", nfd))).toBe(true);
     writeFileSync(join(root, "keep", nfd), versionedDoc("cafe", 2));
     await waitForFreshIndex(dbPath, [root]);
+  });
+
+  test("two files of the same size and modification time swapped by renames: each path gets the other's text (found by a probe)", async () => {
+    const [x, y] = [join(root, "keep/swap-x.md"), join(root, "keep/swap-y.md")];
+    writeFileSync(x, "# Swap\n\nword apple\n");
+    writeFileSync(y, "# Swap\n\nword mango\n");
+    const when = new Date("2026-01-02T03:04:05Z");
+    utimesSync(x, when, when);
+    utimesSync(y, when, when);
+    await waitForFreshIndex(dbPath, [root]);
+    renameSync(x, `${x}.tmp`);
+    renameSync(y, x);
+    renameSync(`${x}.tmp`, y);
+    const index = await waitForFreshIndex(dbPath, [root]);
+    expect(index.get(x)?.join("\n")).toContain("mango");
+    expect(index.get(y)?.join("\n")).toContain("apple");
+  });
+
+  test("a node_modules folder that appears with files inside (npm install) is never indexed (found by a probe)", async () => {
+    const since = now();
+    mkdirSync(join(root, "keep/node_modules/pkg"), { recursive: true });
+    writeFileSync(join(root, "keep/node_modules/pkg/README.md"), versionedDoc("pkg", 1));
+    // Written after it, so the sync that takes this file has taken the folder's events too.
+    writeFileSync(join(root, "keep/after-install.md"), versionedDoc("after-install", 1));
+    await waitForSync(server, since, (counts) => (counts.ingested ?? 0) >= 1);
+    await watchIdle(server);
+    const index = await waitForFreshIndex(dbPath, [root]);
+    expect([...index.keys()].filter((source) => source.includes("node_modules"))).toEqual([]);
+    expect([...(await indexContents(dbPath)).keys()].filter((source) => source.includes("node_modules"))).toEqual([]);
   });
 
   test("a file still being written waits until it settles, then is synced once, whole", async () => {

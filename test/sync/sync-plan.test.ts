@@ -26,6 +26,13 @@ describe("the first sort of a sync (behaviour-spec §2.3)", () => {
     });
   }
 
+  test("a file a scope names exactly is hashed even at the indexed size and mtime (a same-size, same-time file renamed over it; found by a probe)", () => {
+    expect(firstSort([file("/r/a.md"), file("/r/b.md")], [indexed("/r/a.md"), indexed("/r/b.md")], 100, 3, new Set(["/r/a.md", "/r/other"]))).toMatchObject({
+      unchanged: [file("/r/b.md")],
+      toHash: [{ file: file("/r/a.md") }],
+    });
+  });
+
   test("an indexed file the scan did not see is gone", () => {
     expect(firstSort([], [indexed("/r/x.md")], 100, 3).gone.map((g) => g.source)).toEqual(["/r/x.md"]);
   });

@@ -24,6 +24,8 @@ describe("planScopes", () => {
     ["a gone file is looked for from the nearest folder still there", ["/r/a/b/c.md"], { "/r/a": "folder" }, ["/r/a"]],
     ["a move: the gone place's folder and the new file", ["/r/a/x.md", "/r/b/x.md"], { "/r/a": "folder", "/r/b": "folder", "/r/b/x.md": "file" }, ["/r/a", "/r/b/x.md"]],
     ["dot-names, lock files, node_modules and the index folder are dropped", ["/r/.git/index", "/r/a/.x.md.swp", "/r/a/~$doc.docx", "/r/node_modules/p/readme.md", "/r/.minirag/lancedb/chunks.lance/x"], { "/r/a": "folder" }, []],
+    // The event of a node_modules folder that arrives with files inside (npm install): it was synced whole (found by a probe).
+    ["a new node_modules, __pycache__ or venv folder is dropped, at the root or deeper", ["/r/node_modules", "/r/a/venv", "/r/a/__pycache__"], { "/r/a": "folder", "/r/node_modules": "folder", "/r/a/venv": "folder", "/r/a/__pycache__": "folder" }, []],
     ["an unsupported file (an editor's backup, a temp name) is dropped", ["/r/a/x.md~", "/r/a/4913", "/r/a/x.md.tmp123"], { "/r/a": "folder", "/r/a/x.md~": "file", "/r/a/4913": "file" }, []],
     ["a gone file of a supported type still counts", ["/r/a/x.md.tmp123", "/r/a/x.md"], { "/r/a": "folder" }, ["/r/a"]],
     ["a .miniragignore edited makes its root the scope", ["/r/.miniragignore", "/r/a/x.md"], { "/r/a": "folder", "/r/a/x.md": "file" }, ["/r"]],
