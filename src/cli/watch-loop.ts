@@ -9,15 +9,8 @@ import type { App } from "../app.ts";
 import { escapeControls } from "../text/control-escapes.ts";
 import { runSync } from "../sync/run-sync.ts";
 import { Watcher } from "../watch/watcher.ts";
-import type { WatchedSync } from "../watch/watch-status.ts";
-import { countsLine, fileProblem, printLines, warn } from "./output.ts";
-
-function describe(record: WatchedSync): string {
-  const time = record.finishedAt.slice(11, 19);
-  const what = record.trigger === "start" ? "every root" : record.paths === 0 ? "every root" : `${record.paths} changed path${record.paths === 1 ? "" : "s"}`;
-  const counts = countsLine(record.counts);
-  return `${time} ${record.trigger}: ${what}: ${record.error ? `failed (${record.error}); retrying` : counts || "nothing to do"}`;
-}
+import { describeWatchedSync } from "../watch/watch-status.ts";
+import { fileProblem, printLines, warn } from "./output.ts";
 
 /** Runs until a signal; resolves once the watcher has stopped. */
 export async function watchInForeground(app: App, json: boolean): Promise<void> {
@@ -29,7 +22,7 @@ export async function watchInForeground(app: App, json: boolean): Promise<void> 
       afterSync: (record) => {
         // One object per line (JSON Lines), so a reader can take each sync as it comes.
         if (json) return printLines(JSON.stringify(record));
-        printLines(escapeControls(describe(record)));
+        printLines(escapeControls(describeWatchedSync(record)));
         for (const e of record.errors) warn(escapeControls(fileProblem(e.source, e.error)));
       },
     },

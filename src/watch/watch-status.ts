@@ -43,3 +43,21 @@ export interface WatchStatus {
 
 /** At most this many per-file errors of the last watched sync are shown; the count says how many there were. */
 export const SHOWN_ERRORS = 10;
+
+/** A watched sync as one line: when, why, over what, and its counts that are not 0 (or its failure). */
+export function describeWatchedSync(record: WatchedSync): string {
+  const time = record.finishedAt.slice(11, 19);
+  const what = record.trigger === "start" || record.paths === 0 ? "every root" : `${record.paths} changed path${record.paths === 1 ? "" : "s"}`;
+  const counts = Object.entries(record.counts)
+    .filter(([, n]) => n !== 0)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(", ");
+  return `${time} ${record.trigger}: ${what}: ${record.error ? `failed (${record.error}); retrying` : counts || "nothing to do"}`;
+}
+
+/** Whether a watched sync wrote to the index or failed files: what a server notes in its log (a sync that only looked, it keeps quiet about). */
+export function changedIndex(record: WatchedSync): boolean {
+  const { ingested = 0, deleted = 0, moved = 0, failed = 0 } = record.counts as Partial<Record<string, number>>;
+  return ingested + deleted + moved + failed > 0;
+}
+

@@ -57,13 +57,16 @@ export async function killAll(): Promise<void> {
 
 export type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; content: { type: string; text: string }[] };
 
-/** The binary as an MCP server over stdio, driven by the SDK's client; close() ends the process. */
-export async function mcpServer(env: Record<string, string>): Promise<{ client: Client; call: (name: string, args?: Record<string, unknown>) => Promise<ToolResult> }> {
+/** The binary as an MCP server over stdio, driven by the SDK's client; close() ends the process. stderr() is what it logged so far. */
+export async function mcpServer(env: Record<string, string>): Promise<{ client: Client; call: (name: string, args?: Record<string, unknown>) => Promise<ToolResult>; stderr: () => string }> {
   const client = new Client({ name: "sync-faults", version: "0" });
-  await client.connect(new StdioClientTransport({ command: BINARY, args: [], env, stderr: "pipe" }));
+  const transport = new StdioClientTransport({ command: BINARY, args: [], env, stderr: "pipe" });
+  const logged: string[] = [];
+  transport.stderr?.on("data", (chunk: Buffer) => logged.push(chunk.toString("utf8")));
+  await client.connect(transport);
   await client.listTools();
   const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolResult;
-  return { client, call };
+  return { client, call, stderr: () => logged.join("") };
 }
 
 /** A seeded generator (mulberry32), so a failing run can be replayed with its seed. */

@@ -45,9 +45,10 @@ describe("a watching server, with no sync_start", () => {
     expect(watch.folders).toBe(6);
   });
 
-  test("a file written in place", async () => {
+  test("a file written in place, and the server's log says what the live index did (it said nothing; found by a probe)", async () => {
     writeFileSync(join(root, "notes/plan.md"), versionedDoc("plan", 2));
     await waitForFreshIndex(dbPath, [root]);
+    await waitFor(() => /watch: \d\d:\d\d:\d\d changes: 1 changed path: scanned 1, ingested 1/.test(server.stderr()), 10_000, "the log line of the sync");
   });
 
   test("a temp file renamed over the original, with a backup and a lock file beside it (vim, VS Code, JetBrains, LibreOffice)", async () => {
