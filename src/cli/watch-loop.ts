@@ -18,7 +18,7 @@ export async function watchInForeground(app: App, json: boolean): Promise<void> 
     {
       config: app.config,
       log: (line) => warn(line),
-      sync: (scopes) => runSync(app, { scopes, keepOutsideRoots: true }),
+      sync: (scopes, named) => runSync(app, { scopes, named, keepOutsideRoots: true }),
       afterSync: (record) => {
         // One object per line (JSON Lines), so a reader can take each sync as it comes.
         if (json) return printLines(JSON.stringify(record));

@@ -64,11 +64,12 @@ function utf8Sequences(lenient: string, bytes: Uint8Array): { invalid: number; v
  * Valid multi-byte sequences per invalid one at or above which a file is UTF-8
  * with damaged bytes, however small it is. A one-byte code page makes valid
  * sequences only by chance (a capital letter before a symbol): the 240 xquad-ru
- * paragraphs saved as Windows-1251 have at most 0.002 per invalid one. A short
+ * paragraphs saved as Windows-1251 have at most 0.002 per invalid one, but a
+ * word or two can reach 1 ("ВІН", "CAFÉ »"), so two are asked for. A short
  * UTF-8 note with one bad byte is over 1% invalid and was read as
  * Windows-1251, every Cyrillic letter turned into two ("РџСЂРёРІРµС‚").
  */
-const VALID_PER_INVALID = 1;
+const VALID_PER_INVALID = 2;
 
 /** The byte-order marks of UTF-16, which a few bytes of damage can also spell in front of UTF-8 text. */
 function utf16Mark(bytes: Uint8Array): "utf-16le" | "utf-16be" | null {
@@ -78,14 +79,21 @@ function utf16Mark(bytes: Uint8Array): "utf-16le" | "utf-16be" | null {
 }
 
 /**
- * The text after a UTF-16 mark when it is UTF-8 instead: valid and free of
- * control bytes. Real UTF-16 is neither: ASCII puts a NUL in every other
- * byte, Cyrillic a 0x04, and other scripts break UTF-8's sequences.
+ * The text after a UTF-16 mark when it is UTF-8 instead: at least
+ * MARKED_UTF8_BYTES long, valid, and free of control bytes. Real UTF-16 is
+ * none of that: ASCII puts a NUL beside every letter and space, Cyrillic a
+ * 0x04, CJK prose's 。 and 、 a 0x02 and 0x01, and most other scripts break
+ * UTF-8's sequences. A few CJK characters alone can read as printable ASCII
+ * ("山中" is `q\-N`, "上山" a line break and `Nq\`), so a short text keeps its mark.
  */
 function utf8AfterMark(bytes: Uint8Array): string | null {
+  if (bytes.length - 2 < MARKED_UTF8_BYTES) return null;
   const rest = tryDecode("utf-8", bytes.subarray(2));
   return rest !== null && !/[\x00-\x08\x0b\x0e-\x1f]/.test(rest) ? rest : null;
 }
+
+/** Bytes after a UTF-16 mark below which the mark is trusted whatever they read as (utf8AfterMark). */
+const MARKED_UTF8_BYTES = 16;
 
 /**
  * How much of a file its code page is judged on. Judging all of it split a

@@ -41,6 +41,11 @@ export interface IngestFilesReport {
   causes: Map<string, unknown>;
 }
 
+/** Whether a write of this ingest failed because the object store stopped answering (storageFailure's STORAGE errors). */
+export function lostTheStore(report: IngestFilesReport): boolean {
+  return [...report.causes.values()].some((error) => error instanceof AppError && error.code === "STORAGE");
+}
+
 export function emptyIngestReport(): IngestFilesReport {
   return { results: [], errors: [], unreadable: [], warnings: [], causes: new Map() };
 }
@@ -127,7 +132,6 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
   releaseConverter();
   await launch(group);
   await writing;
-  const storeLost = [...report.causes.values()].some((error) => error instanceof AppError && error.code === "STORAGE");
-  await rememberOutcomes(app, faults, report.results.map((r) => app.names.pathOf(r.source)), [], storeLost);
+  await rememberOutcomes(app, faults, report.results.map((r) => app.names.pathOf(r.source)), [], lostTheStore(report));
   return report;
 }

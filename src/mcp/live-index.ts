@@ -26,7 +26,7 @@ export function startLiveIndex(ctx: ToolContext): void {
       config: app.config,
       log: app.log,
       // The job runner says when the sync changed the index, and the server's re-warm (context.ts) hears it.
-      sync: (scopes) => jobs.syncWatched(scopes),
+      sync: (scopes, named) => jobs.syncWatched(scopes, named),
       // One line on stderr for each sync that changed the index, so a client's server log shows what the live index did
       // (it showed nothing: found by a probe). A failure is logged by the watcher itself, with its retry.
       afterSync: (record) => {

@@ -4,6 +4,7 @@
  * under a folder the scan could not list (state unlisted, never dropped), and
  * indexed data and url sources, which have no file to compare with.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { CHUNK_SCHEME } from "../config/defaults.ts";
@@ -116,7 +117,8 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
     const entry: ListedFile = { source: s.source, displayPath: shown, sourceType: s.sourceType, state, title: s.title, chunkCount: s.chunkCount, ocrEngine: s.ocrEngine };
     // What a sync here would remove (sync-compare.ts): a file of one of this machine's roots, listed and not emptied, that is
     // not on its disk. Listed as ingested, that was the writer's view of its own deleted files too (found by a probe).
-    const removable = app.names.isLocalFile(s.source) && !unseen && !problems.has(path) && !emptied.some((e) => isInside(path, e.folder));
+    // A file on disk that the scan left out (a .miniragignore rule) is removed by that sync too, but is not missing: unmarked.
+    const removable = app.names.isLocalFile(s.source) && !unseen && !problems.has(path) && !emptied.some((e) => isInside(path, e.folder)) && !existsSync(diskPath(path));
     if (app.names.shared && s.sourceType === "file" && removable) entry.missingHere = true;
     files.push(entry);
   }

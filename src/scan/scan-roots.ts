@@ -14,12 +14,13 @@
  */
 import { constants } from "node:fs";
 import { access, lstat, stat } from "node:fs/promises";
-import { basename, dirname, extname, join, relative, sep } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import { AppError, describeError, describeErrorInOneLine } from "../errors.ts";
-import { diskPath, plainName, realPathOf } from "../native/file-names.ts";
+import { diskPath, realPathOf } from "../native/file-names.ts";
 import { folderEntries, type FolderEntry } from "./folder-entries.ts";
 import { inRootForm, isInside, isInsideRoots } from "./containment.ts";
 import { checkScopePath } from "./scope.ts";
+import { hiddenOnTheWay, isEditorLeftover, isSkippedName, PRUNED_DIRS } from "./skipped-names.ts";
 import { excludedBy, excludedWithParents, loadRootRules, type RootRules } from "./ignore-rules.ts";
 
 export interface ScannedFile {
@@ -55,39 +56,6 @@ export interface ScanResult {
 export type DeviceOf = (folder: string) => Promise<number | null>;
 
 const deviceOfFolder: DeviceOf = async (folder) => (await stat(diskPath(folder)).catch(() => null))?.dev ?? null;
-
-/** Folders the scan never enters (node_modules and the like), whatever the rules say. */
-const PRUNED_DIRS = new Set(["node_modules", "__pycache__", "venv"]);
-
-/**
- * The first name on the way from `root` down to `path`, the path's own
- * included, that the scan never enters or indexes (a dot-name, an Office lock
- * file, node_modules and the like), or null. A pruned name last counts too: no
- * file called node_modules has a type any converter reads, and a folder of
- * that name synced as a scope was indexed whole, then dropped by the next
- * whole sync (found by a probe: `npm install` in a watched folder).
- */
-export function hiddenOnTheWay(path: string, root: string): string | null {
-  return relative(root, path).split(sep).filter(Boolean).find((name) => isSkippedName(name) || PRUNED_DIRS.has(name)) ?? null;
-}
-
-/**
- * Editors' backup, swap and temp files beside a document (`notes.md~`, Emacs' `#notes.md#`, vim's `notes.md.swp`,
- * Kate's `.kate-swp`, JetBrains' `___jb_tmp___` and `___jb_old___`, LibreOffice's `lu123.tmp`, Word's `~WRL0001.tmp`):
- * never documents, and listed as unsupported they were noise in every listing.
- */
-const EDITOR_LEFTOVER = /(?:~|\.sw[pnox]|\.kate-swp|___jb_(?:tmp|old)___|\.tmp)$|^#.*#$/i;
-
-/** Dot-names and Office lock files; a name in a labelled form (native/file-names.ts) is judged by its own characters. */
-export function isSkippedName(name: string): boolean {
-  const own = plainName(name);
-  return own.startsWith(".") || own.startsWith("~$");
-}
-
-/** A file (never a folder: `Archive~/` and `build.tmp/` hold documents) that an editor leaves beside a document. */
-function isEditorLeftover(name: string): boolean {
-  return EDITOR_LEFTOVER.test(plainName(name));
-}
 
 function reasonOf(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
@@ -140,14 +108,9 @@ function loadRules(roots: string[], result: ScanResult): { rules: RootRules[]; b
   return { rules, blocked: (path) => [...blockedRoots].some((r) => isInside(path, r)) };
 }
 
-/** One root or scope: a file alone, or a folder walked to the bottom. A scope inside an excluded folder, or under a name the walk never enters, is refused. */
+/** One root or scope: a file alone, or a folder walked to the bottom. A scope inside an excluded folder is refused. */
 async function walkFrom(walk: Walk, start: string, isScope: boolean): Promise<void> {
   if (walk.blocked(start)) return;
-  const root = isScope ? walk.roots.filter((r) => isInside(start, r)).sort((a, b) => b.length - a.length)[0] : undefined;
-  const hidden = root === undefined ? null : hiddenOnTheWay(start, root);
-  if (hidden !== null) {
-    throw new AppError("PATH_EXCLUDED", `${start} is inside ${hidden}, a name the scan never enters or indexes`, "Nothing under it is indexed, so a sync of it has nothing to do; move the documents out of it to index them.");
-  }
   const s = await stat(diskPath(start)).catch(() => null);
   if (s?.isFile()) return scanOneFile(start, walk.rules, walk.supported, (path, entry) => addFile(walk, path, entry));
   if (isScope) {

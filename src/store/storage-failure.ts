@@ -27,12 +27,17 @@ function storeOf(kind: string): (typeof STORES)["s3"] {
 const VERSIONS_GONE = /Not found: (\S*?)\/?_versions(?=[,\s]|$)/;
 
 /**
- * Lance's words when the AWS SDK's chain of credential providers found nothing
- * (lance-io's aws.rs), after a 3 kB dump of the last provider's HTTP answer:
- * with no keys set it ends at the machine's metadata service, which outside a
- * cloud is refused, denied or silent.
+ * Lance's words for any failure of the AWS SDK's credential providers
+ * (lance-io's aws.rs), before a 3 kB dump of the cause: an expired SSO login
+ * or a refused AssumeRole as well as no credentials at all.
  */
-const NO_AWS_CREDENTIALS = /Failed to get AWS credentials/;
+const AWS_CREDENTIALS = /Failed to get AWS credentials: ?([^\n]*)/;
+/**
+ * The chain found nothing: with no keys and no profile it ends at the
+ * machine's metadata service, whose token request outside a cloud is
+ * refused, denied or silent (FailedToLoadToken, as captured against moto).
+ */
+const NONE_FOUND = /FailedToLoadToken|CredentialsNotLoaded|no providers in chain/i;
 
 /** The error as a STORAGE AppError when it is an object-store failure of LanceDB's, else null. */
 export function storageFailure(error: unknown): AppError | null {
@@ -46,11 +51,21 @@ export function storageFailure(error: unknown): AppError | null {
       "Run sync (or sync_start) to build it again; a server reads the new one by itself.",
     );
   }
-  if (NO_AWS_CREDENTIALS.test(message)) {
+  const credentials = AWS_CREDENTIALS.exec(message);
+  if (credentials && NONE_FOUND.test(message)) {
     return new AppError(
       "STORAGE",
       "No AWS credentials were found for the index in DB_PATH: none in the environment, none in AWS_PROFILE's profile or ~/.aws, and none from the machine's metadata service.",
       `Set ${STORES.s3.credentials}, or AWS_PROFILE naming a profile in ~/.aws/credentials; nothing indexed was touched.`,
+    );
+  }
+  if (credentials) {
+    // Some provider of the chain failed (its cause is Rust's debug text): the head of it, without source locations.
+    const cause = credentials[1]!.replace(/,?\s*\/\S+\.rs:\d+:\d+.*$/, "").slice(0, 200);
+    return new AppError(
+      "STORAGE",
+      `AWS credentials for the index in DB_PATH could not be loaded: ${cause}`,
+      "Check AWS_PROFILE and its profile in ~/.aws (an SSO profile needs `aws sso login` again once it expires), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; nothing indexed was touched.",
     );
   }
   const kind = STORE_ERROR.exec(message)?.[1];

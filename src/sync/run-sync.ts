@@ -9,6 +9,7 @@
  * stops the run, and a failed re-ingest keeps the old chunks.
  */
 import type { App } from "../app.ts";
+import { lostTheStore } from "../ingest/ingest-files.ts";
 import type { IngestEvents } from "../ingest/ingest-progress.ts";
 import { labelContext, labellerFor, releaseLabeller } from "../labels/labeller.ts";
 import { describeRepair } from "../store/index-repair.ts";
@@ -25,6 +26,12 @@ export interface SyncOptions {
   events?: IngestEvents;
   /** Several such paths at once (the watcher's changed files and folders: watch/plan-scopes.ts); wins over scope. */
   scopes?: string[];
+  /**
+   * Paths whose files' bytes decide even at the size and mtime the index
+   * holds (sync-plan.ts firstSort): the watcher's changed paths, as events
+   * named them before the plan widened any to a folder. The scopes count too.
+   */
+  named?: string[];
   /**
    * Keep indexed files outside every root whose file is still on disk (the
    * watcher's syncs: a root left out of BASE_DIRS for a while must not lose
@@ -70,10 +77,10 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const report = options.report ?? emptySyncReport();
   const scopes = options.scopes?.length ? options.scopes : options.scope ? [options.scope] : undefined;
   await settleIndex(app, report);
-  const work = await compareWithIndex(app, report, scopes);
+  const work = await compareWithIndex(app, report, scopes, new Set([...(scopes ?? []), ...(options.named ?? [])]));
   await applyMoves(app, report, work);
   const { ingest, progress } = await ingestChanged(app, report, work, options.events);
-  const kept = await removeGone(app, report, work, options.keepOutsideRoots);
+  const kept = await removeGone(app, report, work, options.keepOutsideRoots, lostTheStore(ingest));
   reportUnlisted(app, report, work, kept);
   await addWaitingVectors(app, report, scopes, progress);
   await relabelChanged(app, report, work, ingest);

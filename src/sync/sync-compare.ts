@@ -17,6 +17,7 @@ import { diskPath } from "../native/file-names.ts";
 import { isInside } from "../scan/containment.ts";
 import { emptiedFolders, stillIncluded } from "../scan/emptied-folders.ts";
 import { countByExtension, scanRoots, type ScanResult, type ScannedFile, type UnlistedFolder } from "../scan/scan-roots.ts";
+import { refuseHiddenScope } from "../scan/skipped-names.ts";
 import { inScope } from "../scan/scope.ts";
 import { scopesAsSources } from "../scan/source-names.ts";
 import type { SourceSummary } from "../store/chunk-store.ts";
@@ -50,9 +51,9 @@ export interface SyncWork {
 }
 
 /** Scans, lists the index, and decides what the sync will write. */
-export async function compareWithIndex(app: App, report: SyncReport, scopes: string[] | undefined): Promise<SyncWork> {
+export async function compareWithIndex(app: App, report: SyncReport, scopes: string[] | undefined, named: ReadonlySet<string> = new Set(scopes)): Promise<SyncWork> {
   const { scan, indexed } = await scanAndList(app, report, scopes);
-  const { sort, failures, tryAgain } = await sortFiles(app, report, scan, indexed, new Set(scopes));
+  const { sort, failures, tryAgain } = await sortFiles(app, report, scan, indexed, named);
   const hashes = hasher([...scan.problems]);
   const { toIngest, mtimes } = await hashChanged(report, sort, tryAgain, hashes.hashOf);
   const hidden = (s: SourceSummary) => scan.unlisted.some((u) => isInside(s.source, u.folder));
@@ -65,6 +66,7 @@ export async function compareWithIndex(app: App, report: SyncReport, scopes: str
 
 /** The scan of the roots (or scopes) and the index's files under them, counted into the report. */
 async function scanAndList(app: App, report: SyncReport, scopes: string[] | undefined): Promise<{ scan: ScanResult; indexed: SourceSummary[] }> {
+  for (const scope of scopes ?? []) refuseHiddenScope(scope, app.config.roots);
   const scan = await scanRoots(app.config.roots, SUPPORTED_EXTENSIONS, scopes);
   const listed = () => app.store.listSources({ scope: scopesAsSources(app.names, app.config.roots, scopes) });
   let stored = await listed();
@@ -133,14 +135,17 @@ function hasher(unreadable: FileProblem[]) {
 async function hashChanged(report: SyncReport, sort: FirstSort, tryAgain: (file: ScannedFile) => boolean, hashOf: (file: ScannedFile) => Promise<string | null>) {
   const toIngest = sort.reingest.filter(tryAgain);
   const mtimes: { source: string; mtime: number }[] = [];
+  let skipped = 0;
   for (const { file, indexed: known } of sort.toHash) {
     if (!tryAgain(file)) continue;
     const hash = await hashOf(file);
     if (hash === null) continue;
     if (hash !== known.contentHash) toIngest.push(file);
-    else mtimes.push({ source: file.path, mtime: file.mtimeMs });
+    // A file hashed only because a scope named it keeps its mtime: writing it again made a commit each time (a reviewer's find).
+    else if (file.mtimeMs !== known.mtime) mtimes.push({ source: file.path, mtime: file.mtimeMs });
+    else skipped++;
   }
-  report.counts.skipped = sort.unchanged.length + mtimes.length;
+  report.counts.skipped = sort.unchanged.length + mtimes.length + skipped;
   return { toIngest, mtimes };
 }
 

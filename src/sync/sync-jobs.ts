@@ -111,7 +111,7 @@ export class SyncJobs {
    * change it made is said (App.indexChanged) once it has ended, when no
    * longer busy, so the server loads the version it left.
    */
-  async syncWatched(scopes: string[] | undefined): Promise<SyncReport> {
+  async syncWatched(scopes: string[] | undefined, named: string[] = []): Promise<SyncReport> {
     const hold = this.app.store.queryHold;
     let taken: HoldTaken = null;
     try {
@@ -119,7 +119,7 @@ export class SyncJobs {
         // Questions stay on the version before this sync until the server has loaded the one it leaves (store/query-hold.ts).
         // Without a readable table there is nothing to hold, and the sync itself says what is wrong.
         taken = await this.app.store.holdQueries().catch(() => null);
-        return runSync(this.app, { scopes, keepOutsideRoots: true });
+        return runSync(this.app, { scopes, named, keepOutsideRoots: true });
       }).catch((error: unknown) => {
         // A failed sync (another server holds the lock) leaves an earlier sync's hold to that sync's load.
         hold.takeBack(taken);

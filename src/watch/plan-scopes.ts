@@ -13,7 +13,7 @@
 import { basename, dirname, extname } from "node:path";
 import { isInside } from "../scan/containment.ts";
 import { excludedWithParents, IGNORE_FILE, type RootRules } from "../scan/ignore-rules.ts";
-import { hiddenOnTheWay } from "../scan/scan-roots.ts";
+import { hiddenOnTheWay } from "../scan/skipped-names.ts";
 
 /** What stands at a path now. A name must match exactly (a case-only rename leaves the old spelling "missing" on a case-insensitive disk). */
 export type EntryKind = "file" | "folder" | "link-to-file" | "link-to-folder" | "missing" | "other";

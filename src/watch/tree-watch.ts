@@ -17,7 +17,7 @@ import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isInside } from "../scan/containment.ts";
 import { excludedWithParents, type RootRules } from "../scan/ignore-rules.ts";
-import { hiddenOnTheWay } from "../scan/scan-roots.ts";
+import { hiddenOnTheWay } from "../scan/skipped-names.ts";
 
 /** How long after a watched folder went it is looked at once more, in case it was made again meanwhile. */
 const LOOK_AGAIN_MS = 250;

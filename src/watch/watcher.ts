@@ -33,8 +33,12 @@ export const LOCK_RETRY_MS = 1_000;
 export interface WatcherDeps {
   config: Pick<Config, "roots" | "dbPath" | "rescanMs">;
   log: (line: string) => void;
-  /** One sync of these scopes (undefined: every root), under the index's lock; throws SYNC_BUSY while another holds it. */
-  sync: (scopes: string[] | undefined) => Promise<SyncReport>;
+  /**
+   * One sync of these scopes (undefined: every root), under the index's lock; throws SYNC_BUSY while another holds it.
+   * `named`: the changed paths as events named them, whose files' bytes decide whatever their size and mtime
+   * (run-sync.ts SyncOptions.named), also where the plan widened them to a folder.
+   */
+  sync: (scopes: string[] | undefined, named: string[]) => Promise<SyncReport>;
   /** After each watched sync (the server loads the new version's search structures then; the CLI prints it). */
   afterSync?: (record: WatchedSync) => void;
   clock?: Clock;
@@ -183,7 +187,8 @@ export class Watcher {
     this.wholeRoots = new Map();
     const everything = whole.has("*");
     const revisited = [...this.keptFolders].filter((folder) => changed.some((path) => isInside(path, folder)));
-    let scopes = everything ? [] : planScopes([...changed, ...this.carried, ...whole.keys(), ...revisited], this.planContext());
+    const named = [...changed, ...this.carried];
+    let scopes = everything ? [] : planScopes([...named, ...whole.keys(), ...revisited], this.planContext());
     scopes = scopes.filter((s) => !this.roots.unreachable(s));
     this.carried = [];
     if (!everything && scopes.length === 0) {
@@ -191,20 +196,21 @@ export class Watcher {
       return;
     }
     const trigger: Trigger = whole.get("*") ?? (whole.size ? [...whole.values()][0]! : "changes");
-    await this.runSync(everything ? undefined : scopes, trigger, revisited);
+    await this.runSync(everything ? undefined : scopes, trigger, revisited, named);
   }
 
-  private async runSync(scopes: string[] | undefined, trigger: Trigger, revisited: string[] = []): Promise<void> {
+  private async runSync(scopes: string[] | undefined, trigger: Trigger, revisited: string[] = [], named: string[] = []): Promise<void> {
     this.state = "syncing";
     const startedAt = new Date().toISOString();
     let report: SyncReport;
     try {
-      report = await this.deps.sync(scopes);
+      report = await this.deps.sync(scopes, named);
     } catch (error) {
       // A scope the sync refused (a path that turned out to lead out of the roots) would be refused again on every
       // retry, holding back every change after it: the retry syncs its whole root instead, which refuses no path.
       const refusedScope = error instanceof AppError && error.code === "PATH_OUTSIDE_ROOTS" && scopes !== undefined;
-      this.carry(refusedScope ? this.rootsOf(scopes) : scopes, trigger);
+      // The changed paths go with them, planned again with the next changes, so their files are still hashed then.
+      this.carry(refusedScope ? this.rootsOf(scopes) : scopes && [...scopes, ...named], trigger);
       if (error instanceof AppError && error.code === "SYNC_BUSY") {
         this.waiting = `${error.message} The changes wait and are synced once it ends.`;
         this.state = "watching";

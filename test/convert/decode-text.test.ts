@@ -83,6 +83,11 @@ describe("a short UTF-8 file with one bad byte (found in the trust probe)", () =
   test("a short Windows-1251 file, whose every letter is a bad byte, is still Russian", () => {
     expect(decodeText(Uint8Array.from(cp1251("Привет, мир. Это текст.")), "ru.txt")).toEqual({ text: "Привет, мир. Это текст." });
   });
+
+  test("a word or two of a one-byte code page that happen to make one valid sequence stay that code page (a reviewer's finds)", () => {
+    for (const text of ["Він", "ВІН"]) expect(decodeText(Uint8Array.from(cp1251(text)), "ua.txt")).toEqual({ text });
+    for (const text of ["CAFÉ\u00a0»", "RÉSUMÉ\u00a0:"]) expect(decodeText(Uint8Array.from(Buffer.from(text, "latin1")), "fr.txt")).toEqual({ text });
+  });
 });
 
 describe("the bytes of a UTF-16 mark in front of UTF-8 text (found in the trust probe)", () => {
@@ -96,8 +101,8 @@ describe("the bytes of a UTF-16 mark in front of UTF-8 text (found in the trust 
     expect(warnings).toEqual([`odd.txt: begins with the bytes ${spelled}, the mark of UTF-16 text, but the rest is UTF-8; it was read as UTF-8 without those two bytes. Save the file as UTF-8 to silence this.`]);
   });
 
-  test("real UTF-16 after its mark is still UTF-16, in Japanese with no ASCII at all as in Russian", () => {
-    for (const text of ["日本語のテキストです", "Отчёт"]) {
+  test("real UTF-16 after its mark is still UTF-16: Japanese with no ASCII, Russian, CJK that reads as printable ASCII, and nothing at all (a reviewer's finds)", () => {
+    for (const text of ["日本語のテキストです", "Отчёт", "山中", "あいう", "上山", ""]) {
       const units = [...text].flatMap((c) => [c.charCodeAt(0) & 0xff, c.charCodeAt(0) >> 8]);
       expect(decodeText(Uint8Array.from([0xff, 0xfe, ...units]), "u16.txt")).toEqual({ text });
     }

@@ -216,9 +216,10 @@ describe("a watching server, with no sync_start", () => {
     utimesSync(x, when, when);
     utimesSync(y, when, when);
     await waitForFreshIndex(dbPath, [root]);
-    renameSync(x, `${x}.tmp`);
+    // Through a temporary name of a supported type, so the plan widens the changes to their folder (a reviewer's find).
+    renameSync(x, join(root, "keep/swap-t.md"));
     renameSync(y, x);
-    renameSync(`${x}.tmp`, y);
+    renameSync(join(root, "keep/swap-t.md"), y);
     const index = await waitForFreshIndex(dbPath, [root]);
     expect(index.get(x)?.join("\n")).toContain("mango");
     expect(index.get(y)?.join("\n")).toContain("apple");

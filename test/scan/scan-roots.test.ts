@@ -24,16 +24,6 @@ describe("scanning the roots (case 5)", () => {
     expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS))).toEqual(["UPPER.MD", "a.md", "sub/b.txt", "sub/deep/c.html"]);
   });
 
-  test("a scope under a name the walk never enters is refused by name, file or folder: what a whole sync drops is never indexed by a scoped one (found by a probe)", async () => {
-    const root = tree(["a.md", "node_modules/p/README.md", "sub/venv/w.md", ".notes/today.md", "sub/.draft.md"]);
-    for (const [scope, name] of [["node_modules", "node_modules"], ["node_modules/p", "node_modules"], ["node_modules/p/README.md", "node_modules"], ["sub/venv", "venv"], [".notes/today.md", ".notes"], ["sub/.draft.md", ".draft.md"]]) {
-      const error = await failure(() => scanRoots([root], SUPPORTED_EXTENSIONS, [join(root, scope!)]));
-      expect(error).toMatchObject({ code: "PATH_EXCLUDED", message: `${join(root, scope!)} is inside ${name}, a name the scan never enters or indexes` });
-    }
-    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS, [join(root, "sub")]))).toEqual([]);
-    expect(rel(root, await walkRoots([root], SUPPORTED_EXTENSIONS, [root]))).toEqual(["a.md"]);
-  });
-
   test("editors' backup, swap and temp files are neither documents nor listed as unsupported; other unknown types are, and folders of such names are walked", async () => {
     const leftovers = ["a.md~", "#a.md#", "a.md.swp", "a.md.swo", "lu123.tmp", "~WRL0001.tmp", "a.md___jb_old___", "a.md___jb_tmp___", "a.md.kate-swp"];
     // Folders with such names hold documents all the same.

@@ -24,6 +24,15 @@ describe("LanceDB's object-store errors as one line", () => {
     expect(error.hint).toBe("Set AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), or AWS_PROFILE naming a profile in ~/.aws/credentials; nothing indexed was touched.");
   });
 
+  test("another failure of the credential chain (an expired SSO login) is not called 'none found': its cause is named, without source locations (a reviewer's find)", () => {
+    // In the shape Lance writes (the SSO provider's own words cannot be captured here: no SSO).
+    const sso = "lance error: LanceError(IO): Generic N/A error: Failed to get AWS credentials: ProviderError(ProviderError { source: \"the SSO session has expired or is invalid\" }), /usr/local/cargo/registry/src/lance-io-8.0.0/src/object_store/providers/aws.rs:394:21";
+    const error = storageFailure(new Error(sso))!;
+    expect(error.code).toBe("STORAGE");
+    expect(error.message).toBe('AWS credentials for the index in DB_PATH could not be loaded: ProviderError(ProviderError { source: "the SSO session has expired or is invalid" })');
+    expect(error.hint).toContain("aws sso login");
+  });
+
   test("a cut connection names the request and the reason, and says nothing indexed is lost", () => {
     const error = storageFailure(new Error(CUT))!;
     expect(error.code).toBe("STORAGE");

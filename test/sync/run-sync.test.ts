@@ -103,4 +103,28 @@ describe("sync", () => {
     renameSync(join(root, "a.md"), join(root, "b.md"));
     expect((await runSync(app)).counts).toMatchObject({ ingested: 1, deleted: 1 });
   });
+
+  test("files the caller names have their bytes hashed at the indexed size and mtime, also under a wider scope; unchanged ones are not written again (found by a probe and a review)", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "keep/a.md": "# Swap\n\nword apple\n", "keep/b.md": "# Swap\n\nword mango\n" });
+    const when = new Date("2026-01-02T03:04:05Z");
+    for (const name of ["keep/a.md", "keep/b.md"]) utimesSync(join(root, name), when, when);
+    await runSync(app);
+    const [a, b] = [join(root, "keep/a.md"), join(root, "keep/b.md")];
+    renameSync(a, join(root, "keep/t.md"));
+    renameSync(b, a);
+    renameSync(join(root, "keep/t.md"), b);
+    // A whole sync trusts size and mtime, as rsync does.
+    expect((await runSync(app)).counts).toMatchObject({ skipped: 2, ingested: 0 });
+    // The watcher's plan widened the changes to their folder; the paths the events named still decide.
+    expect((await runSync(app, { scopes: [join(root, "keep")], named: [a, b, join(root, "keep/t.md")] })).counts).toMatchObject({ ingested: 2 });
+    expect((await readSource(app, a)).text).toContain("mango");
+    expect((await readSource(app, b)).text).toContain("apple");
+    // Named again, unchanged: hashed, skipped, and no commit (writing the same mtime made a table version each time).
+    const table = await (await (await loadLanceDb()).connect(app.config.dbPath)).openTable("chunks");
+    const version = await table.version();
+    expect((await runSync(app, { scope: a })).counts).toMatchObject({ skipped: 1, ingested: 0 });
+    await table.checkoutLatest();
+    expect(await table.version()).toBe(version);
+  });
 });

@@ -147,7 +147,11 @@ describe("a shared index names files by root name and path inside it", () => {
     const travel = (await listFiles(writer)).files.find((f) => f.source === "handbook/policies/travel.md");
     expect(travel).toMatchObject({ state: "ingested", missingHere: true });
     expect((await listFiles(writer)).files.filter((f) => f.missingHere)).toHaveLength(1);
-    expect((await runSync(writer)).counts).toMatchObject({ deleted: 1 });
+    // A file a new rule leaves out is on this disk: not marked missing (a reviewer's find).
+    writeTree(root, { ".miniragignore": "minutes/\n" });
+    expect((await listFiles(writer)).files.filter((f) => f.missingHere).map((f) => f.source)).toEqual(["handbook/policies/travel.md"]);
+    // The sync removes both: the deleted file and the one the rule leaves out.
+    expect((await runSync(writer)).counts).toMatchObject({ deleted: 2 });
     expect((await listFiles(writer)).files.map((f) => f.source)).not.toContain("handbook/policies/travel.md");
   });
 

@@ -95,6 +95,27 @@ describe(".miniragignore", () => {
     expect((await failure(runSync(app, { scope: join(root, "drafts") }))).code).toBe("PATH_EXCLUDED");
   });
 
+  test("a sync scope under a name the scan never enters (node_modules, a dot-folder, a dot-file) is refused by name, and nothing is indexed (found by a probe)", async () => {
+    const { app, root } = await testApp();
+    writeTree(root, { "a.md": "a", "node_modules/p/README.md": "pkg", "sub/venv/w.md": "w", ".notes/today.md": "t", "sub/.draft.md": "d" });
+    const cases: [string, string][] = [
+      ["node_modules", "is named node_modules"],
+      ["node_modules/p", "is inside node_modules"],
+      ["node_modules/p/README.md", "is inside node_modules"],
+      ["sub/venv", "is named venv"],
+      [".notes/today.md", "is inside .notes"],
+      ["sub/.draft.md", "is named .draft.md"],
+    ];
+    for (const [scope, where] of cases) {
+      const error = await failure(runSync(app, { scope: join(root, scope) }));
+      expect(error).toMatchObject({ code: "PATH_EXCLUDED", message: `${join(root, scope)} ${where}, a name the scan never enters or indexes` });
+    }
+    expect(await app.store.listSources()).toEqual([]);
+    // Listing such a folder is still allowed: it shows what is indexed there (an explicit ingest), as before.
+    await ingestFile(app, join(root, ".notes/today.md"));
+    expect((await listFiles(app, [join(root, ".notes")])).files.map((f) => [f.source, f.state])).toEqual([[join(root, ".notes/today.md"), "ingested"]]);
+  });
+
   test("status lists each rule file with its number of rules", async () => {
     const { app, root } = await testApp();
     writeTree(root, { ".miniragignore": "# comment\n\ndrafts/\n*.tmp\n" });
