@@ -258,7 +258,8 @@ export class Watcher {
   /** A sync that did not run: its scopes (or whole roots) wait for the retry. */
   private carry(scopes: string[] | undefined, trigger: Trigger): void {
     if (scopes === undefined) this.wholeRoots.set("*", trigger);
-    else this.carried.push(...scopes);
+    // Once each: the changed paths a failed sync carries are often its scopes too, and pendingChanges counts them.
+    else this.carried = [...new Set([...this.carried, ...scopes])];
   }
 
   private retryLater(wait = this.retryMs): void {

@@ -51,3 +51,49 @@ describe("a scope the sync refuses", () => {
     expect(watcher.status().lastSync?.error).toBeUndefined();
   });
 });
+
+describe("a sync that waits for another's lock", () => {
+  test("carries its changed paths once each, and names them again to the sync that runs after", async () => {
+    const busyRoot = tempDir("minirag-watch-busy-");
+    const busyClock = fakeClock();
+    const runs: { scopes: string[] | undefined; named: string[] }[] = [];
+    let busy = true;
+    const busyWatcher = new Watcher(
+      {
+        config: { roots: [busyRoot], dbPath: join(tempDir(), "db"), rescanMs: 0 },
+        log: () => {},
+        clock: busyClock,
+        sync: async (scopes, named) => {
+          runs.push({ scopes, named });
+          if (scopes !== undefined && busy) throw new AppError("SYNC_BUSY", "Another sync is already running.", "Wait for it.");
+          return emptySyncReport();
+        },
+      },
+      { watched: [busyRoot], skipped: [] },
+    );
+    try {
+      await busyWatcher.start();
+      await busyWatcher.idle();
+      const changed = join(busyRoot, "edited.md");
+      writeFileSync(changed, "# E\n\nText.");
+      await waitFor(() => {
+        busyClock.advance(1_500);
+        return runs.length >= 2;
+      }, 10_000, "the watched sync of the change");
+      await busyWatcher.idle();
+      expect(runs[1]).toEqual({ scopes: [changed], named: [changed] });
+      // The path is both a scope and a named path of the refused sync: it waits as one change, not two.
+      expect(busyWatcher.status().pendingChanges).toBe(1);
+      busy = false;
+      await waitFor(() => {
+        busyClock.advance(1_500);
+        return runs.length >= 3;
+      }, 10_000, "the sync after the lock was free");
+      await busyWatcher.idle();
+      expect(runs[2]).toEqual({ scopes: [changed], named: [changed] });
+      expect(busyWatcher.status().pendingChanges).toBe(0);
+    } finally {
+      busyWatcher.close();
+    }
+  });
+});
