@@ -55,6 +55,20 @@ function nearestFolder(path: string, root: string, entry: (path: string) => Entr
   return null;
 }
 
+/**
+ * Changed paths past which a sync trusts size and mtime again: a flood of
+ * events (`chmod -R` of a large tree, an unpacked archive of 100,000 files)
+ * would otherwise read every file whole to hash it. The planner's own flood
+ * limit (planScopes: 4 x MAX_SCOPES) is the same size.
+ */
+export const MAX_NAMED_PATHS = 4 * MAX_SCOPES;
+
+/** The changed paths a sync is told to hash, once each; none past MAX_NAMED_PATHS. */
+export function namedPaths(paths: string[]): string[] {
+  const unique = [...new Set(paths)];
+  return unique.length > MAX_NAMED_PATHS ? [] : unique;
+}
+
 /** The scopes for one sync of the changed paths; [] when none of them matters to the index. */
 export function planScopes(paths: Iterable<string>, ctx: PlanContext, maxScopes = MAX_SCOPES): string[] {
   const scopes = new Set<string>();

@@ -19,7 +19,7 @@ import { emptySyncReport, type SyncReport } from "../sync/sync-report.ts";
 import { ChangeQueue, QUEUE_TIMES, type QueueTimes } from "./change-queue.ts";
 import { SYSTEM_CLOCK, type Clock } from "../clock.ts";
 import { diskEntries, stillWritten } from "./disk-entries.ts";
-import { planScopes, type EntryKind } from "./plan-scopes.ts";
+import { namedPaths, planScopes, type EntryKind } from "./plan-scopes.ts";
 import { RootWatches } from "./root-watches.ts";
 import type { RootChoice } from "./watch-roots.ts";
 import { SHOWN_ERRORS, type WatchedSync, type WatchStatus } from "./watch-status.ts";
@@ -59,6 +59,8 @@ export class Watcher {
   private wholeRoots = new Map<string, Trigger>();
   /** Scopes of a sync that did not run (lock held, or it failed), carried into the next. */
   private carried: string[] = [];
+  /** The changed paths such a sync named (runSync's `named`), named again to the next, whatever its scopes become. */
+  private carriedNamed = new Set<string>();
   /**
    * Folders a sync could not see (listed empty while their index was not, or unreadable), whose indexed files it
    * kept: the next change under one syncs it whole, so files that went while it could not be seen go from the index.
@@ -187,8 +189,9 @@ export class Watcher {
     this.wholeRoots = new Map();
     const everything = whole.has("*");
     const revisited = [...this.keptFolders].filter((folder) => changed.some((path) => isInside(path, folder)));
-    const named = [...changed, ...this.carried];
-    let scopes = everything ? [] : planScopes([...named, ...whole.keys(), ...revisited], this.planContext());
+    const named = namedPaths([...changed, ...this.carriedNamed]);
+    this.carriedNamed.clear();
+    let scopes = everything ? [] : planScopes([...changed, ...this.carried, ...whole.keys(), ...revisited], this.planContext());
     scopes = scopes.filter((s) => !this.roots.unreachable(s));
     this.carried = [];
     if (!everything && scopes.length === 0) {
@@ -210,7 +213,9 @@ export class Watcher {
       // retry, holding back every change after it: the retry syncs its whole root instead, which refuses no path.
       const refusedScope = error instanceof AppError && error.code === "PATH_OUTSIDE_ROOTS" && scopes !== undefined;
       // The changed paths go with them, planned again with the next changes, so their files are still hashed then.
-      this.carry(refusedScope ? this.rootsOf(scopes) : scopes && [...scopes, ...named], trigger);
+      this.carry(refusedScope ? this.rootsOf(scopes) : scopes, trigger);
+      // Every way a sync fails, its named paths go on to the next (a whole sync's retry, or a refused scope's root, too).
+      for (const path of named) this.carriedNamed.add(path);
       if (error instanceof AppError && error.code === "SYNC_BUSY") {
         this.waiting = `${error.message} The changes wait and are synced once it ends.`;
         this.state = "watching";

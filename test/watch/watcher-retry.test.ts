@@ -5,10 +5,11 @@
  * (src/watch/watcher.ts). Real file events, a clock moved by hand.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../../src/errors.ts";
 import { emptySyncReport } from "../../src/sync/sync-report.ts";
+import { MAX_NAMED_PATHS, namedPaths } from "../../src/watch/plan-scopes.ts";
 import { Watcher } from "../../src/watch/watcher.ts";
 import { fakeClock } from "../fake-clock.ts";
 import { tempDir, waitFor } from "../helpers.ts";
@@ -82,7 +83,7 @@ describe("a sync that waits for another's lock", () => {
       }, 10_000, "the watched sync of the change");
       await busyWatcher.idle();
       expect(runs[1]).toEqual({ scopes: [changed], named: [changed] });
-      // The path is both a scope and a named path of the refused sync: it waits as one change, not two.
+      // It waits as one change, whatever the sync was told.
       expect(busyWatcher.status().pendingChanges).toBe(1);
       busy = false;
       await waitFor(() => {
@@ -97,3 +98,54 @@ describe("a sync that waits for another's lock", () => {
     }
   });
 });
+
+describe("the paths a failed sync named", () => {
+  test("go on to the retry and every sync after it until one succeeds, whole syncs included (a reviewer's find)", async () => {
+    const wholeRoot = tempDir("minirag-watch-whole-");
+    const wholeClock = fakeClock();
+    const runs: { scopes: string[] | undefined; named: string[] }[] = [];
+    let failing = 3;
+    const wholeWatcher = new Watcher(
+      {
+        config: { roots: [wholeRoot], dbPath: join(tempDir(), "db"), rescanMs: 0 },
+        log: () => {},
+        clock: wholeClock,
+        sync: async (scopes, named) => {
+          runs.push({ scopes, named });
+          if (failing-- > 0) throw new AppError("SYNC_BUSY", "Another sync is already running.", "Wait for it.");
+          return emptySyncReport();
+        },
+      },
+      { watched: [wholeRoot], skipped: [] },
+    );
+    try {
+      // The catch-up at start fails: its retry will sync every root.
+      await wholeWatcher.start();
+      await wholeWatcher.idle();
+      expect(runs).toEqual([{ scopes: undefined, named: [] }]);
+      const changed = join(wholeRoot, "swapped.md");
+      writeFileSync(changed, "# S\n\nText.");
+      // An old modification time, as a file renamed into place keeps (and one just written would wait to settle).
+      const old = new Date("2026-01-02T03:04:05Z");
+      utimesSync(changed, old, old);
+      await waitFor(() => wholeWatcher.status().pendingChanges === 1, 10_000, "the change's event");
+      await waitFor(() => {
+        wholeClock.advance(1_500);
+        return runs.length >= 4;
+      }, 10_000, "the retries and the sync that succeeds");
+      await wholeWatcher.idle();
+      // Two more refused, then the one that runs: each a whole sync, each told the path.
+      expect(runs.slice(1)).toEqual([1, 2, 3].map(() => ({ scopes: undefined, named: [changed] })));
+      expect(wholeWatcher.status().pendingChanges).toBe(0);
+    } finally {
+      wholeWatcher.close();
+    }
+  });
+
+  test("a flood of changed paths names none: past MAX_NAMED_PATHS the sync trusts size and mtime (chmod -R of a large tree would read every file)", () => {
+    const few = Array.from({ length: MAX_NAMED_PATHS }, (_, i) => `/r/f${i}.md`);
+    expect(namedPaths([...few, few[0]!])).toHaveLength(MAX_NAMED_PATHS);
+    expect(namedPaths([...few, "/r/one-more.md"])).toEqual([]);
+  });
+});
+
