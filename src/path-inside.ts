@@ -12,6 +12,13 @@ export function isInside(path: string, folder: string): boolean {
   return path === base || path.startsWith(base + sep);
 }
 
+/** The innermost of the roots the path lies in (nested roots: the deepest), or undefined; judged on the names, as isInside. */
+export function innermostRoot(path: string, roots: readonly string[]): string | undefined {
+  let best: string | undefined;
+  for (const root of roots) if (isInside(path, root) && (best === undefined || root.length > best.length)) best = root;
+  return best;
+}
+
 /** Like isInside for any two paths: `..` parts, doubled or trailing separators are resolved first. */
 export function lexicallyInside(path: string, folder: string): boolean {
   const rel = relative(folder, path);

@@ -21,18 +21,6 @@ export function printDocument(text: string): void {
   process.stdout.write(text + closing);
 }
 
-/**
- * Counts as one human line, `name n, …`: those named in `always`, and the
- * others when not zero (a first sync printed "docVectors 0, embedded 0" after
- * embedding every chunk, since those count vectors added to stored chunks).
- */
-export function countsLine(counts: object, always: readonly string[] = []): string {
-  return Object.entries(counts)
-    .filter(([name, n]) => always.includes(name) || n !== 0)
-    .map(([name, n]) => `${name} ${n}`)
-    .join(", ");
-}
-
 /** A non-fatal problem the run reports but survives (per-file failures). */
 export function warn(message: string): void {
   process.stderr.write(`warn: ${message}\n`);

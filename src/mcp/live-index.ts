@@ -9,7 +9,8 @@ import { unchosenRootsProblem } from "../config/unchosen-roots.ts";
 import { inOneLine } from "../errors.ts";
 import { chooseWatchedRoots } from "../watch/watch-roots.ts";
 import { Watcher } from "../watch/watcher.ts";
-import { changedIndex, describeWatchedSync, type WatchStatus } from "../watch/watch-status.ts";
+import { describeWatchedSync, type WatchStatus } from "../watch/watch-status.ts";
+import { changedIndex } from "../sync/sync-report.ts";
 import { escapeControls } from "../text/control-escapes.ts";
 import { syncJobs, type ToolContext } from "./context.ts";
 
@@ -27,10 +28,10 @@ export function startLiveIndex(ctx: ToolContext): void {
       log: app.log,
       // The job runner says when the sync changed the index, and the server's re-warm (context.ts) hears it.
       sync: (scopes, named) => jobs.syncWatched(scopes, named),
-      // One line on stderr for each sync that changed the index, so a client's server log shows what the live index did
-      // (it showed nothing: found by a probe). A failure is logged by the watcher itself, with its retry.
+      // One line on stderr for each sync that changed the index or failed files, so a client's server log shows what the
+      // live index did (it showed nothing: found by a probe). A failed sync is logged by the watcher itself, with its retry.
       afterSync: (record) => {
-        if (!record.error && changedIndex(record)) app.log(`watch: ${escapeControls(describeWatchedSync(record))}`);
+        if (!record.error && (changedIndex(record.counts) || record.counts.failed > 0)) app.log(`watch: ${escapeControls(describeWatchedSync(record))}`);
       },
     },
     choice,

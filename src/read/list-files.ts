@@ -118,8 +118,8 @@ export async function listFiles(app: App, scopes?: string[], labels: ListLabelIn
     // What a sync here would remove (sync-compare.ts): a file of one of this machine's roots, listed and not emptied, that is
     // not on its disk. Listed as ingested, that was the writer's view of its own deleted files too (found by a probe).
     // A file on disk that the scan left out (a .miniragignore rule) is removed by that sync too, but is not missing: unmarked.
-    const removable = app.names.isLocalFile(s.source) && !unseen && !problems.has(path) && !emptied.some((e) => isInside(path, e.folder)) && !existsSync(diskPath(path));
-    if (app.names.shared && s.sourceType === "file" && removable) entry.missingHere = true;
+    const shared = app.names.shared && s.sourceType === "file";
+    if (shared && app.names.isLocalFile(s.source) && !unseen && !problems.has(path) && !emptied.some((e) => isInside(path, e.folder)) && !existsSync(diskPath(path))) entry.missingHere = true;
     files.push(entry);
   }
   const listing: FileListing = await labelListing(app.store, app.taxonomy, files, labels, scope);

@@ -6,11 +6,11 @@ import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, parse, resolve, sep } from "node:path";
 import { AppError } from "../errors.ts";
 import { canonicalPath, diskPath, realPathOfSync } from "../native/file-names.ts";
-import { isInside } from "../path-inside.ts";
+import { innermostRoot, isInside } from "../path-inside.ts";
 import { unescapeControls } from "../text/control-escapes.ts";
 
 /** The scan's many callers take it from here, beside the boundary it serves. */
-export { isInside };
+export { innermostRoot, isInside };
 
 function realRoots(roots: string[]): string[] {
   return roots.map((r) => (existsSync(r) ? realPathOfSync(r) : r));

@@ -18,7 +18,7 @@ import { basename, dirname, extname, join } from "node:path";
 import { AppError, describeError, describeErrorInOneLine } from "../errors.ts";
 import { diskPath, realPathOf } from "../native/file-names.ts";
 import { folderEntries, type FolderEntry } from "./folder-entries.ts";
-import { inRootForm, isInside, isInsideRoots } from "./containment.ts";
+import { innermostRoot, inRootForm, isInside, isInsideRoots } from "./containment.ts";
 import { checkScopePath } from "./scope.ts";
 import { hiddenOnTheWay, isEditorLeftover, isSkippedName, PRUNED_DIRS } from "./skipped-names.ts";
 import { excludedBy, excludedWithParents, loadRootRules, type RootRules } from "./ignore-rules.ts";
@@ -203,7 +203,7 @@ async function addFile(walk: Walk, path: string, entry: FolderEntry | null): Pro
  */
 async function listedTargetPath(walk: Pick<Walk, "roots" | "supported" | "blocked">, own: string): Promise<boolean> {
   if (!walk.supported(basename(own)) || walk.blocked(own)) return false;
-  const root = walk.roots.filter((r) => isInside(own, r)).sort((a, b) => b.length - a.length)[0];
+  const root = innermostRoot(own, walk.roots);
   if (root === undefined) return false;
   if (hiddenOnTheWay(own, root) !== null) return false;
   for (let dir = dirname(own); ; dir = dirname(dir)) {

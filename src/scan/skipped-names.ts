@@ -8,7 +8,7 @@
 import { basename, relative, sep } from "node:path";
 import { AppError } from "../errors.ts";
 import { plainName } from "../native/file-names.ts";
-import { isInside } from "./containment.ts";
+import { innermostRoot } from "./containment.ts";
 
 /** Folders the scan never enters (node_modules and the like), whatever the rules say. */
 export const PRUNED_DIRS = new Set(["node_modules", "__pycache__", "venv"]);
@@ -31,7 +31,7 @@ export function hiddenOnTheWay(path: string, root: string): string | null {
  * next whole sync would remove. Listing such a path stays allowed.
  */
 export function refuseHiddenScope(path: string, roots: string[]): void {
-  const root = roots.filter((r) => isInside(path, r)).sort((a, b) => b.length - a.length)[0];
+  const root = innermostRoot(path, roots);
   const hidden = root === undefined ? null : hiddenOnTheWay(path, root);
   if (hidden === null) return;
   const where = hidden === basename(path) ? `is named ${hidden}` : `is inside ${hidden}`;

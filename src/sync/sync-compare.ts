@@ -51,7 +51,7 @@ export interface SyncWork {
 }
 
 /** Scans, lists the index, and decides what the sync will write. */
-export async function compareWithIndex(app: App, report: SyncReport, scopes: string[] | undefined, named: ReadonlySet<string> = new Set(scopes)): Promise<SyncWork> {
+export async function compareWithIndex(app: App, report: SyncReport, scopes: string[] | undefined, named: ReadonlySet<string>): Promise<SyncWork> {
   const { scan, indexed } = await scanAndList(app, report, scopes);
   const { sort, failures, tryAgain } = await sortFiles(app, report, scan, indexed, named);
   const hashes = hasher([...scan.problems]);

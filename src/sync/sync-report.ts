@@ -52,6 +52,18 @@ export function changedIndex(c: SyncCounts): boolean {
   return c.ingested + c.moved + c.deleted + c.embedded + c.signed + c.docVectors + c.relabelled > 0;
 }
 
+/**
+ * Counts as one human line, `name n, …`: those named in `always`, and the
+ * others when not zero (a first sync printed "docVectors 0, embedded 0" after
+ * embedding every chunk, since those count vectors added to stored chunks).
+ */
+export function countsLine(counts: object, always: readonly string[] = []): string {
+  return Object.entries(counts)
+    .filter(([name, n]) => always.includes(name) || n !== 0)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(", ");
+}
+
 /** A report with nothing counted yet; the sync fills it as it goes. */
 export function emptySyncReport(): SyncReport {
   return {

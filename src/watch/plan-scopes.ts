@@ -11,7 +11,7 @@
  * at once. Pure: what is on disk comes in through `entry`.
  */
 import { basename, dirname, extname } from "node:path";
-import { isInside } from "../scan/containment.ts";
+import { innermostRoot, isInside } from "../scan/containment.ts";
 import { excludedWithParents, IGNORE_FILE, type RootRules } from "../scan/ignore-rules.ts";
 import { hiddenOnTheWay } from "../scan/skipped-names.ts";
 
@@ -36,9 +36,7 @@ export interface PlanContext {
 export const MAX_SCOPES = 256;
 
 function rootOf(path: string, roots: string[]): string | null {
-  let best: string | null = null;
-  for (const root of roots) if (isInside(path, root) && (!best || root.length > best.length)) best = root;
-  return best;
+  return innermostRoot(path, roots) ?? null;
 }
 
 /** True when a name on the way from the root down to the path, its own included, is one the scan never enters or indexes. */

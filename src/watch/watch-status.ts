@@ -1,5 +1,5 @@
 /** What status and sync_status show about watching (the shapes; watcher.ts fills them). */
-import type { SyncCounts } from "../sync/sync-report.ts";
+import { countsLine, type SyncCounts } from "../sync/sync-report.ts";
 
 export interface WatchedRootStatus {
   root: string;
@@ -48,16 +48,7 @@ export const SHOWN_ERRORS = 10;
 export function describeWatchedSync(record: WatchedSync): string {
   const time = record.finishedAt.slice(11, 19);
   const what = record.trigger === "start" || record.paths === 0 ? "every root" : `${record.paths} changed path${record.paths === 1 ? "" : "s"}`;
-  const counts = Object.entries(record.counts)
-    .filter(([, n]) => n !== 0)
-    .map(([name, n]) => `${name} ${n}`)
-    .join(", ");
+  const counts = countsLine(record.counts);
   return `${time} ${record.trigger}: ${what}: ${record.error ? `failed (${record.error}); retrying` : counts || "nothing to do"}`;
-}
-
-/** Whether a watched sync wrote to the index or failed files: what a server notes in its log (a sync that only looked, it keeps quiet about). */
-export function changedIndex(record: WatchedSync): boolean {
-  const { ingested = 0, deleted = 0, moved = 0, failed = 0 } = record.counts as Partial<Record<string, number>>;
-  return ingested + deleted + moved + failed > 0;
 }
 

@@ -212,7 +212,6 @@ export class Watcher {
       // A scope the sync refused (a path that turned out to lead out of the roots) would be refused again on every
       // retry, holding back every change after it: the retry syncs its whole root instead, which refuses no path.
       const refusedScope = error instanceof AppError && error.code === "PATH_OUTSIDE_ROOTS" && scopes !== undefined;
-      // The changed paths go with them, planned again with the next changes, so their files are still hashed then.
       this.carry(refusedScope ? this.rootsOf(scopes) : scopes, trigger);
       // Every way a sync fails, its named paths go on to the next (a whole sync's retry, or a refused scope's root, too).
       for (const path of named) this.carriedNamed.add(path);
@@ -263,8 +262,7 @@ export class Watcher {
   /** A sync that did not run: its scopes (or whole roots) wait for the retry. */
   private carry(scopes: string[] | undefined, trigger: Trigger): void {
     if (scopes === undefined) this.wholeRoots.set("*", trigger);
-    // Once each: the changed paths a failed sync carries are often its scopes too, and pendingChanges counts them.
-    else this.carried = [...new Set([...this.carried, ...scopes])];
+    else this.carried.push(...scopes);
   }
 
   private retryLater(wait = this.retryMs): void {

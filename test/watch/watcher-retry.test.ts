@@ -53,44 +53,54 @@ describe("a scope the sync refuses", () => {
   });
 });
 
+/** A watcher over a new root with a clock moved by hand; each sync is recorded, then `answer` may throw to refuse it. */
+function recordingWatcher(answer: (scopes: string[] | undefined, runs: number) => void) {
+  const root = tempDir("minirag-watch-runs-");
+  const clock = fakeClock();
+  const runs: { scopes: string[] | undefined; named: string[] }[] = [];
+  const watcher = new Watcher(
+    {
+      config: { roots: [root], dbPath: join(tempDir(), "db"), rescanMs: 0 },
+      log: () => {},
+      clock,
+      sync: async (scopes, named) => {
+        runs.push({ scopes, named });
+        answer(scopes, runs.length);
+        return emptySyncReport();
+      },
+    },
+    { watched: [root], skipped: [] },
+  );
+  /** Moves the clock on until `count` syncs have run, then waits for the watcher to settle. */
+  const runsUntil = async (count: number, what: string) => {
+    await waitFor(() => {
+      clock.advance(1_500);
+      return runs.length >= count;
+    }, 10_000, what);
+    await watcher.idle();
+  };
+  return { root, runs, watcher, runsUntil };
+}
+
+const lockHeld = () => new AppError("SYNC_BUSY", "Another sync is already running.", "Wait for it.");
+
 describe("a sync that waits for another's lock", () => {
   test("carries its changed paths once each, and names them again to the sync that runs after", async () => {
-    const busyRoot = tempDir("minirag-watch-busy-");
-    const busyClock = fakeClock();
-    const runs: { scopes: string[] | undefined; named: string[] }[] = [];
     let busy = true;
-    const busyWatcher = new Watcher(
-      {
-        config: { roots: [busyRoot], dbPath: join(tempDir(), "db"), rescanMs: 0 },
-        log: () => {},
-        clock: busyClock,
-        sync: async (scopes, named) => {
-          runs.push({ scopes, named });
-          if (scopes !== undefined && busy) throw new AppError("SYNC_BUSY", "Another sync is already running.", "Wait for it.");
-          return emptySyncReport();
-        },
-      },
-      { watched: [busyRoot], skipped: [] },
-    );
+    const { root, runs, watcher: busyWatcher, runsUntil } = recordingWatcher((scopes) => {
+      if (scopes !== undefined && busy) throw lockHeld();
+    });
     try {
       await busyWatcher.start();
       await busyWatcher.idle();
-      const changed = join(busyRoot, "edited.md");
+      const changed = join(root, "edited.md");
       writeFileSync(changed, "# E\n\nText.");
-      await waitFor(() => {
-        busyClock.advance(1_500);
-        return runs.length >= 2;
-      }, 10_000, "the watched sync of the change");
-      await busyWatcher.idle();
+      await runsUntil(2, "the watched sync of the change");
       expect(runs[1]).toEqual({ scopes: [changed], named: [changed] });
       // It waits as one change, whatever the sync was told.
       expect(busyWatcher.status().pendingChanges).toBe(1);
       busy = false;
-      await waitFor(() => {
-        busyClock.advance(1_500);
-        return runs.length >= 3;
-      }, 10_000, "the sync after the lock was free");
-      await busyWatcher.idle();
+      await runsUntil(3, "the sync after the lock was free");
       expect(runs[2]).toEqual({ scopes: [changed], named: [changed] });
       expect(busyWatcher.status().pendingChanges).toBe(0);
     } finally {
@@ -101,39 +111,21 @@ describe("a sync that waits for another's lock", () => {
 
 describe("the paths a failed sync named", () => {
   test("go on to the retry and every sync after it until one succeeds, whole syncs included (a reviewer's find)", async () => {
-    const wholeRoot = tempDir("minirag-watch-whole-");
-    const wholeClock = fakeClock();
-    const runs: { scopes: string[] | undefined; named: string[] }[] = [];
-    let failing = 3;
-    const wholeWatcher = new Watcher(
-      {
-        config: { roots: [wholeRoot], dbPath: join(tempDir(), "db"), rescanMs: 0 },
-        log: () => {},
-        clock: wholeClock,
-        sync: async (scopes, named) => {
-          runs.push({ scopes, named });
-          if (failing-- > 0) throw new AppError("SYNC_BUSY", "Another sync is already running.", "Wait for it.");
-          return emptySyncReport();
-        },
-      },
-      { watched: [wholeRoot], skipped: [] },
-    );
+    // The catch-up at start and the two syncs after it are refused: the retries sync every root.
+    const { root, runs, watcher: wholeWatcher, runsUntil } = recordingWatcher((_scopes, count) => {
+      if (count <= 3) throw lockHeld();
+    });
     try {
-      // The catch-up at start fails: its retry will sync every root.
       await wholeWatcher.start();
       await wholeWatcher.idle();
       expect(runs).toEqual([{ scopes: undefined, named: [] }]);
-      const changed = join(wholeRoot, "swapped.md");
+      const changed = join(root, "swapped.md");
       writeFileSync(changed, "# S\n\nText.");
       // An old modification time, as a file renamed into place keeps (and one just written would wait to settle).
       const old = new Date("2026-01-02T03:04:05Z");
       utimesSync(changed, old, old);
       await waitFor(() => wholeWatcher.status().pendingChanges === 1, 10_000, "the change's event");
-      await waitFor(() => {
-        wholeClock.advance(1_500);
-        return runs.length >= 4;
-      }, 10_000, "the retries and the sync that succeeds");
-      await wholeWatcher.idle();
+      await runsUntil(4, "the retries and the sync that succeeds");
       // Two more refused, then the one that runs: each a whole sync, each told the path.
       expect(runs.slice(1)).toEqual([1, 2, 3].map(() => ({ scopes: undefined, named: [changed] })));
       expect(wholeWatcher.status().pendingChanges).toBe(0);

@@ -5,7 +5,8 @@ import { resolveInsideRoots } from "../../scan/containment.ts";
 import { displayPath } from "../../scan/display-path.ts";
 import { runSync } from "../../sync/run-sync.ts";
 import { describeFailedBefore } from "../../sync/sync-report.ts";
-import { countsLine, fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
+import { countsLine } from "../../sync/sync-report.ts";
+import { fileProblem, markFailed, printJson, printLines, warn } from "../output.ts";
 import { progressReporter } from "../progress.ts";
 import { writerAppFromArgs, sharedArgs } from "../shared-args.ts";
 

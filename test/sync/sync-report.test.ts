@@ -1,7 +1,6 @@
-/** The CLI's human lines (src/cli/output.ts). */
+/** A sync's counts as the CLI and the watch log print them (src/sync/sync-report.ts). */
 import { describe, expect, test } from "bun:test";
-import { countsLine } from "../../src/cli/output.ts";
-import { emptySyncReport } from "../../src/sync/sync-report.ts";
+import { countsLine, emptySyncReport } from "../../src/sync/sync-report.ts";
 
 describe("a sync's counts as one line", () => {
   test("names the counts asked for always and the others only when not zero, in their order", () => {
