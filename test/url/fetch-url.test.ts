@@ -10,6 +10,8 @@ import { unacceptedPort } from "./unaccepted-port.ts";
 import { failure, waitFor } from "../helpers.ts";
 import { fakeNetwork, ipv6Loopback, respond, startServer, type FakeNetworkOptions, type Loopback } from "./loopback.ts";
 
+const HAS_IPV6_LOOPBACK = await ipv6Loopback();
+
 const PUBLIC = "93.184.216.34";
 const MB = 1024 * 1024;
 
@@ -226,8 +228,8 @@ describe("ALLOW_PRIVATE_URLS", () => {
     expect(net.lookups).toEqual(["wiki.internal"]);
   });
 
-  test("on, the IPv6 loopback server [::1] answers where this machine has one", async () => {
-    if (!(await ipv6Loopback())) return void expect(await ipv6Loopback()).toBe(false); // no ::1 here: nothing to reach
+  // A machine without ::1 (some containers) skips this visibly, counted as skipped.
+  test.skipIf(!HAS_IPV6_LOOPBACK)("on, the IPv6 loopback server [::1] answers [needs an IPv6 loopback]", async () => {
     const v6 = await startServer(respond("over IPv6", "text/plain"), { host: "::1" });
     try {
       const url = `http://[::1]:${v6.port}/`;
