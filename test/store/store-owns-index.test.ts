@@ -4,6 +4,8 @@
  * type, opens the store's table, or builds SQL. Callers say which rows they
  * want as a RowFilter (src/store/row-filter.ts) and call the store's typed
  * operations, so a new backend (object storage) is one change in one folder.
+ * scripts/ (benchmarks, acceptance) may not import LanceDB either: they read
+ * the index as the product does.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -37,6 +39,13 @@ describe("the store owns the index", () => {
     const offenders = sourceFiles(SRC)
       .filter((f) => !OWNERS.some((owner) => relative(SRC, f).startsWith(owner)))
       .flatMap((f) => breaches(readFileSync(f, "utf8")).map((b) => `${relative(REPO_ROOT, f)}: ${b}`));
+    expect(offenders).toEqual([]);
+  });
+
+  test("the benchmarks and acceptance runs read the index through the store too", () => {
+    const scripts = sourceFiles(join(REPO_ROOT, "scripts"));
+    expect(scripts.length).toBeGreaterThan(50);
+    const offenders = scripts.flatMap((f) => breaches(readFileSync(f, "utf8")).filter((b) => b.startsWith("imports @lancedb")).map((b) => `${relative(REPO_ROOT, f)}: ${b}`));
     expect(offenders).toEqual([]);
   });
 

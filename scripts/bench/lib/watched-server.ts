@@ -6,6 +6,7 @@
  */
 import { linkSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { ChunkStore } from "../../../src/store/chunk-store.ts";
 import type { Session } from "./mcp-driver.ts";
 
 export async function call(session: Session, name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
@@ -58,16 +59,11 @@ export function rssMiB(pid: number): number {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
-/** source -> chunk texts in order, read with LanceDB. */
+/** source -> chunk texts in order, read through the store. */
 export async function contents(dbPath: string): Promise<Map<string, string[]>> {
-  const lance = await import("@lancedb/lancedb");
-  const db = await lance.connect(dbPath);
-  const table = await db.openTable("chunks");
-  const rows = (await table.query().select(["source", "chunk_index", "text"]).toArray()) as { source: string; chunk_index: number; text: string }[];
-  table.close();
-  db.close();
+  const rows = await new ChunkStore(dbPath).mentionRows();
   const by = new Map<string, { i: number; t: string }[]>();
-  for (const r of rows) by.set(r.source, [...(by.get(r.source) ?? []), { i: r.chunk_index, t: r.text }]);
+  for (const r of rows) by.set(r.source, [...(by.get(r.source) ?? []), { i: r.chunkIndex, t: r.text }]);
   return new Map([...by].map(([s, cs]) => [s, cs.sort((a, b) => a.i - b.i).map((c) => c.t)]));
 }
 

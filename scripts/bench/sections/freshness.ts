@@ -21,6 +21,7 @@ import { basename, join } from "node:path";
 import { createApp } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
 import { runSync } from "../../../src/sync/run-sync.ts";
+import { ChunkStore } from "../../../src/store/chunk-store.ts";
 import { openSession } from "../lib/mcp-driver.ts";
 import { call, contents, cpuSeconds, differences, git, layOut, rssMiB, settled, until, watchOf } from "../lib/watched-server.ts";
 import { replicateIndex } from "./latency.ts";
@@ -88,9 +89,7 @@ async function watchedIndex(binary: string, model: SpeedModel, docs: string[], p
       files.push(path);
     }
   }
-  const lance = await import("@lancedb/lancedb");
-  const table = await (await lance.connect(baseDb)).openTable("chunks");
-  const chunks = await table.countRows();
+  const chunks = await new ChunkStore(baseDb).countRows();
   log(`freshness: copying the ${chunks}-chunk index ${copies} times (${files.length} documents)`);
   const { dbPath } = await replicateIndex(baseDb, chunks * copies, root);
   return { root, dbPath, indexMs: index.ms, documents: files.length, files };
