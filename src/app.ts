@@ -19,7 +19,7 @@ import { signatureCachePath } from "./lookalikes/signature-cache-file.ts";
 import { DocumentVectorIndex } from "./store/document-vector-index.ts";
 import { LabelJobs } from "./labels/labeller.ts";
 import { TaxonomyFile } from "./labels/taxonomy-file.ts";
-import { useObjectStorage } from "./store/lance-connect.ts";
+import { IndexLocation } from "./store/index-location.ts";
 import { chooseModel, type ModelChoice } from "./store/model-choice.ts";
 import { ANN_THRESHOLD } from "./store/vector-index.ts";
 import { SYSTEM_NETWORK, type Network } from "./url/network.ts";
@@ -109,9 +109,8 @@ export const RETRY_AFTER_MS = 60_000;
 export function createApp(config: Config, options: AppOptions = {}): App {
   const log = options.log ?? logLine;
   let embedder: Promise<Embedder> | undefined;
-  // An index on object storage: every connection to it carries its credentials and endpoint (store/lance-connect.ts).
-  if (config.storage) useObjectStorage(config.dbPath, config.storage);
-  const store = new ChunkStore(config.dbPath, ANN_THRESHOLD, config.roots);
+  // An index on object storage: every connection to it carries its credentials and endpoint (store/index-location.ts).
+  const store = new ChunkStore(config.dbPath, ANN_THRESHOLD, config.roots, new IndexLocation(config.dbPath, config.storage));
   if (config.storage && config.localCopy) store.localCopy = localCopyFor(config.storage, config.cacheDir, TABLE_NAME, log, options.fillLocalCopy ?? false);
   let lastFailure: { at: number; none: NoModel } | undefined;
   let changeListener: ((when: IndexChange) => void) | undefined;

@@ -94,7 +94,7 @@ export function configErrorStatus(message: string): StatusReport {
 export async function fullStatus(app: App): Promise<StatusReport> {
   // Object storage first: an unreachable endpoint or a refused key is one line here, not a LanceDB retry loop below.
   if (app.config.storage) {
-    const access = await storageAccess(app.config.dbPath, app.config.storage);
+    const access = await storageAccess(app.store.location);
     if (!access.read) return { ...configStatus(app.config), ...rootHealth(app.config.roots), storageAccess: access, indexError: access.problem };
     const report = await indexStatus(app);
     return { ...report, storageAccess: access, ...(access.problem && { indexWarning: access.problem }) };

@@ -23,7 +23,6 @@ import { missingRootProblem } from "./db-path.ts";
 import { FAILED_TABLE, FailedFiles } from "./failed-files.ts";
 import { setAsideDamagedTables } from "./damaged-versions.ts";
 import { settleStaging } from "./staging-recovery.ts";
-import { ensureSafeCommits } from "./lance-connect.ts";
 import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
 import { RepairMemo, repairTable, type IndexRepair } from "./index-repair.ts";
 import { forgetSources, recordSources } from "./source-catalog.ts";
@@ -44,7 +43,7 @@ export type { MentionRow } from "./mention-rows.ts";
 
 export class ChunkStore extends StoreSnapshots {
   /** Files that failed to convert, in the index's second table (failed-files.ts). */
-  readonly failures = new FailedFiles(this.dbPath, this.roots, () => this.connect());
+  readonly failures = new FailedFiles(this.location, this.roots, () => this.connect());
   /** Indexes and columns are checked once per process, on the first write. */
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */
@@ -61,7 +60,7 @@ export class ChunkStore extends StoreSnapshots {
   }
 
   protected newView(): this {
-    return new ChunkStore(this.dbPath, this.annThreshold, this.roots) as this;
+    return new ChunkStore(this.dbPath, this.annThreshold, this.roots, this.location) as this;
   }
 
   /**
@@ -79,8 +78,8 @@ export class ChunkStore extends StoreSnapshots {
     const missing = missingRootProblem(this.dbPath, this.roots);
     if (missing) throw missing;
     // On object storage: refused before any commit when the store would let one commit overwrite another.
-    await ensureSafeCommits(this.dbPath);
-    if (await settleStaging(this.dbPath, staged)) this.stagingView = null;
+    await this.location.ensureSafeCommits();
+    if (await settleStaging(this.location, staged)) this.stagingView = null;
   }
 
   /**
@@ -95,7 +94,7 @@ export class ChunkStore extends StoreSnapshots {
     let table = await this.openWritable();
     let created = false;
     if (!table) {
-      const opened = await openOrCreate(await this.connect(), this.dbPath, this.roots, firstRows, dimensions);
+      const opened = await openOrCreate(await this.connect(), this.location, this.roots, firstRows, dimensions);
       table = await this.adopt(opened.table);
       created = opened.created;
     }
@@ -157,7 +156,7 @@ export class ChunkStore extends StoreSnapshots {
     const table = await this.openStored();
     if (!table) return null;
     try {
-      const repair = await repairTable(table, this.dbPath, this.repairMemo);
+      const repair = await repairTable(table, this.location, this.repairMemo);
       // A version a repair replaced is not one to keep questions on (query-hold.ts).
       if (repair.dropped || repair.rebuilt.length > 0) this.queryHold.release();
       return repair;

@@ -12,9 +12,8 @@ import type { Connection, Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { join } from "node:path";
 import { isLocalPath } from "../config/db-location.ts";
-import { objectStorageOf } from "./lance-connect.ts";
+import type { IndexLocation } from "./index-location.ts";
 import { takeObjectLock } from "./object-lock.ts";
-import { storeObjects } from "./store-objects.ts";
 import { tryLockFile } from "../native/file-lock.ts";
 import { chunkSchema, type ChunkRow } from "./chunk-row.ts";
 import { makeIndexFolder } from "./db-path.ts";
@@ -42,17 +41,18 @@ export async function openCommitted(db: Connection, dbPath: string, name = TABLE
 }
 
 /** Opens the chunks table, or creates it with its first rows in one commit; `created` says which. roots: never created on the way (db-path.ts). */
-export async function openOrCreate(db: Connection, dbPath: string, roots: readonly string[], firstRows: ChunkRow[], dimensions: number): Promise<{ table: Table; created: boolean }> {
-  return openOrCreateNamed(db, dbPath, roots, TABLE_NAME, firstRows as unknown as Record<string, unknown>[], chunkSchema(dimensions));
+export async function openOrCreate(db: Connection, location: IndexLocation, roots: readonly string[], firstRows: ChunkRow[], dimensions: number): Promise<{ table: Table; created: boolean }> {
+  return openOrCreateNamed(db, location, roots, TABLE_NAME, firstRows as unknown as Record<string, unknown>[], chunkSchema(dimensions));
 }
 
 /** Opens a table of the index by name, or creates it with its first rows in one commit, under the same lock as the chunks table. */
-export async function openOrCreateNamed(db: Connection, dbPath: string, roots: readonly string[], name: string, firstRows: Record<string, unknown>[], schema: Schema): Promise<{ table: Table; created: boolean }> {
+export async function openOrCreateNamed(db: Connection, location: IndexLocation, roots: readonly string[], name: string, firstRows: Record<string, unknown>[], schema: Schema): Promise<{ table: Table; created: boolean }> {
+  const dbPath = location.path;
   for (let attempt = 1; ; attempt++) {
     const existing = await openCommitted(db, dbPath, name);
     if (existing) return { table: existing, created: false };
     makeIndexFolder(dbPath, roots);
-    const release = await createLock(dbPath, name);
+    const release = await createLock(location, name);
     try {
       // Another writer may have created it while this one waited.
       const table = await openCommitted(db, dbPath, name);
@@ -73,10 +73,9 @@ export async function openOrCreateNamed(db: Connection, dbPath: string, roots: r
 }
 
 /** The lock creators take: a kernel lock beside a local index, a lock object in an object store we sign for (object-lock.ts), none elsewhere. */
-async function createLock(dbPath: string, name: string): Promise<() => void | Promise<void>> {
-  if (isLocalPath(dbPath)) return waitForLock(join(dbPath, CREATE_LOCK));
-  const storage = objectStorageOf(dbPath);
-  const objects = storeObjects(storage);
+async function createLock(location: IndexLocation, name: string): Promise<() => void | Promise<void>> {
+  if (location.isLocal) return waitForLock(join(location.path, CREATE_LOCK));
+  const objects = location.objects;
   if (!objects) return () => {};
   return takeObjectLock(objects, `.minirag/create-${name}.lock`, CREATE_WAIT_MS);
 }

@@ -5,6 +5,7 @@
  * (readable-clone.ts) and writes are refused until a sync repairs it.
  */
 import type { Table } from "@lancedb/lancedb";
+import type { IndexLocation } from "./index-location.ts";
 import { damagedReadError, readsGoAround, type IndexDamage } from "./index-damage.ts";
 import { findLostFragments, type VerifiedDeletions } from "./lost-fragments.ts";
 import { readableClone, type ReadableClone } from "./readable-clone.ts";
@@ -19,13 +20,13 @@ export class DamageWatch {
   /** On object storage: deletion files found whole at earlier versions, not read again (lost-fragments.ts). */
   private readonly verifiedDeletions: VerifiedDeletions = new Map();
 
-  constructor(private readonly dbPath: string) {}
+  constructor(private readonly location: IndexLocation) {}
 
   /** The damage of the version `table` reads (`version`, when the caller has it already), or null when its files are whole. */
   async damageOf(table: Table, known?: number): Promise<IndexDamage | null> {
     const version = known ?? (await table.version());
     if (this.checked?.version !== version) {
-      const damage = findLostFragments(table, this.dbPath, this.verifiedDeletions).then((fragments) => (fragments.length ? { version, fragments } : null));
+      const damage = findLostFragments(table, this.location, this.verifiedDeletions).then((fragments) => (fragments.length ? { version, fragments } : null));
       this.checked = { version, damage };
       // A failed check is not kept: the next read checks again.
       damage.catch(() => this.checked?.damage === damage && (this.checked = null));
@@ -41,10 +42,10 @@ export class DamageWatch {
       if (this.clone) this.retire();
       return table;
     }
-    if (!readsGoAround(this.dbPath, damage)) throw damagedReadError(this.dbPath, damage);
+    if (!readsGoAround(this.location.path, damage)) throw damagedReadError(this.location.path, damage);
     if (this.clone?.version !== damage.version) {
       this.retire();
-      const clone = readableClone(this.dbPath, damage.version, damage.fragments);
+      const clone = readableClone(this.location.path, damage.version, damage.fragments);
       this.clone = { version: damage.version, clone };
       clone.catch(() => this.clone?.clone === clone && (this.clone = null));
     }

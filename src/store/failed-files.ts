@@ -24,6 +24,7 @@ import { isLocalPath } from "../config/db-location.ts";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { sqlString } from "./chunk-row.ts";
 import { openCommitted, openOrCreateNamed } from "./create-table.ts";
+import type { IndexLocation } from "./index-location.ts";
 import { findLostFragments, tableDir } from "./lost-fragments.ts";
 import { asideFolder, damagedNewestVersion, moveAside } from "./damaged-versions.ts";
 import { PRUNE_OLDER_THAN_MS, SMALL_FRAGMENT_LIMIT } from "./table-upkeep.ts";
@@ -55,11 +56,15 @@ const SCHEMA = new Schema([
 const BATCH = 200;
 
 export class FailedFiles {
+  private readonly dbPath: string;
+
   constructor(
-    private readonly dbPath: string,
+    private readonly location: IndexLocation,
     private readonly roots: readonly string[],
     private readonly connect: () => Promise<Connection>,
-  ) {}
+  ) {
+    this.dbPath = location.path;
+  }
 
   private async table(): Promise<Table | null> {
     // No local index folder: nothing failed yet, and nothing is created or loaded to say so. On object storage the table says.
@@ -87,7 +92,7 @@ export class FailedFiles {
 
   /** The table's lost or damaged data files, or null when it is whole. */
   private async lostIn(table: Table): Promise<string | null> {
-    const lost = await findLostFragments(table, this.dbPath, new Map(), FAILED_TABLE);
+    const lost = await findLostFragments(table, this.location, new Map(), FAILED_TABLE);
     return lost.length ? lost.flatMap((f) => f.problems).join("; ") : null;
   }
 
@@ -129,7 +134,7 @@ export class FailedFiles {
         const lance = await loadLanceDb();
         await table.mergeInsert("source").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(lance.makeArrowTable(rows, { schema: SCHEMA }));
       } else {
-        const opened = await openOrCreateNamed(await this.connect(), this.dbPath, this.roots, FAILED_TABLE, rows, SCHEMA);
+        const opened = await openOrCreateNamed(await this.connect(), this.location, this.roots, FAILED_TABLE, rows, SCHEMA);
         table = opened.table;
         // Created by another process meanwhile: these rows still go in.
         if (!opened.created) return this.update(remember, forget);

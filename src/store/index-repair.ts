@@ -31,14 +31,13 @@
 import type { Table } from "@lancedb/lancedb";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isLocalPath } from "../config/db-location.ts";
 import { AppError } from "../errors.ts";
 import { TABLE_NAME } from "./create-table.ts";
 import { emptyDeletionFile } from "./deletion-files.ts";
 import { chunksOf, lostFileWord } from "./index-damage.ts";
-import { objectStorageOf } from "./lance-connect.ts";
+import type { IndexLocation } from "./index-location.ts";
 import { fragmentFilter, findLostFragments, tableDir, type LostFragment } from "./lost-fragments.ts";
-import { storeObjects, whyNoObjects } from "./store-objects.ts";
+import { whyNoObjects } from "./store-objects.ts";
 import { ensureIndexes, lostIndexFolders, missingIndexes } from "./table-upkeep.ts";
 
 /** The table version a repair last found sound, in this process. */
@@ -53,17 +52,17 @@ export interface IndexRepair {
   rebuilt: string[];
 }
 
-export async function repairTable(table: Table, dbPath: string, memo: RepairMemo): Promise<IndexRepair> {
+export async function repairTable(table: Table, location: IndexLocation, memo: RepairMemo): Promise<IndexRepair> {
   const version = await table.version();
-  if (memo.soundAt === version && (await filesSound(table, dbPath))) return { dropped: null, rebuilt: [] };
+  if (memo.soundAt === version && (await filesSound(table, location))) return { dropped: null, rebuilt: [] };
   memo.soundAt = null;
-  const lost = await findLostFragments(table, dbPath);
+  const lost = await findLostFragments(table, location);
   if (lost.length) {
-    await putEmptyDeletionFiles(dbPath, lost);
+    await putEmptyDeletionFiles(location, lost);
     await table.delete(fragmentFilter(lost));
   }
-  const local = isLocalPath(dbPath);
-  const { built, complete } = await ensureIndexes(table, local ? await lostIndexFolders(table, tableDir(dbPath)) : []);
+  const local = location.isLocal;
+  const { built, complete } = await ensureIndexes(table, local ? await lostIndexFolders(table, tableDir(location.path)) : []);
   // Only a local index's files can be checked without a query; anything mended wrote a new version, checked in full next time.
   if (local && lost.length === 0 && built.length === 0 && complete) memo.soundAt = version;
   return {
@@ -73,19 +72,19 @@ export async function repairTable(table: Table, dbPath: string, memo: RepairMemo
 }
 
 /** An empty deletion file where each lost one was, so that the delete which drops their fragments can read them. */
-async function putEmptyDeletionFiles(dbPath: string, lost: LostFragment[]): Promise<void> {
+async function putEmptyDeletionFiles(location: IndexLocation, lost: LostFragment[]): Promise<void> {
   const files = lost.flatMap((f) => f.deletion ?? []);
   if (!files.length) return;
-  if (isLocalPath(dbPath)) {
-    const folder = join(tableDir(dbPath), "_deletions");
+  if (location.isLocal) {
+    const folder = join(tableDir(location.path), "_deletions");
     mkdirSync(folder, { recursive: true });
     for (const file of files) writeFileSync(join(folder, file.path), emptyDeletionFile(file));
     return;
   }
-  const objects = storeObjects(objectStorageOf(dbPath));
+  const objects = location.objects;
   if (!objects) {
-    const storage = objectStorageOf(dbPath)!;
-    throw new AppError("INDEX", `A deletion file of the index at ${dbPath} is lost (${files.map((f) => `_deletions/${f.path}`).join(", ")}), and sync puts an empty one in its place through the index's own requests, which this store does not have: ${whyNoObjects(storage)}.`, "Set the store's keys for this sync and run it again, or restore the file from a backup.");
+    const storage = location.storage!;
+    throw new AppError("INDEX", `A deletion file of the index at ${location.path} is lost (${files.map((f) => `_deletions/${f.path}`).join(", ")}), and sync puts an empty one in its place through the index's own requests, which this store does not have: ${whyNoObjects(storage)}.`, "Set the store's keys for this sync and run it again, or restore the file from a backup.");
   }
   for (const file of files) {
     const key = `${TABLE_NAME}.lance/_deletions/${file.path}`;
@@ -97,9 +96,9 @@ async function putEmptyDeletionFiles(dbPath: string, lost: LostFragment[]): Prom
 }
 
 /** At a version found sound before: every data file whole, every required index listed and its files there. */
-async function filesSound(table: Table, dbPath: string): Promise<boolean> {
-  if ((await findLostFragments(table, dbPath)).length > 0 || (await missingIndexes(table)).length > 0) return false;
-  return (await lostIndexFolders(table, tableDir(dbPath))).length === 0;
+async function filesSound(table: Table, location: IndexLocation): Promise<boolean> {
+  if ((await findLostFragments(table, location)).length > 0 || (await missingIndexes(table)).length > 0) return false;
+  return (await lostIndexFolders(table, tableDir(location.path))).length === 0;
 }
 
 /** Sync's account of a repair, or null when there was nothing to repair. */

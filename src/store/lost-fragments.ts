@@ -23,13 +23,11 @@
 import type { Table } from "@lancedb/lancedb";
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { isLocalPath } from "../config/db-location.ts";
 import { TABLE_NAME } from "./create-table.ts";
 import { deletionFileProblem } from "./deletion-files.ts";
 import { manifestNames, parseManifestFragments, readManifestFragments, type ManifestDataFile, type ManifestDeletionFile, type ManifestFragment } from "./lance-manifest.ts";
-import { objectStorageOf } from "./lance-connect.ts";
+import type { IndexLocation } from "./index-location.ts";
 import { inParallel, REQUESTS_AT_ONCE, type StoreObjects } from "./object-api.ts";
-import { storeObjects } from "./store-objects.ts";
 
 export interface LostFragment {
   id: number;
@@ -57,13 +55,13 @@ export function tableDir(dbPath: string, name = TABLE_NAME): string {
 export type VerifiedDeletions = Map<string, number>;
 
 /** Fragments of the version `table` reads whose files are lost or damaged; empty for a whole table. */
-export async function findLostFragments(table: Table, dbPath: string, verified: VerifiedDeletions = new Map(), name = TABLE_NAME): Promise<LostFragment[]> {
-  if (isLocalPath(dbPath)) {
-    const dir = tableDir(dbPath, name);
+export async function findLostFragments(table: Table, location: IndexLocation, verified: VerifiedDeletions = new Map(), name = TABLE_NAME): Promise<LostFragment[]> {
+  if (location.isLocal) {
+    const dir = tableDir(location.path, name);
     const fragments = readManifestFragments(dir, await table.version());
     if (fragments) return withProblems(fragments, (file) => fileProblem(join(dir, "data"), file), (file) => deletionFileProblem(file, readIfThere(join(dir, "_deletions", file.path))));
   } else {
-    const objects = storeObjects(objectStorageOf(dbPath));
+    const objects = location.objects;
     const found = objects && (await lostInStore(objects, await table.version(), verified, name));
     if (found) return found;
   }

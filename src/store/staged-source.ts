@@ -54,23 +54,23 @@ export interface StagedSource {
 /** Starts a staged write of `source`; see the top of this file. */
 export async function beginStagedSource(store: ChunkStore, source: string, dimensions: number): Promise<StagedSource> {
   // The marker that hides the batches lives beside a local index or in an s3:// store; elsewhere (gs://, az://, s3:// without keys) it has no place yet.
-  if (!canStage(store.dbPath)) {
+  if (!canStage(store.location)) {
     throw new AppError(
       "INDEX",
       `${source} is too large to write to this index in one commit, and on ${store.dbPath} this version cannot keep the marker that hides a batched write from readers.`,
       "Split the document, index it into a local DB_PATH, or use s3:// with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; everything else in the folder is indexed as usual.",
     );
   }
-  await recoverStaging(store.dbPath);
+  await recoverStaging(store.location);
   const current = await store.open();
   // Model check, missing columns and indexes, as every write does, while the table is still the store's live one.
   if (current) await store.openForWrite(dimensions, []);
   const marker: StagingMarker = { pid: process.pid, pidStart: processStart(process.pid), token: randomBytes(6).toString("hex"), source, version: current ? await current.version() : 0 };
   makeIndexFolder(store.dbPath, store.roots);
-  const markers = stagingMarkers(store.dbPath);
+  const markers = stagingMarkers(store.location);
   await markers.begin(marker);
   await Bun.sleep(markers.graceMs);
-  let table = current ? await liveTable(store.dbPath) : null;
+  let table = current ? await liveTable(store.location) : null;
 
   return {
     async add(rows) {
@@ -78,7 +78,7 @@ export async function beginStagedSource(store: ChunkStore, source: string, dimen
       if (!table) {
         // No table yet: the store creates it with these rows (readers, told version 0, see no index meanwhile).
         const { created } = await store.openForWrite(dimensions, rows, true);
-        table = await liveTable(store.dbPath);
+        table = await liveTable(store.location);
         if (created) return store.recordSources(rows, table!);
       }
       // The store's own handle reads the pinned version, which takes no commit: the name goes through this one.

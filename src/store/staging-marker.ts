@@ -26,6 +26,18 @@ export interface StagingMarker {
   switched?: boolean;
 }
 
+/** A marker kept as an object in the store (staging-markers.ts): its writer's host and boot id too. */
+export interface ObjectMarker extends StagingMarker {
+  host: string;
+  boot: string | null;
+}
+
+/** One read of the marker object, shared by readers for a second (IndexLocation.markerRead). */
+export interface MarkerRead {
+  at: number;
+  read: Promise<{ marker: ObjectMarker | null; etag: string; ageMs?: number }>;
+}
+
 /** A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat); null off Linux or when it is gone. */
 export function processStart(pid: number): string | null {
   return readProcStat(`/proc/${pid}/stat`)?.fields[19] ?? null;

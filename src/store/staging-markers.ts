@@ -12,12 +12,9 @@
  */
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { isLocalPath } from "../config/db-location.ts";
 import { AppError } from "../errors.ts";
-import { objectStorageOf } from "./lance-connect.ts";
-import type { StoreObjects } from "./object-api.ts";
-import { storeObjects } from "./store-objects.ts";
-import { readStagingMarker, removeStagingMarker, writerAlive, writeStagingMarker, type StagingMarker } from "./staging-marker.ts";
+import type { IndexLocation } from "./index-location.ts";
+import { readStagingMarker, removeStagingMarker, writerAlive, writeStagingMarker, type ObjectMarker, type StagingMarker } from "./staging-marker.ts";
 
 export const STAGING_KEY = ".minirag/staging.json";
 const CACHE_MS = 1_000;
@@ -51,18 +48,14 @@ export function bootId(): string | null {
 }
 
 /** Whether staged writes can keep their marker where this index lives: a local folder, or an object store we sign for (store-objects.ts). */
-export function canStage(dbPath: string): boolean {
-  if (isLocalPath(dbPath)) return true;
-  const storage = objectStorageOf(dbPath);
-  return storeObjects(storage) !== null;
+export function canStage(location: IndexLocation): boolean {
+  return location.isLocal || location.objects !== null;
 }
 
-export function stagingMarkers(dbPath: string): MarkerPort {
-  if (isLocalPath(dbPath)) return localMarkers(dbPath);
-  const storage = objectStorageOf(dbPath);
-  const objects = storeObjects(storage);
-  if (!objects) throw new Error(`no staging marker store for ${dbPath}`);
-  return objectMarkers(dbPath, objects);
+export function stagingMarkers(location: IndexLocation): MarkerPort {
+  if (location.isLocal) return localMarkers(location.path);
+  if (!location.objects) throw new Error(`no staging marker store for ${location.path}`);
+  return objectMarkers(location);
 }
 
 /** Longer than any reader takes between looking for the marker file and resolving the version its query reads (microseconds to a few ms). */
@@ -80,14 +73,8 @@ function localMarkers(dbPath: string): MarkerPort {
   };
 }
 
-interface ObjectMarker extends StagingMarker {
-  host: string;
-  boot: string | null;
-}
-
-const readerCache = new Map<string, { at: number; read: Promise<{ marker: ObjectMarker | null; etag: string; ageMs?: number }> }>();
-
-function objectMarkers(dbPath: string, objects: StoreObjects): MarkerPort {
+function objectMarkers(location: IndexLocation): MarkerPort {
+  const objects = location.objects!;
   const here = { host: hostname(), boot: bootId() };
   let etag: string | null = null;
   let renewal: ReturnType<typeof setInterval> | null = null;
@@ -108,11 +95,12 @@ function objectMarkers(dbPath: string, objects: StoreObjects): MarkerPort {
   };
   const port: MarkerPort = {
     async read(fresh = false) {
-      const cached = readerCache.get(dbPath);
+      const cached = location.markerRead;
       if (!fresh && cached && Date.now() - cached.at < CACHE_MS) return (await cached.read).marker;
       const read = fetchMarker();
-      readerCache.set(dbPath, { at: Date.now(), read });
-      read.catch(() => readerCache.delete(dbPath));
+      const shared = { at: Date.now(), read };
+      location.markerRead = shared;
+      read.catch(() => location.markerRead === shared && (location.markerRead = null));
       const { marker, ageMs } = await read;
       if (marker && ageMs !== undefined) ages.set(marker, ageMs);
       return marker;
@@ -121,10 +109,10 @@ function objectMarkers(dbPath: string, objects: StoreObjects): MarkerPort {
       current = { ...marker, ...here };
       const written = await objects.put(STAGING_KEY, JSON.stringify(current), { ifNoneMatch: true });
       if (!written.written) {
-        throw new AppError("INDEX", `Another machine is writing a large document into the index at ${dbPath} in batches; other large documents wait until it finishes.`, "Try again when that sync or ingest has finished; everything else is indexed meanwhile.");
+        throw new AppError("INDEX", `Another machine is writing a large document into the index at ${location.path} in batches; other large documents wait until it finishes.`, "Try again when that sync or ingest has finished; everything else is indexed meanwhile.");
       }
       etag = written.etag;
-      readerCache.delete(dbPath);
+      location.markerRead = null;
       renewal = setInterval(() => {
         if (!current || !etag) return;
         objects.put(STAGING_KEY, JSON.stringify(current), { ifMatch: etag }).then((r) => r.written && (etag = r.etag), () => {});
@@ -134,7 +122,7 @@ function objectMarkers(dbPath: string, objects: StoreObjects): MarkerPort {
     async update(marker) {
       current = { ...marker, ...here };
       const written = etag ? await objects.put(STAGING_KEY, JSON.stringify(current), { ifMatch: etag }) : { written: false as const };
-      if (!written.written) throw new AppError("INDEX", `The staging marker of ${dbPath} was replaced by another writer while this one wrote.`, "Sync again; the next sync settles the large document.");
+      if (!written.written) throw new AppError("INDEX", `The staging marker of ${location.path} was replaced by another writer while this one wrote.`, "Sync again; the next sync settles the large document.");
       etag = written.etag;
     },
     async remove() {
@@ -142,7 +130,7 @@ function objectMarkers(dbPath: string, objects: StoreObjects): MarkerPort {
       current = null;
       await objects.delete(STAGING_KEY, etag ?? undefined);
       etag = null;
-      readerCache.delete(dbPath);
+      location.markerRead = null;
     },
     alive(marker) {
       const m = marker as ObjectMarker;

@@ -6,13 +6,11 @@
  * the write check is the commit-safety probe itself; elsewhere the index is
  * read through LanceDB's table list and writes are not tried.
  */
-import type { ObjectStorage } from "../config/object-storage.ts";
 import { AppError, inOneLine } from "../errors.ts";
 import { checkConditionalWrites } from "./commit-safety.ts";
-import { connectIndex } from "./lance-connect.ts";
+import type { IndexLocation } from "./index-location.ts";
 import { lanceReason } from "./lost-fragments.ts";
 import { storageFailure } from "./storage-failure.ts";
-import { storeObjects } from "./store-objects.ts";
 
 export interface StorageAccess {
   read: boolean;
@@ -22,11 +20,11 @@ export interface StorageAccess {
   problem?: string;
 }
 
-export async function storageAccess(dbPath: string, storage: ObjectStorage): Promise<StorageAccess> {
-  const objects = storeObjects(storage);
+export async function storageAccess(location: IndexLocation): Promise<StorageAccess> {
+  const objects = location.objects;
   if (!objects) {
     try {
-      await (await connectIndex(dbPath)).tableNames();
+      await (await location.connect()).tableNames();
       return { read: true, write: null };
     } catch (error) {
       return { read: false, write: null, problem: describe(storageFailure(error) ?? error) };

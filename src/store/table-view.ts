@@ -7,11 +7,11 @@
  * writes wait for sync's repair (damage-watch.ts).
  */
 import type { Connection, Table } from "@lancedb/lancedb";
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dbPathProblem, makeIndexFolder, missingRootProblem } from "./db-path.ts";
 import { openCommitted, TABLE_NAME } from "./create-table.ts";
 import { isLocalPath } from "../config/db-location.ts";
-import { connectIndex } from "./lance-connect.ts";
+import { IndexLocation } from "./index-location.ts";
 import { readStagingMarker } from "./staging-marker.ts";
 import { canStage, stagingMarkers } from "./staging-markers.ts";
 import { ANN_THRESHOLD } from "./vector-index.ts";
@@ -20,41 +20,8 @@ import { damagedIndexError, damageNotice, type IndexDamage } from "./index-damag
 import { isReadableClone } from "./readable-clone.ts";
 import type { ObjectMirror } from "./object-mirror.ts";
 import { HOLDABLE_AGE_MS, QueryHold, type HoldTaken } from "./query-hold.ts";
-import { tableDir } from "./lost-fragments.ts";
-import { manifestFile } from "./lance-manifest.ts";
+import { manifestIdentity, tableFolderIdentity } from "./table-identity.ts";
 import { damagedNewestVersion, damagedVersionError } from "./damaged-versions.ts";
-
-/**
- * Which folder a local table is: a table deleted and built again at the same path (an index folder removed and
- * synced anew) is another folder, though its versions and row counts can be the old one's. ext4 hands a new folder
- * the inode just freed, so its birth time tells them apart (the change time where the file system keeps none).
- * Null while there is no table folder; always null on object storage.
- */
-function tableFolderIdentity(dbPath: string): string | null {
-  return isLocalPath(dbPath) ? fileIdentity(tableDir(dbPath)) : null;
-}
-
-/**
- * Which file a version's manifest is. A manifest is written once and never changed, so a version whose file is
- * another than the one read before belongs to another table: the folder's contents replaced in place (a backup
- * copied or rsynced into it), which leaves the folder itself as it was; with its change time, as a file overwritten
- * in place (cp over it, rsync --inplace) keeps its inode and birth time. Null where there is none (pruned) and on
- * object storage.
- */
-function manifestIdentity(dbPath: string, version: number): string | null {
-  if (!isLocalPath(dbPath)) return null;
-  const path = manifestFile(tableDir(dbPath), version);
-  return path && fileIdentity(path, true);
-}
-
-function fileIdentity(path: string, withChange = false): string | null {
-  try {
-    const s = statSync(path);
-    return `${s.dev}:${s.ino}:${s.birthtimeMs || s.ctimeMs}:${s.size}${withChange ? `:${s.ctimeMs}` : ""}`;
-  } catch {
-    return null;
-  }
-}
 
 export class TableView {
   protected table: Table | null = null;
@@ -84,13 +51,18 @@ export class TableView {
   /** Each version's manifest file as this store first read that version (manifestIdentity). */
   private manifests = new Map<number, string>();
 
-  /** roots: the document roots, which writing or creating the index must never create (db-path.ts). */
+  /**
+   * roots: the document roots, which writing or creating the index must never create (db-path.ts).
+   * location: what reaching dbPath takes (index-location.ts); the App gives an object store's credentials there.
+   */
   constructor(
     readonly dbPath: string,
     protected readonly annThreshold = ANN_THRESHOLD,
     readonly roots: readonly string[] = [],
+    readonly location = new IndexLocation(dbPath),
   ) {
-    this.damageWatch = new DamageWatch(dbPath);
+    if (location.path !== dbPath) throw new Error(`a store of ${dbPath} given the location of ${location.path}`);
+    this.damageWatch = new DamageWatch(location);
   }
 
   /** True when an index exists on disk (status and reads need not load LanceDB otherwise); on object storage, LanceDB's table list decides. */
@@ -102,7 +74,7 @@ export class TableView {
     // LanceDB's connect creates the folder and its parents, so a missing root is refused before it can (db-path.ts).
     const missing = this.exists() ? null : missingRootProblem(this.dbPath, this.roots);
     if (missing) return Promise.reject(missing);
-    this.connection ??= connectIndex(this.dbPath);
+    this.connection ??= this.location.connect();
     // A failed connect is not kept: the next call tries again.
     this.connection.catch(() => (this.connection = null));
     return this.connection;
@@ -223,7 +195,7 @@ export class TableView {
   /** The table as stored, damaged or not, if it exists. */
   protected async openStored(): Promise<Table | null> {
     // A large source is being written in batches: read the version from before it began (store/staged-source.ts).
-    const staging = isLocalPath(this.dbPath) ? readStagingMarker(this.dbPath) : canStage(this.dbPath) ? await stagingMarkers(this.dbPath).read() : null;
+    const staging = this.location.isLocal ? readStagingMarker(this.dbPath) : canStage(this.location) ? await stagingMarkers(this.location).read() : null;
     if (staging) return this.openAt(staging.version);
     if (this.table) {
       if (this.exists() && tableFolderIdentity(this.dbPath) === this.tableIdentity) return this.table;

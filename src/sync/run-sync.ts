@@ -45,7 +45,7 @@ export interface SyncOptions {
 /** Checks DB_PATH, then takes the index's sync lock (a lease on object storage): refuses at once when another sync holds it. */
 export async function lockIndex(app: App): Promise<ReleaseLock> {
   app.store.checkPath(true);
-  return lockSync(app.config.dbPath, (line) => app.log(`warn: ${line}`), app.config.roots, app.config.storage);
+  return lockSync(app.store.location, (line) => app.log(`warn: ${line}`), app.config.roots);
 }
 
 /** Locks, syncs, unlocks. */

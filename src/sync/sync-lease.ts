@@ -13,8 +13,7 @@ import { hostname } from "node:os";
 import type { ObjectStorage } from "../config/object-storage.ts";
 import { AppError } from "../errors.ts";
 import { formatDuration } from "../log.ts";
-import { ensureSafeCommits } from "../store/lance-connect.ts";
-import type { StoreObjects } from "../store/object-api.ts";
+import type { IndexLocation } from "../store/index-location.ts";
 import { processAlive, processStart } from "../store/staging-marker.ts";
 import { bootId } from "../store/staging-markers.ts";
 import { describeHolder, isAbandoned, isExpired, leaseRecord, parseLease, RENEW_MS, sinceRenewal, type Here, type LeaseRecord } from "./lease-record.ts";
@@ -37,10 +36,12 @@ function busy(storage: ObjectStorage, record: LeaseRecord | null): AppError {
   );
 }
 
-/** Takes the sync lease of the index at `storage`, or throws SYNC_BUSY naming the holder's host and how long it has held it. */
-export async function acquireSyncLease(dbPath: string, storage: ObjectStorage, warn: (line: string) => void, objects: StoreObjects, here: Here = thisMachine()): Promise<ReleaseLease> {
+/** Takes the sync lease of the index at `location` (an object store we sign for), or throws SYNC_BUSY naming the holder's host and how long it has held it. */
+export async function acquireSyncLease(location: IndexLocation, warn: (line: string) => void, here: Here = thisMachine()): Promise<ReleaseLease> {
+  const storage = location.storage!;
+  const objects = location.objects!;
   // Before the lease, which is itself a conditional write: a store that ignores them is refused by name here.
-  await ensureSafeCommits(dbPath);
+  await location.ensureSafeCommits();
   const holder = randomBytes(8).toString("hex");
   const started = new Date().toISOString();
   const machine = { boot: here.boot, pidStart: processStart(process.pid) };
@@ -53,7 +54,7 @@ export async function acquireSyncLease(dbPath: string, storage: ObjectStorage, w
     const found = await objects.get(LEASE_KEY);
     const record = found && parseLease(found.body);
     // Gone between the two requests (its holder finished): one more try, as a new lease.
-    if (!found) return acquireSyncLease(dbPath, storage, warn, objects, here);
+    if (!found) return acquireSyncLease(location, warn, here);
     const abandoned = isAbandoned(record, here);
     if (!abandoned && !isExpired(record, Date.now(), found.ageMs)) throw busy(storage, record);
     const taken = await objects.put(LEASE_KEY, mine(), { ifMatch: found.etag });

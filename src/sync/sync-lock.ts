@@ -12,9 +12,9 @@ import { AppError } from "../errors.ts";
 import { formatDuration } from "../log.ts";
 import { lockInfoPath, tryLockFile } from "../native/file-lock.ts";
 import { makeIndexFolder } from "../store/db-path.ts";
-import type { ObjectStorage } from "../config/object-storage.ts";
+import type { IndexLocation } from "../store/index-location.ts";
 import { acquireSyncLease } from "./sync-lease.ts";
-import { storeObjects, whyNoObjects } from "../store/store-objects.ts";
+import { whyNoObjects } from "../store/store-objects.ts";
 
 export const LOCK_FILE = ".sync.lock";
 
@@ -32,11 +32,11 @@ export type ReleaseLock = () => void | Promise<void>;
  * Google Cloud Storage has no lease yet: its syncs run unserialised, said once.
  * roots: the document roots, which making the lock's folder must never create.
  */
-export async function lockSync(dbPath: string, warn: (line: string) => void, roots: readonly string[] = [], storage?: ObjectStorage): Promise<ReleaseLock> {
-  if (!storage) return acquireSyncLock(dbPath, warn, roots);
-  const objects = storeObjects(storage);
-  if (objects) return acquireSyncLease(dbPath, storage, warn, objects);
-  warn(`syncing ${dbPath} without a lock (its lease is one of the index's own requests, and ${whyNoObjects(storage)}), so start no second sync of it on any machine meanwhile`);
+export async function lockSync(location: IndexLocation, warn: (line: string) => void, roots: readonly string[] = []): Promise<ReleaseLock> {
+  const storage = location.storage;
+  if (!storage) return acquireSyncLock(location.path, warn, roots);
+  if (location.objects) return acquireSyncLease(location, warn);
+  warn(`syncing ${location.path} without a lock (its lease is one of the index's own requests, and ${whyNoObjects(storage)}), so start no second sync of it on any machine meanwhile`);
   return () => {};
 }
 

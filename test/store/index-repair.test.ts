@@ -7,6 +7,7 @@ import { describeRepair, RepairMemo, repairTable } from "../../src/store/index-r
 import { tempDir } from "../helpers.ts";
 import { cutShort, dataFileOf, deletionFileOf, loseFile, openChunks, textIndexFolder } from "./damage-helpers.ts";
 import { storeRow } from "./store-rows.ts";
+import { IndexLocation } from "../../src/store/index-location.ts";
 
 async function indexOf(sources: Record<string, number>): Promise<string> {
   const dbPath = join(tempDir(), "db");
@@ -104,14 +105,14 @@ describe("a repair at a version found sound before, in the same process", () => 
     const dbPath = await indexOf({ a: 2, b: 1 });
     const memo = new RepairMemo();
     const { table, counter } = await countingQueries(dbPath);
-    expect(await repairTable(table, dbPath, memo)).toEqual({ dropped: null, rebuilt: [] });
+    expect(await repairTable(table, new IndexLocation(dbPath), memo)).toEqual({ dropped: null, rebuilt: [] });
     expect(counter.queries).toBeGreaterThan(0);
     counter.queries = 0;
-    expect(await repairTable(table, dbPath, memo)).toEqual({ dropped: null, rebuilt: [] });
+    expect(await repairTable(table, new IndexLocation(dbPath), memo)).toEqual({ dropped: null, rebuilt: [] });
     expect(counter.queries).toBe(0);
     await new ChunkStore(dbPath).replaceSources(["c"], [storeRow("c", 0)], 32);
     await table.checkoutLatest();
-    expect(await repairTable(table, dbPath, memo)).toEqual({ dropped: null, rebuilt: [] });
+    expect(await repairTable(table, new IndexLocation(dbPath), memo)).toEqual({ dropped: null, rebuilt: [] });
     expect(counter.queries).toBeGreaterThan(0);
   });
 
@@ -119,11 +120,11 @@ describe("a repair at a version found sound before, in the same process", () => 
     const dbPath = await indexOf({ a: 2, b: 1 });
     const memo = new RepairMemo();
     const { table } = await countingQueries(dbPath);
-    await repairTable(table, dbPath, memo);
+    await repairTable(table, new IndexLocation(dbPath), memo);
     // Loaded now: the probe would find it in the cache.
     expect((await table.search("pumps", "fts", "text_search").limit(3).toArray()).length).toBe(3);
     rmSync(await textIndexFolder(dbPath), { recursive: true });
-    expect((await repairTable(table, dbPath, memo)).rebuilt).toEqual(["text_search"]);
+    expect((await repairTable(table, new IndexLocation(dbPath), memo)).rebuilt).toEqual(["text_search"]);
     expect((await new ChunkStore(dbPath).keywordSearch("pumps", 5)).length).toBe(3);
   });
 });

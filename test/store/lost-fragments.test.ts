@@ -8,6 +8,7 @@ import { emptyDeletionFile } from "../../src/store/deletion-files.ts";
 import { cutShort, dataFileOf, deletionFileOf, loseFile, openChunks } from "./damage-helpers.ts";
 import { folderBucket } from "./folder-bucket.ts";
 import { storeRow } from "./store-rows.ts";
+import { IndexLocation } from "../../src/store/index-location.ts";
 
 /** Three sources in three fragments (each write appends one): a has 3 chunks, b 2, c 1. */
 async function threeFragments(): Promise<string> {
@@ -23,7 +24,7 @@ describe("lost data files", () => {
   test("a whole table has none, by its manifest and by asking LanceDB alike", async () => {
     const dbPath = await threeFragments();
     const table = await openChunks(dbPath);
-    expect(await findLostFragments(table, dbPath)).toEqual([]);
+    expect(await findLostFragments(table, new IndexLocation(dbPath))).toEqual([]);
     expect(await probeFragments(table)).toEqual([]);
   });
 
@@ -40,7 +41,7 @@ describe("lost data files", () => {
     loseFile(file);
     const table = await openChunks(dbPath);
     const name = `data/${file.split("/").at(-1)}`;
-    expect(await findLostFragments(table, dbPath)).toEqual([{ id: 1, rows: 2, problems: [`${name} is missing`] }]);
+    expect(await findLostFragments(table, new IndexLocation(dbPath))).toEqual([{ id: 1, rows: 2, problems: [`${name} is missing`] }]);
     const probed = await probeFragments(table);
     expect(probed.map((f) => [f.id, f.rows])).toEqual([[1, 2]]);
     expect(probed[0]!.problems[0]).toContain("Not found");
@@ -53,7 +54,7 @@ describe("lost data files", () => {
     const size = readFileSync(file).length;
     cutShort(file);
     const table = await openChunks(dbPath);
-    expect(await findLostFragments(table, dbPath)).toEqual([{ id: 2, rows: 1, problems: [`data/${file.split("/").at(-1)} is ${Math.floor(size / 2)} bytes where the index recorded ${size}`] }]);
+    expect(await findLostFragments(table, new IndexLocation(dbPath))).toEqual([{ id: 2, rows: 1, problems: [`data/${file.split("/").at(-1)} is ${Math.floor(size / 2)} bytes where the index recorded ${size}`] }]);
     expect((await probeFragments(table)).map((f) => f.id)).toEqual([2]);
   });
 
@@ -61,7 +62,7 @@ describe("lost data files", () => {
     const dbPath = await threeFragments();
     const file = await dataFileOf(dbPath, "a");
     writeFileSync(file, Buffer.alloc(readFileSync(file).length, 7));
-    expect((await findLostFragments(await openChunks(dbPath), dbPath)).map((f) => [f.id, f.problems[0]!.endsWith("does not end in a Lance footer (cut short or overwritten)")])).toEqual([[0, true]]);
+    expect((await findLostFragments(await openChunks(dbPath), new IndexLocation(dbPath))).map((f) => [f.id, f.problems[0]!.endsWith("does not end in a Lance footer (cut short or overwritten)")])).toEqual([[0, true]]);
   });
 
   test("a delete that selects a lost fragment by row address drops it in one commit without opening it, and the rest reads whole", async () => {
@@ -70,10 +71,10 @@ describe("lost data files", () => {
     const table = await openChunks(dbPath);
     await expect(table.query().select(["source"]).toArray()).rejects.toThrow("Not found");
     const version = await table.version();
-    await table.delete(fragmentFilter(await findLostFragments(table, dbPath)));
+    await table.delete(fragmentFilter(await findLostFragments(table, new IndexLocation(dbPath))));
     expect(await table.version()).toBe(version + 1);
     expect((await table.query().select(["source", "chunk_index"]).toArray()).map((r) => `${r.source}#${r.chunk_index}`).sort()).toEqual(["a#0", "a#1", "a#2", "c#0"]);
-    expect(await findLostFragments(table, dbPath)).toEqual([]);
+    expect(await findLostFragments(table, new IndexLocation(dbPath))).toEqual([]);
   });
 
   test("on object storage the manifest and one listing of data/ find what the local check finds, in two requests", async () => {
@@ -85,7 +86,7 @@ describe("lost data files", () => {
     const [lost, short] = [await dataFileOf(dbPath, "b"), await dataFileOf(dbPath, "c")];
     loseFile(lost);
     cutShort(short);
-    const expected = await findLostFragments(await openChunks(dbPath), dbPath);
+    const expected = await findLostFragments(await openChunks(dbPath), new IndexLocation(dbPath));
     expect(expected.map((f) => f.id)).toEqual([1, 2]);
     expect(await lostInStore(bucket, version)).toEqual(expected);
   });
@@ -109,7 +110,7 @@ describe("lost data files", () => {
     const table = await openChunks(dbPath);
     await expect(table.query().select(["source"]).toArray()).rejects.toThrow("Not found");
     const expected = [{ id: 0, rows: 2, problems: [`_deletions/${name} is missing`], deletion: { path: name, bitmap: false, rows: 1 } }];
-    expect(await findLostFragments(table, dbPath)).toEqual(expected);
+    expect(await findLostFragments(table, new IndexLocation(dbPath))).toEqual(expected);
     expect(await lostInStore(bucket, version)).toEqual(expected);
   });
 
@@ -121,7 +122,7 @@ describe("lost data files", () => {
     const name = file.split("/").at(-1)!;
     writeFileSync(file, emptyDeletionFile({ path: name, bitmap: false, rows: 1 }));
     const expected = [{ id: 1, rows: 1, problems: [`_deletions/${name} lists 0 deleted rows where the index recorded 1`], deletion: { path: name, bitmap: false, rows: 1 } }];
-    expect(await findLostFragments(await openChunks(dbPath), dbPath)).toEqual(expected);
+    expect(await findLostFragments(await openChunks(dbPath), new IndexLocation(dbPath))).toEqual(expected);
     expect(await lostInStore(folderBucket(dbPath), version)).toEqual(expected);
   });
 

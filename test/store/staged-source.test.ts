@@ -10,6 +10,7 @@ import { beginStagedSource } from "../../src/store/staged-source.ts";
 import { recoverStaging } from "../../src/store/staging-recovery.ts";
 import { markerPath, processStart, readStagingMarker, writerAlive, writeStagingMarker } from "../../src/store/staging-marker.ts";
 import { TINY_MODEL, failure, tempDir } from "../helpers.ts";
+import { IndexLocation } from "../../src/store/index-location.ts";
 
 const embedder = await OnnxEmbedder.load(await resolveModelFolder(TINY_MODEL, { cacheDir: "/none", endpoint: "http://127.0.0.1:9" }));
 
@@ -110,7 +111,7 @@ describe("a large source written in staged batches", () => {
     writeStagingMarker(dbPath, { ...marker, pid: deadPid() });
 
     expect(await texts(new ChunkStore(dbPath), "doc")).toEqual(["old"]);
-    expect(await recoverStaging(dbPath)).toBe(true);
+    expect(await recoverStaging(new IndexLocation(dbPath))).toBe(true);
     expect(existsSync(markerPath(dbPath))).toBe(false);
     const after = new ChunkStore(dbPath);
     expect(await texts(after, "doc")).toEqual(["old"]);
@@ -120,7 +121,7 @@ describe("a large source written in staged batches", () => {
   test("a live writer's marker is not rolled back", async () => {
     const { dbPath, store, staged } = await stagedOver(["old"]);
     await staged.add(await rows("doc", ["new"]));
-    expect(await recoverStaging(dbPath)).toBe(false);
+    expect(await recoverStaging(new IndexLocation(dbPath))).toBe(false);
     await staged.commit();
     expect(await texts(store, "doc")).toEqual(["new"]);
   });
@@ -133,7 +134,7 @@ describe("a large source written in staged batches", () => {
       // The commit's first step (the marker says switched), then the process is gone, with or without the delete done.
       writeStagingMarker(dbPath, { ...marker, pid: deadPid(), switched: true });
       if (deleteRan) await (await (await loadLanceDb()).connect(dbPath)).openTable("chunks").then((t) => t.delete(`source = 'doc' AND NOT (id LIKE '%@${marker.token}')`));
-      expect(await recoverStaging(dbPath)).toBe(true);
+      expect(await recoverStaging(new IndexLocation(dbPath))).toBe(true);
       expect(await texts(new ChunkStore(dbPath), "doc")).toEqual(["new one", "new two"]);
     }
   });
