@@ -6,7 +6,7 @@
  * When roots nest, a path answers to the rules of every root above it.
  */
 import ignore, { type Ignore } from "ignore";
-import { lstatSync, readFileSync } from "node:fs";
+import { accessSync, constants, lstatSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { AppError } from "../errors.ts";
 import { isInside } from "./containment.ts";
@@ -36,6 +36,8 @@ export function loadRootRules(root: string): RootRules {
       return { root, file: null, ruleCount: 0, matcher: null };
     }
     if (code === "ENOTDIR") return { root, file: null, ruleCount: 0, matcher: null };
+    // A root that does not let this user in answers EACCES for any name in it, a rule file or none: name the root.
+    if ((code === "EACCES" || code === "EPERM") && !canEnter(root)) throw rootShutOut(root, code);
     throw unreadableRules(file, (error as Error).message);
   }
   const rules = text.normalize("NFC").split(/\r?\n/);
@@ -49,6 +51,23 @@ function isBrokenLink(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+function canEnter(folder: string): boolean {
+  try {
+    accessSync(folder, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function rootShutOut(root: string, code: string): AppError {
+  return new AppError(
+    "IGNORE_FILE_UNREADABLE",
+    `The document root ${root} does not let this user in (${code}), so it was not scanned and nothing indexed under it was touched`,
+    `Give this user read and search (x) permission on ${root}, then sync again.`,
+  );
 }
 
 function unreadableRules(file: string, reason: string): AppError {

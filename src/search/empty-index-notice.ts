@@ -10,13 +10,19 @@ import { existsSync } from "node:fs";
 import { inOneLine } from "../errors.ts";
 import type { Config } from "../config/load-config.ts";
 import { unchosenRootsProblem } from "../config/unchosen-roots.ts";
+import { lexicallyInside } from "../path-inside.ts";
 
 const EMPTY = "The index is empty: nothing has been ingested yet.";
 
 /** syncing: a sync of this server is under way (mcp/sync-under-way.ts); the CLI cannot know of one in another process. */
-export function emptyIndexNotice(config: Pick<Config, "roots" | "rootsFrom" | "homeDir">, syncing = false): string {
+export function emptyIndexNotice(config: Pick<Config, "roots" | "rootsFrom" | "homeDir" | "dbPath">, syncing = false): string {
   const unchosen = unchosenRootsProblem(config);
   if (unchosen) return `${EMPTY} ${inOneLine(unchosen)}`;
+  // The index lives in a root that is not there (BASE_DIRS' first root unplugged): a sync would be refused, so say why.
+  const holder = config.roots.find((root) => lexicallyInside(config.dbPath, root) && !existsSync(root));
+  if (holder && config.roots.some((root) => existsSync(root))) {
+    return `${EMPTY} The index lives in ${holder}, which does not exist, so it cannot be read or synced. Plug in the drive it lies on, or point DB_PATH (or --db-path) at a folder that exists.`;
+  }
   if (config.roots.length > 0 && !config.roots.some((root) => existsSync(root))) {
     const named = config.roots.length === 1 ? `The document folder ${config.roots[0]} does not exist` : `None of the document folders (${config.roots.join(", ")}) exists`;
     return `${EMPTY} ${named}, so a sync has nothing to read. Check the path (BASE_DIR, BASE_DIRS or --base-dir), or plug in the drive it lies on.`;

@@ -24,11 +24,35 @@ function existing(path: string): { path: string; isDir: boolean } | null {
   }
 }
 
+/**
+ * The folder on the way to the index that does not let this user in (its
+ * permissions changed, or a root made unreadable), or null. Without this, an
+ * index inside such a folder looked absent: "the index is empty, run sync",
+ * and sync then said the folder was read-only.
+ */
+function shutOut(dbPath: string, found: { path: string } | null): AppError | null {
+  try {
+    statSync(dbPath);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EACCES" && code !== "EPERM") return null;
+    const gate = found?.path ?? dirname(dbPath);
+    return new AppError(
+      "INDEX",
+      `The index at ${dbPath} cannot be read: ${gate} does not let this user in (${code}).`,
+      `Give this user read and search (x) permission on ${gate}, or point DB_PATH (or --db-path) at a folder it can read; nothing indexed is lost meanwhile.`,
+    );
+  }
+}
+
 /** Why the index folder cannot be used (for writing, when asked), or null. */
 export function dbPathProblem(dbPath: string, forWrite: boolean): AppError | null {
   // Object storage has no folders to check: what LanceDB says of the bucket is reported instead.
   if (!isLocalPath(dbPath)) return null;
   const found = existing(dbPath);
+  const blocked = shutOut(dbPath, found);
+  if (blocked) return blocked;
   if (!found) return null;
   if (!found.isDir) {
     const what = found.path === dbPath ? `${dbPath} is a file` : `${found.path}, on the way to ${dbPath}, is a file`;

@@ -4,7 +4,7 @@ import { unchosenRootsProblem } from "../../src/config/unchosen-roots.ts";
 import { emptyIndexNotice } from "../../src/search/empty-index-notice.ts";
 import { tempDir } from "../helpers.ts";
 
-const config = (roots: string[], rootsFrom: RootsFrom) => ({ roots, rootsFrom, homeDir: "/home/ann" });
+const config = (roots: string[], rootsFrom: RootsFrom) => ({ roots, rootsFrom, homeDir: "/home/ann", dbPath: `${roots[0]}/.minirag/lancedb` });
 
 describe("where the server writes no index at all", () => {
   test.each([

@@ -110,4 +110,48 @@ describe("permission errors", () => {
     expect(r.stderr).toContain(`error: DB_PATH is read-only: ${join(dbParent, "db")} cannot be written`);
     expect(r.stderr).not.toContain("lance");
   });
+
+  test("a root that does not let this user in, with the index inside it: every command names that folder and the fix, none calls the index empty, and all answer again once it is readable", () => {
+    const root = openDir();
+    const home = openDir();
+    writeTree(root, { "a.md": "# A\n\nwombat burrow" });
+    const env = { BASE_DIR: root, MODEL_NAME: model, HOME: home };
+    const run = (args: string[]) => runCli(args, { exe, env, cwd });
+    expect(run(["sync"]).exitCode).toBe(0);
+    const gate = `${root} does not let this user in`;
+    chmodSync(root, 0o000);
+    try {
+      expect(JSON.parse(run(["status", "--json"]).stdout).indexError).toContain(`The index at ${join(root, ".minirag", "lancedb")} cannot be read: ${gate} (EACCES).`);
+      for (const args of [["query", "wombat"], ["find", "wombat"], ["list"], ["sync"]]) {
+        const r = run(args);
+        expect(r.exitCode, args.join(" ")).toBe(1);
+        expect(r.stderr).toContain(gate);
+        expect(r.stderr).toContain(`Give this user read and search (x) permission on ${root}`);
+        expect(`${r.stdout}${r.stderr}`).not.toMatch(/index is empty|read-only/);
+      }
+    } finally {
+      chmodSync(root, 0o777);
+    }
+    expect(JSON.parse(run(["find", "wombat", "--json"]).stdout).matchedDocuments).toBe(1);
+  });
+
+  test("a root that does not let this user in, with the index elsewhere: the listing and the sync name the root (not a .miniragignore that is not there) and keep its entries", () => {
+    const root = openDir();
+    const home = openDir();
+    writeTree(root, { "a.md": "# A\n\nwombat burrow" });
+    const env = { BASE_DIR: root, DB_PATH: join(openDir(), "db"), MODEL_NAME: model, HOME: home };
+    const run = (args: string[]) => runCli(args, { exe, env, cwd });
+    expect(run(["sync"]).exitCode).toBe(0);
+    chmodSync(root, 0o000);
+    try {
+      for (const args of [["list"], ["sync"]]) {
+        const r = run(args);
+        expect(r.stderr).toContain(`The document root ${root} does not let this user in (EACCES), so it was not scanned and nothing indexed under it was touched. Give this user read and search (x) permission on ${root}`);
+        expect(r.stderr).not.toContain(".miniragignore");
+      }
+      expect(JSON.parse(run(["find", "wombat", "--json"]).stdout).matchedDocuments).toBe(1);
+    } finally {
+      chmodSync(root, 0o777);
+    }
+  });
 });
