@@ -12,7 +12,7 @@
  * device than the folder above them come back in `mountPoints`, since an
  * empty one is a drive away, not files deleted (emptied-folders.ts).
  */
-import { constants } from "node:fs";
+import { constants, statSync } from "node:fs";
 import { access, lstat, stat } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { AppError, describeError, describeErrorInOneLine } from "../errors.ts";
@@ -157,11 +157,20 @@ function sortEntries(walk: Walk, dir: string, entries: FolderEntry[]): { folders
     if (isEditorLeftover(entry.name)) continue;
     const excluded = excludedBy(rules, path, false);
     if (!walk.supported(entry.name)) {
-      if (!excluded && (entry.isFile() || entry.isSymbolicLink())) result.unsupported.push(path);
+      // A link to a folder is a folder the walk does not enter, not an unsupported file (`ln -s /etc etc` listed as one).
+      if (!excluded && (entry.isFile() || (entry.isSymbolicLink() && !leadsToFolder(path)))) result.unsupported.push(path);
     } else if (excluded) result.ignored++;
     else files.push({ path, entry });
   }
   return { folders, files };
+}
+
+function leadsToFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** A supported file: kept under its own path; a symlink only when it points to a file inside a root that no rule excludes. What cannot be read is a problem, not a deletion. */

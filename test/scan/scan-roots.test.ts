@@ -33,6 +33,16 @@ describe("scanning the roots (case 5)", () => {
     expect(scan.unsupported.map((p) => p.slice(root.length + 1)).sort()).toEqual(["data.bin", "movie.swf"]);
   });
 
+  test("a symlink to a folder is neither walked nor listed as an unsupported file; a link to an unknown file type is", async () => {
+    const root = tree(["a.md", "data.bin", "inner/b.md"]);
+    symlinkSync(tree(["c.md"]), join(root, "elsewhere"));
+    symlinkSync(join(root, "inner"), join(root, "again"));
+    symlinkSync(join(root, "data.bin"), join(root, "data-link"));
+    const scan = await scanRoots([root], SUPPORTED_EXTENSIONS);
+    expect(rel(root, scan.files)).toEqual(["a.md", "inner/b.md"]);
+    expect(scan.unsupported.map((p) => p.slice(root.length + 1)).sort()).toEqual(["data-link", "data.bin"]);
+  });
+
   test("a symlink to a file outside the roots is not scanned (case 6)", async () => {
     const root = tree(["a.md"]);
     const outside = tree(["secret.md"]);
