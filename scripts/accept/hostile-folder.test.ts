@@ -6,7 +6,7 @@
  * a 1 MB base64 line, and two ordinary notes. The sync must end, account for
  * every file (indexed, or failed with its reason and a fix), and leave the
  * notes findable and the blob readable whole. It prints the time and the
- * process's peak RSS, whose target is under 1 GiB (issue 33, item 12); the
+ * process's peak RSS, which must stay under 1 GiB (issue 33, item 12); the
  * latest figures are in docs/performance.md. The peak is the process's own
  * VmHWM, read from /proc while it runs: in the whole acceptance run Bun's
  * resourceUsage() of this process reported 1,564-1,634 MiB where the
@@ -79,6 +79,8 @@ test("a sync of hostile files and a 1 MB base64 line ends, accounts for every fi
   const peak = followed === null ? `${mib(reported)} (Bun's resourceUsage: no /proc here)` : `${mib(followed)} (its VmHWM; Bun's resourceUsage says ${mib(reported)})`;
   console.log(`hostile folder (${files} files), e5: sync ${seconds.toFixed(0)} s, peak RSS ${peak} (target: under 1,024 MiB)`);
   expect(signalCode).toBeNull();
+  // Issue 33's ceiling, held where the process's own peak can be read (830-946 MiB in the runs of 2026-12-04 to -06).
+  if (followed !== null) expect(followed).toBeLessThan(2 ** 30);
 
   const report = JSON.parse(stdout) as { counts: { scanned: number; ingested: number; failed: number }; errors: { source: string; error: string }[] };
   expect(report.counts.scanned).toBe(files);
