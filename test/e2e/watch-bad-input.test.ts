@@ -117,3 +117,35 @@ describe("past the kernel's watch limit", () => {
 
   if (!canLimit) test.skip(`needs Linux and unshare -Ur (${unshare.stderr.toString().trim() || process.platform})`, () => {});
 });
+
+describe("a root on a file system whose events may not arrive", () => {
+  // bindfs mounts a folder through FUSE, as sshfs and other network file systems are mounted: a change made in the
+  // folder underneath (as another machine's change reaches a share) sends no event through the mount.
+  const canMount = process.platform === "linux" && process.getuid?.() === 0 && Bun.which("bindfs") !== null;
+
+  test.skipIf(!canMount)("is watched and rescanned: status names the file system, and a change no event announced is found by a rescan", async () => {
+    const underneath = tempDir("minirag-watch-fuse-src-");
+    writeTree(underneath, { "a.md": versionedDoc("a", 1) });
+    const root = tempDir("minirag-watch-fuse-");
+    expect(Bun.spawnSync(["bindfs", underneath, root]).exitCode).toBe(0);
+    const dbPath = join(tempDir("minirag-watch-fuse-db-"), "lancedb");
+    const client = new Client({ name: "watch-fuse", version: "0" });
+    try {
+      await client.connect(new StdioClientTransport({ command: BINARY, args: [], env: watchEnv([root], dbPath, { RAG_RESCAN_INTERVAL: "2" }), stderr: "pipe" }));
+      const watched = await waitFor(async () => {
+        const w = ((await client.callTool({ name: "status", arguments: {} })) as any).structuredContent.watch;
+        return w.roots?.[0]?.mode === "events+rescan" ? w : null;
+      }, 30_000, "the root watched and rescanned");
+      expect(watched.roots[0].reason).toBe("it is on a fuse file system, where changes made by another machine send no events: rescanning every 2 s");
+      await waitForFreshIndex(dbPath, [root]);
+      writeFileSync(join(underneath, "a.md"), versionedDoc("a", 2));
+      writeFileSync(join(underneath, "b.md"), versionedDoc("b", 1));
+      await waitForFreshIndex(dbPath, [root]);
+    } finally {
+      await client.close();
+      Bun.spawnSync(["fusermount", "-u", root]);
+    }
+  });
+
+  if (!canMount) test.skip("needs Linux, root and bindfs (apt install bindfs) to mount a FUSE file system", () => {});
+});
