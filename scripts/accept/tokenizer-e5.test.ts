@@ -8,7 +8,7 @@
  * The tokenizer is e5's in ../shared/models, or the folder
  * MINIRAG_ACCEPT_TOKENIZER names (GitHub's CI: the default model's pinned
  * files, fetched by scripts/accept/tokenizer-files.ts). Without the shared
- * corpus the texts are every Markdown and text file of test/fixtures, English
+ * corpus the texts are the text files of test/fixtures (Markdown, HTML, CSV...), English
  * and Russian, so a bump of @huggingface/tokenizers is caught there too.
  */
 import { describe, expect, test } from "bun:test";
@@ -21,11 +21,11 @@ import { CORPUS } from "../bench/lib/datasets.ts";
 const MODEL = process.env.MINIRAG_ACCEPT_TOKENIZER ?? resolve(import.meta.dir, "../../../shared/models/multilingual-e5-small-int8");
 const read = (name: string) => JSON.parse(readFileSync(join(MODEL, name), "utf8"));
 
-/** Every .md and .txt file under `dir` that is valid UTF-8, in path order. */
+/** Every Markdown, text, HTML, WebVTT and CSV file under `dir` that is valid UTF-8, in path order. */
 function fixtureTexts(dir: string): string[] {
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => /\.(md|txt)$/.test(f))
+    .filter((f) => /\.(md|txt|html|vtt|csv)$/.test(f))
     .sort()
     .flatMap((f) => {
       try {
