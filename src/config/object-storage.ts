@@ -5,11 +5,12 @@
  * because config/ is the only place that reads the environment. A secret never
  * leaves `options`: status and messages use describeObjectStorage().
  */
+import { readFileSync } from "node:fs";
 import { AppError } from "../errors.ts";
 import { parseObjectUri, type ObjectScheme, type ObjectUri } from "./db-location.ts";
 
 export interface ObjectStorage extends ObjectUri {
-  /** AWS_ENDPOINT_URL or AZURE_STORAGE_ENDPOINT without a trailing slash; unset means the store's own (AWS S3, Google, Azure). */
+  /** AWS_ENDPOINT_URL, STORAGE_EMULATOR_HOST or AZURE_STORAGE_ENDPOINT without a trailing slash; unset means the store's own (AWS S3, Google, Azure). */
   endpoint?: string;
   region?: string;
   /** LanceDB storage options, secrets included: only ever handed to LanceDB and the S3 signer. */
@@ -37,10 +38,10 @@ function givenNames(env: Env, names: string[], fallback: string): string {
 }
 
 /**
- * An endpoint variable (AWS_ENDPOINT_URL, AZURE_STORAGE_ENDPOINT), without a
- * trailing slash. A plain-HTTP one needs its store's opt-in: AWS_ALLOW_HTTP,
- * the name the object-store layer under LanceDB reads, and AZURE_ALLOW_HTTP
- * beside AZURE_STORAGE_ENDPOINT.
+ * An endpoint variable (AWS_ENDPOINT_URL, STORAGE_EMULATOR_HOST,
+ * AZURE_STORAGE_ENDPOINT), without a trailing slash. A plain-HTTP one needs its
+ * store's opt-in: AWS_ALLOW_HTTP, GOOGLE_ALLOW_HTTP, the names the object-store
+ * layer under LanceDB reads, and AZURE_ALLOW_HTTP beside AZURE_STORAGE_ENDPOINT.
  */
 function endpointFrom(env: Env, variable: string, optIn: string, name: string, example: string): { url: string; plainHttp: boolean } | undefined {
   const url = env[variable]?.trim().replace(/\/+$/, "") || undefined;
@@ -86,11 +87,43 @@ function s3Options(env: Env, name: string): Pick<ObjectStorage, "endpoint" | "re
   return { endpoint: endpoint?.url, region, options, credentials };
 }
 
-function gsOptions(env: Env): Pick<ObjectStorage, "options" | "credentials"> {
-  return {
-    options: pick(env, { GOOGLE_APPLICATION_CREDENTIALS: "google_service_account" }),
-    credentials: givenNames(env, ["GOOGLE_APPLICATION_CREDENTIALS"], "Google's application default credentials"),
-  };
+/**
+ * Google Cloud Storage. GOOGLE_APPLICATION_CREDENTIALS names either a service
+ * account's key file or what `gcloud auth application-default login` writes (an
+ * `authorized_user` file); the object-store layer reads the two through
+ * different options, and given the second as a service account it failed with
+ * "missing field `private_key`". STORAGE_EMULATOR_HOST, the name Google's own
+ * client libraries read, points at an emulator (plain HTTP only with
+ * GOOGLE_ALLOW_HTTP=true); an emulator checks no credentials, so without a key
+ * file a placeholder token is sent, as those libraries send none: otherwise the
+ * client asks the machine's metadata server (169.254.169.254) for a token.
+ */
+function gsOptions(env: Env, name: string): Pick<ObjectStorage, "endpoint" | "options" | "credentials"> {
+  const options: Record<string, string> = {};
+  const keyFile = env.GOOGLE_APPLICATION_CREDENTIALS?.trim();
+  if (keyFile) options[isServiceAccountFile(keyFile) ? "google_service_account" : "google_application_credentials"] = keyFile;
+  const endpoint = endpointFrom(env, "STORAGE_EMULATOR_HOST", "GOOGLE_ALLOW_HTTP", name, "http://127.0.0.1:4443");
+  if (endpoint) {
+    options.google_base_url = endpoint.url;
+    if (!keyFile) options.google_storage_token = "emulator";
+  }
+  if (endpoint?.plainHttp) options.allow_http = "true";
+  return { endpoint: endpoint?.url, options, credentials: givenNames(env, ["GOOGLE_APPLICATION_CREDENTIALS"], endpoint ? "none (an emulator)" : "Google's application default credentials") };
+}
+
+/** Whether a credentials file is a service account's key (else it is an `authorized_user` or other ADC file); unreadable is refused by name. */
+function isServiceAccountFile(path: string): boolean {
+  let kind: unknown;
+  try {
+    kind = (JSON.parse(readFileSync(path, "utf8")) as { type?: unknown }).type;
+  } catch (error) {
+    throw new AppError(
+      "CONFIG",
+      `Configuration error: GOOGLE_APPLICATION_CREDENTIALS=${path} cannot be read as a credentials file (${(error as Error).message}).`,
+      "Point it at a service account's JSON key, or run `gcloud auth application-default login` and point it at the file that writes.",
+    );
+  }
+  return kind === "service_account";
 }
 
 function azOptions(env: Env, name: string): Pick<ObjectStorage, "endpoint" | "options" | "credentials"> {

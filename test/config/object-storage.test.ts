@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describeObjectStorage, objectStorageFromEnv } from "../../src/config/object-storage.ts";
 import { AppError } from "../../src/errors.ts";
+import { tempDir } from "../helpers.ts";
 
 const SECRET = "wJalrXUtnFEMI-secret";
 
@@ -59,8 +62,24 @@ describe("S3 storage options from the AWS variables", () => {
 });
 
 describe("Google and Azure", () => {
-  test("GOOGLE_APPLICATION_CREDENTIALS becomes the service-account path", () => {
-    expect(objectStorageFromEnv("gs://b/i", { GOOGLE_APPLICATION_CREDENTIALS: "/k.json" }, "DB_PATH").options).toEqual({ google_service_account: "/k.json" });
+  test("GOOGLE_APPLICATION_CREDENTIALS: a service account's key is read as one, gcloud's application-default login file as application credentials (read as a service account it failed: missing field private_key)", () => {
+    const dir = tempDir();
+    const key = join(dir, "key.json");
+    const login = join(dir, "application_default_credentials.json");
+    writeFileSync(key, JSON.stringify({ type: "service_account", client_email: "ci@p.iam.gserviceaccount.com", private_key: "-----BEGIN PRIVATE KEY-----" }));
+    writeFileSync(login, JSON.stringify({ type: "authorized_user", client_id: "x.apps.googleusercontent.com", client_secret: "s", refresh_token: "r" }));
+    expect(objectStorageFromEnv("gs://b/i", { GOOGLE_APPLICATION_CREDENTIALS: key }, "DB_PATH").options).toEqual({ google_service_account: key });
+    expect(objectStorageFromEnv("gs://b/i", { GOOGLE_APPLICATION_CREDENTIALS: login }, "DB_PATH").options).toEqual({ google_application_credentials: login });
+    const missing = refusal(() => objectStorageFromEnv("gs://b/i", { GOOGLE_APPLICATION_CREDENTIALS: join(dir, "gone.json") }, "DB_PATH"));
+    expect(missing.message).toContain(`GOOGLE_APPLICATION_CREDENTIALS=${join(dir, "gone.json")} cannot be read as a credentials file (ENOENT`);
+    expect(missing.hint).toContain("gcloud auth application-default login");
+  });
+
+  test("STORAGE_EMULATOR_HOST names an emulator: plain HTTP only with GOOGLE_ALLOW_HTTP=true, no metadata-server token asked for without a key file, and status names it", () => {
+    expect(refusal(() => objectStorageFromEnv("gs://b/i", { STORAGE_EMULATOR_HOST: "http://127.0.0.1:4443" }, "DB_PATH")).hint).toContain("Set GOOGLE_ALLOW_HTTP=true");
+    const storage = objectStorageFromEnv("gs://b/i", { STORAGE_EMULATOR_HOST: "http://127.0.0.1:4443/", GOOGLE_ALLOW_HTTP: "true" }, "DB_PATH");
+    expect(storage.options).toEqual({ google_base_url: "http://127.0.0.1:4443", google_storage_token: "emulator", allow_http: "true" });
+    expect(describeObjectStorage(storage)).toEqual({ location: "gs://b/i", endpoint: "http://127.0.0.1:4443", credentials: "none (an emulator)" });
   });
 
   test("Azure takes the account with a key or a SAS token, and refuses by name without an account", () => {
