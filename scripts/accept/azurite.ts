@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { REPO_ROOT } from "../../test/helpers.ts";
 import { runChecked } from "./checked-run.ts";
 import { freePort } from "./moto-server.ts";
+import { waitUntilUp } from "./server-up.ts";
 
 export const AZURITE_VERSION = "3.37.0";
 const PREFIX = join(REPO_ROOT, ".ci", "azurite");
@@ -46,12 +47,8 @@ export async function startAzurite(): Promise<Azurite> {
   const args = ["--blobHost", "127.0.0.1", "--blobPort", String(port), "--inMemoryPersistence", "--silent"];
   const child = Bun.spawn([azuriteBlob(), ...args], { stdout: "ignore", stderr: "ignore" });
   const endpoint = `http://127.0.0.1:${port}/${AZURITE_ACCOUNT}`;
-  const deadline = Date.now() + 30_000;
   // Any HTTP answer (an unsigned listing is refused) means it is up.
-  while (!(await fetch(`${endpoint}?comp=list`).then(() => true, () => false))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`azurite-blob on port ${port} did not answer (exit ${child.exitCode})`);
-    await Bun.sleep(50);
-  }
+  await waitUntilUp(child, `azurite-blob on port ${port}`, async () => (await fetch(`${endpoint}?comp=list`), true));
   return {
     endpoint,
     async stop() {

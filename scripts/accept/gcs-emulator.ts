@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { REPO_ROOT } from "../../test/helpers.ts";
 import { runChecked } from "./checked-run.ts";
 import { freePort } from "./moto-server.ts";
+import { waitUntilUp } from "./server-up.ts";
 
 const SOURCE = join(import.meta.dir, "gcs-emulator");
 const BINARY = join(REPO_ROOT, ".ci", "gcs", "gcs-emulator");
@@ -44,11 +45,7 @@ export async function startGcsEmulator(buckets: string[]): Promise<GcsEmulator> 
   const port = await freePort();
   const child = Bun.spawn([gcsEmulator(), "-port", String(port), "-buckets", buckets.join(",")], { stdout: "ignore", stderr: "ignore" });
   const endpoint = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  while (!(await fetch(`${endpoint}/storage/v1/b`).then((r) => r.ok, () => false))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the GCS emulator on port ${port} did not answer (exit ${child.exitCode})`);
-    await Bun.sleep(50);
-  }
+  await waitUntilUp(child, `the GCS emulator on port ${port}`, async () => (await fetch(`${endpoint}/storage/v1/b`)).ok);
   return {
     endpoint,
     async stop() {

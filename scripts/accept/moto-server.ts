@@ -12,6 +12,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../test/helpers.ts";
 import { runChecked } from "./checked-run.ts";
+import { waitUntilUp } from "./server-up.ts";
 
 export const MOTO_VERSION = "5.2.1";
 const VENV = join(REPO_ROOT, ".ci", "moto", "venv");
@@ -51,13 +52,7 @@ export async function startMoto(env: Record<string, string> = {}): Promise<Moto>
   const port = await freePort();
   const child = Bun.spawn([motoServer(), "-H", "127.0.0.1", "-p", String(port)], { env: { ...process.env, ...env }, stdout: "ignore", stderr: "ignore" });
   const endpoint = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const up = await fetch(`${endpoint}/moto-api/`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`moto_server on port ${port} did not answer (exit ${child.exitCode})`);
-    await Bun.sleep(50);
-  }
+  await waitUntilUp(child, `moto_server on port ${port}`, async () => (await fetch(`${endpoint}/moto-api/`)).ok);
   return {
     endpoint,
     process: child,
