@@ -5,11 +5,13 @@
  * Signatures are checked by a real Azurite in scripts/accept/team-index-azure.test.ts.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { objectStorageFromEnv } from "../../src/config/object-storage.ts";
 import { AppError } from "../../src/errors.ts";
 import { azureObjects } from "../../src/store/azure-objects.ts";
 import { storeObjects } from "../../src/store/store-objects.ts";
-import { failure } from "../helpers.ts";
+import { failure, tempDir } from "../helpers.ts";
 
 const blobs = new Map<string, { body: string; etag: string }>();
 const requests: { method: string; url: URL; headers: Headers }[] = [];
@@ -108,7 +110,9 @@ describe("the index's own requests to Azure Blob Storage", () => {
     expect(storeObjects(objectStorageFromEnv("az://team/lib", { AZURE_STORAGE_ACCOUNT_NAME: "acct" }, "DB_PATH"))).toBeNull();
     expect(storeObjects(objectStorageFromEnv("s3://team/lib", { AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s" }, "DB_PATH"))).not.toBeNull();
     expect(storeObjects(objectStorageFromEnv("s3://team/lib", {}, "DB_PATH"))).toBeNull();
-    expect(storeObjects(objectStorageFromEnv("gs://team/lib", { GOOGLE_APPLICATION_CREDENTIALS: "/k.json" }, "DB_PATH"))).toBeNull();
+    const key = join(tempDir(), "key.json");
+    writeFileSync(key, JSON.stringify({ type: "service_account" }));
+    expect(storeObjects(objectStorageFromEnv("gs://team/lib", { GOOGLE_APPLICATION_CREDENTIALS: key }, "DB_PATH"))).toBeNull();
     expect(storeObjects(undefined)).toBeNull();
   });
 });
