@@ -18,6 +18,7 @@ import { lostSources } from "./store/source-catalog.ts";
 import { lanceReason } from "./store/lost-fragments.ts";
 import { storageFailure } from "./store/storage-failure.ts";
 import type { ModelChoice } from "./store/model-choice.ts";
+import type { SourceSummary } from "./store/chunk-store.ts";
 import { locateModel } from "./embed/bundled-model.ts";
 import { modelNameProblem } from "./embed/model-folder.ts";
 import { nativeLibDir } from "./native/lib-dir.ts";
@@ -142,18 +143,7 @@ async function indexStatus(app: App): Promise<StatusReport> {
     report.chunkCount = sources.reduce((sum, s) => sum + s.chunkCount, 0);
     report.sourceCount = sources.length;
     report.staleChunkCount = stale;
-    const outside = sources.filter((s) => s.sourceType === "file" && !app.config.roots.some((root) => isInside(app.names.pathOf(s.source), root))).length;
-    if (outside > 0 && app.names.shared) {
-      report.outsideRootsCount = outside;
-      report.outsideRootsNote =
-        `${outside} indexed file${outside === 1 ? " is" : "s are"} under a root this machine does not have (a file is named \`<root name>/<path>\`; this machine's roots are named ${app.config.rootNames!.join(", ")}). ` +
-        "They are searched and read from the index alone, and a sync here leaves them as they are: the machine that holds their folder syncs them.";
-    } else if (outside > 0) {
-      report.outsideRootsCount = outside;
-      report.outsideRootsNote =
-        `${outside} indexed file${outside === 1 ? " lies" : "s lie"} outside the roots: a folder moved or renamed since it was last synced, or a root taken out of BASE_DIR / BASE_DIRS. ` +
-        "Searches may name them under their old paths, which read refuses. The next whole sync (the server's own at start when it watches, or sync_start) follows moved files without embedding them again and removes the rest.";
-    }
+    Object.assign(report, outsideRoots(app, sources));
     const recorded = await reads.recorded;
     if (recorded) report.indexModel = recorded;
     else if (sources.length > 0) report.indexModelNote = "The index does not record which model built it (it predates model records); the next sync or ingest records the model in use (`model`, for the reason in `modelReason`) if its vector width matches.";
@@ -162,15 +152,7 @@ async function indexStatus(app: App): Promise<StatusReport> {
       report.pendingVectorCount = waiting;
       report.pendingVectorNote = `${waiting} chunks were stored while no embedding model could load: keyword search finds them, vector search does not until a sync with a working model embeds them from their stored text.`;
     }
-    const failed = await reads.failed;
-    const failuresDamage = await reads.failuresDamage;
-    if (failuresDamage) {
-      report.failedFileNote = `The record of files that failed to convert is damaged (${failuresDamage}): no file shows as failed until the next sync, which starts the record afresh and tries those files again.`;
-    } else if (failed > 0) {
-      report.failedFileCount = failed;
-      const files = failed === 1 ? "1 file failed" : `${failed} files failed`;
-      report.failedFileNote = `${files} to convert and ${failed === 1 ? "is" : "are"} not tried again by sync until changed (or the program or a conversion setting is): list_files shows them as failed with the reason, and ingest_file tries one again.`;
-    }
+    Object.assign(report, failedFiles(await reads.failed, await reads.failuresDamage));
     const unsigned = await reads.unsigned;
     if (unsigned > 0) report.unsignedSourceCount = unsigned;
     const withoutDocVector = await reads.withoutDocVector;
@@ -186,6 +168,37 @@ async function indexStatus(app: App): Promise<StatusReport> {
     report.indexError = describeStatusError(error);
   }
   return report;
+}
+
+/** Indexed files under none of this machine's roots, and what that means on a shared index or a local one. */
+function outsideRoots(app: App, sources: SourceSummary[]): Partial<Pick<StatusReport, "outsideRootsCount" | "outsideRootsNote">> {
+  const outside = sources.filter((s) => s.sourceType === "file" && !app.config.roots.some((root) => isInside(app.names.pathOf(s.source), root))).length;
+  if (outside === 0) return {};
+  if (app.names.shared) {
+    return {
+      outsideRootsCount: outside,
+      outsideRootsNote:
+        `${outside} indexed file${outside === 1 ? " is" : "s are"} under a root this machine does not have (a file is named \`<root name>/<path>\`; this machine's roots are named ${app.config.rootNames!.join(", ")}). ` +
+        "They are searched and read from the index alone, and a sync here leaves them as they are: the machine that holds their folder syncs them.",
+    };
+  }
+  return {
+    outsideRootsCount: outside,
+    outsideRootsNote:
+      `${outside} indexed file${outside === 1 ? " lies" : "s lie"} outside the roots: a folder moved or renamed since it was last synced, or a root taken out of BASE_DIR / BASE_DIRS. ` +
+      "Searches may name them under their old paths, which read refuses. The next whole sync (the server's own at start when it watches, or sync_start) follows moved files without embedding them again and removes the rest.",
+  };
+}
+
+/** Files that failed to convert, or the damage of their record. */
+function failedFiles(failed: number, damage: string | null): Partial<Pick<StatusReport, "failedFileCount" | "failedFileNote">> {
+  if (damage) return { failedFileNote: `The record of files that failed to convert is damaged (${damage}): no file shows as failed until the next sync, which starts the record afresh and tries those files again.` };
+  if (failed === 0) return {};
+  const files = failed === 1 ? "1 file failed" : `${failed} files failed`;
+  return {
+    failedFileCount: failed,
+    failedFileNote: `${files} to convert and ${failed === 1 ? "is" : "are"} not tried again by sync until changed (or the program or a conversion setting is): list_files shows them as failed with the reason, and ingest_file tries one again.`,
+  };
 }
 
 /** A read started now and awaited later: a failure is handled where it is awaited, or not at all once an earlier read failed. */
