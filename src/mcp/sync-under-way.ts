@@ -7,17 +7,21 @@
 import type { App } from "../app.ts";
 import { emptyIndexNotice } from "../search/empty-index-notice.ts";
 import type { ToolContext } from "./context.ts";
+import { watchStatus } from "./live-index.ts";
 
-function syncing(ctx: ToolContext): boolean {
-  const state = ctx.watcher?.status().state;
-  return ctx.jobs?.busy === true || state === "starting" || state === "syncing";
+/** Which sync of this server is under way, if any. Before the watcher exists (the first moments after a start) the live index is "starting" too. */
+function syncing(ctx: ToolContext): "job" | "watch" | undefined {
+  const state = watchStatus(ctx)?.state;
+  if (state === "starting" || state === "syncing") return "watch";
+  return ctx.jobs?.busy === true ? "job" : undefined;
 }
 
 /** The result with its empty-index advice made the one for a sync under way, when one is. */
 export function whileSyncing<T extends { notice?: string }>(result: T, app: App, ctx: ToolContext): T {
   // An answer with no notice, or none while nothing syncs, is every answer but a few: checked before the notice is made.
-  if (!result.notice || !syncing(ctx)) return result;
+  const under = result.notice ? syncing(ctx) : undefined;
+  if (!under) return result;
   const idle = emptyIndexNotice(app.config);
-  if (!result.notice.includes(idle)) return result;
-  return { ...result, notice: result.notice.replace(idle, emptyIndexNotice(app.config, true)) };
+  if (!result.notice!.includes(idle)) return result;
+  return { ...result, notice: result.notice!.replace(idle, emptyIndexNotice(app.config, under)) };
 }

@@ -14,8 +14,12 @@ import { lexicallyInside } from "../path-inside.ts";
 
 const EMPTY = "The index is empty: nothing has been ingested yet.";
 
-/** syncing: a sync of this server is under way (mcp/sync-under-way.ts); the CLI cannot know of one in another process. */
-export function emptyIndexNotice(config: Pick<Config, "roots" | "rootsFrom" | "homeDir" | "dbPath">, syncing = false): string {
+/**
+ * syncing: a sync of this server is under way (mcp/sync-under-way.ts), a sync_start job (whose progress sync_status
+ * gives by its jobId) or the live index's own (which has no jobId: status shows it); the CLI cannot know of one in
+ * another process.
+ */
+export function emptyIndexNotice(config: Pick<Config, "roots" | "rootsFrom" | "homeDir" | "dbPath">, syncing?: "job" | "watch"): string {
   const unchosen = unchosenRootsProblem(config);
   if (unchosen) return `${EMPTY} ${inOneLine(unchosen)}`;
   // The index lives in a root that is not there (BASE_DIRS' first root unplugged): a sync would be refused, so say why.
@@ -27,6 +31,7 @@ export function emptyIndexNotice(config: Pick<Config, "roots" | "rootsFrom" | "h
     const named = config.roots.length === 1 ? `The document folder ${config.roots[0]} does not exist` : `None of the document folders (${config.roots.join(", ")}) exists`;
     return `${EMPTY} ${named}, so a sync has nothing to read. Check the path (BASE_DIR, BASE_DIRS or --base-dir), or plug in the drive it lies on.`;
   }
-  if (syncing) return `${EMPTY} A sync is under way: ask again when it ends (sync_status shows how far it has got).`;
+  if (syncing === "job") return `${EMPTY} A sync is under way: ask again when it ends (sync_status shows how far it has got).`;
+  if (syncing === "watch") return `${EMPTY} The server is syncing the folder on its own: ask again in a moment (status shows how far it has got under watch).`;
   return `${EMPTY} Run sync_start (or minirag-mcp sync) first.`;
 }

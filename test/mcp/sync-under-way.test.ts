@@ -11,23 +11,27 @@ import type { Watcher } from "../../src/watch/watcher.ts";
 import { tempDir } from "../helpers.ts";
 
 const app = createApp(loadConfig({ env: { BASE_DIR: tempDir(), DB_PATH: join(tempDir(), "db") } }), { log: () => {} });
+const unwatched = createApp(loadConfig({ env: { BASE_DIR: tempDir(), DB_PATH: join(tempDir(), "db"), RAG_WATCH: "false" } }), { log: () => {} });
 const watcherIn = (state: string) => ({ status: () => ({ enabled: true, state }) }) as unknown as Watcher;
 
 describe("an empty index's answer from the server", () => {
   test("while its first sync, a watched sync or a job runs, it says to wait; otherwise to sync", async () => {
     const answer = await queryDocuments(app, { query: "harbour" });
     expect(answer.notice).toContain("Run sync_start");
-    const cases: [string, ToolContext, boolean][] = [
-      ["nothing running", { app }, false],
-      ["the watcher starting (its catch-up sync)", { app, watcher: watcherIn("starting") }, true],
-      ["a watched sync", { app, watcher: watcherIn("syncing") }, true],
-      ["the watcher idle", { app, watcher: watcherIn("watching") }, false],
-      ["a sync_start job", { app, jobs: { busy: true } as SyncJobs }, true],
+    const cases: [string, ToolContext, "job" | "watch" | null][] = [
+      ["nothing running, watching off", { app: unwatched }, null],
+      ["a server just started, its watcher not made yet", { app }, "watch"],
+      ["the watcher starting (its catch-up sync)", { app, watcher: watcherIn("starting") }, "watch"],
+      ["a watched sync", { app, watcher: watcherIn("syncing") }, "watch"],
+      ["the watcher idle", { app, watcher: watcherIn("watching") }, null],
+      ["a sync_start job, the watcher idle", { app, watcher: watcherIn("watching"), jobs: { busy: true } as SyncJobs }, "job"],
     ];
     for (const [name, ctx, waits] of cases) {
-      const notice = whileSyncing(answer, app, ctx).notice!;
-      expect(notice.includes("A sync is under way: ask again when it ends"), name).toBe(waits);
-      expect(notice.includes("Run sync_start"), name).toBe(!waits);
+      const notice = whileSyncing(answer, ctx.app!, ctx).notice!;
+      // A job has a jobId for sync_status; the live index's own sync has none, so status is named there.
+      expect(notice.includes("A sync is under way: ask again when it ends (sync_status shows how far it has got)"), name).toBe(waits === "job");
+      expect(notice.includes("The server is syncing the folder on its own: ask again in a moment (status shows how far it has got under watch)"), name).toBe(waits === "watch");
+      expect(notice.includes("Run sync_start"), name).toBe(waits === null);
     }
   });
 
