@@ -5,9 +5,24 @@ import { EXACT_SCHEME, joinDocument } from "../chunk/join-parent.ts";
 import { ownText } from "../chunk/own-text.ts";
 import { AppError } from "../errors.ts";
 import { diskPath } from "../native/file-names.ts";
+import type { FailedFile } from "../store/chunk-store.ts";
 import { toChunkResult, type ChunkResult } from "../results.ts";
 
-function notIndexed(source: string): AppError {
+/**
+ * Why a source has no chunks to read. A file that failed to convert is not
+ * tried again by sync until it changes, so "ingest it first, run sync" sent
+ * the reader round in a circle (found by a new-user probe): its failure is
+ * named instead.
+ */
+async function notIndexed(app: App, source: string): Promise<AppError> {
+  const failed = (await app.store.failures.all().catch(() => new Map<string, FailedFile>())).get(source);
+  if (failed) {
+    return new AppError(
+      "SOURCE_NOT_FOUND",
+      `${source} is not in the index: it failed to convert (${failed.error.split("\n")[0]}).`,
+      "Sync does not try it again until the file changes: fix or replace it, or run ingest_file (minirag-mcp ingest) on it to try again now.",
+    );
+  }
   return new AppError("SOURCE_NOT_FOUND", `Source not found in index: ${source} — ingest it first`, "Run sync (or ingest_file / ingest_data) and try again; list shows what is indexed.");
 }
 
@@ -47,7 +62,7 @@ export async function readSource(app: App, source: string): Promise<ReadFileResu
   const count = await app.store.countRows({ sources: [source] });
   if (count > READ_FILE_MAX_CHUNKS) throw tooLargeToRead(source, count);
   const chunks = count === 0 ? [] : await app.store.sourceChunks(source);
-  if (chunks.length === 0) throw notIndexed(source);
+  if (chunks.length === 0) throw await notIndexed(app, source);
   const notice = await app.store.damageNotice();
   return {
     source,
@@ -77,7 +92,7 @@ export async function readNeighbors(app: App, source: string, chunkIndex: number
   const [from, to] = [Math.max(0, chunkIndex - Math.min(before, NEIGHBOR_CAP)), chunkIndex + Math.min(after, NEIGHBOR_CAP)];
   const chunks = await app.store.sourceChunks(source, from, to);
   if (chunks.length === 0) {
-    if ((await app.store.countRows({ sources: [source] })) === 0) throw notIndexed(source);
+    if ((await app.store.countRows({ sources: [source] })) === 0) throw await notIndexed(app, source);
     throw new AppError("INVALID_ARGUMENT", `${source} has no chunk ${chunkIndex}`, "chunkIndex comes from a query result.");
   }
   // Each chunk as the document's own text, so neighbours read on from one another exactly (rows of an older scheme keep their stored text).

@@ -14,6 +14,7 @@ import { AppError } from "../../src/errors.ts";
 import { isFileFault } from "../../src/ingest/failure-memory.ts";
 import { ingestFile } from "../../src/ingest/ingest-file.ts";
 import { listFiles } from "../../src/read/list-files.ts";
+import { readNeighbors, readSource } from "../../src/read/read-source.ts";
 import { fullStatus } from "../../src/status.ts";
 import { runSync } from "../../src/sync/run-sync.ts";
 import { failure, TINY_MODEL, tempDir, testApp, writeTree } from "../helpers.ts";
@@ -46,6 +47,12 @@ describe("a file that fails to convert", () => {
     const status = await fullStatus(app);
     expect(status.failedFileCount).toBe(1);
     expect(status.failedFileNote).toStartWith("1 file failed to convert and is not tried again");
+    // Reading it names its failure, not "ingest it first / run sync", which would not try it again.
+    for (const read of [() => readSource(app, join(root, "broken.ipynb")), () => readNeighbors(app, join(root, "broken.ipynb"), 0)]) {
+      const refused = await failure(read);
+      expect(refused.message).toBe(`${join(root, "broken.ipynb")} is not in the index: it failed to convert (${first.errors[0]!.error.split("\n")[0]}).`);
+      expect(refused.hint).toContain("Sync does not try it again until the file changes");
+    }
   });
 
   test("is tried again once it changes, and forgotten once it converts", async () => {
