@@ -110,6 +110,14 @@ function createService(): TurndownService {
     filter: (node) => node.nodeName === "PRE" && !(node as unknown as DomElement).querySelector("code"),
     replacement: (_content, node) => `\n\n\`\`\`\n${((node as unknown as DomElement).textContent ?? "").replace(/\n$/, "")}\n\`\`\`\n\n`,
   });
+  // Inline code with markup inside (Debian's guides: <code><em><code>package</code></em>_<em>version</em>.orig.tar.gz</code>)
+  // came out as ``_`package`___`version`_.orig.tar.gz``: the inner marks and code spans rendered inside the outer
+  // span, where Markdown reads them literally, and find could not match the words a reader sees. It is the text, in
+  // a span whose backticks outnumber any run inside it.
+  service.addRule("codeWithMarkup", {
+    filter: (node) => node.nodeName === "CODE" && node.parentNode?.nodeName !== "PRE" && (node as unknown as DomElement).children.length > 0,
+    replacement: (_content, node) => codeSpan(((node as unknown as DomElement).textContent ?? "").replace(/\s+/g, " ")),
+  });
   service.addRule("inlineImage", {
     filter: (node) => node.nodeName === "IMG" && (node.getAttribute("src") ?? "").startsWith("data:"),
     replacement: (_content, node) => (node as unknown as DomElement).getAttribute("alt")?.trim() ?? "",
@@ -119,6 +127,15 @@ function createService(): TurndownService {
     replacement: (content, node) => (content.trim() ? `[${content}](${unwrapRedirect((node as unknown as DomElement).getAttribute("href")!)})` : ""),
   });
   return service;
+}
+
+/** Text as a Markdown code span: delimited by one backtick more than its longest run, padded where it starts or ends with one. */
+function codeSpan(text: string): string {
+  if (!text.trim()) return "";
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 /** A page title without its chapter number: "Chapter 1. Definitions" names the document "Definitions". */
