@@ -95,11 +95,23 @@ export interface ResolveOptions {
   cwd?: string;
 }
 
+/**
+ * An MCP path must be absolute (the reference's rule, behaviour-spec case 57):
+ * a relative one is refused, with the full path to pass where it names a file
+ * under a root, so a model that passed a displayPath (which the server's
+ * instructions tell it to cite) corrects the call at once; the hint's example
+ * was /home/me/docs/notes.md (found by a probe).
+ */
+function mustBeAbsolute(path: string, roots: string[], gone = false): void {
+  if (isAbsolute(path)) return;
+  const there = fromRootIfNotHere(path, "", roots, gone);
+  const hint = there ? `Pass the full path: ${there}.` : `Pass the full path, e.g. ${roots[0] ? join(roots[0], path) : "/home/me/docs/notes.md"}.`;
+  throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, hint);
+}
+
 /** Resolves a user-given path to an absolute path inside the roots; throws a clear error otherwise. */
 export function resolveInsideRoots(path: string, roots: string[], options: ResolveOptions): string {
-  if (options.requireAbsolute && !isAbsolute(path)) {
-    throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
-  }
+  if (options.requireAbsolute) mustBeAbsolute(path, roots);
   // A file named in another form than the scan's (native/file-names.ts) is the scan's file all the same.
   const absolute = fromRootIfNotHere(path, spelledOnDisk(canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots))), roots);
   const outside = () => outsideRoots(absolute, roots);
@@ -137,9 +149,7 @@ export function resolveFileInsideRoots(path: string, roots: string[], options: R
  * a missing path is judged lexically; an existing one by its real path.
  */
 export function resolveIndexedPath(path: string, roots: string[], options: ResolveOptions): string {
-  if (options.requireAbsolute && !isAbsolute(path)) {
-    throw new AppError("INVALID_ARGUMENT", `File path must be absolute: ${path}`, "Pass the full path, e.g. /home/me/docs/notes.md.");
-  }
+  if (options.requireAbsolute) mustBeAbsolute(path, roots, true);
   const absolute = fromRootIfNotHere(path, spelledOnDisk(canonicalPath(inRootForm(resolve(options.cwd ?? process.cwd(), path), roots))), roots, true);
   if (existsSync(diskPath(absolute))) return resolveInsideRoots(absolute, roots, options);
   if (!roots.some((r) => isInside(absolute, r))) throw outsideRoots(absolute, roots);

@@ -109,6 +109,11 @@ describe("containment (case 57)", () => {
     if (code === "PATH_OUTSIDE_ROOTS") expect(error.message).toContain(root);
   });
 
+  test("a relative MCP path is refused with the full path to pass when it names a file under a root, else an example under the root", async () => {
+    expect((await failure(() => resolveFileInsideRoots("sub/y.md", [root], { requireAbsolute: true }))).hint).toBe(`Pass the full path: ${join(root, "sub/y.md")}.`);
+    expect((await failure(() => resolveFileInsideRoots("notes.md", [root], { requireAbsolute: true }))).hint).toBe(`Pass the full path, e.g. ${join(root, "notes.md")}.`);
+  });
+
   test("relative CLI paths resolve against the current directory", () => {
     expect(resolveInsideRoots("sub/y.md", [root], { requireAbsolute: false, cwd: root })).toBe(join(root, "sub/y.md"));
   });
