@@ -50,7 +50,7 @@ export function labelSuffix(row: DocumentLabelFields): string {
 /** Non-zero filter counts and the filter notice, as warn: lines on stderr. */
 export function warnFilter(result: { filterCounts?: FilterCounts; filterNotice?: string }): void {
   const counts = result.filterCounts;
-  if (counts?.unlabelled) warn(`${counts.unlabelled} documents in scope were left out only because they have no label for a filtered facet`);
+  if (counts?.unlabelled) warn(`${counts.unlabelled} documents in scope were left out only because they have no label for a filtered facet; after classify.toml is written or changed, a sync labels every document again from its stored text (minirag-mcp sync)`);
   if (counts?.undated) warn(`${counts.undated} documents in scope were left out only because they have no date`);
   if (result.filterNotice) warn(result.filterNotice);
 }

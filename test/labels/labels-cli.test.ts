@@ -47,6 +47,20 @@ describe("label flags on the CLI", () => {
     expect(listing.files.every((f: any) => f.date <= "2026-08-31")).toBe(true);
   });
 
+  test("a facet added after the documents were indexed leaves them out with a warning that says a sync labels them", () => {
+    const late = tempDir("minirag-labels-late-");
+    const lateEnv = { MODEL_NAME: TINY_MODEL, BASE_DIR: late, DB_PATH: join(tempDir("minirag-db-"), "lancedb") };
+    writeTree(late, { "minutes/a.md": "# A\n\nMinutes.", "notes/b.md": "# B\n\nA note." });
+    expect(runCli(["sync"], { env: lateEnv }).exitCode).toBe(0);
+    writeTree(late, { ".minirag/classify.toml": `[facets.kind]\ndefault = "note"\nvalues.note = { description = "A note." }\nvalues.minutes = { description = "Minutes.", paths = ["minutes"] }\n` });
+    const before = runCli(["list", "--label", "kind=minutes"], { env: lateEnv });
+    expect(before.stderr).toContain("warn: 2 documents in scope were left out only because they have no label for a filtered facet; after classify.toml is written or changed, a sync labels every document again from its stored text (minirag-mcp sync)");
+    expect(runCli(["sync"], { env: lateEnv }).exitCode).toBe(0);
+    const after = runCli(["list", "--label", "kind=minutes"], { env: lateEnv });
+    expect(after.stdout).toContain("minutes/a.md");
+    expect(after.stderr).not.toContain("left out");
+  });
+
   test("a bad --label or --sort fails with the fix", () => {
     const label = runCli(["list", "--label", "kind"], { env });
     expect(label.exitCode).toBe(1);
