@@ -1,8 +1,9 @@
 /**
- * An empty index while this server syncs: its first sync after a start (the
- * live index catching up), a watched sync or a sync_start job. The answer's
- * notice then says to wait for it, not to start one (which the server
- * instructions tell the model it need not do).
+ * An empty index's notice as the server gives it. While this server syncs
+ * (its first sync after a start, the live index catching up; a watched sync;
+ * a sync_start job) it says to wait, not to start one, which the server
+ * instructions tell the model it need not do; where the server's root is one
+ * its client merely started it in, it names BASE_DIR as the fix.
  */
 import type { App } from "../app.ts";
 import { emptyIndexNotice } from "../search/empty-index-notice.ts";
@@ -16,12 +17,11 @@ function syncing(ctx: ToolContext): "job" | "watch" | undefined {
   return ctx.jobs?.busy === true ? "job" : undefined;
 }
 
-/** The result with its empty-index advice made the one for a sync under way, when one is. */
+/** The result with its empty-index advice made the server's: the refusal of an unchosen root, or the wait for a sync under way. */
 export function whileSyncing<T extends { notice?: string }>(result: T, app: App, ctx: ToolContext): T {
-  // An answer with no notice, or none while nothing syncs, is every answer but a few: checked before the notice is made.
-  const under = result.notice ? syncing(ctx) : undefined;
-  if (!under) return result;
+  if (!result.notice) return result;
   const idle = emptyIndexNotice(app.config);
-  if (!result.notice!.includes(idle)) return result;
-  return { ...result, notice: result.notice!.replace(idle, emptyIndexNotice(app.config, under)) };
+  if (!result.notice.includes(idle)) return result;
+  const ours = emptyIndexNotice(app.config, { syncing: syncing(ctx), server: true });
+  return ours === idle ? result : { ...result, notice: result.notice.replace(idle, ours) };
 }

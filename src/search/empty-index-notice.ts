@@ -14,13 +14,20 @@ import { lexicallyInside } from "../path-inside.ts";
 
 const EMPTY = "The index is empty: nothing has been ingested yet.";
 
-/**
- * syncing: a sync of this server is under way (mcp/sync-under-way.ts), a sync_start job (whose progress sync_status
- * gives by its jobId) or the live index's own (which has no jobId: status shows it); the CLI cannot know of one in
- * another process.
- */
-export function emptyIndexNotice(config: Pick<Config, "roots" | "rootsFrom" | "homeDir" | "dbPath">, syncing?: "job" | "watch"): string {
-  const unchosen = unchosenRootsProblem(config);
+export interface NoticeContext {
+  /** A sync of this server is under way (mcp/sync-under-way.ts): a sync_start job (whose progress sync_status gives by its jobId) or the live index's own (which has no jobId: status shows it). */
+  syncing?: "job" | "watch";
+  /**
+   * The answer is a server's: there a root its client merely started it in is refused (config/unchosen-roots.ts).
+   * A CLI command run in a home folder syncs it when asked, so it was told "this server's root … indexes nothing
+   * there" while its own sync worked (found by a probe).
+   */
+  server?: boolean;
+}
+
+/** The notice for an empty index; the search layer gives the plain one, which the server replaces with its own (mcp/sync-under-way.ts). */
+export function emptyIndexNotice(config: Pick<Config, "roots" | "rootsFrom" | "homeDir" | "dbPath">, { syncing, server = false }: NoticeContext = {}): string {
+  const unchosen = server ? unchosenRootsProblem(config) : null;
   if (unchosen) return `${EMPTY} ${inOneLine(unchosen)}`;
   // The index lives in a root that is not there (BASE_DIRS' first root unplugged): a sync would be refused, so say why.
   const holder = config.roots.find((root) => lexicallyInside(config.dbPath, root) && !existsSync(root));

@@ -19,8 +19,9 @@ describe("where the server writes no index at all", () => {
     if (problem) expect([problem.message, problem.hint]).toEqual([expect.stringContaining(`this server's root is ${roots[0]}`), expect.stringContaining("Set BASE_DIR (or BASE_DIRS)")]);
   });
 
-  test("an answer over an empty index names BASE_DIR only there", () => {
-    expect(emptyIndexNotice(config(["/"], "current directory"))).toContain("this server's root is /, the filesystem root");
-    expect(emptyIndexNotice(config([tempDir()], "current directory"))).toBe("The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.");
+  test("a server's answer over an empty index names BASE_DIR only there; a CLI command's, which syncs such a folder when asked, does not", () => {
+    expect(emptyIndexNotice(config(["/"], "current directory"), { server: true })).toContain("this server's root is /, the filesystem root");
+    expect(emptyIndexNotice(config([tempDir()], "current directory"), { server: true })).toBe("The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.");
+    expect(emptyIndexNotice(config(["/"], "current directory"))).toBe("The index is empty: nothing has been ingested yet. Run sync_start (or minirag-mcp sync) first.");
   });
 });

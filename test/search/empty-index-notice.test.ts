@@ -13,12 +13,12 @@ describe("an empty index", () => {
   });
 
   test("while a sync is under way: wait for it, not start one", () => {
-    expect(emptyIndexNotice(config([tempDir()]), "job")).toBe("The index is empty: nothing has been ingested yet. A sync is under way: ask again when it ends (sync_status shows how far it has got).");
+    expect(emptyIndexNotice(config([tempDir()]), { syncing: "job" })).toBe("The index is empty: nothing has been ingested yet. A sync is under way: ask again when it ends (sync_status shows how far it has got).");
   });
 
   test("with no root on disk: the path is the problem, whatever runs, since a sync has nothing to read", () => {
     const gone = join(tempDir(), "unplugged");
-    expect(emptyIndexNotice(config([gone]), "watch")).toBe(
+    expect(emptyIndexNotice(config([gone]), { syncing: "watch" })).toBe(
       `The index is empty: nothing has been ingested yet. The document folder ${gone} does not exist, so a sync has nothing to read. Check the path (BASE_DIR, BASE_DIRS or --base-dir), or plug in the drive it lies on.`,
     );
     expect(emptyIndexNotice(config([gone, `${gone}-2`]))).toContain(`None of the document folders (${gone}, ${gone}-2) exists`);
