@@ -8,7 +8,7 @@ import { forStdout } from "./output.ts";
 import { checkFlags } from "./unknown-flags.ts";
 
 const main = defineCommand({
-  meta: { name: "minirag-mcp", version: VERSION, description: "Local-first RAG over your documents. No arguments: run the MCP server on stdio." },
+  meta: { name: "minirag-mcp", version: VERSION, description: "Local-first RAG over your documents. No arguments, or serve (see serve --help): run the MCP server on stdio. --version prints the version." },
   subCommands: commands,
 });
 

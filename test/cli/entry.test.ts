@@ -11,10 +11,11 @@ describe("the CLI entry", () => {
     expect(r.stdout.trim()).toBe(`${pkg.version} (source)`);
   });
 
-  test("--help lists the commands", () => {
+  test("--help lists the commands, and names serve and --version, which citty's list leaves out", () => {
     const r = runCli(["--help"]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("status");
+    expect(r.stdout).toContain("No arguments, or serve (see serve --help): run the MCP server on stdio. --version prints the version.");
   });
 
   test("an unknown command is an error naming it", () => {
