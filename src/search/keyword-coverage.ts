@@ -15,7 +15,7 @@
  */
 import { stemmer as englishStemmer } from "@orama/stemmers/english";
 import { boundedMemo } from "../bounded-memo.ts";
-import { keywordText } from "../store/keyword-text.ts";
+import { keywordQuery, keywordText } from "../store/keyword-text.ts";
 import type { Hit } from "../store/chunk-store.ts";
 
 const LATIN_WORD = /^[a-z]+$/;
@@ -51,7 +51,7 @@ function hitText(hit: Hit): string {
  */
 export function keywordCoverage(query: string, hits: Hit[]): number {
   if (hits.length === 0) return 0;
-  const wanted = new Set(wordsOf(keywordText(query)));
+  const wanted = new Set(wordsOf(keywordQuery(query)));
   if (wanted.size === 0) return 1;
   const found = new Set<string>();
   for (const hit of hits) {

@@ -9,7 +9,7 @@
 import type { Table } from "@lancedb/lancedb";
 import { loadLanceDb } from "../native/lancedb.ts";
 import { HAS_VECTOR, META_COLUMNS, sqlString, type ChunkRow } from "./chunk-row.ts";
-import { keywordText } from "./keyword-text.ts";
+import { keywordQuery } from "./keyword-text.ts";
 import { LEGACY_SEARCH_COLUMNS, SEARCH_COLUMNS } from "./search-columns.ts";
 import { withPlan, type VectorPlan } from "./vector-index.ts";
 import { summariseSources, type SourceSummary, type SummaryRow } from "./source-summary.ts";
@@ -86,9 +86,12 @@ export async function keywordSearch(table: Table, columns: Set<string> | null, i
   const lance = await loadLanceDb();
   // An index built before the search columns is read through its old text and title indexes until a write moves them.
   const onSearchColumns = indexed === SEARCH_COLUMNS;
+  const asked = onSearchColumns ? keywordQuery(text) : text;
+  // Nothing left but stop words ("в и на"): nothing to match, as LanceDB answers "the of and".
+  if (!asked.trim()) return [];
   let query = table
     .query()
-    .fullTextSearch(new lance.MultiMatchQuery(onSearchColumns ? keywordText(text) : text, [...indexed]))
+    .fullTextSearch(new lance.MultiMatchQuery(asked, [...indexed]))
     .limit(limit + Math.min(limit, KEYWORD_EXTRA_ROWS))
     // The search columns (or before them text and title) come along so the caller can see which query words a hit matched (keyword-coverage.ts).
     .select([...present(HIT_COLUMNS, columns), ...(onSearchColumns ? SEARCH_COLUMNS : LEGACY_SEARCH_COLUMNS), "_score"]);

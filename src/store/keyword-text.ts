@@ -9,6 +9,7 @@
  * the same function, so both sides meet on the same stems.
  */
 import { stemmer } from "@orama/stemmers/russian";
+import { stopwords as snowballRussianStopwords } from "@orama/stopwords/russian";
 
 /**
  * A word as LanceDB's "simple" tokenizer cuts one (a run of letters, digits
@@ -39,4 +40,24 @@ export function keywordWord(word: string): string {
 /** A text (a chunk, a title or a query) as the words the full-text index stores, joined by spaces. */
 export function keywordText(text: string): string {
   return Array.from(text.normalize("NFC").matchAll(WORD), (m) => keywordWord(m[0])).join(" ");
+}
+
+/**
+ * Snowball's Russian stop words (@orama/stopwords, the list its stemmer's
+ * authors publish), less the few on it that a question can be about (a
+ * person, life, a number, today). LanceDB drops English stop words from a
+ * query and leaves Russian ones, so `в`, `на` or `когда` alone made keyword
+ * hits: "когда Аполлон высадился на Луну" over English documents put a
+ * Russian Debian FAQ page first on "когда", and `query "в и на"` found
+ * documents where "the of and" finds none (found by a new-user probe).
+ */
+const KEPT_CONTENT_WORDS = new Set(["человек", "жизнь", "сказал", "сказала", "сказать", "говорил", "один", "два", "три", "сегодня", "хорошо", "лучше", "много", "больше", "никогда", "всегда", "нельзя"]);
+const RUSSIAN_STOP_WORDS = new Set(snowballRussianStopwords.filter((word) => !KEPT_CONTENT_WORDS.has(word)).map((word) => word.replace(/ё/g, "е")));
+
+/** A query as the full-text index is asked it: keywordText without Russian stop words (stored text keeps them, so only the query changes). */
+export function keywordQuery(text: string): string {
+  return Array.from(text.normalize("NFC").matchAll(WORD), (m) => m[0])
+    .filter((word) => !RUSSIAN_STOP_WORDS.has(word.toLowerCase().replace(/ё/g, "е").replace(STRESS, "")))
+    .map(keywordWord)
+    .join(" ");
 }

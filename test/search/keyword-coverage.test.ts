@@ -16,7 +16,8 @@ describe("keyword coverage: the share of the query's words the keyword hits matc
     ["English words matched through stemming (registered, tackles)", "register tackle", [hit("He registered 118 tackles.")], 1],
     ["Russian words in other inflections", "сколько перехватов сделал Норман", [hit("Джош Норман сделал два перехвата, сколько и в прошлом сезоне.")], 1],
     ["words spread over several hits count once each", "pumps valves night", [hit("The pumps"), hit("the valves")], 2 / 3],
-    ["a Russian question over English text, matched only by a number", "Сколько очков набрали Пэнтерс в 2015 году?", [hit("The Panthers scored 500 points in 2015.")], 1 / 7],
+    // "в" is a stop word (keywordQuery): six words to match, of which the number alone is matched.
+    ["a Russian question over English text, matched only by a number", "Сколько очков набрали Пэнтерс в 2015 году?", [hit("The Panthers scored 500 points in 2015.")], 1 / 6],
     ["words found only in the title", "насосная станция", [hit("The pumps run at night.", "Насосные станции")], 1],
     ["an index without the search columns: the hit's text is reduced here", "актом", [hit("Акты гражданского состояния", "zags", false)], 1],
     // A search on the search columns brings them and not the text: one of them unset still leaves the other's words.
