@@ -23,7 +23,7 @@ import { missingRootProblem } from "./db-path.ts";
 import { FAILED_TABLE, FailedFiles } from "./failed-files.ts";
 import { setAsideDamagedTables } from "./damaged-versions.ts";
 import { settleStaging } from "./staging-recovery.ts";
-import { compactIfDue, compactIfFragmented, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
+import { compactIfDue, compactIfFragmented, foldIfBehind, ensureColumns, ensureIndexes } from "./table-upkeep.ts";
 import { RepairMemo, repairTable, type IndexRepair } from "./index-repair.ts";
 import { forgetSources, recordSources } from "./source-catalog.ts";
 import { writeLabelRows, type LabelColumns } from "./label-rows.ts";
@@ -48,6 +48,8 @@ export class ChunkStore extends StoreSnapshots {
   private writeReady = false;
   /** The model writes run under and searches are checked against (index-identity.ts). */
   private readonly binding: ModelBinding = { log: () => {} };
+  /** The table version whose index coverage an unchanged sync last checked (foldIfDue). */
+  private foldCheckedAt: number | null = null;
   /** The version a repair last found sound (index-repair.ts). */
   private readonly repairMemo = new RepairMemo();
 
@@ -209,6 +211,22 @@ export class ChunkStore extends StoreSnapshots {
     await this.settleStagedWrite();
     const table = await this.openWritable();
     if (table) await compactIfDue(table, this.annThreshold);
+  }
+
+  /**
+   * An unchanged sync: folds in the rows no index covers when a fold is due,
+   * checked once per table version in this process (a watching server's
+   * rescans stay cheap). A sync whose last step failed (the disk filled, a
+   * kill -9) left its rows unfolded, and later syncs that changed nothing
+   * never folded them: keyword rankings stayed worse than a fresh sync's, and
+   * nothing said so (found by a fault probe).
+   */
+  async foldIfDue(): Promise<void> {
+    const table = await this.openWritable();
+    if (!table) return;
+    const version = await table.version();
+    if (this.foldCheckedAt === version) return;
+    this.foldCheckedAt = (await foldIfBehind(table, this.annThreshold)) ? await table.version() : version;
   }
 
   /** After a single-file ingest: compacts only once small fragments have piled up. */

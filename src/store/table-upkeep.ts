@@ -216,6 +216,14 @@ export async function compactIfDue(table: Table, annThreshold: number): Promise<
   return due;
 }
 
+/** Folds in (compacting, as LanceDB's optimize must) when the rows no index covers are due by foldIsDue; true when it did. */
+export async function foldIfBehind(table: Table, annThreshold: number): Promise<boolean> {
+  const covered = await coverage(table);
+  if (!covered || !foldIsDue(covered.unindexed, covered.indexed)) return false;
+  await compact(table, annThreshold);
+  return true;
+}
+
 /** After a single ingest: compacts only when small fragments have piled up. */
 export async function compactIfFragmented(table: Table, annThreshold: number): Promise<boolean> {
   const stats = await table.stats();

@@ -154,4 +154,6 @@ export async function signAndOptimize(app: App, report: SyncReport, work: SyncWo
   }
   // New mtimes are written by rewriting their rows, which leaves those rows out of every index until folded in.
   if (changedIndex(counts) || work.mtimes.length > 0) await app.store.optimize();
+  // Nothing written: rows an earlier sync left unfolded (its last step failed) are folded in once due.
+  else await app.store.foldIfDue();
 }

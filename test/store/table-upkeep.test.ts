@@ -142,4 +142,25 @@ describe("when a sync folds its new rows in", () => {
     expect(await table.version()).toBe(version);
     expect((await store.keywordSearch("zebra", 5)).map((h) => h.source)).toEqual(["small"]);
   });
+
+  test("rows a sync left unfolded (its last step failed: the disk filled, a kill -9) are folded in by the next sync, though it changes nothing", async () => {
+    const { app, root } = await testApp();
+    const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`n${i}.md`, `# Note ${i}\n\nHarbour crane number ${i} lifts containers.`]));
+    for (const [name, text] of Object.entries(files).slice(0, 2)) writeFileSync(join(root, name), text);
+    await runSync(app);
+    // The other ten are stored as a sync stores them, without its last step (the fold), as when that step failed.
+    for (const [name, text] of Object.entries(files).slice(2)) writeFileSync(join(root, name), text);
+    const optimize = app.store.optimize;
+    app.store.optimize = async () => {};
+    expect((await runSync(app)).counts).toMatchObject({ ingested: 10 });
+    app.store.optimize = optimize;
+    const textIndex = async () => {
+      const table = await openChunks(app.config.dbPath);
+      return table.indexStats((await table.listIndices()).find((i) => i.columns.includes("text_search"))!.name);
+    };
+    expect((await textIndex())!.numUnindexedRows).toBeGreaterThan(0);
+    // A later sync that changes nothing folds them in.
+    expect((await runSync(app)).counts).toMatchObject({ ingested: 0, skipped: 12 });
+    expect((await textIndex())!.numUnindexedRows).toBe(0);
+  });
 });
