@@ -41,9 +41,14 @@ export interface IngestFilesReport {
   causes: Map<string, unknown>;
 }
 
-/** Whether a write of this ingest failed because the object store stopped answering (storageFailure's STORAGE errors). */
+/** The first write of this ingest that failed because the index's storage did (storageFailure's STORAGE errors: a store that stopped answering, a full disk), or undefined. */
+export function storeFailure(report: IngestFilesReport): AppError | undefined {
+  return [...report.causes.values()].find((error): error is AppError => error instanceof AppError && error.code === "STORAGE");
+}
+
+/** Whether a write of this ingest failed because the index's storage did. */
 export function lostTheStore(report: IngestFilesReport): boolean {
-  return [...report.causes.values()].some((error) => error instanceof AppError && error.code === "STORAGE");
+  return storeFailure(report) !== undefined;
 }
 
 export function emptyIngestReport(): IngestFilesReport {
@@ -95,6 +100,10 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
 
   const faults: FailedFile[] = [];
   for (const [i, path] of paths.entries()) {
+    // Once the storage has failed (a full disk, a store that stopped answering), no further file can be written: the
+    // rest are left for the next sync. Each was read, embedded and refused in turn (229 warnings, each blaming its
+    // document, on a full disk: found by a fault probe).
+    if (lostTheStore(report)) break;
     events?.({ kind: "file", index: i, total: paths.length, path, bytes: sizes[i]!, totalBytes });
     // Before the read: a failure is remembered for the file as it was then, so a change made meanwhile is tried.
     const seen = await stat(diskPath(path)).catch(() => null);

@@ -1,7 +1,7 @@
 /**
- * A LanceDB error from the object store (the store stopped answering,
- * refused the credentials, or has no such bucket or container), as one line
- * naming the fix. LanceDB's own message repeats its chain of causes with Rust
+ * A LanceDB error from the index's storage (an object store that stopped
+ * answering, refused the credentials, or has no such bucket or container; a
+ * disk that filled), as one line naming the fix. LanceDB's own message repeats its chain of causes with Rust
  * source locations (2 kB for one refused GET), which says nothing to a user.
  */
 import { AppError } from "../errors.ts";
@@ -39,10 +39,25 @@ const AWS_CREDENTIALS = /Failed to get AWS credentials: ?([^\n]*)/;
  */
 const NONE_FOUND = /FailedToLoadToken|CredentialsNotLoaded|no providers in chain/i;
 
-/** The error as a STORAGE AppError when it is an object-store failure of LanceDB's, else null. */
+/** A write that found no room: LanceDB's Rust text ("No space left on device (os error 28)") or Node's ENOSPC. */
+const DISK_FULL = /No space left on device|os error 28\b|\bENOSPC\b/;
+
+/**
+ * The error as a STORAGE AppError when the index's storage failed under it
+ * (an object store that stopped answering, refused the credentials or has no
+ * such bucket; a disk that filled), else null.
+ */
 export function storageFailure(error: unknown): AppError | null {
   if (error instanceof AppError || !(error instanceof Error)) return null;
   const message = error.message;
+  // Every write of the index failed with LanceDB's 1 kB of Rust causes, naming neither the disk nor a way out (found by a fault probe).
+  if (DISK_FULL.test(message) || (error as NodeJS.ErrnoException).code === "ENOSPC") {
+    return new AppError(
+      "STORAGE",
+      "The disk the index is written to is full (No space left on device).",
+      "Free space on it, or point DB_PATH (or --db-path) at a folder on a disk with room. Nothing indexed is lost (each document is written in one commit); the next sync goes on where this one stopped.",
+    );
+  }
   const gone = VERSIONS_GONE.exec(message);
   if (gone) {
     return new AppError(

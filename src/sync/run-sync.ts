@@ -9,7 +9,7 @@
  * stops the run, and a failed re-ingest keeps the old chunks.
  */
 import type { App } from "../app.ts";
-import { lostTheStore } from "../ingest/ingest-files.ts";
+import { storeFailure } from "../ingest/ingest-files.ts";
 import type { IngestEvents } from "../ingest/ingest-progress.ts";
 import { labelContext, labellerFor, releaseLabeller } from "../labels/labeller.ts";
 import { describeRepair } from "../store/index-repair.ts";
@@ -80,7 +80,10 @@ async function syncBody(app: App, options: SyncOptions): Promise<SyncReport> {
   const work = await compareWithIndex(app, report, scopes, new Set([...(scopes ?? []), ...(options.named ?? [])]));
   await applyMoves(app, report, work);
   const { ingest, progress } = await ingestChanged(app, report, work, options.events);
-  const kept = await removeGone(app, report, work, options.keepOutsideRoots, lostTheStore(ingest));
+  // Storage that failed under the ingest fails the sync with its one line; nothing is removed meanwhile.
+  const lost = storeFailure(ingest);
+  if (lost) throw lost;
+  const kept = await removeGone(app, report, work, options.keepOutsideRoots);
   reportUnlisted(app, report, work, kept);
   await addWaitingVectors(app, report, scopes, progress);
   await relabelChanged(app, report, work, ingest);

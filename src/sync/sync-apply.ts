@@ -66,7 +66,7 @@ export async function ingestChanged(app: App, report: SyncReport, work: SyncWork
  * could not see, unreadable ones, moved ones, and (keepOutsideRoots) ones
  * outside every root still on disk. Returns the gone files it kept.
  */
-export async function removeGone(app: App, report: SyncReport, work: SyncWork, keepOutsideRoots: boolean | undefined, storeLost = false): Promise<SourceSummary[]> {
+export async function removeGone(app: App, report: SyncReport, work: SyncWork, keepOutsideRoots: boolean | undefined): Promise<SourceSummary[]> {
   const { sort, scan, unlisted, scopes } = work;
   const roots = app.config.roots;
   const movedFrom = new Set(work.moves.map((m) => m.from.source));
@@ -87,7 +87,7 @@ export async function removeGone(app: App, report: SyncReport, work: SyncWork, k
   // Failures of files gone from disk (deleted, renamed, now ignored) are forgotten; those under a folder it could not list are kept.
   const onDisk = new Set(scan.files.map((f) => f.path));
   const goneFailures = [...work.failures.keys()].filter((source) => inScope(source, scopes) && !onDisk.has(source) && !unlisted.some((u) => isInside(source, u.folder)));
-  if (goneFailures.length) await rememberOutcomes(app, [], [], goneFailures, storeLost);
+  if (goneFailures.length) await rememberOutcomes(app, [], [], goneFailures);
   if (remove.length) {
     await app.store.deleteSources(remove.map((s) => app.names.sourceOf(s.source)));
     report.counts.deleted = remove.length;

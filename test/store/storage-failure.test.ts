@@ -16,6 +16,21 @@ const AZURE_NO_CONTAINER = `${AZURE_LIST}404 Not Found: <?xml version="1.0" enco
 const NO_KEYS =
   'lance error: LanceError(IO): Generic N/A error: Encountered internal error. Please file a bug report at https://github.com/lance-format/lance/issues. Failed to get AWS credentials: ProviderError(ProviderError { source: FailedToLoadToken(FailedToLoadToken { source: ServiceError(ServiceError { source: TokenError { kind: Forbidden }, raw: Response { status: StatusCode(403), headers: Headers { headers: {"content-type": HeaderValue { _private: H1("text/plain") }} }, body: SdkBody { inner: Once(Some(b"resolve_deny: denied destination")), retryable: true } } }) }) }), /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-io-8.0.0/src/object_store/providers/aws.rs:394:21';
 
+/** The head of what LanceDB 0.31.0 threw when a sync filled the tmpfs holding a local index (found by a fault probe). */
+const DISK_FULL =
+  "lance error: LanceError(IO): Generic LocalFileSystem error: Unable to copy data to file: No space left on device (os error 28), /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-table-8.0.0/src/io/commit.rs:1519:50";
+
+describe("a full disk under the index, as one line", () => {
+  test("LanceDB's Rust text and Node's ENOSPC both name the full disk and the fix", () => {
+    for (const thrown of [new Error(DISK_FULL), Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" })]) {
+      const error = storageFailure(thrown)!;
+      expect(error.code).toBe("STORAGE");
+      expect(error.message).toBe("The disk the index is written to is full (No space left on device).");
+      expect(error.hint).toContain("Free space on it, or point DB_PATH (or --db-path) at a folder on a disk with room");
+    }
+  });
+});
+
 describe("LanceDB's object-store errors as one line", () => {
   test("no AWS credentials anywhere names where they were looked for and the variables to set (found by a probe)", () => {
     const error = storageFailure(new Error(NO_KEYS))!;
