@@ -78,9 +78,13 @@ export async function writeCacheFile(path: string, kind: CacheKind, indexVersion
     // Joined once, for the hash; past 4 GiB the join fails: no file then, and the next process reads the index.
     const body = Buffer.concat(parts);
     mkdirSync(dirname(path), { recursive: true });
+    const head = Buffer.from(header(kind, indexVersion, body));
     const file = await open(partial, "w");
     try {
-      await file.writev([Buffer.from(header(kind, indexVersion, body)), body]);
+      // writev reports how much it wrote: on a full disk less than asked, without an error. Such a file was renamed into
+      // place cut short (its hash refused it, but it held the space and broke this function's promise: a fault probe).
+      const { bytesWritten } = await file.writev([head, body]);
+      if (bytesWritten !== head.length + body.length) throw new Error(`wrote ${bytesWritten} of ${head.length + body.length} bytes`);
     } finally {
       await file.close();
     }

@@ -37,4 +37,16 @@ describe("a cache file", () => {
     expect(cacheFilePath("/c", "texts", "/a/lancedb", "text")).not.toBe(cacheFilePath("/c", "texts", "/b/lancedb", "text"));
     expect(cacheFilePath("/c", "texts", "s3://bucket/team", "text")).toStartWith("/c/texts/");
   });
+
+  // A real full disk: a 64 KiB tmpfs in a mount namespace of the test's own (root only; elsewhere skipped, counted).
+  const canMount = process.platform === "linux" && process.getuid?.() === 0 && Bun.spawnSync(["unshare", "-m", "true"]).exitCode === 0;
+  test.skipIf(!canMount)("on a disk too full to hold it is not left behind, cut short under its name [needs root and unshare -m]", () => {
+    const dir = tempDir("minirag-cache-full-");
+    const script = `const { writeCacheFile } = await import(${JSON.stringify(join(import.meta.dir, "../src/cache-file.ts"))});
+await writeCacheFile(${JSON.stringify(join(dir, "full", "x.cache"))}, { magic: "test", format: 1 }, "v1", [new Uint8Array(256 * 1024).fill(7)]);
+console.log(JSON.stringify(require("node:fs").readdirSync(${JSON.stringify(join(dir, "full"))})));`;
+    const run = Bun.spawnSync(["unshare", "-m", "--propagation", "private", "sh", "-c", `mkdir -p "$1" && mount -t tmpfs -o size=64k minirag-cache "$1" && exec "$2" -e "$3"`, "sh", join(dir, "full"), process.execPath, script], { stdout: "pipe", stderr: "pipe" });
+    expect(run.stderr.toString()).toBe("");
+    expect(JSON.parse(run.stdout.toString())).toEqual([]);
+  });
 });
