@@ -19,7 +19,7 @@ import { chunkSchema, sqlString, type ChunkRow } from "./chunk-row.ts";
 import { writeVectors } from "./pending-vectors.ts";
 import { StoreSnapshots } from "./store-snapshots.ts";
 import { backfillSearchColumns } from "./search-columns.ts";
-import { missingRootProblem } from "./db-path.ts";
+import { dbPathProblem, missingRootProblem } from "./db-path.ts";
 import { FAILED_TABLE, FailedFiles } from "./failed-files.ts";
 import { setAsideDamagedTables } from "./damaged-versions.ts";
 import { settleStaging } from "./staging-recovery.ts";
@@ -77,8 +77,10 @@ export class ChunkStore extends StoreSnapshots {
   async settleStagedWrite(staged = false): Promise<void> {
     // Every write passes here: a root that went away since the last one (a server's drive unplugged) is refused,
     // where LanceDB would recreate the folders it writes into on the bare mount point.
-    const missing = missingRootProblem(this.dbPath, this.roots);
-    if (missing) throw missing;
+    // A read-only index is named with its fix here too: a delete, which no sync's path check precedes, gave LanceDB's raw
+    // "Permission denied (os error 13)" (found by a fault probe).
+    const problem = missingRootProblem(this.dbPath, this.roots) ?? dbPathProblem(this.dbPath, true);
+    if (problem) throw problem;
     // On object storage: refused before any commit when the store would let one commit overwrite another.
     await this.location.ensureSafeCommits();
     if (await settleStaging(this.location, staged)) this.stagingView = null;

@@ -111,6 +111,26 @@ describe("permission errors", () => {
     expect(r.stderr).not.toContain("lance");
   });
 
+  test("an index made read-only after it was built: reads answer, and sync and delete each fail with the one line naming the folder and the fix", () => {
+    const root = openDir();
+    const db = join(openDir(), "db");
+    writeTree(root, { "a.md": "# A\n\nalpha harbour" });
+    const env = { BASE_DIR: root, DB_PATH: db, MODEL_NAME: model, HOME: openDir() };
+    expect(runCli(["sync"], { exe, cwd, env }).exitCode).toBe(0);
+    Bun.spawnSync(["chmod", "-R", "a-w", db]);
+    try {
+      expect(JSON.parse(runCli(["find", "harbour", "--json"], { exe, cwd, env }).stdout).matchedDocuments).toBe(1);
+      for (const args of [["delete", join(root, "a.md")], ["sync"]]) {
+        const r = runCli(args, { exe, cwd, env });
+        expect(r.exitCode, args.join(" ")).toBe(1);
+        expect(r.stderr).toContain(`error: DB_PATH is read-only: ${db} cannot be written`);
+        expect(r.stderr).not.toContain("lance");
+      }
+    } finally {
+      Bun.spawnSync(["chmod", "-R", "u+w", db]);
+    }
+  });
+
   test("a root that does not let this user in, with the index inside it: every command names that folder and the fix, none calls the index empty, and all answer again once it is readable", () => {
     const root = openDir();
     const home = openDir();
