@@ -166,6 +166,8 @@ async function indexStatus(app: App): Promise<StatusReport> {
   } catch (error) {
     // A Lance error carries Rust source locations that mean nothing to a user.
     report.indexError = describeStatusError(error);
+    // The read-only warning says queries still work; with an index that cannot be read they do not.
+    if (readOnly && report.indexWarning === describeError(readOnly)) delete report.indexWarning;
   }
   return report;
 }

@@ -39,6 +39,9 @@ const AWS_CREDENTIALS = /Failed to get AWS credentials: ?([^\n]*)/;
  */
 const NONE_FOUND = /FailedToLoadToken|CredentialsNotLoaded|no providers in chain/i;
 
+/** LanceDB's words for a file the operating system refused. */
+const DENIED = /Permission denied \(os error 13\)/;
+
 /** A write that found no room: LanceDB's Rust text ("No space left on device (os error 28)") or Node's ENOSPC. */
 const DISK_FULL = /No space left on device|os error 28\b|\bENOSPC\b/;
 
@@ -56,6 +59,18 @@ export function storageFailure(error: unknown): AppError | null {
       "STORAGE",
       "The disk the index is written to is full (No space left on device).",
       "Free space on it, or point DB_PATH (or --db-path) at a folder on a disk with room. Nothing indexed is lost (each document is written in one commit); the next sync goes on where this one stopped.",
+    );
+  }
+  // LanceDB writes its data files readable by their owner alone (0600): an index synced by another account (root) is
+  // refused file by file, and every read said only "EACCES: permission denied, open …" (found by a fault probe).
+  // Only a file of the index's own (a document that cannot be read is that document's failure, not the index's).
+  const errno = (error as NodeJS.ErrnoException).code;
+  const path = (error as NodeJS.ErrnoException).path ?? /'([^']+)'/.exec(message)?.[1];
+  if (((errno === "EACCES" || errno === "EPERM") && path && /\.lance(\/|$)/.test(path)) || DENIED.test(message)) {
+    return new AppError(
+      "STORAGE",
+      `This user may not use the index's files (permission denied${path ? `: ${path}` : ""}).`,
+      "A sync run as another account (root, say) leaves files only that account may read: give this user access to DB_PATH (chown -R to this user, or chmod -R u+rwX,go+rX), or run as that account. Nothing indexed is lost.",
     );
   }
   const gone = VERSIONS_GONE.exec(message);

@@ -31,6 +31,17 @@ describe("a full disk under the index, as one line", () => {
   });
 });
 
+describe("index files this user may not use, as one line", () => {
+  test("a data file another account wrote (0600) names the file and the fix; a document that cannot be read is not the index's failure", () => {
+    const denied = Object.assign(new Error("EACCES: permission denied, open '/srv/idx/chunks.lance/data/0011.lance'"), { code: "EACCES", path: "/srv/idx/chunks.lance/data/0011.lance" });
+    const error = storageFailure(denied)!;
+    expect(error.message).toBe("This user may not use the index's files (permission denied: /srv/idx/chunks.lance/data/0011.lance).");
+    expect(error.hint).toContain("give this user access to DB_PATH");
+    expect(storageFailure(new Error("lance error: LanceError(IO): Permission denied (os error 13), /usr/local/cargo/registry/src/lance-io-8.0.0/src/object_store.rs:747:21"))!.code).toBe("STORAGE");
+    expect(storageFailure(Object.assign(new Error("EACCES: permission denied, open '/docs/a.md'"), { code: "EACCES", path: "/docs/a.md" }))).toBeNull();
+  });
+});
+
 describe("LanceDB's object-store errors as one line", () => {
   test("no AWS credentials anywhere names where they were looked for and the variables to set (found by a probe)", () => {
     const error = storageFailure(new Error(NO_KEYS))!;

@@ -131,6 +131,22 @@ describe("permission errors", () => {
     }
   });
 
+  test.skipIf(asUser.length === 0)("an index another account synced (its data files 0600): reads and status name the file and the fix, and status does not say queries still work [needs root, to read as nobody]", () => {
+    const root = openDir();
+    const db = join(openDir(), "db");
+    writeTree(root, { "a.md": "# A\n\nalpha harbour" });
+    const env = { BASE_DIR: root, DB_PATH: db, MODEL_NAME: model, HOME: openDir() };
+    // Built by this process's own user (root, where the suite runs as root), read as nobody.
+    expect(runCli(["sync"], { exe: exe.slice(asUser.length), cwd, env }).exitCode).toBe(0);
+    Bun.spawnSync(["chmod", "755", db]);
+    const find = runCli(["find", "harbour"], { exe, cwd, env });
+    expect(find.exitCode).toBe(1);
+    expect(find.stderr).toContain("error: This user may not use the index's files (permission denied: ");
+    const status = JSON.parse(runCli(["status", "--json"], { exe, cwd, env }).stdout);
+    expect(status.indexError).toContain("give this user access to DB_PATH");
+    expect(JSON.stringify(status)).not.toContain("Queries of an existing index still work");
+  });
+
   test("a root that does not let this user in, with the index inside it: every command names that folder and the fix, none calls the index empty, and all answer again once it is readable", () => {
     const root = openDir();
     const home = openDir();
