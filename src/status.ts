@@ -16,7 +16,7 @@ import type { IndexModel } from "./store/index-identity.ts";
 import { describeDamage, REPAIR_HINT } from "./store/index-damage.ts";
 import { lostSources } from "./store/source-catalog.ts";
 import { lanceReason } from "./store/lost-fragments.ts";
-import { storageFailure } from "./store/storage-failure.ts";
+import { NOT_READABLE, storageFailure } from "./store/storage-failure.ts";
 import type { ModelChoice } from "./store/model-choice.ts";
 import type { SourceSummary } from "./store/chunk-store.ts";
 import { locateModel } from "./embed/bundled-model.ts";
@@ -166,8 +166,8 @@ async function indexStatus(app: App): Promise<StatusReport> {
   } catch (error) {
     // A Lance error carries Rust source locations that mean nothing to a user.
     report.indexError = describeStatusError(error);
-    // The read-only warning says queries still work; with an index that cannot be read they do not.
-    if (readOnly && report.indexWarning === describeError(readOnly)) delete report.indexWarning;
+    // The read-only warning says queries still work; with index files this user may not read they do not.
+    if (readOnly && report.indexWarning === describeError(readOnly) && String(report.indexError).startsWith(NOT_READABLE)) delete report.indexWarning;
   }
   return report;
 }

@@ -117,9 +117,11 @@ function isServiceAccountFile(path: string): boolean {
   try {
     kind = (JSON.parse(readFileSync(path, "utf8")) as { type?: unknown }).type;
   } catch (error) {
+    // The reason without the parser's words: they quote the file's first token, which may be a key (a reviewer's find).
+    const code = (error as NodeJS.ErrnoException).code;
     throw new AppError(
       "CONFIG",
-      `Configuration error: GOOGLE_APPLICATION_CREDENTIALS=${path} cannot be read as a credentials file (${(error as Error).message}).`,
+      `Configuration error: GOOGLE_APPLICATION_CREDENTIALS=${path} cannot be read as a credentials file (${code ?? "it is not JSON"}).`,
       "Point it at a service account's JSON key, or run `gcloud auth application-default login` and point it at the file that writes.",
     );
   }

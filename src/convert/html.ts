@@ -23,7 +23,11 @@ import type { ConvertOptions, Converted } from "./types.ts";
 /** The slice of the DOM this file touches (the project compiles without the DOM lib). */
 interface DomElement {
   tagName: string;
+  nodeName: string;
+  /** 1 for an element, 3 for text. */
+  nodeType: number;
   children: ArrayLike<DomElement>;
+  childNodes: ArrayLike<DomElement>;
   textContent: string | null;
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
@@ -116,7 +120,7 @@ function createService(): TurndownService {
   // a span whose backticks outnumber any run inside it.
   service.addRule("codeWithMarkup", {
     filter: (node) => node.nodeName === "CODE" && node.parentNode?.nodeName !== "PRE" && (node as unknown as DomElement).children.length > 0,
-    replacement: (_content, node) => codeSpan(((node as unknown as DomElement).textContent ?? "").replace(/\s+/g, " ")),
+    replacement: (_content, node) => codeSpan(spacedText(node as unknown as DomElement).replace(/\s+/g, " ").trim()),
   });
   service.addRule("inlineImage", {
     filter: (node) => node.nodeName === "IMG" && (node.getAttribute("src") ?? "").startsWith("data:"),
@@ -127,6 +131,18 @@ function createService(): TurndownService {
     replacement: (content, node) => (content.trim() ? `[${content}](${unwrapRedirect((node as unknown as DomElement).getAttribute("href")!)})` : ""),
   });
   return service;
+}
+
+const BREAKS_WORDS = /^(BR|P|DIV|LI|TR|TD|TH|H[1-6]|BLOCKQUOTE|PRE|UL|OL|TABLE|DT|DD)$/;
+
+/** An element's text with a space where a line break or a block ends a word: textContent glued `line1<br>line2` into one word (a reviewer's find). */
+function spacedText(node: DomElement): string {
+  let text = "";
+  for (const child of Array.from(node.childNodes) as unknown as DomElement[]) {
+    if (child.nodeType === 3) text += child.textContent ?? "";
+    else if (child.nodeType === 1) text += BREAKS_WORDS.test(child.nodeName) ? ` ${spacedText(child)} ` : spacedText(child);
+  }
+  return text;
 }
 
 /** Text as a Markdown code span: delimited by one backtick more than its longest run, padded where it starts or ends with one. */

@@ -14,7 +14,7 @@ import { assertNotExcluded } from "../scan/ignore-rules.ts";
 import { indexedPath, scanRoots, type UnlistedFolder } from "../scan/scan-roots.ts";
 import { finishWrite } from "./finish-write.ts";
 import type { IngestResult } from "./index-markdown.ts";
-import { ingestFiles, type IngestFilesReport } from "./ingest-files.ts";
+import { ingestFiles, storeFailure, type IngestFilesReport } from "./ingest-files.ts";
 import type { IngestEvents } from "./ingest-progress.ts";
 
 export interface IngestPathsReport extends IngestFilesReport {
@@ -40,6 +40,10 @@ export async function ingestPaths(app: App, paths: string[], events?: IngestEven
     }
   }
   const report = await ingestFiles(app, files, events);
+  // Storage that failed under it (a full disk, a store that stopped answering) stopped it: the files after that one were
+  // not tried, so the failure is the answer, not a report of a part (a reviewer's find).
+  const lost = storeFailure(report);
+  if (lost && files.length > 1) throw lost;
   await finishWrite(app, report.results.length);
   return { ...report, unlisted };
 }

@@ -75,9 +75,12 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
   let writing: Promise<void> = Promise.resolve();
   let writingBefore: Promise<void> = Promise.resolve();
 
+  /** Set by the first failure of the index's storage: no later file could be written either. */
+  let storageFailed = false;
   const failed = (source: string, error: unknown) => {
     report.errors.push({ source, error: describeError(error) });
     report.causes.set(source, error);
+    if (error instanceof AppError && error.code === "STORAGE") storageFailed = true;
   };
 
   /** Starts a group's embedding and queues its write, once the pipeline has room for it. */
@@ -103,7 +106,7 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
     // Once the storage has failed (a full disk, a store that stopped answering), no further file can be written: the
     // rest are left for the next sync. Each was read, embedded and refused in turn (229 warnings, each blaming its
     // document, on a full disk: found by a fault probe).
-    if (lostTheStore(report)) break;
+    if (storageFailed) break;
     events?.({ kind: "file", index: i, total: paths.length, path, bytes: sizes[i]!, totalBytes });
     // Before the read: a failure is remembered for the file as it was then, so a change made meanwhile is tried.
     const seen = await stat(diskPath(path)).catch(() => null);

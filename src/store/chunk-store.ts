@@ -224,11 +224,15 @@ export class ChunkStore extends StoreSnapshots {
    * nothing said so (found by a fault probe).
    */
   async foldIfDue(): Promise<void> {
+    // The checks every write makes (a live staged write, a read-only folder, a missing root, an unsafe store) first.
+    await this.settleStagedWrite();
     const table = await this.openWritable();
     if (!table) return;
     const version = await table.version();
     if (this.foldCheckedAt === version) return;
-    this.foldCheckedAt = (await foldIfBehind(table, this.annThreshold)) ? await table.version() : version;
+    // Taken before the attempt: a fold that fails (the disk still full) is not tried again at every rescan of this version.
+    this.foldCheckedAt = version;
+    if (await foldIfBehind(table, this.annThreshold)) this.foldCheckedAt = await table.version();
   }
 
   /** After a single-file ingest: compacts only once small fragments have piled up. */

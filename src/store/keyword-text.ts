@@ -54,10 +54,20 @@ export function keywordText(text: string): string {
 const KEPT_CONTENT_WORDS = new Set(["человек", "жизнь", "сказал", "сказала", "сказать", "говорил", "один", "два", "три", "сегодня", "хорошо", "лучше", "много", "больше", "никогда", "всегда", "нельзя"]);
 const RUSSIAN_STOP_WORDS = new Set(snowballRussianStopwords.filter((word) => !KEPT_CONTENT_WORDS.has(word)).map((word) => word.replace(/ё/g, "е")));
 
-/** A query as the full-text index is asked it: keywordText without Russian stop words (stored text keeps them, so only the query changes). */
+/** A stop word as typed: lower case (an abbreviation in capitals, ТО or ОН, is a term), on the list. */
+function isRussianStopWord(word: string): boolean {
+  if (word.length > 1 && word === word.toUpperCase()) return false;
+  return RUSSIAN_STOP_WORDS.has(word.toLowerCase().replace(/ё/g, "е").replace(STRESS, ""));
+}
+
+/**
+ * A query as the full-text index is asked it: keywordText without Russian
+ * stop words (stored text keeps them, so only the query changes). A query of
+ * nothing but stop words (a title such as "Что? Где? Когда?") is asked whole:
+ * emptied, it found nothing even in keyword-only mode (a reviewer's find).
+ */
 export function keywordQuery(text: string): string {
-  return Array.from(text.normalize("NFC").matchAll(WORD), (m) => m[0])
-    .filter((word) => !RUSSIAN_STOP_WORDS.has(word.toLowerCase().replace(/ё/g, "е").replace(STRESS, "")))
-    .map(keywordWord)
-    .join(" ");
+  const words = Array.from(text.normalize("NFC").matchAll(WORD), (m) => m[0]);
+  const kept = words.filter((word) => !isRussianStopWord(word));
+  return (kept.length ? kept : words).map(keywordWord).join(" ");
 }

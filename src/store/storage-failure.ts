@@ -39,11 +39,16 @@ const AWS_CREDENTIALS = /Failed to get AWS credentials: ?([^\n]*)/;
  */
 const NONE_FOUND = /FailedToLoadToken|CredentialsNotLoaded|no providers in chain/i;
 
+/** How an index this user may not read is named (status keys off it). */
+export const NOT_READABLE = "This user may not use the index's files";
+
 /** LanceDB's words for a file the operating system refused. */
 const DENIED = /Permission denied \(os error 13\)/;
 
-/** A write that found no room: LanceDB's Rust text ("No space left on device (os error 28)") or Node's ENOSPC. */
-const DISK_FULL = /No space left on device|os error 28\b|\bENOSPC\b/;
+/** A write of LanceDB's that found no room: Rust's "No space left on device (os error 28)". */
+const RUST_DISK_FULL = /No space left on device \(os error 28\)/;
+/** A file of the index's own tables (create-table.ts, failed-files.ts), which our own reads open beside LanceDB's. */
+const INDEX_FILE = /\/(chunks|failed_files)\.lance\//;
 
 /**
  * The error as a STORAGE AppError when the index's storage failed under it
@@ -54,7 +59,11 @@ export function storageFailure(error: unknown): AppError | null {
   if (error instanceof AppError || !(error instanceof Error)) return null;
   const message = error.message;
   // Every write of the index failed with LanceDB's 1 kB of Rust causes, naming neither the disk nor a way out (found by a fault probe).
-  if (DISK_FULL.test(message) || (error as NodeJS.ErrnoException).code === "ENOSPC") {
+  const errno = (error as NodeJS.ErrnoException).code;
+  const path = (error as NodeJS.ErrnoException).path ?? /'([^']+)'/.exec(message)?.[1];
+  // Node's own errors count only on a file of the index's tables: a full /tmp or an unreadable document is not the index's.
+  const onIndex = path !== undefined && INDEX_FILE.test(path);
+  if (RUST_DISK_FULL.test(message) || (errno === "ENOSPC" && onIndex)) {
     return new AppError(
       "STORAGE",
       "The disk the index is written to is full (No space left on device).",
@@ -63,13 +72,10 @@ export function storageFailure(error: unknown): AppError | null {
   }
   // LanceDB writes its data files readable by their owner alone (0600): an index synced by another account (root) is
   // refused file by file, and every read said only "EACCES: permission denied, open …" (found by a fault probe).
-  // Only a file of the index's own (a document that cannot be read is that document's failure, not the index's).
-  const errno = (error as NodeJS.ErrnoException).code;
-  const path = (error as NodeJS.ErrnoException).path ?? /'([^']+)'/.exec(message)?.[1];
-  if (((errno === "EACCES" || errno === "EPERM") && path && /\.lance(\/|$)/.test(path)) || DENIED.test(message)) {
+  if (((errno === "EACCES" || errno === "EPERM") && onIndex) || DENIED.test(message)) {
     return new AppError(
       "STORAGE",
-      `This user may not use the index's files (permission denied${path ? `: ${path}` : ""}).`,
+      `${NOT_READABLE} (permission denied${path ? `: ${path}` : ""}).`,
       "A sync run as another account (root, say) leaves files only that account may read: give this user access to DB_PATH (chown -R to this user, or chmod -R u+rwX,go+rX), or run as that account. Nothing indexed is lost.",
     );
   }

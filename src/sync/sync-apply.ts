@@ -9,7 +9,7 @@ import { isAbsolute } from "node:path";
 import type { App } from "../app.ts";
 import { NoModel } from "../embed/no-model.ts";
 import { rememberOutcomes } from "../ingest/failure-memory.ts";
-import { emptyIngestReport, ingestFiles, type IngestFilesReport } from "../ingest/ingest-files.ts";
+import { emptyIngestReport, ingestFiles, storeFailure, type IngestFilesReport } from "../ingest/ingest-files.ts";
 import type { IngestEvents } from "../ingest/ingest-progress.ts";
 import { labelContext, releaseLabeller } from "../labels/labeller.ts";
 import { labelErrors, relabelStored } from "../labels/relabel.ts";
@@ -127,6 +127,8 @@ export async function addWaitingVectors(app: App, report: SyncReport, scopes: st
   for (const source of filled.truncated) report.warnings.push({ source, warning: `a chunk stored without a model is longer than the ${model.maxLength} tokens ${model.modelName} reads; its vector covers the first ${model.maxLength}. Ingest the text again to cut it to size.` });
   if (filled.reread.length === 0) return;
   const again = await ingestFiles(app, filled.reread.map(app.names.pathOf), progress);
+  const lost = storeFailure(again);
+  if (lost) throw lost;
   report.counts.ingested += again.results.length;
   report.counts.failed += again.errors.length;
   report.errors.push(...again.errors, ...again.unreadable);

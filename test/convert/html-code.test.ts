@@ -15,5 +15,7 @@ describe("inline code", () => {
     expect(markdown("<code><b>a`b</b></code>")).toBe("``a`b``");
     expect(markdown("<code><b>`x</b></code>")).toBe("`` `x ``");
     expect(markdown("run <code>dpkg -i x_1.deb</code>")).toBe("run `dpkg -i x_1.deb`");
+    // A line break inside is a space between words, not nothing (a reviewer's find: line1line2).
+    expect(markdown("x <code>line1<br>line2</code> y")).toBe("x `line1 line2` y");
   });
 });

@@ -22,12 +22,15 @@ const DISK_FULL =
 
 describe("a full disk under the index, as one line", () => {
   test("LanceDB's Rust text and Node's ENOSPC both name the full disk and the fix", () => {
-    for (const thrown of [new Error(DISK_FULL), Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" })]) {
+    const nodeWrite = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", path: "/srv/idx/chunks.lance/_deletions/1-2-3.arrow" });
+    for (const thrown of [new Error(DISK_FULL), nodeWrite]) {
       const error = storageFailure(thrown)!;
       expect(error.code).toBe("STORAGE");
       expect(error.message).toBe("The disk the index is written to is full (No space left on device).");
       expect(error.hint).toContain("Free space on it, or point DB_PATH (or --db-path) at a folder on a disk with room");
     }
+    // Another disk full (a readable clone's folder in /tmp) is not the index's disk (a reviewer's find).
+    expect(storageFailure(Object.assign(new Error("ENOSPC: no space left on device, mkdtemp '/tmp/minirag-clone-'"), { code: "ENOSPC", path: "/tmp/minirag-clone-" }))).toBeNull();
   });
 });
 
