@@ -9,21 +9,14 @@
  */
 import { cpSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { binaryRunner, sh } from "./namespace-steps.ts";
 
 const [work, binary, model, fixtures] = process.argv.slice(2) as [string, string, string, string];
 const root = join(work, "docs");
 const disk = join(work, "disk");
 const env = { BASE_DIR: root, DB_PATH: join(disk, "lancedb"), MODEL_NAME: model, HOME: work, CACHE_DIR: join(work, "cache"), RAG_WATCH: "false", PATH: process.env.PATH ?? "", NO_COLOR: "1" };
 
-function sh(cmd: string[]): void {
-  const run = Bun.spawnSync(cmd, { stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(`${cmd.join(" ")} exited ${run.exitCode}: ${run.stderr.toString().trim()}`);
-}
-
-function binaryRun(args: string[]): { exitCode: number | null; stdout: string; stderr: string } {
-  const run = Bun.spawnSync([binary, ...args], { env, stdout: "pipe", stderr: "pipe" });
-  return { exitCode: run.exitCode, stdout: run.stdout.toString(), stderr: run.stderr.toString() };
-}
+const binaryRun = binaryRunner(binary, env);
 
 const names = readdirSync(fixtures).filter((f) => f.endsWith(".md")).sort();
 const first = names.slice(0, 4);

@@ -10,6 +10,7 @@
 import { cpSync, mkdirSync, readdirSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeVersion } from "./sync-procs.ts";
+import { binaryRunner, sh } from "./namespace-steps.ts";
 
 const [work, binary, model] = process.argv.slice(2) as [string, string, string];
 const root = join(work, "docs");
@@ -18,15 +19,7 @@ const backup = join(work, "backup");
 const env = { BASE_DIR: root, MODEL_NAME: model, HOME: process.env.HOME ?? work, PATH: process.env.PATH ?? "", NO_COLOR: "1" };
 const DRIVE_FILES = Array.from({ length: 7 }, (_, i) => `scan${i + 1}`);
 
-function sh(cmd: string[]): void {
-  const run = Bun.spawnSync(cmd, { stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(`${cmd.join(" ")} exited ${run.exitCode}: ${run.stderr.toString().trim()}`);
-}
-
-function binaryRun(args: string[]): { exitCode: number | null; stdout: string; stderr: string } {
-  const run = Bun.spawnSync([binary, ...args], { env, stdout: "pipe", stderr: "pipe" });
-  return { exitCode: run.exitCode, stdout: run.stdout.toString(), stderr: run.stderr.toString() };
-}
+const binaryRun = binaryRunner(binary, env);
 
 const plugIn = () => sh(["mount", "-t", "tmpfs", "-o", "size=16m", "minirag-drive", drive]);
 const unplug = () => sh(["umount", drive]);
