@@ -46,11 +46,6 @@ export function storeFailure(report: IngestFilesReport): AppError | undefined {
   return [...report.causes.values()].find((error): error is AppError => error instanceof AppError && error.code === "STORAGE");
 }
 
-/** Whether a write of this ingest failed because the index's storage did. */
-export function lostTheStore(report: IngestFilesReport): boolean {
-  return storeFailure(report) !== undefined;
-}
-
 export function emptyIngestReport(): IngestFilesReport {
   return { results: [], errors: [], unreadable: [], warnings: [], causes: new Map() };
 }
@@ -144,6 +139,6 @@ export async function ingestFiles(app: App, paths: string[], events?: IngestEven
   releaseConverter();
   await launch(group);
   await writing;
-  await rememberOutcomes(app, faults, report.results.map((r) => app.names.pathOf(r.source)), [], lostTheStore(report));
+  await rememberOutcomes(app, faults, report.results.map((r) => app.names.pathOf(r.source)), [], storageFailed);
   return report;
 }
